@@ -1,0 +1,49 @@
+/*
+ * The instance-wide limits (api-behaviour.md §4): calls per rolling
+ * window (606), calls in flight (615) and calls per day (607).  The state
+ * of one host lives in shared memory mapped by the master before fork, so
+ * every worker of the host sees it at no cost; hosts serving one database
+ * reconcile their counts through it every limits_sync_ms.  ratelimit.c
+ * documents the design and how far over a limit a burst can get.
+ */
+#ifndef MAUTO_AUTH_RATELIMIT_H
+#define MAUTO_AUTH_RATELIMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct config;
+struct db;
+struct limiter;
+
+/* Master, before fork: maps the shared state.  NULL on failure (logged). */
+struct limiter	*limiter_create(const struct config *cfg);
+void		 limiter_destroy(struct limiter *lim);
+
+/*
+ * Admits one counted call: returns 0 (and counts it as in flight until
+ * limiter_release) or -API_ERR_RATE_LIMIT, -API_ERR_CONCURRENCY,
+ * -API_ERR_DAILY_QUOTA.  A refused call is not in flight.
+ */
+int		 limiter_admit(struct limiter *lim);
+void		 limiter_release(struct limiter *lim);
+
+/*
+ * The message of a refusal, with the configured numbers filled in:
+ * "Max rate limit '100' exceeded with in '20' secs",
+ * "Concurrent access limit '10' reached", "Daily quota reached".
+ */
+const char	*limiter_message(const struct limiter *lim, int err, char *buf,
+		    size_t size);
+
+/*
+ * Called by a worker between requests: when a reconciliation is due and
+ * this worker wins it, writes the host's counts and reads the other
+ * hosts' through db.  Cheap (one atomic load) when nothing is due.
+ */
+void		 limiter_tick(struct limiter *lim, struct db *db);
+
+/* The auth epoch last read from the database (token caches compare it). */
+uint64_t	 limiter_auth_epoch(const struct limiter *lim);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * mautoctl subcommands.  Each takes the arguments after its name
+ * (argv[0] is the subcommand) and the loaded configuration, prints its
+ * result on stdout and errors on stderr, and returns the exit status.
+ */
+#ifndef MAUTO_CTL_CTL_H
+#define MAUTO_CTL_CTL_H
+
+struct config;
+
+/* mautoctl migrate [--status] */
+int	ctl_migrate(int argc, char **argv, const struct config *cfg);
+/* mautoctl client create|list|revoke ... */
+int	ctl_client(int argc, char **argv, const struct config *cfg);
+/* mautoctl role create|list ... */
+int	ctl_role(int argc, char **argv, const struct config *cfg);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * One worker's MariaDB connection (style.md §7, galera.md): connect with
+ * timeouts, prepare every registered statement, notice a lost connection,
+ * reconnect and re-prepare, run transactions with whole-transaction retry
+ * on deadlock (1213).  Several hosts in db_host give failover: the next
+ * node is tried on 2002/2003/2006/2013/1047/1180.
+ */
+#ifndef MAUTO_DB_POOL_H
+#define MAUTO_DB_POOL_H
+
+#include <stdbool.h>
+
+#include <mysql.h>
+
+#include "repo/repo.h"
+
+struct config;
+struct db;
+
+/*
+ * Connects and prepares all statements of repo_modules.  Returns 0 and an
+ * owned *out, or a negative repo_err (logged).  With prepare false only
+ * the connection is made (mautoctl migrate runs before the schema exists).
+ */
+int		 db_open(struct db **out, const struct config *cfg, bool prepare);
+void		 db_close(struct db *db);
+MYSQL		*db_conn(struct db *db);
+/* The prepared statement idx of module m (borrowed). */
+MYSQL_STMT	*db_stmt(struct db *db, enum repo_id m, int idx);
+
+/*
+ * Maps the last error of the connection (stmt may be NULL) to a negative
+ * repo_err, logging the library text with where.  Marks the connection
+ * broken on connection errors so the next db_ensure() reconnects.
+ */
+int		 db_error(struct db *db, MYSQL_STMT *stmt, const char *where);
+/* Reconnects and re-prepares if the connection was marked broken. */
+int		 db_ensure(struct db *db);
+
+/* Binds params and executes; stores the result set when it has one. */
+int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,
+		    const char *where);
+
+int		 db_tx_begin(struct db *db);
+int		 db_tx_commit(struct db *db);
+void		 db_tx_rollback(struct db *db);
+
+/*
+ * Runs fn(db, arg) inside BEGIN ... COMMIT.  A deadlock (1213, 1205)
+ * rolls back and re-runs the whole function, up to DB_TX_ATTEMPTS times
+ * with jittered back-off.  A lost connection before COMMIT reconnects and
+ * re-runs once; a lost connection during COMMIT returns REPO_ERR_CONN
+ * (outcome unknown, galera.md) unless idempotent is true, in which case
+ * the function is run again.  Returns fn's result or a negative repo_err.
+ */
+int		 db_run_tx(struct db *db, int (*fn)(struct db *, void *),
+		    void *arg, bool idempotent);
+
+#define DB_TX_ATTEMPTS	5
+
+#endif

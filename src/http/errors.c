@@ -1,0 +1,53 @@
+/*
+ * The one error table (style.md §4).  Messages are the real service's
+ * (api-behaviour.md §3.2); handlers may override a message with a more
+ * specific one through resp_error_msg(), never with library or SQL text.
+ */
+#include <assert.h>
+#include <stddef.h>
+
+#include "http/errors.h"
+
+static const struct api_err_info table[API_ERR__MAX] = {
+	[API_OK] =			{ 200, NULL, NULL, NULL },
+	[API_ERR_SYSTEM] =		{ 200, "611", "System error", NULL },
+	[API_ERR_NO_TOKEN] =		{ 200, "600", "Access token not specified", NULL },
+	[API_ERR_TOKEN_INVALID] =	{ 200, "601", "Access token invalid", NULL },
+	[API_ERR_TOKEN_EXPIRED] =	{ 200, "602", "Access token expired", NULL },
+	[API_ERR_ACCESS_DENIED] =	{ 200, "603", "Access denied", NULL },
+	[API_ERR_TIMEOUT] =		{ 200, "604", "Request time-out", NULL },
+	[API_ERR_METHOD] =		{ 200, "605", "HTTP Method not supported", NULL },
+	[API_ERR_RATE_LIMIT] =		{ 200, "606", "Max rate limit exceeded", NULL },
+	[API_ERR_DAILY_QUOTA] =		{ 200, "607", "Daily quota reached", NULL },
+	[API_ERR_UNAVAILABLE] =		{ 200, "608", "API Temporarily Unavailable", NULL },
+	[API_ERR_BAD_JSON] =		{ 200, "609", "Invalid JSON", NULL },
+	[API_ERR_NOT_FOUND] =		{ 200, "610", "Requested resource not found", NULL },
+	[API_ERR_CONTENT_TYPE] =	{ 200, "612", "Invalid Content Type", NULL },
+	[API_ERR_MULTIPART] =		{ 200, "613", "Invalid Multipart Request", NULL },
+	[API_ERR_CONCURRENCY] =		{ 200, "615", "Concurrent access limit reached", NULL },
+	[API_ERR_NOT_IMPLEMENTED] =	{ 501, "611", "Not implemented", NULL },
+	[API_ERR_BAD_REQUEST] =		{ 400, "611", "Bad request", NULL },
+	[API_ERR_TOO_LARGE] =		{ 413, "611", "Request entity too large", NULL },
+	[API_ERR_URI_TOO_LONG] =	{ 414, "611", "Request-URI too long", NULL },
+	[API_ERR_BLANK] =		{ 200, "701", "Value cannot be blank", NULL },
+	[API_ERR_NO_DATA] =		{ 200, "702", "No data found for a given search scenario", NULL },
+	[API_ERR_INVALID_VALUE] =	{ 200, "1001", "Invalid value", NULL },
+	[API_ERR_MISSING_PARAM] =	{ 200, "1002", "Missing value for required parameter", NULL },
+	[API_ERR_INVALID_REQUEST] =	{ 200, "1003", "Invalid request. Please check and try again.", NULL },
+	[API_ERR_OAUTH_INVALID_CLIENT] = { 401, NULL, "Bad client credentials", "invalid_client" },
+	[API_ERR_OAUTH_INVALID_REQUEST] = { 400, NULL, "Missing grant type", "invalid_request" },
+	[API_ERR_OAUTH_UNSUPPORTED_GRANT] = { 400, NULL, "Unsupported grant type", "unsupported_grant_type" },
+};
+
+static_assert(sizeof(table) / sizeof(table[0]) == API_ERR__MAX,
+    "error table must have one row per api_err");
+
+const struct api_err_info *
+api_err_info(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err <= 0 || err >= API_ERR__MAX || table[err].message == NULL)
+		return &table[API_ERR_SYSTEM];
+	return &table[err];
+}

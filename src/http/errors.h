@@ -1,0 +1,54 @@
+/*
+ * Internal errors and their rendering: one table maps each enum api_err to
+ * the HTTP status, the service's error code and its message
+ * (api-behaviour.md §3).  Functions return 0 or a negative api_err.
+ */
+#ifndef MAUTO_HTTP_ERRORS_H
+#define MAUTO_HTTP_ERRORS_H
+
+enum api_err {
+	API_OK = 0,
+	API_ERR_SYSTEM,			/* 611 System error */
+	API_ERR_NO_TOKEN,		/* 600 */
+	API_ERR_TOKEN_INVALID,		/* 601 */
+	API_ERR_TOKEN_EXPIRED,		/* 602 */
+	API_ERR_ACCESS_DENIED,		/* 603 */
+	API_ERR_TIMEOUT,		/* 604 */
+	API_ERR_METHOD,			/* 605 */
+	API_ERR_RATE_LIMIT,		/* 606 */
+	API_ERR_DAILY_QUOTA,		/* 607 */
+	API_ERR_UNAVAILABLE,		/* 608 */
+	API_ERR_BAD_JSON,		/* 609 */
+	API_ERR_NOT_FOUND,		/* 610 */
+	API_ERR_CONTENT_TYPE,		/* 612 */
+	API_ERR_MULTIPART,		/* 613 */
+	API_ERR_CONCURRENCY,		/* 615 */
+	API_ERR_NOT_IMPLEMENTED,	/* HTTP 501, code 611 */
+	API_ERR_BAD_REQUEST,		/* HTTP 400: malformed transport */
+	API_ERR_TOO_LARGE,		/* HTTP 413 */
+	API_ERR_URI_TOO_LONG,		/* HTTP 414 */
+	API_ERR_BLANK,			/* 701 "%s cannot be blank" */
+	API_ERR_NO_DATA,		/* 702 */
+	API_ERR_INVALID_VALUE,		/* 1001 */
+	API_ERR_MISSING_PARAM,		/* 1002 */
+	API_ERR_INVALID_REQUEST,	/* 1003 */
+	API_ERR_OAUTH_INVALID_CLIENT,	/* HTTP 401 identity */
+	API_ERR_OAUTH_INVALID_REQUEST,	/* HTTP 400 identity */
+	API_ERR_OAUTH_UNSUPPORTED_GRANT,/* HTTP 400 identity */
+	API_ERR__MAX
+};
+
+struct api_err_info {
+	int		 http_status;
+	const char	*code;		/* service code, a string on the wire */
+	const char	*message;	/* default message */
+	const char	*oauth_error;	/* identity endpoint: "error" member */
+};
+
+/*
+ * Returns the table row of err (positive or negative).  Unknown values map
+ * to the API_ERR_SYSTEM row; never NULL.
+ */
+const struct api_err_info *api_err_info(int err);
+
+#endif /* MAUTO_HTTP_ERRORS_H */

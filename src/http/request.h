@@ -1,0 +1,160 @@
+/*
+ * The validation edge (style.md §6): FastCGI parameters and the body become
+ * a typed struct req.  Nothing after this module looks at raw CGI
+ * variables.  request.c does not include fcgiapp.h; the worker hands it a
+ * struct req_env whose callbacks read the FastCGI stream, so the same code
+ * runs under unit tests and the fuzzer.
+ */
+#ifndef MAUTO_HTTP_REQUEST_H
+#define MAUTO_HTTP_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "limits.h"
+
+struct arena;
+struct json_object;
+
+enum http_method {
+	HTTP_GET,
+	HTTP_POST,
+	HTTP_DELETE,
+	HTTP_PUT,
+	HTTP_PATCH,
+	HTTP_HEAD,
+	HTTP_OPTIONS,
+	HTTP_OTHER,
+	HTTP__MAX
+};
+
+/* What the request body was, by Content-Type. */
+enum body_kind {
+	BODY_NONE,		/* no body (or zero length) */
+	BODY_FORM,		/* application/x-www-form-urlencoded */
+	BODY_JSON,		/* application/json (any charset parameter) */
+	BODY_MULTIPART,		/* multipart/form-data */
+	BODY_OTHER,		/* anything else, kept raw */
+	BODY__MAX
+};
+
+enum param_src {
+	PARAM_QUERY,
+	PARAM_FORM,		/* urlencoded body */
+	PARAM_MULTIPART,	/* non-file part of a multipart body */
+	PARAM_SRC__MAX
+};
+
+/* One decoded name=value pair.  Strings are NUL-terminated, in the arena. */
+struct param {
+	const char	*name;
+	const char	*value;
+	size_t		 value_len;	/* value may hold no NUL: rejected */
+	enum param_src	 src;
+};
+
+/* One multipart part.  data is raw bytes (not NUL-terminated). */
+struct part {
+	const char	*name;
+	const char	*filename;	/* NULL when not a file part */
+	const char	*content_type;	/* NULL when absent */
+	const char	*data;
+	size_t		 len;
+};
+
+/*
+ * Where a request comes from.  getparam returns a borrowed CGI variable or
+ * NULL; read fills up to n bytes of body and returns the count, 0 at the
+ * end, or -1 on error.
+ */
+struct req_env {
+	const char	*(*getparam)(void *ctx, const char *name);
+	ssize_t		 (*read)(void *ctx, char *buf, size_t n);
+	void		*ctx;
+};
+
+struct req {
+	/* Method as sent, and as routed (after a POST ?_method=GET). */
+	enum http_method	 wire_method;
+	enum http_method	 method;
+	const char		*method_name;	/* as sent, for the 605 text */
+
+	const char		*path;		/* PATH_INFO, never NULL */
+	const char		*query;		/* raw QUERY_STRING, never NULL */
+
+	/* Query parameters first, then form or multipart fields, in order. */
+	struct param		*params;
+	size_t			 nparams;
+
+	enum body_kind		 body_kind;
+	const char		*content_type;	/* raw header or NULL */
+	char			*body;		/* raw, NUL-terminated */
+	size_t			 body_len;
+
+	/*
+	 * For BODY_JSON: the parsed document (NULL when the body was the
+	 * JSON literal null).  Owned by the request; request_clear puts it.
+	 */
+	struct json_object	*json;
+	/*
+	 * A body problem that only matters if the route wants that kind of
+	 * body: API_ERR_BAD_JSON for unparsable JSON, API_ERR_MULTIPART for
+	 * a broken multipart body.  0 when the body decoded.
+	 */
+	int			 body_err;
+
+	struct part		*parts;
+	size_t			 nparts;
+
+	/* Headers the service looks at (borrowed into the arena). */
+	const char		*authorization;	/* HTTP_AUTHORIZATION */
+	const char		*accept_encoding;
+	const char		*range;		/* HTTP_RANGE */
+	const char		*remote_addr;
+
+	/* Path parameters, filled by the router. */
+	const char		*path_params[MAX_PATH_PARAMS];
+	int64_t			 path_ints[MAX_PATH_PARAMS];
+	size_t			 npath_params;
+
+	struct arena		*arena;
+};
+
+/*
+ * Reads one request from env into req, allocating from a.  Checks, in this
+ * order: REQUEST_URI length (API_ERR_URI_TOO_LONG), CONTENT_LENGTH parses
+ * (API_ERR_BAD_REQUEST) and is <= MAX_BODY_BYTES (API_ERR_TOO_LARGE), the
+ * body is exactly CONTENT_LENGTH bytes (API_ERR_BAD_REQUEST).  Decodes the
+ * query string, and the body by Content-Type: form fields become params,
+ * JSON is parsed (depth MAX_JSON_DEPTH, valid UTF-8, no trailing bytes)
+ * into req->json, multipart into parts and params; a body that fails to
+ * decode sets req->body_err and still returns 0.  Applies the
+ * `_method=GET` override on POST (api-behaviour.md §0).
+ * Returns 0 or a negative api_err.  On error the fields read so far are
+ * valid (path, methods) so the error can be rendered in the right envelope.
+ */
+int	 request_read(struct req *req, struct arena *a, const struct req_env *env);
+
+/* Releases what the request owns outside the arena (the JSON document). */
+void	 request_clear(struct req *req);
+
+/* Maps a method name to the enum; HTTP_OTHER for anything unknown. */
+enum http_method request_method(const char *name);
+/* The canonical name of a method ("GET"), for docs and tests. */
+const char	*request_method_name(enum http_method m);
+
+/* First value of a parameter (query or body), or NULL. */
+const char	*req_param(const struct req *req, const char *name);
+
+/*
+ * All values of a list parameter: repeated names and comma-separated
+ * values are both split and flattened, empty items dropped.  Returns the
+ * number of items (0 when absent) and sets *items to an arena array, or a
+ * negative api_err (API_ERR_INVALID_REQUEST) past MAX_LIST_ITEMS.
+ */
+int		 req_param_list(const struct req *req, const char *name,
+		    const char ***items);
+
+#endif /* MAUTO_HTTP_REQUEST_H */

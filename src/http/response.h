@@ -1,0 +1,67 @@
+/*
+ * Responses: what a handler fills (struct resp) and how it is rendered in
+ * one of the service's envelope families (api-behaviour.md §2).  Handlers
+ * never write bytes; dispatch renders the struct once, success or error.
+ */
+#ifndef MAUTO_HTTP_RESPONSE_H
+#define MAUTO_HTTP_RESPONSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+struct json_object;
+
+enum envelope {
+	ENV_LEADDB,	/* /rest/v1, /bulk/v1: requestId,result,success */
+	ENV_ASSET1,	/* /rest/asset/v1: success,errors,requestId,warnings,result */
+	ENV_ASSET2,	/* /rest/asset/v2: success,requestId,result */
+	ENV_IDENTITY,	/* /identity: bare OAuth bodies */
+	ENV__MAX
+};
+
+#define RESP_MAX_HEADERS	8
+
+struct resp {
+	/* The result array; created on first resp_add.  Owned. */
+	struct json_object	*result;
+	/* Lead DB: warnings as {code,message}; asset: strings.  Owned. */
+	struct json_object	*warnings;
+	/* Lead DB operations without payload (merge, associate). */
+	bool			 no_result;
+	/* Paged lead DB reads: -1 omit, 0 false, 1 true. */
+	int			 more_result;
+	const char		*next_page_token;	/* arena string or NULL */
+	/* A more specific message for the error the handler returns. */
+	const char		*err_msg;
+	/* A whole body that is not an envelope (identity).  Owned. */
+	struct json_object	*body;
+	/* HTTP status for a raw body; 0 means 200. */
+	int			 status;
+	/* Extra header lines "Name: value" (arena or static strings). */
+	const char		*headers[RESP_MAX_HEADERS];
+	size_t			 nheaders;
+};
+
+void	resp_init(struct resp *r);
+/* Puts the JSON objects the response owns and makes it empty again. */
+void	resp_clear(struct resp *r);
+/* Appends item to result; takes ownership of item. */
+void	resp_add(struct resp *r, struct json_object *item);
+/* Appends a warning (lead DB: {code,message}; asset: the message). */
+void	resp_warn(struct resp *r, enum envelope env, int code, const char *msg);
+/* Adds a header line; extra lines past RESP_MAX_HEADERS are dropped. */
+void	resp_header(struct resp *r, const char *line);
+
+/*
+ * Renders the body of r in env's family into out: the success envelope
+ * when err is 0, else the error envelope for err (negative api_err) with
+ * r->err_msg or the table message.  Returns the HTTP status to send.
+ */
+int	response_render(struct buf *out, const struct resp *r,
+	    enum envelope env, const char *request_id, int err);
+
+/* The envelope family a path belongs to, by its prefix. */
+enum envelope	response_envelope_for_path(const char *path);
+
+#endif

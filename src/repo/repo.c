@@ -1,0 +1,29 @@
+#include <assert.h>
+
+#include "http/errors.h"
+#include "repo/repo.h"
+
+const struct repo_sql *const repo_modules[REPO__MAX] = {
+	[REPO_AUTH] = &repo_auth_sql,
+	[REPO_LIMITS] = &repo_limits_sql,
+};
+
+int
+repo_err_to_api(int repo_err)
+{
+	if (repo_err < 0)
+		repo_err = -repo_err;
+	switch (repo_err) {
+	case REPO_OK:
+		return 0;
+	case REPO_ERR_NOT_FOUND:
+		return -API_ERR_NO_DATA;
+	case REPO_ERR_DEADLOCK:
+		return -API_ERR_TIMEOUT;
+	case REPO_ERR_CONN:
+	case REPO_ERR_UNAVAILABLE:
+		return -API_ERR_UNAVAILABLE;
+	default:
+		return -API_ERR_SYSTEM;
+	}
+}

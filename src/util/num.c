@@ -1,0 +1,36 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/num.h"
+
+int
+num_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	return num_parse_i64n(s, s == NULL ? 0 : strlen(s), min, max, out);
+}
+
+int
+num_parse_i64n(const char *s, size_t n, int64_t min, int64_t max,
+    int64_t *out)
+{
+	char tmp[24], *end;
+	long long v;
+
+	*out = 0;
+	if (s == NULL || n == 0 || n >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	/* strtoll accepts leading space and '+'; a strict parser does not. */
+	if (!(tmp[0] == '-' || (tmp[0] >= '0' && tmp[0] <= '9')))
+		return -1;
+	errno = 0;
+	v = strtoll(tmp, &end, 10);
+	if (errno != 0 || end == tmp || *end != '\0')
+		return -1;
+	if (v < min || v > max)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
