@@ -1,0 +1,20 @@
+/*
+ * Routes whose API group is not built yet are registered all the same, so
+ * clients get a clear answer instead of 610: HTTP 501 with code 611 and
+ * the operation's name.  Each group's issue replaces api_pending with its
+ * handlers in scripts/gen-routes.py.
+ */
+#include "api/api.h"
+#include "http/errors.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/router.h"
+#include "util/arena.h"
+
+int
+api_pending(struct call *c, struct resp *r)
+{
+	r->err_msg = arena_printf(c->req->arena, "Not implemented: %s (%s)",
+	    c->route->name, c->route->op_id);
+	return -API_ERR_NOT_IMPLEMENTED;
+}

@@ -1,0 +1,90 @@
+/*
+ * mautoctl: the administration command.  Global options, then a
+ * subcommand from the table below.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "ctl/ctl.h"
+#include "util/config.h"
+#include "util/log.h"
+
+struct subcommand {
+	const char	*name;
+	int		(*run)(int, char **, const struct config *);
+	const char	*usage;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "client", ctl_client,
+	  "client create --name NAME --role ROLE [--scope EMAIL] | list | "
+	  "revoke CLIENT_ID" },
+	{ "migrate", ctl_migrate, "migrate [--dir DIR] [--status]" },
+	{ "role", ctl_role,
+	  "role create NAME --permission PERM... | list" },
+};
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: mautoctl [--config FILE] COMMAND ...\n");
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(f, "       mautoctl %s\n", subcommands[i].usage);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct config cfg;
+	const char *cfgpath = CONFIG_DEFAULT_PATH;
+	bool explicit_cfg = false;
+	size_t i;
+	int ai = 1, rc = 2;
+
+	config_init(&cfg);
+	log_init("mautoctl", "warn");
+	if (sodium_init() < 0) {
+		fprintf(stderr, "mautoctl: libsodium failed to start\n");
+		goto out;
+	}
+	while (ai < argc && argv[ai][0] == '-') {
+		if (strcmp(argv[ai], "--config") == 0 && ai + 1 < argc) {
+			cfgpath = argv[ai + 1];
+			explicit_cfg = true;
+			ai += 2;
+		} else if (strcmp(argv[ai], "--help") == 0 ||
+		    strcmp(argv[ai], "-h") == 0) {
+			usage(stdout);
+			rc = 0;
+			goto out;
+		} else {
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (ai >= argc) {
+		usage(stderr);
+		goto out;
+	}
+	if (config_load_file(&cfg, cfgpath, explicit_cfg) != 0 ||
+	    config_load_env(&cfg) != 0) {
+		rc = 1;
+		goto out;
+	}
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (strcmp(argv[ai], subcommands[i].name) == 0) {
+			rc = subcommands[i].run(argc - ai, argv + ai, &cfg);
+			goto out;
+		}
+	}
+	fprintf(stderr, "mautoctl: unknown command '%s'\n", argv[ai]);
+	usage(stderr);
+out:
+	config_clear(&cfg);
+	return rc;
+}

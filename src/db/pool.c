@@ -1,0 +1,378 @@
+/*
+ * One worker's MariaDB connection.  galera.md decides most of what is
+ * here: connect/read/write timeouts so a stalled node cannot hang a
+ * request, our own fail-over across the listed nodes (Connector/C has
+ * none), whole-transaction retry on 1213, and "unknown outcome" for a
+ * connection lost during COMMIT.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mysql.h>
+#include <mysqld_error.h>
+#include <errmsg.h>
+
+#include "db/pool.h"
+#include "limits.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/num.h"
+#include "util/xmalloc.h"
+
+#define MAX_DB_NODES	16
+
+struct db_node {
+	char	*host;
+	unsigned port;
+};
+
+struct db {
+	const struct config	*cfg;
+	MYSQL			*conn;
+	MYSQL_STMT		**stmts[REPO__MAX];
+	struct db_node		 nodes[MAX_DB_NODES];
+	size_t			 nnodes;
+	size_t			 node;		/* the node in use */
+	bool			 prepare;	/* prepare repo statements */
+	bool			 broken;	/* reconnect before next use */
+};
+
+/* Splits "h1:p1,h2,h3:p3" into nodes; the default port fills gaps. */
+static int
+parse_nodes(struct db *db, const char *list, int defport)
+{
+	const char *p, *comma, *colon;
+	int64_t port;
+	size_t len;
+
+	for (p = list; p != NULL && *p != '\0'; p = comma ? comma + 1 : NULL) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 0)
+			continue;
+		if (db->nnodes == MAX_DB_NODES)
+			return -1;
+		colon = memchr(p, ':', len);
+		port = defport;
+		if (colon != NULL) {
+			if (num_parse_i64n(colon + 1, len - (size_t)(colon - p) - 1,
+			    1, 65535, &port) != 0)
+				return -1;
+			len = (size_t)(colon - p);
+		}
+		db->nodes[db->nnodes].host = xstrndup(p, len);
+		db->nodes[db->nnodes].port = (unsigned)port;
+		db->nnodes++;
+	}
+	return db->nnodes > 0 ? 0 : -1;
+}
+
+static void
+free_stmts(struct db *db)
+{
+	size_t m, i;
+
+	for (m = 0; m < REPO__MAX; m++) {
+		if (db->stmts[m] == NULL)
+			continue;
+		for (i = 0; i < repo_modules[m]->n; i++)
+			if (db->stmts[m][i] != NULL)
+				mysql_stmt_close(db->stmts[m][i]);
+		free(db->stmts[m]);
+		db->stmts[m] = NULL;
+	}
+}
+
+static void
+disconnect(struct db *db)
+{
+	free_stmts(db);
+	if (db->conn != NULL)
+		mysql_close(db->conn);
+	db->conn = NULL;
+}
+
+static int
+prepare_all(struct db *db)
+{
+	const struct repo_sql *mod;
+	MYSQL_STMT *st;
+	size_t m, i;
+
+	for (m = 0; m < REPO__MAX; m++) {
+		mod = repo_modules[m];
+		db->stmts[m] = xcalloc(mod->n == 0 ? 1 : mod->n,
+		    sizeof(*db->stmts[m]));
+		for (i = 0; i < mod->n; i++) {
+			if ((st = mysql_stmt_init(db->conn)) == NULL)
+				return -REPO_ERR_INTERNAL;
+			db->stmts[m][i] = st;
+			if (mysql_stmt_prepare(st, mod->sql[i],
+			    strlen(mod->sql[i])) != 0) {
+				log_err("db: prepare %s[%zu]: %u %s", mod->name,
+				    i, mysql_stmt_errno(st), mysql_stmt_error(st));
+				return -REPO_ERR_INTERNAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Connects to one node; 0 or a negative repo_err. */
+static int
+connect_node(struct db *db, size_t idx)
+{
+	const struct config *cfg = db->cfg;
+	unsigned int ct, rt, wt;
+	my_bool off = 0;
+	const char *host;
+
+	if ((db->conn = mysql_init(NULL)) == NULL)
+		return -REPO_ERR_INTERNAL;
+	ct = (unsigned)cfg->db_connect_timeout;
+	rt = (unsigned)cfg->db_read_timeout;
+	wt = (unsigned)cfg->db_write_timeout;
+	mysql_options(db->conn, MYSQL_OPT_CONNECT_TIMEOUT, &ct);
+	mysql_options(db->conn, MYSQL_OPT_READ_TIMEOUT, &rt);
+	mysql_options(db->conn, MYSQL_OPT_WRITE_TIMEOUT, &wt);
+	mysql_options(db->conn, MYSQL_OPT_RECONNECT, &off);
+	mysql_options(db->conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	mysql_options(db->conn, MYSQL_INIT_COMMAND, repo_session_init);
+	host = cfg->db_socket != NULL ? "localhost" : db->nodes[idx].host;
+	if (mysql_real_connect(db->conn, host, cfg->db_user, cfg->db_password,
+	    cfg->db_name, db->nodes[idx].port, cfg->db_socket,
+	    CLIENT_FOUND_ROWS) == NULL) {
+		log_err("db: connect %s: %u %s",
+		    cfg->db_socket != NULL ? cfg->db_socket : host,
+		    mysql_errno(db->conn), mysql_error(db->conn));
+		mysql_close(db->conn);
+		db->conn = NULL;
+		return -REPO_ERR_UNAVAILABLE;
+	}
+	return 0;
+}
+
+/* Tries every node once, starting with the current one. */
+static int
+connect_any(struct db *db)
+{
+	size_t i, idx;
+	int r = -REPO_ERR_UNAVAILABLE;
+
+	for (i = 0; i < db->nnodes; i++) {
+		idx = (db->node + i) % db->nnodes;
+		if ((r = connect_node(db, idx)) != 0)
+			continue;
+		db->node = idx;
+		if (db->prepare && (r = prepare_all(db)) != 0) {
+			disconnect(db);
+			return r;
+		}
+		db->broken = false;
+		return 0;
+	}
+	return r;
+}
+
+int
+db_open(struct db **out, const struct config *cfg, bool prepare)
+{
+	struct db *db;
+	int r;
+
+	*out = NULL;
+	db = xcalloc(1, sizeof(*db));
+	db->cfg = cfg;
+	db->prepare = prepare;
+	if (parse_nodes(db, cfg->db_host != NULL ? cfg->db_host : "127.0.0.1",
+	    cfg->db_port) != 0) {
+		log_err("db: bad db_host list");
+		db_close(db);
+		return -REPO_ERR_INTERNAL;
+	}
+	if ((r = connect_any(db)) != 0) {
+		db_close(db);
+		return r;
+	}
+	*out = db;
+	return 0;
+}
+
+void
+db_close(struct db *db)
+{
+	size_t i;
+
+	if (db == NULL)
+		return;
+	disconnect(db);
+	for (i = 0; i < db->nnodes; i++)
+		free(db->nodes[i].host);
+	free(db);
+}
+
+MYSQL *
+db_conn(struct db *db)
+{
+	return db->conn;
+}
+
+MYSQL_STMT *
+db_stmt(struct db *db, enum repo_id m, int idx)
+{
+	return db->stmts[m][idx];
+}
+
+bool
+db_is_broken(const struct db *db)
+{
+	return db->broken;
+}
+
+int
+db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
+{
+	unsigned int e;
+	const char *msg;
+
+	if (db->conn == NULL) {
+		db->broken = true;
+		return -REPO_ERR_UNAVAILABLE;
+	}
+	e = stmt != NULL ? mysql_stmt_errno(stmt) : mysql_errno(db->conn);
+	msg = stmt != NULL ? mysql_stmt_error(stmt) : mysql_error(db->conn);
+	switch (e) {
+	case ER_DUP_ENTRY:
+		return -REPO_ERR_CONFLICT;
+	case ER_LOCK_DEADLOCK:
+	case ER_LOCK_WAIT_TIMEOUT:
+		log_info("db: %s: %u %s (will retry)", where, e, msg);
+		return -REPO_ERR_DEADLOCK;
+	case ER_DATA_TOO_LONG:
+	case ER_TRUNCATED_WRONG_VALUE_FOR_FIELD:
+	case ER_WARN_DATA_OUT_OF_RANGE:
+	case ER_TRUNCATED_WRONG_VALUE:
+		return -REPO_ERR_INVALID;
+	case CR_SERVER_GONE_ERROR:
+	case CR_SERVER_LOST:
+	case CR_SERVER_LOST_EXTENDED:
+	case CR_COMMANDS_OUT_OF_SYNC:
+		log_err("db: %s: %u %s", where, e, msg);
+		db->broken = true;
+		return -REPO_ERR_CONN;
+	case CR_CONNECTION_ERROR:
+	case CR_CONN_HOST_ERROR:
+	case ER_UNKNOWN_COM_ERROR:	/* 1047: Galera node not ready */
+	case ER_ERROR_DURING_COMMIT:	/* 1180: lost the primary component */
+		log_err("db: %s: %u %s", where, e, msg);
+		db->broken = true;
+		db->node = (db->node + 1) % db->nnodes;
+		return -REPO_ERR_UNAVAILABLE;
+	default:
+		log_err("db: %s: %u %s", where, e, msg);
+		return -REPO_ERR_INTERNAL;
+	}
+}
+
+int
+db_ensure(struct db *db)
+{
+	if (!db->broken && db->conn != NULL)
+		return 0;
+	disconnect(db);
+	return connect_any(db);
+}
+
+int
+db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
+{
+	MYSQL_RES *meta;
+
+	if (params != NULL && mysql_stmt_bind_param(st, params) != 0)
+		return db_error(db, st, where);
+	if (mysql_stmt_execute(st) != 0)
+		return db_error(db, st, where);
+	if ((meta = mysql_stmt_result_metadata(st)) != NULL) {
+		mysql_free_result(meta);
+		if (mysql_stmt_store_result(st) != 0)
+			return db_error(db, st, where);
+	}
+	return 0;
+}
+
+int
+db_tx_begin(struct db *db)
+{
+	if (mysql_real_query(db->conn, repo_sql_begin,
+	    strlen(repo_sql_begin)) != 0)
+		return db_error(db, NULL, "begin");
+	return 0;
+}
+
+int
+db_tx_commit(struct db *db)
+{
+	if (mysql_commit(db->conn) != 0)
+		return db_error(db, NULL, "commit");
+	return 0;
+}
+
+void
+db_tx_rollback(struct db *db)
+{
+	if (db->conn != NULL && !db->broken)
+		(void)mysql_rollback(db->conn);
+}
+
+/* Sleeps 5..10 ms times 2^attempt, so retrying writers spread out. */
+static void
+backoff(int attempt)
+{
+	struct timespec ts;
+	long ms;
+
+	ms = (5L << attempt) + (long)(random() % (5L << attempt));
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+int
+db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
+    bool idempotent)
+{
+	int attempt, r = -REPO_ERR_INTERNAL;
+	bool lost_once = false, committing;
+
+	for (attempt = 0; attempt < DB_TX_ATTEMPTS; attempt++) {
+		committing = false;
+		if ((r = db_ensure(db)) != 0)
+			break;
+		if ((r = db_tx_begin(db)) == 0 && (r = fn(db, arg)) == 0) {
+			committing = true;
+			r = db_tx_commit(db);
+		}
+		if (r == 0)
+			break;
+		db_tx_rollback(db);
+		if (r == -REPO_ERR_DEADLOCK) {
+			backoff(attempt);
+			continue;
+		}
+		/*
+		 * A lost connection before COMMIT means nothing was written:
+		 * run again once.  Lost during COMMIT, the outcome is unknown
+		 * (galera.md): only an idempotent transaction may run again.
+		 */
+		if (r == -REPO_ERR_CONN && !lost_once &&
+		    (!committing || idempotent)) {
+			lost_once = true;
+			continue;
+		}
+		break;
+	}
+	return r;
+}

@@ -34,6 +34,8 @@ MYSQL_STMT	*db_stmt(struct db *db, enum repo_id m, int idx);
  * broken on connection errors so the next db_ensure() reconnects.
  */
 int		 db_error(struct db *db, MYSQL_STMT *stmt, const char *where);
+/* Whether the connection was lost and awaits db_ensure(). */
+bool		 db_is_broken(const struct db *db);
 /* Reconnects and re-prepares if the connection was marked broken. */
 int		 db_ensure(struct db *db);
 

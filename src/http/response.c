@@ -1,0 +1,253 @@
+/*
+ * Envelopes, byte for byte as the real service writes them
+ * (api-behaviour.md §2, §16): compact JSON, fixed key order, empty
+ * members omitted in the lead database family and always present in the
+ * asset family.  The envelope is written by hand around json-c's
+ * serialisation of the result, so key order never depends on json-c.
+ */
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "http/errors.h"
+#include "http/response.h"
+#include "util/buf.h"
+
+#define JSON_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+void
+resp_init(struct resp *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->more_result = -1;
+}
+
+void
+resp_clear(struct resp *r)
+{
+	json_object_put(r->result);
+	json_object_put(r->warnings);
+	json_object_put(r->body);
+	resp_init(r);
+}
+
+void
+resp_add(struct resp *r, struct json_object *item)
+{
+	if (r->result == NULL)
+		r->result = json_object_new_array();
+	json_object_array_add(r->result, item);
+}
+
+void
+resp_warn(struct resp *r, enum envelope env, int code, const char *msg)
+{
+	struct json_object *w;
+
+	if (r->warnings == NULL)
+		r->warnings = json_object_new_array();
+	if (env == ENV_LEADDB) {
+		w = json_object_new_object();
+		json_object_object_add(w, "code", json_object_new_int(code));
+		json_object_object_add(w, "message",
+		    json_object_new_string(msg));
+	} else
+		w = json_object_new_string(msg);
+	json_object_array_add(r->warnings, w);
+}
+
+void
+resp_header(struct resp *r, const char *line)
+{
+	if (r->nheaders < RESP_MAX_HEADERS)
+		r->headers[r->nheaders++] = line;
+}
+
+static void
+add_json(struct buf *out, struct json_object *o)
+{
+	size_t len;
+	const char *s;
+
+	s = json_object_to_json_string_length(o, JSON_FLAGS, &len);
+	buf_add(out, s, len);
+}
+
+static void
+add_rid(struct buf *out, const char *rid)
+{
+	buf_adds(out, "\"requestId\":");
+	buf_add_json_str(out, rid, strlen(rid));
+}
+
+/* [{"code":"601","message":"..."}] */
+static void
+add_errors(struct buf *out, const struct api_err_info *e, const char *msg)
+{
+	buf_adds(out, "[{\"code\":");
+	buf_add_json_str(out, e->code, strlen(e->code));
+	buf_adds(out, ",\"message\":");
+	buf_add_json_str(out, msg, strlen(msg));
+	buf_adds(out, "}]");
+}
+
+static void
+add_array_or_empty(struct buf *out, struct json_object *a)
+{
+	if (a != NULL)
+		add_json(out, a);
+	else
+		buf_adds(out, "[]");
+}
+
+static void
+render_leaddb(struct buf *out, const struct resp *r, const char *rid,
+    const struct api_err_info *e, const char *msg)
+{
+	buf_addc(out, '{');
+	add_rid(out, rid);
+	if (e != NULL) {
+		buf_adds(out, ",\"success\":false,\"errors\":");
+		add_errors(out, e, msg);
+		buf_addc(out, '}');
+		return;
+	}
+	if (!r->no_result) {
+		buf_adds(out, ",\"result\":");
+		add_array_or_empty(out, r->result);
+	}
+	buf_adds(out, ",\"success\":true");
+	if (r->warnings != NULL) {
+		buf_adds(out, ",\"warnings\":");
+		add_json(out, r->warnings);
+	}
+	if (r->next_page_token != NULL) {
+		buf_adds(out, ",\"nextPageToken\":");
+		buf_add_json_str(out, r->next_page_token,
+		    strlen(r->next_page_token));
+	}
+	if (r->more_result >= 0)
+		buf_adds(out, r->more_result ? ",\"moreResult\":true" :
+		    ",\"moreResult\":false");
+	buf_addc(out, '}');
+}
+
+static void
+render_asset1(struct buf *out, const struct resp *r, const char *rid,
+    const struct api_err_info *e, const char *msg)
+{
+	if (e != NULL) {
+		/* Failure order as recorded: requestId, success, warnings, errors. */
+		buf_addc(out, '{');
+		add_rid(out, rid);
+		buf_adds(out, ",\"success\":false,\"warnings\":");
+		add_array_or_empty(out, r->warnings);
+		buf_adds(out, ",\"errors\":");
+		add_errors(out, e, msg);
+		buf_addc(out, '}');
+		return;
+	}
+	buf_adds(out, "{\"success\":true,\"errors\":[],");
+	add_rid(out, rid);
+	buf_adds(out, ",\"warnings\":");
+	add_array_or_empty(out, r->warnings);
+	if (r->result != NULL && json_object_array_length(r->result) > 0) {
+		buf_adds(out, ",\"result\":");
+		add_json(out, r->result);
+	}
+	buf_addc(out, '}');
+}
+
+static void
+render_asset2(struct buf *out, const struct resp *r, const char *rid,
+    const struct api_err_info *e, const char *msg)
+{
+	if (e != NULL) {
+		buf_adds(out, "{\"success\":false,");
+		add_rid(out, rid);
+		buf_adds(out, ",\"errors\":");
+		add_errors(out, e, msg);
+		buf_addc(out, '}');
+		return;
+	}
+	buf_adds(out, "{\"success\":true,");
+	add_rid(out, rid);
+	if (!r->no_result) {
+		buf_adds(out, ",\"result\":");
+		if (r->result != NULL)
+			add_json(out, r->result);
+		else
+			buf_adds(out, "[]");
+	}
+	buf_addc(out, '}');
+}
+
+/* OAuth bodies: a success body is the handler's; errors are Spring's. */
+static void
+render_identity(struct buf *out, const struct resp *r,
+    const struct api_err_info *e, const char *msg)
+{
+	if (e == NULL) {
+		if (r->body != NULL)
+			add_json(out, r->body);
+		else
+			buf_adds(out, "{}");
+		return;
+	}
+	buf_adds(out, "{\"error\":");
+	if (e->oauth_error != NULL)
+		buf_add_json_str(out, e->oauth_error, strlen(e->oauth_error));
+	else
+		buf_adds(out, "\"server_error\"");
+	buf_adds(out, ",\"error_description\":");
+	buf_add_json_str(out, msg, strlen(msg));
+	buf_addc(out, '}');
+}
+
+int
+response_render(struct buf *out, const struct resp *r, enum envelope env,
+    const char *request_id, int err)
+{
+	const struct api_err_info *e = NULL;
+	const char *msg = NULL;
+	int status = 200;
+
+	if (err != 0) {
+		e = api_err_info(err);
+		msg = r->err_msg != NULL ? r->err_msg : e->message;
+		status = e->http_status;
+	} else if (r->status != 0)
+		status = r->status;
+	/* The identity endpoint's errors without an OAuth code are 500s. */
+	if (env == ENV_IDENTITY && e != NULL && e->oauth_error == NULL &&
+	    status == 200)
+		status = 500;
+	switch (env) {
+	case ENV_ASSET1:
+		render_asset1(out, r, request_id, e, msg);
+		break;
+	case ENV_ASSET2:
+		render_asset2(out, r, request_id, e, msg);
+		break;
+	case ENV_IDENTITY:
+		render_identity(out, r, e, msg);
+		break;
+	case ENV_LEADDB:
+	default:
+		render_leaddb(out, r, request_id, e, msg);
+		break;
+	}
+	return status;
+}
+
+enum envelope
+response_envelope_for_path(const char *path)
+{
+	if (strncmp(path, "/identity/", 10) == 0)
+		return ENV_IDENTITY;
+	if (strncmp(path, "/rest/asset/v2/", 15) == 0)
+		return ENV_ASSET2;
+	if (strncmp(path, "/rest/asset/v1/", 15) == 0)
+		return ENV_ASSET1;
+	return ENV_LEADDB;
+}

@@ -21,8 +21,10 @@ enum route_auth {
 };
 
 enum path_type {
+	PATH_NONE,		/* no parameter at this position */
 	PATH_STR,		/* any non-empty segment text */
-	PATH_INT,		/* 1 .. INT64_MAX */
+	PATH_INT32,		/* 0 .. INT32_MAX */
+	PATH_INT64,		/* 0 .. INT64_MAX */
 };
 
 struct route {

@@ -8,6 +8,18 @@ const struct repo_sql *const repo_modules[REPO__MAX] = {
 	[REPO_LIMITS] = &repo_limits_sql,
 };
 
+/*
+ * wsrep_sync_wait=1 makes reads on a Galera node wait until the node has
+ * applied what the cluster committed before (galera.md "Read your own
+ * writes"); on a single server the variable exists and costs nothing.
+ */
+const char repo_session_init[] =
+    "SET SESSION time_zone = '+00:00', "
+    "sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE,NO_ENGINE_SUBSTITUTION', "
+    "wsrep_sync_wait = 1";
+
+const char repo_sql_begin[] = "START TRANSACTION";
+
 int
 repo_err_to_api(int repo_err)
 {

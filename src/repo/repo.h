@@ -40,6 +40,14 @@ extern const struct repo_sql repo_limits_sql;
 /* The module table, indexed by enum repo_id (repo.c). */
 extern const struct repo_sql *const repo_modules[REPO__MAX];
 
+/*
+ * Session setup run on every new connection (UTC, strict mode, and
+ * read-your-writes on a Galera cluster), and the statement that opens a
+ * transaction; kept here because SQL lives only in src/repo/.
+ */
+extern const char repo_session_init[];
+extern const char repo_sql_begin[];
+
 /* Maps a repo_err to the api_err a handler should return. */
 int	repo_err_to_api(int repo_err);
 

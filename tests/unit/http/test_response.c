@@ -1,0 +1,228 @@
+/*
+ * Envelopes against the real service's recorded bodies
+ * (api-behaviour.md §16), and the error table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "http/errors.h"
+#include "http/response.h"
+#include "util/buf.h"
+
+static struct buf out;
+
+static const char *
+render(struct resp *r, enum envelope env, const char *rid, int err,
+    int *status)
+{
+	buf_reset(&out);
+	*status = response_render(&out, r, env, rid, err);
+	assert_true(buf_ok(&out));
+	return out.data;
+}
+
+static void
+test_leaddb_empty_success(void **state)
+{
+	struct resp r;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	assert_string_equal(render(&r, ENV_LEADDB, "1568#178b202751a", 0, &st),
+	    "{\"requestId\":\"1568#178b202751a\",\"result\":[],\"success\":true}");
+	assert_int_equal(st, 200);
+	assert_int_equal(strlen(out.data), 59);
+	resp_clear(&r);
+}
+
+static void
+test_leaddb_sync_created(void **state)
+{
+	struct resp r;
+	struct json_object *o;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int(4963));
+	json_object_object_add(o, "status", json_object_new_string("created"));
+	resp_add(&r, o);
+	assert_string_equal(render(&r, ENV_LEADDB, "48d0#178b2027de7", 0, &st),
+	    "{\"requestId\":\"48d0#178b2027de7\",\"result\":[{\"id\":4963,"
+	    "\"status\":\"created\"}],\"success\":true}");
+	assert_int_equal(strlen(out.data), 89);
+	resp_clear(&r);
+}
+
+static void
+test_leaddb_errors(void **state)
+{
+	struct resp r;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	assert_string_equal(render(&r, ENV_LEADDB, "68d8#1846058ee27",
+	    -API_ERR_TOKEN_INVALID, &st),
+	    "{\"requestId\":\"68d8#1846058ee27\",\"success\":false,\"errors\":"
+	    "[{\"code\":\"601\",\"message\":\"Access token invalid\"}]}");
+	assert_int_equal(st, 200);
+	r.err_msg = "Max rate limit '100' exceeded with in '20' secs";
+	assert_string_equal(render(&r, ENV_LEADDB, "5576#16523a39ed7",
+	    -API_ERR_RATE_LIMIT, &st),
+	    "{\"requestId\":\"5576#16523a39ed7\",\"success\":false,\"errors\":"
+	    "[{\"code\":\"606\",\"message\":\"Max rate limit '100' exceeded "
+	    "with in '20' secs\"}]}");
+	r.err_msg = NULL;
+	render(&r, ENV_LEADDB, "1#1", -API_ERR_TOO_LARGE, &st);
+	assert_int_equal(st, 413);
+	render(&r, ENV_LEADDB, "1#1", -API_ERR_NOT_IMPLEMENTED, &st);
+	assert_int_equal(st, 501);
+	resp_clear(&r);
+}
+
+static void
+test_leaddb_paging_and_no_result(void **state)
+{
+	struct resp r;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	r.more_result = 1;
+	r.next_page_token = "PS5VL5WD4UOWG===";
+	resp_warn(&r, ENV_LEADDB, 1003, "x");
+	assert_string_equal(render(&r, ENV_LEADDB, "a#b", 0, &st),
+	    "{\"requestId\":\"a#b\",\"result\":[],\"success\":true,"
+	    "\"warnings\":[{\"code\":1003,\"message\":\"x\"}],"
+	    "\"nextPageToken\":\"PS5VL5WD4UOWG===\",\"moreResult\":true}");
+	resp_clear(&r);
+	r.no_result = true;
+	assert_string_equal(render(&r, ENV_LEADDB, "e42b#14272d07d78", 0, &st),
+	    "{\"requestId\":\"e42b#14272d07d78\",\"success\":true}");
+	resp_clear(&r);
+}
+
+static void
+test_asset_envelopes(void **state)
+{
+	struct resp r;
+	struct json_object *o;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	resp_warn(&r, ENV_ASSET1, 0,
+	    "No assets found for the given search criteria.");
+	assert_string_equal(render(&r, ENV_ASSET1, "888#178b2027952", 0, &st),
+	    "{\"success\":true,\"errors\":[],\"requestId\":\"888#178b2027952\","
+	    "\"warnings\":[\"No assets found for the given search criteria.\"]}");
+	resp_clear(&r);
+	r.err_msg = "75 Folder not found";
+	assert_string_equal(render(&r, ENV_ASSET1, "102ee#16983f320fb",
+	    -API_ERR_NO_DATA, &st),
+	    "{\"requestId\":\"102ee#16983f320fb\",\"success\":false,"
+	    "\"warnings\":[],\"errors\":[{\"code\":\"702\",\"message\":"
+	    "\"75 Folder not found\"}]}");
+	resp_clear(&r);
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int(1160));
+	resp_add(&r, o);
+	assert_string_equal(render(&r, ENV_ASSET1, "8b78#17d4f04d938", 0, &st),
+	    "{\"success\":true,\"errors\":[],\"requestId\":\"8b78#17d4f04d938\","
+	    "\"warnings\":[],\"result\":[{\"id\":1160}]}");
+	assert_string_equal(render(&r, ENV_ASSET2, "1#2", 0, &st),
+	    "{\"success\":true,\"requestId\":\"1#2\",\"result\":[{\"id\":1160}]}");
+	assert_string_equal(render(&r, ENV_ASSET2, "1#2", -API_ERR_ACCESS_DENIED,
+	    &st), "{\"success\":false,\"requestId\":\"1#2\",\"errors\":"
+	    "[{\"code\":\"603\",\"message\":\"Access denied\"}]}");
+	resp_clear(&r);
+}
+
+static void
+test_identity(void **state)
+{
+	struct resp r;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	assert_string_equal(render(&r, ENV_IDENTITY, "x",
+	    -API_ERR_OAUTH_INVALID_CLIENT, &st),
+	    "{\"error\":\"invalid_client\",\"error_description\":"
+	    "\"Bad client credentials\"}");
+	assert_int_equal(st, 401);
+	render(&r, ENV_IDENTITY, "x", -API_ERR_OAUTH_UNSUPPORTED_GRANT, &st);
+	assert_int_equal(st, 400);
+	render(&r, ENV_IDENTITY, "x", -API_ERR_UNAVAILABLE, &st);
+	assert_int_equal(st, 500);
+	r.body = json_object_new_object();
+	json_object_object_add(r.body, "token_type",
+	    json_object_new_string("bearer"));
+	assert_string_equal(render(&r, ENV_IDENTITY, "x", 0, &st),
+	    "{\"token_type\":\"bearer\"}");
+	assert_int_equal(st, 200);
+	resp_clear(&r);
+}
+
+static void
+test_error_table_complete(void **state)
+{
+	const struct api_err_info *e;
+	int i;
+
+	(void)state;
+	for (i = 1; i < API_ERR__MAX; i++) {
+		e = api_err_info(-i);
+		assert_non_null(e->message);
+		assert_true(e->code != NULL || e->oauth_error != NULL);
+		assert_true(e->http_status >= 200 && e->http_status < 600);
+	}
+	assert_ptr_equal(api_err_info(-API_ERR__MAX),
+	    api_err_info(-API_ERR_SYSTEM));
+	assert_string_equal(api_err_info(-API_ERR_NOT_FOUND)->code, "610");
+	assert_string_equal(api_err_info(API_ERR_CONCURRENCY)->code, "615");
+}
+
+static void
+test_envelope_for_path(void **state)
+{
+	(void)state;
+	assert_int_equal(response_envelope_for_path("/rest/asset/v1/x"),
+	    ENV_ASSET1);
+	assert_int_equal(response_envelope_for_path("/rest/asset/v2/email"),
+	    ENV_ASSET2);
+	assert_int_equal(response_envelope_for_path("/identity/oauth/token"),
+	    ENV_IDENTITY);
+	assert_int_equal(response_envelope_for_path("/bulk/v1/x"), ENV_LEADDB);
+	assert_int_equal(response_envelope_for_path(""), ENV_LEADDB);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_leaddb_empty_success),
+		cmocka_unit_test(test_leaddb_sync_created),
+		cmocka_unit_test(test_leaddb_errors),
+		cmocka_unit_test(test_leaddb_paging_and_no_result),
+		cmocka_unit_test(test_asset_envelopes),
+		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_error_table_complete),
+		cmocka_unit_test(test_envelope_for_path),
+	};
+	int rc;
+
+	buf_init(&out, 1 << 20);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	buf_clear(&out);
+	return rc;
+}
