@@ -8,4 +8,4 @@ set -eu
 mariadb-dump --no-defaults --no-data --skip-comments --skip-dump-date \
     --skip-add-drop-table --skip-set-charset --compact "$@" |
     sed -e 's/ AUTO_INCREMENT=[0-9]*//' -e '/^\/\*![0-9]* SET /d' \
-        -e '/^SET /d'
+        -e '/^SET /d' -e '/enable the sandbox mode/d'

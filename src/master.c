@@ -1,0 +1,614 @@
+/*
+ * The master (style.md §9).  After startup it does nothing but wait in
+ * sigtimedwait() with every signal it cares about blocked, so signal
+ * handling is ordinary sequential code and no handler races the loop:
+ *
+ *   SIGCHLD              reap; respawn an unexpected death, with back-off
+ *                        when workers die young (database down at start)
+ *   SIGTERM, SIGINT      graceful stop: the workers finish their request
+ *                        and exit; SIGKILL after shutdown_timeout
+ *   SIGHUP               reload the configuration, then replace the
+ *                        workers one at a time: start a new one, wait
+ *                        until it is ready, then stop an old one
+ *   WORKER_READY_SIGNAL  a worker connected to the database and accepts
+ *
+ * Process slots double as worker indexes for request ids, so a new
+ * worker never shares an index with a live one (rid.h).
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <assert.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBSYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
+
+#include "auth/ratelimit.h"
+#include "limits.h"
+#include "master.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/rid.h"
+#include "util/sdlisten.h"
+#include "util/xmalloc.h"
+#include "worker.h"
+
+static_assert(MASTER_MAX_PROCS <= (1 << RID_WORKER_BITS),
+    "process slots must fit the request id's worker bits");
+
+#define MASTER_TICK_MS	1000	/* longest sleep: deadlines are checked */
+#define CONFIG_VALUE_BYTES 4096
+
+struct proc {
+	pid_t		 pid;		/* 0: free slot */
+	int64_t		 started;	/* monotonic ms */
+	int64_t		 term_at;	/* SIGTERM sent at; 0: not asked */
+	bool		 ready;		/* sent WORKER_READY_SIGNAL */
+	bool		 stale;		/* started before the last reload */
+	bool		 killed;	/* SIGKILL sent */
+};
+
+struct master {
+	struct config		*cfg;		/* in force */
+	struct config		*boot_cfg;	/* the limiter's; caller's */
+	const struct master_opts *opts;
+	struct limiter		*lim;
+	int			 fd;		/* listening socket */
+	char			*unix_path;	/* socket file we made */
+	pid_t			 self;
+	int			 target;	/* workers wanted */
+	bool			 stopping;
+	bool			 reloading;
+	int64_t			 backoff;	/* ms; 0: spawn at once */
+	int64_t			 next_spawn;	/* monotonic ms */
+	struct proc		 procs[MASTER_MAX_PROCS];
+};
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Tells systemd (Type=notify) about a state change; no-op without it. */
+static void
+notify(const char *state)
+{
+#ifdef HAVE_LIBSYSTEMD
+	(void)sd_notify(0, state);
+#else
+	(void)state;
+#endif
+}
+
+static void
+on_sigchld(int sig)
+{
+	(void)sig;	/* only here so that SIGCHLD is not discarded */
+}
+
+/* Blocks the signals the loop waits for; fills set with them. */
+static int
+setup_signals(sigset_t *set)
+{
+	struct sigaction sa;
+	int r = 0;
+
+	(void)sigemptyset(set);
+	(void)sigaddset(set, SIGCHLD);
+	(void)sigaddset(set, SIGTERM);
+	(void)sigaddset(set, SIGINT);
+	(void)sigaddset(set, SIGHUP);
+	(void)sigaddset(set, WORKER_READY_SIGNAL);
+	r |= sigprocmask(SIG_BLOCK, set, NULL);
+	memset(&sa, 0, sizeof(sa));
+	(void)sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	r |= sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sa.sa_flags = 0;
+	r |= sigaction(SIGPIPE, &sa, NULL);
+	if (r != 0)
+		log_err("master: signal setup: %s", strerror(errno));
+	return r == 0 ? 0 : -1;
+}
+
+int
+master_worker_count(const struct config *cfg)
+{
+	long n = cfg->workers;
+
+	if (n == 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > MAX_WORKERS)
+		n = MAX_WORKERS;
+	return (int)n;
+}
+
+/* Binds the configured address (used when no socket is inherited). */
+static int
+bind_configured(struct master *m)
+{
+	struct sdlisten_addr a;
+	const char *why = NULL;
+	int r = -1;
+
+	if (m->cfg->listen == NULL) {
+		log_err("master: no listening socket: set listen, or start "
+		    "under socket activation");
+		goto out;
+	}
+	if (sdlisten_parse(m->cfg->listen, &a, &why) != 0) {
+		log_err("master: listen %s: %s", m->cfg->listen, why);
+		goto out;
+	}
+	if (sdlisten_bind(&a, &m->fd) != 0)
+		goto out;
+	if (a.kind == SDLISTEN_UNIX)
+		m->unix_path = xstrdup(a.path);
+	log_info("master: listening on %s", m->cfg->listen);
+	r = 0;
+out:
+	return r;
+}
+
+/*
+ * The socket, in this order: systemd socket activation, a listening
+ * socket on fd 0 (a web server spawned us), the listen key.
+ */
+static int
+open_socket(struct master *m)
+{
+	int r = -1;
+
+	if (sdlisten_systemd(&m->fd) != 0)
+		goto out;
+	if (m->fd == -1 && sdlisten_is_listener(STDIN_FILENO))
+		m->fd = STDIN_FILENO;
+	if (m->fd == -1) {
+		r = bind_configured(m);
+		goto out;
+	}
+	log_info("master: serving the socket inherited on fd %d%s", m->fd,
+	    m->cfg->listen != NULL ? " (listen is ignored)" : "");
+	r = 0;
+out:
+	return r;
+}
+
+static struct proc *
+find_proc(struct master *m, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid == pid && pid != 0)
+			return &m->procs[i];
+	return NULL;
+}
+
+/* Live workers; with active, only those not asked to stop. */
+static int
+count_procs(const struct master *m, bool active)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid != 0 &&
+		    (!active || m->procs[i].term_at == 0))
+			n++;
+	return n;
+}
+
+/* Counts one more young death; failures of one round count once. */
+static void
+backoff_bump(struct master *m, int64_t now)
+{
+	if (now < m->next_spawn)
+		return;
+	m->backoff = m->backoff == 0 ? MASTER_BACKOFF_MIN_MS :
+	    m->backoff * 2 > MASTER_BACKOFF_MAX_MS ? MASTER_BACKOFF_MAX_MS :
+	    m->backoff * 2;
+	m->next_spawn = now + m->backoff;
+	log_warn("master: workers die young; next start in %lld ms",
+	    (long long)m->backoff);
+}
+
+/* Forgets the back-off once some worker has lived MASTER_STABLE_MS. */
+static void
+backoff_check(struct master *m, int64_t now)
+{
+	size_t i;
+
+	for (i = 0; m->backoff != 0 && i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid != 0 && m->procs[i].ready &&
+		    now - m->procs[i].started >= MASTER_STABLE_MS) {
+			m->backoff = 0;
+			log_info("master: workers are stable again");
+		}
+}
+
+static int
+spawn(struct master *m, int64_t now)
+{
+	struct worker_args wa;
+	size_t i;
+	pid_t pid;
+	int r = -1;
+
+	for (i = 0; i < MASTER_MAX_PROCS && m->procs[i].pid != 0; i++)
+		continue;
+	if (i == MASTER_MAX_PROCS) {
+		log_err("master: no free process slot");
+		goto out;
+	}
+	wa = (struct worker_args){ .cfg = m->cfg, .lim = m->lim,
+	    .fd = m->fd, .index = (unsigned)i, .master = m->self };
+	(void)fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_err("master: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		exit(worker_run(&wa));
+	m->procs[i] = (struct proc){ .pid = pid, .started = now };
+	log_debug("master: started worker %ld (slot %zu)", (long)pid, i);
+	r = 0;
+out:
+	if (r != 0)
+		backoff_bump(m, now);
+	return r;
+}
+
+/* Starts workers until target are active, unless backing off. */
+static void
+fill(struct master *m, int64_t now)
+{
+	backoff_check(m, now);
+	while (count_procs(m, true) < m->target && now >= m->next_spawn)
+		if (spawn(m, now) != 0)
+			break;
+}
+
+static void
+term(struct proc *p, int64_t now)
+{
+	(void)kill(p->pid, SIGTERM);
+	if (p->term_at == 0)
+		p->term_at = now;
+}
+
+/* The oldest worker from before the reload that still serves, or NULL. */
+static struct proc *
+oldest_stale(struct master *m)
+{
+	struct proc *best = NULL;
+	size_t i;
+
+	for (i = 0; i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid != 0 && m->procs[i].stale &&
+		    m->procs[i].term_at == 0 &&
+		    (best == NULL || m->procs[i].started < best->started))
+			best = &m->procs[i];
+	return best;
+}
+
+/* Whether a new worker is still connecting (not ready yet). */
+static bool
+has_starting(const struct master *m)
+{
+	size_t i;
+
+	for (i = 0; i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid != 0 && !m->procs[i].stale &&
+		    m->procs[i].term_at == 0 && !m->procs[i].ready)
+			return true;
+	return false;
+}
+
+/*
+ * One step of a rolling reload.  A replacement is started first; once
+ * it is ready there is one active worker too many and the oldest stale
+ * one is stopped (it finishes its request; the accept queue is served
+ * by the others all along).  Returns true when it stopped a worker, so
+ * the caller can go on at once with the next replacement.
+ */
+static bool
+reload_step(struct master *m, int64_t now)
+{
+	struct proc *old;
+
+	if (!m->reloading)
+		return false;
+	if ((old = oldest_stale(m)) == NULL) {
+		m->reloading = false;
+		log_info("master: reload done; %d workers", m->target);
+		notify("READY=1");
+		return false;
+	}
+	if (has_starting(m))
+		return false;
+	if (count_procs(m, true) > m->target) {
+		log_debug("master: stopping old worker %ld", (long)old->pid);
+		term(old, now);
+		return true;
+	}
+	if (now >= m->next_spawn)
+		(void)spawn(m, now);
+	return false;
+}
+
+static void
+describe_status(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status))
+		(void)snprintf(buf, size, "exit status %d",
+		    WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		(void)snprintf(buf, size, "killed by signal %d (%s)",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		(void)snprintf(buf, size, "wait status %#x", status);
+}
+
+static void
+reaped(struct master *m, struct proc *p, int status, int64_t now)
+{
+	char what[96];
+	bool asked = m->stopping || p->term_at != 0;
+
+	describe_status(status, what, sizeof(what));
+	if (asked && p->killed)
+		log_warn("master: worker %ld killed after the shutdown "
+		    "timeout", (long)p->pid);
+	else if (asked)
+		log_debug("master: worker %ld stopped: %s", (long)p->pid,
+		    what);
+	else if (WIFEXITED(status) &&
+	    WEXITSTATUS(status) == WORKER_EXIT_OK)
+		log_info("master: worker %ld recycled itself; replacing it",
+		    (long)p->pid);
+	else {
+		log_warn("master: worker %ld died unexpectedly: %s",
+		    (long)p->pid, what);
+		if (now - p->started < MASTER_STABLE_MS)
+			backoff_bump(m, now);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+static void
+reap_all(struct master *m)
+{
+	struct proc *p;
+	pid_t pid;
+	int status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		if ((p = find_proc(m, pid)) != NULL)
+			reaped(m, p, status, now_ms());
+}
+
+static void
+begin_stop(struct master *m, int sig, int64_t now)
+{
+	size_t i;
+
+	if (m->stopping)
+		return;
+	log_info("master: %s: stopping %d workers", strsignal(sig),
+	    count_procs(m, false));
+	notify("STOPPING=1");
+	m->stopping = true;
+	m->reloading = false;
+	for (i = 0; i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid != 0)
+			term(&m->procs[i], now);
+}
+
+/* SIGKILLs workers that were asked to stop longer ago than allowed. */
+static void
+enforce_deadlines(struct master *m, int64_t now)
+{
+	int64_t limit = (int64_t)m->cfg->shutdown_timeout * 1000;
+	struct proc *p;
+	size_t i;
+
+	for (i = 0; i < MASTER_MAX_PROCS; i++) {
+		p = &m->procs[i];
+		if (p->pid == 0 || p->term_at == 0 || p->killed ||
+		    now - p->term_at < limit)
+			continue;
+		log_warn("master: worker %ld did not stop within %d s; "
+		    "sending SIGKILL", (long)p->pid, m->cfg->shutdown_timeout);
+		(void)kill(p->pid, SIGKILL);
+		p->killed = true;
+	}
+}
+
+/*
+ * Keys that SIGHUP cannot change (CONFIG_F_RESTART) keep their running
+ * value in the new configuration, with a warning.
+ */
+static void
+keep_restart_keys(const struct config *old, struct config *nc)
+{
+	char *a, *b;
+	const struct config_key *keys;
+	int i, n;
+
+	a = xmalloc(CONFIG_VALUE_BYTES);
+	b = xmalloc(CONFIG_VALUE_BYTES);
+	keys = config_keys(&n);
+	for (i = 0; i < n; i++) {
+		if (!(keys[i].flags & CONFIG_F_RESTART))
+			continue;
+		(void)config_format(old, &keys[i], a, CONFIG_VALUE_BYTES);
+		(void)config_format(nc, &keys[i], b, CONFIG_VALUE_BYTES);
+		if (strcmp(a, b) == 0)
+			continue;
+		log_warn("master: %s changed; it takes effect at the next "
+		    "restart", keys[i].name);
+		(void)config_set(nc, keys[i].name, a);
+	}
+	free(a);
+	free(b);
+}
+
+static void
+free_config(struct config *cfg)
+{
+	if (cfg == NULL)
+		return;
+	config_clear(cfg);
+	free(cfg);
+}
+
+static void
+reload(struct master *m)
+{
+	const struct master_opts *o = m->opts;
+	struct config *nc = NULL;
+	size_t i;
+
+	if (m->stopping)
+		goto out;
+	log_info("master: SIGHUP: reloading the configuration");
+	nc = xcalloc(1, sizeof(*nc));
+	if (config_load(nc, o->config_path, o->config_required,
+	    o->overrides, o->noverrides) != 0) {
+		log_err("master: reload failed; the running configuration "
+		    "stays");
+		goto out;
+	}
+	notify("RELOADING=1");
+	keep_restart_keys(m->cfg, nc);
+	log_init("mautod", nc->log_level);
+	if (m->cfg != m->boot_cfg)
+		free_config(m->cfg);
+	m->cfg = nc;
+	nc = NULL;
+	m->target = master_worker_count(m->cfg);
+	for (i = 0; i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid != 0 && m->procs[i].term_at == 0)
+			m->procs[i].stale = true;
+	m->reloading = true;
+out:
+	free(nc);	/* config_load cleared it on failure */
+}
+
+static void
+mark_ready(struct master *m, const siginfo_t *si)
+{
+	struct proc *p;
+
+	if (si->si_code == SI_USER && (p = find_proc(m, si->si_pid)) != NULL)
+		p->ready = true;
+}
+
+/* How long to sleep: until the next spawn, at most MASTER_TICK_MS. */
+static int64_t
+sleep_ms(const struct master *m, int64_t now)
+{
+	int64_t d = MASTER_TICK_MS;
+
+	if (!m->stopping && m->next_spawn > now && m->next_spawn - now < d &&
+	    count_procs(m, true) < m->target + (m->reloading ? 1 : 0))
+		d = m->next_spawn - now;
+	return d;
+}
+
+static void
+handle(struct master *m, int sig, const siginfo_t *si)
+{
+	if (sig == SIGCHLD)
+		reap_all(m);
+	else if (sig == SIGTERM || sig == SIGINT)
+		begin_stop(m, sig, now_ms());
+	else if (sig == SIGHUP)
+		reload(m);
+	else if (sig == WORKER_READY_SIGNAL)
+		mark_ready(m, si);
+}
+
+static void
+loop(struct master *m, const sigset_t *set)
+{
+	struct timespec ts;
+	siginfo_t si;
+	int64_t now, d;
+	int sig;
+
+	for (;;) {
+		now = now_ms();
+		if (!m->stopping) {
+			fill(m, now);
+			while (reload_step(m, now))
+				continue;
+		}
+		enforce_deadlines(m, now);
+		if (m->stopping && count_procs(m, false) == 0)
+			break;
+		d = sleep_ms(m, now);
+		ts.tv_sec = (time_t)(d / 1000);
+		ts.tv_nsec = (long)(d % 1000) * 1000000;
+		if ((sig = sigtimedwait(set, &si, &ts)) > 0)
+			handle(m, sig, &si);
+	}
+}
+
+int
+master_run(struct config *cfg, const struct master_opts *opts)
+{
+	struct master *m;
+	sigset_t set;
+	int status = 1;
+
+	m = xcalloc(1, sizeof(*m));
+	m->fd = -1;
+	m->cfg = m->boot_cfg = cfg;
+	m->opts = opts;
+	m->self = getpid();
+	if (setup_signals(&set) != 0 || open_socket(m) != 0)
+		goto out;
+	if ((m->lim = limiter_create(cfg)) == NULL) {
+		log_err("master: cannot create the shared limiter");
+		goto out;
+	}
+	m->target = master_worker_count(cfg);
+	log_info("master: pid %ld, starting %d workers", (long)m->self,
+	    m->target);
+	fill(m, now_ms());
+	notify("READY=1");
+	loop(m, &set);
+	log_info("master: all workers stopped; exiting");
+	status = 0;
+out:
+	if (m->lim != NULL)
+		limiter_destroy(m->lim);
+	if (m->fd != -1)
+		(void)close(m->fd);
+	if (m->unix_path != NULL)
+		(void)unlink(m->unix_path);
+	free(m->unix_path);
+	if (m->cfg != m->boot_cfg)
+		free_config(m->cfg);
+	free(m);
+	return status;
+}

@@ -46,4 +46,28 @@ void		 limiter_tick(struct limiter *lim, struct db *db);
 /* The auth epoch last read from the database (token caches compare it). */
 uint64_t	 limiter_auth_epoch(const struct limiter *lim);
 
+/*
+ * The US Central (America/Chicago) date of a Unix time as yyyymmdd: the
+ * daily quota's day, which starts at 00:00 Central (api-behaviour.md
+ * §4).  Applies the US DST rule in force since 2007 (second Sunday of
+ * March 02:00 to first Sunday of November 02:00) without tzdata.
+ */
+int32_t		 limiter_day_key(int64_t unix_secs);
+
+/*
+ * Test hook: replaces the clocks the limiter reads, mono_ms (a monotonic
+ * clock in milliseconds: rolling window and sync schedule) and wall_s
+ * (Unix seconds: the quota's day).  NULL restores the system clock.  A
+ * hook is per process and survives fork.
+ */
+void		 limiter_set_clock(struct limiter *lim, int64_t (*mono_ms)(void),
+		    int64_t (*wall_s)(void));
+
+/* The largest rate_limit_calls the limiter accepts (one slot per call). */
+#define LIMITER_MAX_RATE_CALLS	1000000
+/* Other hosts' rows count while updated within this many sync intervals. */
+#define LIMITER_FRESH_INTERVALS	4
+/* ... but never less than this (milliseconds). */
+#define LIMITER_FRESH_MIN_MS	1000
+
 #endif

@@ -37,4 +37,23 @@ int	token_issue(struct app *app, const char *client_id,
 	    const char *client_secret, char *token, int64_t *expires_in,
 	    char *scope);
 
+/*
+ * Makes a new API client's credentials: client_id (CLIENT_ID_BYTES + 1,
+ * a UUID v4), secret (CLIENT_SECRET_BYTES + 1, random alphanumerics) and
+ * secret_hash (REPO_AUTH_PWHASH_BYTES + 1, its Argon2id string, the only
+ * form that is stored).  Returns 0, or -API_ERR_SYSTEM (logged) when
+ * libsodium fails.  The caller wipes secret after printing it.
+ */
+int	token_client_new(char *client_id, char *secret, char *secret_hash);
+
+/* Token cache of one worker: slots, and slots probed per lookup. */
+#define TOKEN_CACHE_SLOTS	256
+#define TOKEN_CACHE_PROBES	8
+/* Verified client secrets remembered by one worker. */
+#define SECRET_CACHE_SLOTS	32
+/* Longest client_secret looked at; longer ones are simply wrong. */
+#define CLIENT_SECRET_MAX_BYTES	256
+/* Expired tokens stay this long, so they answer 602 and not 601. */
+#define TOKEN_KEEP_EXPIRED_SECS	(7 * 24 * 3600)
+
 #endif

@@ -90,7 +90,7 @@ struct req {
 
 	enum body_kind		 body_kind;
 	const char		*content_type;	/* raw header or NULL */
-	char			*body;		/* raw, NUL-terminated */
+	char			*body;		/* raw, NUL-terminated; NULL if none */
 	size_t			 body_len;
 
 	/*
@@ -100,8 +100,9 @@ struct req {
 	struct json_object	*json;
 	/*
 	 * A body problem that only matters if the route wants that kind of
-	 * body: API_ERR_BAD_JSON for unparsable JSON, API_ERR_MULTIPART for
-	 * a broken multipart body.  0 when the body decoded.
+	 * body, as a negative api_err: -API_ERR_BAD_JSON for unparsable JSON,
+	 * -API_ERR_MULTIPART for a broken multipart body (its parts and
+	 * fields are then dropped).  0 when the body decoded.
 	 */
 	int			 body_err;
 
@@ -123,17 +124,22 @@ struct req {
 };
 
 /*
- * Reads one request from env into req, allocating from a.  Checks, in this
- * order: REQUEST_URI length (API_ERR_URI_TOO_LONG), CONTENT_LENGTH parses
- * (API_ERR_BAD_REQUEST) and is <= MAX_BODY_BYTES (API_ERR_TOO_LARGE), the
- * body is exactly CONTENT_LENGTH bytes (API_ERR_BAD_REQUEST).  Decodes the
- * query string, and the body by Content-Type: form fields become params,
- * JSON is parsed (depth MAX_JSON_DEPTH, valid UTF-8, no trailing bytes)
- * into req->json, multipart into parts and params; a body that fails to
- * decode sets req->body_err and still returns 0.  Applies the
- * `_method=GET` override on POST (api-behaviour.md §0).
+ * Reads one request from env into req (which it zeroes first), allocating
+ * from a.  Checks, in this order: REQUEST_URI length (API_ERR_URI_TOO_LONG),
+ * CONTENT_LENGTH parses (API_ERR_BAD_REQUEST) and is <= MAX_BODY_BYTES
+ * (API_ERR_TOO_LARGE), each header kept is <= MAX_HEADER_BYTES
+ * (API_ERR_BAD_REQUEST), the body is exactly CONTENT_LENGTH bytes
+ * (API_ERR_BAD_REQUEST).  Decodes the query string, and the body by
+ * Content-Type: form fields become params, JSON is parsed (depth
+ * MAX_JSON_DEPTH, valid UTF-8, no trailing bytes but white space) into
+ * req->json, multipart into parts and params; a body that fails to decode
+ * sets req->body_err and still returns 0.  A decoded name or value with a
+ * NUL or invalid UTF-8 is API_ERR_INVALID_VALUE; more than MAX_PARAMS
+ * params or a name over MAX_PARAM_NAME_BYTES is API_ERR_INVALID_REQUEST.
+ * Applies the `_method=GET` override on POST (api-behaviour.md §0).
  * Returns 0 or a negative api_err.  On error the fields read so far are
  * valid (path, methods) so the error can be rendered in the right envelope.
+ * Call request_clear when done, whatever the result.
  */
 int	 request_read(struct req *req, struct arena *a, const struct req_env *env);
 

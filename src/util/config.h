@@ -9,7 +9,9 @@
 #define MAUTO_UTIL_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CONFIG_DEFAULT_PATH	SYSCONFDIR "/mauto/mautod.conf"
 
@@ -18,6 +20,7 @@ struct config {
 	char	*listen;		/* "unix:/path", "host:port", or NULL: inherit */
 	int	 workers;		/* 0: number of CPUs */
 	int	 max_requests;		/* a worker recycles after this many; 0: never */
+	int	 shutdown_timeout;	/* seconds before a stopping worker is killed */
 	char	*host_id;		/* this host's name for shared limits; NULL: hostname */
 	char	*log_level;		/* error, warn, info, debug */
 
@@ -28,6 +31,7 @@ struct config {
 	char	*db_name;
 	char	*db_user;
 	char	*db_password;
+	char	*db_password_file;	/* setting it reads db_password from it */
 	int	 db_connect_timeout;	/* seconds */
 	int	 db_read_timeout;
 	int	 db_write_timeout;
@@ -60,12 +64,64 @@ int	config_load_env(struct config *cfg);
 /* Sets one key from text (used by the file, env and flags); 0 or -1. */
 int	config_set(struct config *cfg, const char *key, const char *value);
 
-/* The key table, for the documentation test and `mautod --print-config`. */
+/* How a key's text becomes a value (config.c). */
+enum config_type {
+	CONFIG_STR,		/* char *; length in [min, max]; "" unsets */
+	CONFIG_INT,		/* int in [min, max] */
+	CONFIG_BOOL,		/* true/false, yes/no, on/off, 1/0 */
+	CONFIG_TYPE__MAX
+};
+
+#define CONFIG_F_SECRET		0x1	/* masked by --print-config */
+#define CONFIG_F_RESTART	0x2	/* SIGHUP does not apply a change */
+
+/*
+ * The key table, for the documentation test and `mautod --print-config`.
+ * check, when set, runs after the type and bounds checks and before the
+ * value is stored: it returns 0, or -1 with a reason in why.  It may set
+ * other fields of cfg (db_password_file fills db_password).
+ */
 struct config_key {
 	const char	*name;
 	const char	*def;		/* default as text; NULL for "unset" */
 	const char	*help;
+	enum config_type type;
+	size_t		 offset;	/* of the field in struct config */
+	int64_t		 min;		/* value, or length for CONFIG_STR */
+	int64_t		 max;
+	unsigned	 flags;		/* CONFIG_F_* */
+	int		(*check)(struct config *cfg, const char *value,
+			    char *why, size_t whysz);
 };
 const struct config_key	*config_keys(int *n);
+/* The table entry of a key name, or NULL. */
+const struct config_key	*config_key_find(const char *name);
+
+/*
+ * The effective value of key k in cfg as text, written into buf (size
+ * bytes, always terminated): "" for an unset string, "true"/"false" for a
+ * boolean.  Secrets are not masked here.  Returns buf.
+ */
+const char	*config_format(const struct config *cfg,
+		    const struct config_key *k, char *buf, size_t size);
+
+/* Writes every key as "key = value" to fp, secrets masked. */
+void	config_print(const struct config *cfg, FILE *fp);
+
+/* One command-line setting, applied after the file and the environment. */
+struct config_override {
+	const char	*key;
+	const char	*value;
+};
+
+/*
+ * The whole load in the documented order: defaults, the file at path
+ * (an error if missing only when required), MAUTO_* environment, then
+ * the n overrides.  On success cfg holds the result; on error cfg is
+ * left cleared and -1 is returned after a message on stderr.  The caller
+ * owns cfg and frees it with config_clear().
+ */
+int	config_load(struct config *cfg, const char *path, bool required,
+	    const struct config_override *ov, size_t n);
 
 #endif

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs what building, testing and running mauto need on Debian 12.
+#
+#   tests/harness/deps.sh [--fuzz] [--force]
+#
+# Run as root.  When every package is already installed it does nothing
+# (no apt-get at all) unless --force is given.  --fuzz adds clang and its
+# libFuzzer runtime for ./configure --enable-fuzzing.  Package scripts are
+# kept from starting system services (mariadb, nginx): the harness runs
+# its own private servers.
+set -euo pipefail
+
+packages=(
+	build-essential autoconf automake autoconf-archive libtool pkg-config
+	libfcgi-dev libfcgi-bin libjson-c-dev libmariadb-dev libcmocka-dev
+	libsodium-dev libsystemd-dev mariadb-server mariadb-client nginx wrk
+	systemd curl ca-certificates python3
+)
+fuzz_packages=(clang libclang-rt-14-dev)
+
+force=0
+for arg in "$@"; do
+	case $arg in
+	--fuzz) packages+=("${fuzz_packages[@]}") ;;
+	--force) force=1 ;;
+	*) echo "usage: ${0##*/} [--fuzz] [--force]" >&2; exit 2 ;;
+	esac
+done
+
+# Prints the packages that are not installed.
+missing()
+{
+	local p status
+	for p in "${packages[@]}"; do
+		status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		[ "$status" = installed ] || printf '%s\n' "$p"
+	done
+}
+
+mapfile -t need < <(missing)
+if [ "${#need[@]}" -eq 0 ] && [ "$force" = 0 ]; then
+	echo "deps.sh: all ${#packages[@]} packages are installed"
+	exit 0
+fi
+[ "$(id -u)" -eq 0 ] ||
+    { echo "deps.sh: run as root to install: ${need[*]}" >&2; exit 1; }
+
+# policy-rc.d answering 101 tells invoke-rc.d not to start services.  Keep
+# an existing one and put it back afterwards.
+policy=/usr/sbin/policy-rc.d
+saved=""
+restore()
+{
+	if [ -n "$saved" ]; then
+		mv -f "$saved" "$policy"
+	else
+		rm -f "$policy"
+	fi
+}
+if [ -e "$policy" ]; then
+	saved=$(mktemp /usr/sbin/policy-rc.d.saved.XXXXXX)
+	cp -p "$policy" "$saved"
+fi
+trap restore EXIT
+printf '#!/bin/sh\nexit 101\n' >"$policy"
+chmod 755 "$policy"
+
+echo "deps.sh: installing ${need[*]:-all packages (forced)}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${packages[@]}"
+echo "deps.sh: done"

@@ -1,0 +1,493 @@
+#!/usr/bin/env bash
+# Black-box HTTP tests: requests through nginx to mautod, answers compared
+# with tests/http/cases/*.case, then the scripts tests/http/t_*.sh.
+#
+#   tests/http/run.sh [PATTERN...]     (make check-http runs it)
+#
+# PATTERNs (shell globs on file names, e.g. '0*-auth-*') pick cases and
+# scripts; the default is all of them.
+#
+# The stack: when MAUTO_TEST_BASE_URL is set, the service there is tested
+# as it is; it needs MAUTO_TEST_CLIENT_ID/SECRET (an admin client) and
+# MAUTO_TEST_READONLY_CLIENT_ID/SECRET (a readonly one), or a database
+# (MAUTO_DB_* variables) where they can be created.  Otherwise the script
+# starts its own under a temporary directory and removes it at the end:
+# MariaDB (or a new database on the server of MAUTO_TEST_DB_SOCKET, as
+# tests/run provides), migrations, mautod under systemd-socket-activate,
+# nginx on a free port.  The directory is kept (and named) when something
+# failed, or always with KEEP=1.
+#
+# Case files (one request or several, in order):
+#   # name: what the case shows
+#   request: METHOD /path?query          starts a request
+#   header: Name: value                  a request header (repeatable)
+#   body: text                           request body; repeated lines are
+#                                        joined with newlines
+#   expect-status: 200
+#   expect-header: Name: value           exact value, or {{re:REGEX}}
+#   expect-no-header: Name
+#   expect-json: {...}                   subset match, see below
+#   expect-key-order: k1 k2 ...          top-level keys appear in this order
+#   expect-body-contains: text
+#   capture: NAME = key.path             saves a JSON value as {{NAME}}
+# A line that starts with white space continues the previous line.
+# Placeholders anywhere: {{token}}, {{readonly_token}}, {{client_id}},
+# {{client_secret}}, {{readonly_client_id}}, {{readonly_client_secret}},
+# captures, and {{repeat:TEXT:N}} (TEXT repeated N times).
+# In expect-json, objects match when every listed key matches (other keys
+# are ignored), arrays element by element with the same length, and these
+# strings match values: "{{rid}}" a requestId (^[0-9a-f]{1,5}#[0-9a-f]{11,}$),
+# "{{any}}" anything, "{{int}}" an integer, "{{absent}}" (the key must be
+# missing), "{{re:REGEX}}" a string the regex finds (re.search).
+#
+# Scripts t_*.sh get MAUTO_TEST_BASE_URL, MAUTO_TEST_TOKEN,
+# MAUTO_TEST_READONLY_TOKEN, MAUTO_TEST_CLIENT_ID/SECRET, and when this run
+# owns them MAUTO_TEST_STACK_DIR (mautod's directory), MAUTO_TEST_DB_ENV
+# (an env file of the database server, for harness_stack_start) and
+# MAUTO_TEST_MARIADB_DIR (the server, which the script may stop).  Exit 0
+# passes, 77 skips, anything else fails.
+#
+# Output: one line per case and script, then "N passed, N failed" on the
+# last line.  The exit status is 1 when anything failed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/harness/env.sh
+. "$here/../harness/env.sh"
+
+command -v curl >/dev/null || harness_die "curl is required"
+command -v python3 >/dev/null || harness_die "python3 is required"
+
+work=""
+own_stack=0
+
+cleanup()
+{
+	local rc=$?
+	trap - EXIT INT TERM
+	if [ -n "$work" ]; then
+		if [ "$rc" -ne 0 ]; then
+			harness_log "mautod log (last lines):"
+			tail -n 20 "$work/app/mautod.log" >&2 2>/dev/null || true
+			harness_log "nginx error log (last lines):"
+			tail -n 10 "$work/nginx/logs/error.log" >&2 2>/dev/null || true
+		fi
+		"$HARNESS_DIR/nginx.sh" stop "$work/nginx" >/dev/null 2>&1 || true
+		"$HARNESS_DIR/mautod.sh" stop "$work/app" >/dev/null 2>&1 || true
+		if [ -d "$work/db" ]; then
+			"$HARNESS_DIR/mariadb.sh" stop "$work/db" >/dev/null 2>&1 || true
+		elif [ -f "$work/app/env" ]; then
+			harness_db_drop "$work/app/env" >/dev/null 2>&1 || true
+		fi
+		if [ "${KEEP:-0}" = 1 ] || [ "$rc" -ne 0 ]; then
+			harness_log "kept $work"
+		else
+			rm -rf "$work"
+		fi
+	fi
+	exit "$rc"
+}
+
+# Writes the database env file for our own stack: a new database on the
+# caller's server when there is one, otherwise a private server.
+stack_database()
+{
+	if [ -n "${MAUTO_TEST_DB_SOCKET:-}" ]; then
+		cat >"$work/server.env" <<EOF
+export MAUTO_DB_SOCKET='$MAUTO_TEST_DB_SOCKET'
+export MAUTO_DB_NAME='$MAUTO_TEST_DB_NAME'
+export MAUTO_DB_USER='$MAUTO_TEST_DB_USER'
+export MAUTO_DB_PASSWORD='$MAUTO_TEST_DB_PASSWORD'
+export MAUTO_TEST_DB_SOCKET='$MAUTO_TEST_DB_SOCKET'
+export MAUTO_TEST_DB_NAME='$MAUTO_TEST_DB_NAME'
+export MAUTO_TEST_DB_USER='$MAUTO_TEST_DB_USER'
+export MAUTO_TEST_DB_PASSWORD='$MAUTO_TEST_DB_PASSWORD'
+EOF
+		mkdir -p "$work/app"
+		harness_db_create "$work/server.env" "mauto_http$(harness_random_hex 4)" \
+		    "$work/app/env"
+	else
+		"$HARNESS_DIR/mariadb.sh" start "$work/db"
+		cp "$work/db/env" "$work/server.env"
+		mkdir -p "$work/app"
+		cp "$work/db/env" "$work/app/env"
+		export MAUTO_TEST_MARIADB_DIR="$work/db"
+	fi
+}
+
+# Starts the whole stack under $work and sets the MAUTO_TEST_* variables.
+start_stack()
+{
+	local port
+	work=$(mktemp -d "${TMPDIR:-/tmp}/mauto-http.XXXXXX")
+	own_stack=1
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
+	stack_database
+	# The main stack has no rate limit or daily quota: the cases run
+	# back to back.  t_ratelimit.sh tests the limit on its own stack.
+	cat >>"$work/app/env" <<EOF
+export MAUTO_WORKERS=${MAUTO_WORKERS:-4}
+export MAUTO_RATE_LIMIT_CALLS=0
+export MAUTO_DAILY_QUOTA=0
+export MAUTO_HOST_ID=http$(harness_random_hex 4)
+EOF
+	harness_migrate "$work/app/env" >"$work/migrate.log" 2>&1 ||
+	    { cat "$work/migrate.log" >&2; harness_die "migration failed"; }
+	"$HARNESS_DIR/mautod.sh" start "$work/app"
+	port=$(harness_free_port)
+	"$HARNESS_DIR/nginx.sh" start "$work/nginx" "$port" "$work/app/mautod.sock"
+	export MAUTO_TEST_BASE_URL="http://127.0.0.1:$port"
+	export MAUTO_TEST_STACK_DIR="$work/app"
+	export MAUTO_TEST_DB_ENV="$work/server.env"
+}
+
+# Makes sure there are an admin and a readonly client.
+ensure_clients()
+{
+	local envfile=""
+	if [ -n "${MAUTO_TEST_CLIENT_ID:-}" ] &&
+	    [ -n "${MAUTO_TEST_READONLY_CLIENT_ID:-}" ]; then
+		return 0
+	fi
+	if [ "$own_stack" = 1 ]; then
+		envfile=$work/app/env
+	elif [ -n "${MAUTO_DB_NAME:-}" ]; then
+		envfile=$(mktemp)
+		env | grep '^MAUTO_DB_' | sed "s/^\([^=]*\)=\(.*\)$/export \1='\2'/" \
+		    >"$envfile"
+	else
+		harness_die "MAUTO_TEST_BASE_URL is set but no clients are (MAUTO_TEST_CLIENT_ID, MAUTO_TEST_READONLY_CLIENT_ID) and no MAUTO_DB_* to create them"
+	fi
+	local cdir
+	cdir=$(mktemp -d)
+	harness_client_create "$envfile" "http tests admin" admin "$cdir/admin"
+	harness_client_create "$envfile" "http tests readonly" readonly "$cdir/ro"
+	MAUTO_TEST_CLIENT_ID=$(sed -n 's/^MAUTO_CLIENT_ID=//p' "$cdir/admin")
+	MAUTO_TEST_CLIENT_SECRET=$(sed -n 's/^MAUTO_CLIENT_SECRET=//p' "$cdir/admin")
+	MAUTO_TEST_READONLY_CLIENT_ID=$(sed -n 's/^MAUTO_CLIENT_ID=//p' "$cdir/ro")
+	MAUTO_TEST_READONLY_CLIENT_SECRET=$(sed -n 's/^MAUTO_CLIENT_SECRET=//p' "$cdir/ro")
+	rm -rf "$cdir"
+	[ "$own_stack" = 1 ] || rm -f "$envfile"
+}
+
+matches()
+{
+	local name=$1 pat
+	[ "${#patterns[@]}" -eq 0 ] && return 0
+	for pat in "${patterns[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $name == $pat ]] && return 0
+	done
+	return 1
+}
+
+# The case runner: reads the case files named on its command line, prints
+# one line per case, and writes "PASSED FAILED" to the file in
+# CASE_SUMMARY.
+read -r -d '' CASE_RUNNER <<'PY' || true
+import gzip, json, os, re, subprocess, sys, tempfile
+
+RID = re.compile(r'^[0-9a-f]{1,5}#[0-9a-f]{11,}$')
+PLACE = re.compile(r'\{\{([a-z_]+|repeat:[^:{}]*:[0-9]+)\}\}')
+MARKERS = ('rid', 'any', 'int', 'absent')
+
+class CaseError(Exception):
+    pass
+
+def parse(path):
+    """Returns (name, steps); a step is a list of (key, value) pairs."""
+    name = os.path.basename(path)
+    lines = []
+    with open(path, encoding='utf-8') as f:
+        for n, raw in enumerate(f, 1):
+            raw = raw.rstrip('\n')
+            if raw.startswith('# name:'):
+                name = raw[len('# name:'):].strip()
+                continue
+            if not raw.strip() or raw.lstrip().startswith('#'):
+                continue
+            if raw[0] in ' \t':
+                if not lines:
+                    raise CaseError('%s:%d: continuation first' % (path, n))
+                k, v, ln = lines[-1]
+                lines[-1] = (k, v + '\n' + raw.strip(), ln)
+                continue
+            key, sep, val = raw.partition(':')
+            if not sep:
+                raise CaseError('%s:%d: expected "key: value"' % (path, n))
+            lines.append((key.strip(), val.strip(), n))
+    steps = []
+    known = {'request', 'header', 'body', 'expect-status', 'expect-header',
+             'expect-no-header', 'expect-json', 'expect-key-order',
+             'expect-body-contains', 'capture'}
+    for key, val, n in lines:
+        if key not in known:
+            raise CaseError('%s:%d: unknown directive %r' % (path, n, key))
+        if key == 'request':
+            steps.append([])
+        elif not steps:
+            raise CaseError('%s:%d: %s before any request' % (path, n, key))
+        steps[-1].append((key, val))
+    if not steps:
+        raise CaseError('%s: no request' % path)
+    return name, steps
+
+def subst(text, env, keep_markers=False):
+    def one(m):
+        word = m.group(1)
+        if word.startswith('repeat:'):
+            _, chunk, count = word.split(':')
+            return chunk * int(count)
+        if word in env:
+            return env[word]
+        if keep_markers and word in MARKERS:
+            return m.group(0)
+        raise CaseError('unknown placeholder {{%s}}' % word)
+    return PLACE.sub(one, text)
+
+def send(base, step, env, tmp):
+    method, _, target = subst(dict(step)['request'], env).partition(' ')
+    args = ['curl', '-sS', '-g', '--max-time', '60', '-o', tmp + '/body',
+            '-D', tmp + '/head', '-w', '%{http_code}', '-X', method,
+            '-H', 'User-Agent: mauto-http-tests', '-H', 'Accept:']
+    headers = [subst(v, env) for k, v in step if k == 'header']
+    body = [subst(v, env) for k, v in step if k == 'body']
+    names = {h.partition(':')[0].strip().lower() for h in headers}
+    if body:
+        with open(tmp + '/req', 'w', encoding='utf-8') as f:
+            f.write('\n'.join(body))
+        args += ['--data-binary', '@' + tmp + '/req']
+        if 'content-type' not in names:
+            args += ['-H', 'Content-Type:']
+    for h in headers:
+        args += ['-H', h]
+    args.append(base + target.strip())
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise CaseError('curl failed (%d): %s' % (r.returncode, r.stderr.strip()))
+    with open(tmp + '/head', encoding='latin-1', newline='') as f:
+        blocks = [b for b in f.read().split('\r\n\r\n') if b.strip()]
+    head = {}
+    for line in blocks[-1].split('\r\n')[1:] if blocks else []:
+        k, _, v = line.partition(':')
+        head.setdefault(k.strip().lower(), []).append(v.strip())
+    with open(tmp + '/body', 'rb') as f:
+        raw = f.read()
+    if 'gzip' in head.get('content-encoding', []):
+        raw = gzip.decompress(raw)
+    return int(r.stdout), head, raw
+
+def match(exp, act, where, errs, parent=None, key=None):
+    if isinstance(exp, str) and exp.startswith('{{') and exp.endswith('}}'):
+        word = exp[2:-2]
+        if word == 'absent':
+            if parent is not None and key in parent:
+                errs.append('%s: expected no such key, got %s' % (where, json.dumps(act)))
+            return
+        if parent is not None and key not in parent:
+            errs.append('%s: missing' % where)
+            return
+        if word == 'any':
+            return
+        if word == 'int':
+            if not isinstance(act, int) or isinstance(act, bool):
+                errs.append('%s: expected an integer, got %s' % (where, json.dumps(act)))
+            return
+        if word == 'rid':
+            if not isinstance(act, str) or not RID.match(act):
+                errs.append('%s: expected a requestId, got %s' % (where, json.dumps(act)))
+            return
+        if word.startswith('re:'):
+            if not isinstance(act, str) or not re.search(word[3:], act):
+                errs.append('%s: expected /%s/, got %s' % (where, word[3:], json.dumps(act)))
+            return
+    if parent is not None and key not in parent:
+        errs.append('%s: missing' % where)
+        return
+    if isinstance(exp, dict):
+        if not isinstance(act, dict):
+            errs.append('%s: expected an object, got %s' % (where, json.dumps(act)))
+            return
+        for k in sorted(exp):
+            match(exp[k], act.get(k), '%s.%s' % (where, k), errs, act, k)
+    elif isinstance(exp, list):
+        if not isinstance(act, list) or len(act) != len(exp):
+            errs.append('%s: expected %d items, got %s' % (where, len(exp), json.dumps(act)))
+            return
+        for i, (e, a) in enumerate(zip(exp, act)):
+            match(e, a, '%s[%d]' % (where, i), errs)
+    elif exp != act or type(exp) != type(act):
+        errs.append('%s: expected %s, got %s' % (where, json.dumps(exp), json.dumps(act)))
+
+def lookup(doc, path):
+    for part in path.split('.'):
+        m = re.fullmatch(r'([^\[]*)((?:\[[0-9]+\])*)', part)
+        if m.group(1):
+            doc = doc[m.group(1)]
+        for idx in re.findall(r'\[([0-9]+)\]', m.group(2)):
+            doc = doc[int(idx)]
+    return doc
+
+def check(step, status, head, raw, env, errs):
+    doc = None
+    pairs = None
+    def body_json():
+        nonlocal doc, pairs
+        if doc is None:
+            try:
+                text = raw.decode('utf-8')
+                pairs = json.loads(text, object_pairs_hook=lambda p: p)
+                doc = json.loads(text)
+            except ValueError as e:
+                raise CaseError('body is not JSON (%s): %r' % (e, raw[:200]))
+        return doc
+    for key, val in step:
+        if key == 'expect-status' and status != int(val):
+            errs.append('status: expected %s, got %d' % (val, status))
+        elif key == 'expect-header':
+            name, _, want = subst(val, env, True).partition(':')
+            got = head.get(name.strip().lower())
+            want = want.strip()
+            if got is None:
+                errs.append('header %s: missing' % name.strip())
+            elif want.startswith('{{re:') and want.endswith('}}'):
+                if not any(re.search(want[5:-2], g) for g in got):
+                    errs.append('header %s: expected /%s/, got %s' % (name.strip(), want[5:-2], got))
+            elif want not in got:
+                errs.append('header %s: expected %r, got %s' % (name.strip(), want, got))
+        elif key == 'expect-no-header' and val.lower() in head:
+            errs.append('header %s: expected none, got %s' % (val, head[val.lower()]))
+        elif key == 'expect-json':
+            try:
+                exp = json.loads(subst(val, env, True))
+            except ValueError as e:
+                raise CaseError('bad expect-json (%s)' % e)
+            match(exp, body_json(), '$', errs)
+        elif key == 'expect-key-order':
+            body_json()
+            keys = [k for k, _ in pairs] if isinstance(pairs, list) else []
+            want = val.split()
+            seen = [k for k in keys if k in want]
+            if seen != want:
+                errs.append('key order: expected %s, got %s' % (want, keys))
+        elif key == 'expect-body-contains':
+            if subst(val, env).encode() not in raw:
+                errs.append('body: %r not found in %r' % (val, raw[:200]))
+        elif key == 'capture':
+            name, _, path = val.partition('=')
+            try:
+                value = lookup(body_json(), path.strip())
+            except (KeyError, IndexError, TypeError):
+                errs.append('capture %s: %s not in the body' % (name.strip(), path.strip()))
+                continue
+            env[name.strip()] = value if isinstance(value, str) else json.dumps(value)
+
+def run_case(path, base, env):
+    name, steps = parse(path)
+    env = dict(env)
+    errs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, step in enumerate(steps, 1):
+            status, head, raw = send(base, step, env, tmp)
+            before = len(errs)
+            check(step, status, head, raw, env, errs)
+            if len(errs) > before:
+                errs.insert(before, 'request %d (%s):' % (i, dict(step)['request']))
+                errs.append('  body: %r' % raw[:300])
+                break
+    return name, errs
+
+def main():
+    base = os.environ['MAUTO_TEST_BASE_URL'].rstrip('/')
+    env = {k[len('MAUTO_TEST_'):].lower(): v for k, v in os.environ.items()
+           if k.startswith('MAUTO_TEST_')}
+    env['base_url'] = base
+    passed = failed = 0
+    for path in sys.argv[1:]:
+        stem = os.path.basename(path)[:-len('.case')]
+        try:
+            name, errs = run_case(path, base, env)
+        except CaseError as e:
+            name, errs = stem, ['error: %s' % e]
+        if errs:
+            failed += 1
+            print('FAIL %s: %s' % (stem, name))
+            for e in errs:
+                print('     ' + e)
+        else:
+            passed += 1
+            print('ok   %s: %s' % (stem, name))
+        sys.stdout.flush()
+    with open(os.environ['CASE_SUMMARY'], 'w') as f:
+        f.write('%d %d\n' % (passed, failed))
+
+main()
+PY
+
+patterns=("$@")
+
+if [ -z "${MAUTO_TEST_BASE_URL:-}" ]; then
+	start_stack
+else
+	harness_log "testing the service at $MAUTO_TEST_BASE_URL"
+fi
+ensure_clients
+MAUTO_TEST_TOKEN=$(harness_token "$MAUTO_TEST_BASE_URL" \
+    "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET") ||
+    harness_die "no token for the admin client"
+MAUTO_TEST_READONLY_TOKEN=$(harness_token "$MAUTO_TEST_BASE_URL" \
+    "$MAUTO_TEST_READONLY_CLIENT_ID" "$MAUTO_TEST_READONLY_CLIENT_SECRET") ||
+    harness_die "no token for the readonly client"
+export MAUTO_TEST_CLIENT_ID MAUTO_TEST_CLIENT_SECRET MAUTO_TEST_TOKEN
+export MAUTO_TEST_READONLY_CLIENT_ID MAUTO_TEST_READONLY_CLIENT_SECRET
+export MAUTO_TEST_READONLY_TOKEN
+
+cases=()
+for f in "$here"/cases/*.case; do
+	[ -e "$f" ] || continue
+	name=${f##*/}
+	matches "$name" && cases+=("$f")
+done
+
+summary=$(mktemp)
+passed=0
+failed=0
+skipped=0
+if [ "${#cases[@]}" -gt 0 ]; then
+	CASE_SUMMARY=$summary python3 -c "$CASE_RUNNER" "${cases[@]}" ||
+	    harness_log "the case runner failed"
+	read -r p f <"$summary" || { p=0; f=1; }
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+rm -f "$summary"
+
+for t in "$here"/t_*.sh; do
+	[ -e "$t" ] || continue
+	name=${t##*/}
+	matches "$name" || continue
+	log=$(mktemp)
+	rc=0
+	timeout 600 bash "$t" >"$log" 2>&1 || rc=$?
+	case $rc in
+	0)
+		passed=$((passed + 1))
+		echo "ok   ${name%.sh}: $(sed -n 's/^# name: //p' "$t" | head -n 1)"
+		;;
+	77)
+		skipped=$((skipped + 1))
+		echo "skip ${name%.sh}: $(tail -n 1 "$log")"
+		;;
+	*)
+		failed=$((failed + 1))
+		echo "FAIL ${name%.sh}: exit $rc"
+		tail -n 20 "$log" | sed 's/^/     /'
+		;;
+	esac
+	rm -f "$log"
+done
+
+[ "$skipped" -eq 0 ] || echo "$skipped skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$((passed + failed))" -gt 0 ]

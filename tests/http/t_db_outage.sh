@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# name: with MariaDB down calls answer an envelope error, and recover after
+# The database is stopped cleanly, then killed: while it is down a call
+# that needs it (a well-formed token the service never issued) must come
+# back within 30 s as HTTP 200 with 604, 608 or 611, never a hang or a
+# 502.  Once MariaDB is back the same mautod (same pid) answers 601
+# again and identity works, with no restart.
+set -euo pipefail
+
+# shellcheck source=tests/harness/env.sh
+. "$(dirname "$0")/../harness/env.sh"
+
+if [ -z "${MAUTO_TEST_MARIADB_DIR:-}" ] || [ -z "${MAUTO_TEST_STACK_DIR:-}" ]; then
+	echo "needs a MariaDB server and mautod of this run"
+	exit 77
+fi
+base=$MAUTO_TEST_BASE_URL
+work=$(mktemp -d)
+trap '"$HARNESS_DIR/mariadb.sh" start "$MAUTO_TEST_MARIADB_DIR" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+pid=$(harness_pidfile_pid "$MAUTO_TEST_STACK_DIR/mautod.pid")
+unknown=3f2b0c9e-1d4a-4c8e-9a7b-2e5d6f708192:lo
+
+call()
+{
+	harness_call "$base/rest/v1/leads.json?filterType=id&filterValues=1" \
+	    -H "Authorization: Bearer $unknown" >"$work/out" ||
+	    { echo "call failed or hung"; return 1; }
+	status=$(head -n 1 "$work/out")
+	code=$(sed -n '2,$p' "$work/out" | harness_json_get 'errors[0].code' || true)
+}
+
+recovered()
+{
+	call && [ "$status" = 200 ] && [ "$code" = 601 ]
+}
+
+outage()
+{
+	local how=$1
+	"$HARNESS_DIR/mariadb.sh" "$how" "$MAUTO_TEST_MARIADB_DIR" >/dev/null
+	call
+	case $status:$code in
+	200:604 | 200:608 | 200:611) ;;
+	*) echo "MariaDB $how: expected HTTP 200 with 604/608/611, got:"
+	   cat "$work/out"; exit 1 ;;
+	esac
+	"$HARNESS_DIR/mariadb.sh" start "$MAUTO_TEST_MARIADB_DIR" >/dev/null
+	if ! harness_wait 30 "mautod to reach MariaDB again" recovered; then
+		echo "after MariaDB $how and start, got:"; cat "$work/out"; exit 1
+	fi
+}
+
+recovered || { echo "before the outage, expected 601, got:"; cat "$work/out"; exit 1; }
+outage stop
+outage kill
+harness_token "$base" "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET" >/dev/null ||
+    { echo "identity fails after the outage"; exit 1; }
+if [ "$(harness_pidfile_pid "$MAUTO_TEST_STACK_DIR/mautod.pid")" != "$pid" ] ||
+    ! harness_pid_alive "$pid"; then
+	echo "mautod was restarted"
+	exit 1
+fi
+echo "envelope errors while down; recovered twice without a restart"

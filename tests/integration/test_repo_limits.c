@@ -1,0 +1,241 @@
+/*
+ * The limits table against a real MariaDB, and two limiters standing in
+ * for two hosts that share it.  Needs MAUTO_TEST_DB_SOCKET,
+ * MAUTO_TEST_DB_NAME, MAUTO_TEST_DB_USER and MAUTO_TEST_DB_PASSWORD;
+ * without them it exits 77 (automake's SKIP).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <mysql.h>
+
+#include "auth/ratelimit.h"
+#include "db/pool.h"
+#include "http/errors.h"
+#include "repo/repo.h"
+#include "repo/repo_limits.h"
+#include "util/config.h"
+
+static struct config cfg;
+static struct db *db;
+
+/* Runs a fixture statement (tests only; production SQL is in src/repo). */
+static void
+sql(const char *q)
+{
+	if (mysql_query(db_conn(db), q) != 0)
+		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+}
+
+static int
+group_setup(void **state)
+{
+	(void)state;
+	return db_open(&db, &cfg, true) == 0 ? 0 : -1;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	db_close(db);
+	return 0;
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	sql("DELETE FROM limits_host");
+	return 0;
+}
+
+static void
+upsert(const char *host, int64_t w, int64_t inf, int64_t day, int64_t n)
+{
+	struct limits_row row = {
+		.window_count = w, .inflight = inf, .day_key = day,
+		.day_count = n,
+	};
+
+	assert_int_equal(repo_limits_upsert(db, host, &row), 0);
+}
+
+static void
+test_upsert_get(void **state)
+{
+	struct limits_row row;
+
+	(void)state;
+	assert_int_equal(repo_limits_get_by_host(db, "h1", &row),
+	    -REPO_ERR_NOT_FOUND);
+	upsert("h1", 5, 2, 20240310, 77);
+	assert_int_equal(repo_limits_get_by_host(db, "h1", &row), 0);
+	assert_int_equal(row.window_count, 5);
+	assert_int_equal(row.inflight, 2);
+	assert_int_equal(row.day_key, 20240310);
+	assert_int_equal(row.day_count, 77);
+	/* The same host again updates its one row. */
+	upsert("h1", 1, 0, 20240311, 3);
+	assert_int_equal(repo_limits_get_by_host(db, "h1", &row), 0);
+	assert_int_equal(row.window_count, 1);
+	assert_int_equal(row.day_key, 20240311);
+	assert_int_equal(row.day_count, 3);
+}
+
+static void
+test_sum_others(void **state)
+{
+	struct limits_sums s;
+
+	(void)state;
+	assert_int_equal(repo_limits_sum_others(db, "h1", 20240310, 1000, &s),
+	    0);
+	assert_int_equal(s.window, 0);
+	assert_int_equal(s.inflight, 0);
+	assert_int_equal(s.day, 0);
+	upsert("h1", 50, 5, 20240310, 500);
+	upsert("h2", 10, 1, 20240310, 100);
+	upsert("h3", 20, 2, 20240310, 200);
+	upsert("h4", 40, 4, 20240309, 400);	/* yesterday */
+	/* h1's view: everyone else; h4's day does not count. */
+	assert_int_equal(repo_limits_sum_others(db, "h1", 20240310, 1000, &s),
+	    0);
+	assert_int_equal(s.window, 70);
+	assert_int_equal(s.inflight, 7);
+	assert_int_equal(s.day, 300);
+	/* A host that stopped reporting: its window and in-flight counts
+	 * go stale, but the calls it made today still count. */
+	sql("UPDATE limits_host SET updated_at = NOW(6) - INTERVAL 5 SECOND "
+	    "WHERE host = 'h3'");
+	assert_int_equal(repo_limits_sum_others(db, "h1", 20240310, 1000, &s),
+	    0);
+	assert_int_equal(s.window, 50);
+	assert_int_equal(s.inflight, 5);
+	assert_int_equal(s.day, 300);
+	assert_int_equal(repo_limits_sum_others(db, "h2", 20240310, 10000,
+	    &s), 0);
+	assert_int_equal(s.window, 110);
+	assert_int_equal(s.day, 700);
+}
+
+static struct limiter *
+host(const char *id, int rate, int daily)
+{
+	struct limiter *lim;
+
+	cfg.host_id = (char *)id;
+	cfg.rate_limit_calls = rate;
+	cfg.rate_limit_window = 20;
+	cfg.concurrency_limit = 0;
+	cfg.daily_quota = daily;
+	cfg.limits_sync_ms = 10;
+	lim = limiter_create(&cfg);
+	assert_non_null(lim);
+	return lim;
+}
+
+static int
+call(struct limiter *lim)
+{
+	int r = limiter_admit(lim);
+
+	if (r == 0)
+		limiter_release(lim);
+	return r;
+}
+
+static void
+test_two_hosts(void **state)
+{
+	struct limiter *a, *b;
+	int i;
+
+	(void)state;
+	a = host("host-a", 5, 0);
+	b = host("host-b", 5, 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(call(a), 0);
+	limiter_tick(a, db);
+	limiter_tick(b, db);
+	/* B knows of A's 3 calls in the window: 2 left for B. */
+	assert_int_equal(call(b), 0);
+	assert_int_equal(call(b), 0);
+	assert_int_equal(call(b), -API_ERR_RATE_LIMIT);
+	/* Until A syncs, A only knows its own 3: a burst gets through. */
+	assert_int_equal(call(a), 0);
+	usleep(20 * 1000);
+	limiter_tick(b, db);
+	limiter_tick(a, db);
+	/* Now each sees 6 in the window. */
+	assert_int_equal(call(a), -API_ERR_RATE_LIMIT);
+	assert_int_equal(call(b), -API_ERR_RATE_LIMIT);
+	limiter_destroy(a);
+	limiter_destroy(b);
+}
+
+static void
+test_restart_keeps_day(void **state)
+{
+	struct limiter *a;
+	int i;
+
+	(void)state;
+	a = host("host-a", 0, 4);
+	limiter_tick(a, db);	/* first sync: nothing to adopt */
+	for (i = 0; i < 3; i++)
+		assert_int_equal(call(a), 0);
+	usleep(20 * 1000);
+	limiter_tick(a, db);
+	limiter_destroy(a);
+	/* The host restarts: its shared memory is new, its row is not. */
+	a = host("host-a", 0, 4);
+	limiter_tick(a, db);
+	assert_int_equal(call(a), 0);
+	assert_int_equal(call(a), -API_ERR_DAILY_QUOTA);
+	limiter_destroy(a);
+}
+
+/* Reads the test database settings; returns -1 when they are not set. */
+static int
+config_from_env(void)
+{
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.db_socket = getenv("MAUTO_TEST_DB_SOCKET");
+	cfg.db_name = getenv("MAUTO_TEST_DB_NAME");
+	cfg.db_user = getenv("MAUTO_TEST_DB_USER");
+	cfg.db_password = getenv("MAUTO_TEST_DB_PASSWORD");
+	if (cfg.db_socket == NULL || cfg.db_name == NULL ||
+	    cfg.db_user == NULL)
+		return -1;
+	cfg.db_port = 3306;
+	cfg.db_connect_timeout = 5;
+	cfg.db_read_timeout = 30;
+	cfg.db_write_timeout = 30;
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_upsert_get, setup),
+		cmocka_unit_test_setup(test_sum_others, setup),
+		cmocka_unit_test_setup(test_two_hosts, setup),
+		cmocka_unit_test_setup(test_restart_keeps_day, setup),
+	};
+
+	if (config_from_env() != 0) {
+		fprintf(stderr, "MAUTO_TEST_DB_* not set: skipped\n");
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

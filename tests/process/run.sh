@@ -1,0 +1,351 @@
+#!/usr/bin/env bash
+# Black-box test of mautod's process model (man/mautod.8): FastCGI straight
+# to the socket with cgi-fcgi, no web server.
+#
+#   MAUTOD=./mautod MAUTOCTL=./mautoctl tests/process/run.sh
+#
+# Needs a database (tests/harness/mariadb.sh exports MAUTO_TEST_DB_SOCKET,
+# _NAME, _USER, _PASSWORD); without one it exits 77 (skip).  Each check
+# prints one line; the last line is "N passed, N failed".  The exit status
+# is 0 when every check passed, 1 otherwise.
+#
+# Every request is GET /identity/oauth/token without parameters: it needs
+# no token and is not rate-limited, and whatever the answer (an OAuth error
+# today), a healthy worker writes a complete response with a Content-Type
+# header and a JSON body whose length matches Content-Length.
+set -u
+
+MAUTOD=${MAUTOD:-./mautod}
+MAUTOCTL=${MAUTOCTL:-./mautoctl}
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+WORKERS=2
+TIMEOUT=20		# seconds any one wait may take
+
+skip()
+{
+	echo "SKIP: $*"
+	exit 77
+}
+
+[ -n "${MAUTO_TEST_DB_SOCKET:-}" ] ||
+    skip "no database (MAUTO_TEST_DB_SOCKET is unset)"
+for tool in cgi-fcgi systemd-socket-activate timeout; do
+	command -v "$tool" >/dev/null || skip "$tool is missing"
+done
+[ -x "$MAUTOD" ] || skip "no mautod at $MAUTOD"
+
+# The daemon and mautoctl read the database settings from MAUTO_DB_*.
+export MAUTO_DB_SOCKET=$MAUTO_TEST_DB_SOCKET
+export MAUTO_DB_NAME=${MAUTO_TEST_DB_NAME:-mauto_test}
+export MAUTO_DB_USER=${MAUTO_TEST_DB_USER:-mauto}
+export MAUTO_DB_PASSWORD=${MAUTO_TEST_DB_PASSWORD:-}
+unset MAUTO_WORKERS MAUTO_LISTEN MAUTO_MAX_REQUESTS
+
+tmp=$(mktemp -d /tmp/mauto-process.XXXXXX)
+conf=$tmp/mautod.conf
+echo "# empty: settings come from the environment and flags" >"$conf"
+declare -a started=()
+passed=0
+failed=0
+
+cleanup()
+{
+	local pid
+	for pid in "${started[@]}"; do
+		kill -KILL "$pid" 2>/dev/null
+		pkill -KILL -P "$pid" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+check()
+{
+	local name=$1
+	shift
+	if "$@"; then
+		echo "ok - $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL - $name"
+		failed=$((failed + 1))
+	fi
+}
+
+# request SOCKET [extra cgi-fcgi env...]: one FastCGI request; prints the
+# raw response.  stdin is the request body.
+request()
+{
+	local sock=$1
+	shift
+	env -i PATH="$PATH" REQUEST_METHOD=GET PATH_INFO=/identity/oauth/token \
+	    REQUEST_URI=/identity/oauth/token QUERY_STRING= CONTENT_LENGTH=0 \
+	    SCRIPT_NAME= SERVER_PROTOCOL=HTTP/1.1 GATEWAY_INTERFACE=CGI/1.1 \
+	    REMOTE_ADDR=127.0.0.1 "$@" \
+	    timeout "$TIMEOUT" cgi-fcgi -bind -connect "$sock" 2>/dev/null
+}
+
+# complete RESPONSE: headers with a Content-Type, a blank line, and a JSON
+# body of exactly Content-Length bytes when that header is present.
+complete()
+{
+	local resp=$1 head body len
+	case $resp in
+	*$'\r\n\r\n'*) head=${resp%%$'\r\n\r\n'*}; body=${resp#*$'\r\n\r\n'} ;;
+	*$'\n\n'*) head=${resp%%$'\n\n'*}; body=${resp#*$'\n\n'} ;;
+	*) return 1 ;;
+	esac
+	grep -qi '^content-type:' <<<"$head" || return 1
+	case $body in
+	'{'*'}'|'{'*'}'$'\n') ;;
+	*) return 1 ;;
+	esac
+	len=$(grep -i '^content-length:' <<<"$head" | tr -dc '0-9')
+	[ -z "$len" ] || [ "$(printf '%s' "$body" | wc -c)" -eq "$len" ]
+}
+
+answers()
+{
+	local out
+	[ -S "$1" ] || return 1
+	out=$(request "$1" </dev/null) && complete "$out"
+}
+
+# wait_for SECONDS COMMAND...: true once COMMAND succeeds.
+wait_for()
+{
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] || return 1
+		sleep 0.1
+	done
+}
+
+workers_of()
+{
+	pgrep -P "$1" | sort
+}
+
+count_is()
+{
+	[ "$(workers_of "$1" | wc -l)" -eq "$2" ]
+}
+
+# start_unix NAME [flags...]: mautod on unix:$tmp/NAME.sock; sets $master.
+start_unix()
+{
+	local name=$1
+	shift
+	"$MAUTOD" --config "$conf" --listen "unix:$tmp/$name.sock" "$@" \
+	    </dev/null >>"$tmp/$name.log" 2>&1 &
+	master=$!
+	started+=("$master")
+}
+
+# stop PID: SIGTERM, then the exit status (or 255 after TIMEOUT).
+stop()
+{
+	local pid=$1 i
+	kill -TERM "$pid" 2>/dev/null
+	for ((i = 0; i < TIMEOUT * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && return 255
+	wait "$pid"
+}
+
+# Request loop in the background until $tmp/stop-NAME exists; the result
+# "ok bad" lands in $tmp/loop-NAME.
+loop_start()
+{
+	local name=$1 sock=$2
+	rm -f "$tmp/stop-$name" "$tmp/loop-$name"
+	(
+		ok=0 bad=0
+		until [ -e "$tmp/stop-$name" ]; do
+			out=$(request "$sock" </dev/null)
+			if complete "$out"; then
+				ok=$((ok + 1))
+			else
+				bad=$((bad + 1))
+				printf '%s\n---\n' "$out" >>"$tmp/bad-$name"
+			fi
+		done
+		echo "$ok $bad" >"$tmp/loop-$name"
+	) &
+}
+
+loop_stop()
+{
+	touch "$tmp/stop-$1"
+	wait_for "$TIMEOUT" test -s "$tmp/loop-$1"
+	cat "$tmp/loop-$1"
+}
+
+no_failures()
+{
+	local ok bad
+	read -r ok bad <<<"$1"
+	echo "  requests: $ok complete, $bad broken"
+	[ "${bad:-1}" -eq 0 ] && [ "${ok:-0}" -gt 0 ]
+}
+
+disjoint()
+{
+	[ -z "$(comm -12 <(echo "$1") <(echo "$2"))" ]
+}
+
+# The schema must exist: workers prepare every statement at start.
+if [ -x "$MAUTOCTL" ]; then
+	"$MAUTOCTL" --config "$conf" migrate --dir "$srcdir/db/migrations" \
+	    >"$tmp/migrate.log" 2>&1 ||
+	    { cat "$tmp/migrate.log"; skip "cannot migrate the test database"; }
+fi
+
+# --- listen unix:, worker count, respawn, SIGHUP -------------------------
+sock=$tmp/u.sock
+start_unix u --workers "$WORKERS"
+m=$master
+check "--listen unix: serves requests" wait_for "$TIMEOUT" answers "$sock"
+check "socket file has mode 0660" \
+    test "$(stat -c %a "$sock" 2>/dev/null)" = 660
+check "$WORKERS workers run" wait_for "$TIMEOUT" count_is "$m" "$WORKERS"
+
+victim=$(workers_of "$m" | head -n 1)
+kill -KILL "$victim" 2>/dev/null
+respawned()
+{
+	count_is "$m" "$WORKERS" && ! workers_of "$m" | grep -qx "$victim"
+}
+check "a killed worker is respawned" wait_for "$TIMEOUT" respawned
+check "the unexpected death is logged" \
+    grep -q "worker $victim died unexpectedly: killed by signal 9" "$tmp/u.log"
+check "requests work after the respawn" wait_for "$TIMEOUT" answers "$sock"
+
+old=$(workers_of "$m")
+loop_start hup "$sock"
+loop_start hup2 "$sock"
+sleep 0.5
+kill -HUP "$m"
+replaced()
+{
+	local now
+	now=$(workers_of "$m")
+	count_is "$m" "$WORKERS" && disjoint "$old" "$now" &&
+	    grep -q "reload done" "$tmp/u.log"
+}
+check "SIGHUP replaces every worker" wait_for "$TIMEOUT" replaced
+sleep 0.5
+r1=$(loop_stop hup)
+r2=$(loop_stop hup2)
+check "no request failed during the SIGHUP restart" no_failures "$r1"
+check "no request failed in a second concurrent loop" no_failures "$r2"
+
+# --- SIGTERM drains an in-flight request ----------------------------------
+# The body arrives 2 s late, so a worker is inside the request (reading the
+# body) when SIGTERM comes; it must finish and write the response.
+slow=$tmp/slow.out
+( sleep 2; printf 'grant_type=none' ) |
+    request "$sock" REQUEST_METHOD=POST CONTENT_LENGTH=15 \
+    CONTENT_TYPE=application/x-www-form-urlencoded >"$slow" &
+slowpid=$!
+sleep 0.7
+kill -TERM "$m"
+sleep 0.6
+check "the master waits while a request is in flight" kill -0 "$m"
+wait "$slowpid"
+check "the in-flight request completes after SIGTERM" complete "$(cat "$slow")"
+stop "$m"
+rc=$?
+check "exit status 0 after SIGTERM (got $rc)" test "$rc" -eq 0
+check "no worker is left behind" test -z "$(workers_of "$m")"
+check "the socket file is removed at exit" test ! -e "$sock"
+
+# --- socket activation (LISTEN_FDS) ---------------------------------------
+sock=$tmp/sa.sock
+declare -a setenv=()
+for name in $(compgen -e | grep -E '^(MAUTO_|ASAN_OPTIONS$|UBSAN_OPTIONS$|LSAN_OPTIONS$)'); do
+	setenv+=("-E" "$name")
+done
+systemd-socket-activate -l "$sock" "${setenv[@]}" -- \
+    "$MAUTOD" --config "$conf" --workers "$WORKERS" \
+    </dev/null >>"$tmp/sa.log" 2>&1 &
+m=$!
+started+=("$m")
+check "socket activation (LISTEN_FDS) serves requests" \
+    wait_for "$TIMEOUT" answers "$sock"
+check "the inherited socket (fd 3) is used" \
+    grep -q "socket inherited on fd 3" "$tmp/sa.log"
+check "$WORKERS workers run under socket activation" \
+    wait_for "$TIMEOUT" count_is "$m" "$WORKERS"
+stop "$m"
+rc=$?
+check "exit status 0 after SIGTERM under socket activation (got $rc)" \
+    test "$rc" -eq 0
+
+# --- a listening socket on fd 0 --------------------------------------------
+if command -v python3 >/dev/null; then
+	sock=$tmp/fd0.sock
+	python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(64)
+os.dup2(s.fileno(), 0)
+os.execv(sys.argv[2], sys.argv[2:])
+' "$sock" "$MAUTOD" --config "$conf" --workers 1 >>"$tmp/fd0.log" 2>&1 &
+	m=$!
+	started+=("$m")
+	check "a listening socket on fd 0 is served" \
+	    wait_for "$TIMEOUT" answers "$sock"
+	check "fd 0 is used" grep -q "socket inherited on fd 0" "$tmp/fd0.log"
+	stop "$m"
+	check "exit status 0 after SIGTERM with fd 0" test "$?" -eq 0
+fi
+
+# --- max_requests recycles a worker without failures ----------------------
+sock=$tmp/r.sock
+MAUTO_MAX_REQUESTS=3 start_unix r --workers 1
+m=$master
+wait_for "$TIMEOUT" answers "$sock"
+first=$(workers_of "$m")
+loop_start rec "$sock"
+recycled()
+{
+	[ "$(grep -c "recycled itself" "$tmp/r.log")" -ge 2 ]
+}
+check "max_requests recycles the worker" wait_for "$TIMEOUT" recycled
+r1=$(loop_stop rec)
+check "no request failed across recycling" no_failures "$r1"
+check "the worker was replaced" test "$(workers_of "$m")" != "$first"
+stop "$m"
+
+# --- database down at start: back-off, not a fork storm -------------------
+MAUTO_DB_SOCKET=$tmp/no-such-db.sock start_unix d --workers 2
+m=$master
+sleep 3
+check "the master survives workers that cannot start" kill -0 "$m"
+backing_off()
+{
+	local deaths
+	deaths=$(grep -c "died unexpectedly" "$tmp/d.log")
+	echo "  $deaths worker deaths in 3 s"
+	grep -q "next start in 800 ms" "$tmp/d.log" && [ "$deaths" -le 20 ]
+}
+check "respawns back off exponentially" backing_off
+stop "$m"
+rc=$?
+check "exit status 0 after SIGTERM while backing off (got $rc)" \
+    test "$rc" -eq 0
+
+# A sanitizer build reports into the daemon logs; a report is a failure.
+sanitizer_clean()
+{
+	! grep -E -l 'ERROR: (Address|Leak)Sanitizer|runtime error:' \
+	    "$tmp"/*.log
+}
+check "no sanitizer reports in the daemon logs" sanitizer_clean
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
