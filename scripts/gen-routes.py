@@ -164,7 +164,7 @@ def main():
           '609/612/613 (body), 610 (unknown path), 611 (system); '
           'HTTP 413/414 for oversized bodies and URIs. '
           'Routes whose handler is `api_pending` are registered but not '
-          'built yet: they answer HTTP 501 with code 611 '
+          'built yet: they answer code 703 '
           '"Not implemented: <operation>".\n\n',
           '| method | path | operationId | group | body | permission | '
           'handler |\n',

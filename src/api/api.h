@@ -57,7 +57,7 @@ int	api_identity_token(struct call *c, struct resp *r);
 
 /*
  * api_pending.c: the answer of every registered route whose group is not
- * built yet: HTTP 501, code 611, "Not implemented: <operation name>".
+ * built yet: code 703, "Not implemented: <operation name> (<operationId>)".
  */
 int	api_pending(struct call *c, struct resp *r);
 

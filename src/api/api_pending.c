@@ -1,8 +1,11 @@
 /*
  * Routes whose API group is not built yet are registered all the same, so
- * clients get a clear answer instead of 610: HTTP 501 with code 611 and
- * the operation's name.  Each group's issue replaces api_pending with its
- * handlers in scripts/gen-routes.py.
+ * clients get a clear answer instead of 610: HTTP 200 with code 703 (the
+ * service's "feature is not enabled" code) and the operation's name.  Not
+ * HTTP 5xx or code 611: client libraries retry those with back-off
+ * (node-marketo-rest's isServerError), which would only delay the answer.
+ * Each group's issue replaces api_pending with its handlers in
+ * scripts/gen-routes.py.
  */
 #include "api/api.h"
 #include "http/errors.h"

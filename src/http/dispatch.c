@@ -203,7 +203,6 @@ dispatch(struct app *app, const struct req_env *env,
 	rc = write_response(app, &r, status, w);
 	if (admitted)
 		limiter_release(app->lim);
-	app->served++;
 	resp_clear(&r);
 	request_clear(&req);
 	return rc;

@@ -23,7 +23,7 @@ enum api_err {
 	API_ERR_CONTENT_TYPE,		/* 612 */
 	API_ERR_MULTIPART,		/* 613 */
 	API_ERR_CONCURRENCY,		/* 615 */
-	API_ERR_NOT_IMPLEMENTED,	/* HTTP 501, code 611 */
+	API_ERR_NOT_IMPLEMENTED,	/* 703, see api_pending.c */
 	API_ERR_BAD_REQUEST,		/* HTTP 400: malformed transport */
 	API_ERR_TOO_LARGE,		/* HTTP 413 */
 	API_ERR_URI_TOO_LONG,		/* HTTP 414 */

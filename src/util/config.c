@@ -98,7 +98,7 @@ static const struct config_key keys[] = {
 	  .offset = OFF(db_write_timeout), .min = 1, .max = 86400,
 	  .help = "seconds to wait for a database write" },
 	{ .name = "rate_limit_calls", .def = "100", .type = CONFIG_INT,
-	  .offset = OFF(rate_limit_calls), .min = 0, .max = 100000000,
+	  .offset = OFF(rate_limit_calls), .min = 0, .max = 1000000,
 	  .flags = CONFIG_F_RESTART,
 	  .help = "calls per rate_limit_window (error 606); 0: no limit" },
 	{ .name = "rate_limit_window", .def = "20", .type = CONFIG_INT,

@@ -84,8 +84,13 @@ test_leaddb_errors(void **state)
 	r.err_msg = NULL;
 	render(&r, ENV_LEADDB, "1#1", -API_ERR_TOO_LARGE, &st);
 	assert_int_equal(st, 413);
-	render(&r, ENV_LEADDB, "1#1", -API_ERR_NOT_IMPLEMENTED, &st);
-	assert_int_equal(st, 501);
+	r.err_msg = "Not implemented: Get Lead by Id (getLeadByIdUsingGET)";
+	assert_string_equal(render(&r, ENV_LEADDB, "1#1",
+	    -API_ERR_NOT_IMPLEMENTED, &st), "{\"requestId\":\"1#1\","
+	    "\"success\":false,\"errors\":[{\"code\":\"703\",\"message\":"
+	    "\"Not implemented: Get Lead by Id (getLeadByIdUsingGET)\"}]}");
+	assert_int_equal(st, 200);
+	r.err_msg = NULL;
 	resp_clear(&r);
 }
 
