@@ -476,6 +476,10 @@ test_query_decoding(void **state)
 		{ "a=%FF", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
 		{ "a=\xff", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
 		{ "a=%C0%80", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
+		{ "a=%E0%80%80", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
+		{ "a=%F0%80%80%80", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
+		{ "a=%EF%BF%BF%F4%8F%BF%BF", 0, 1, "a",
+		    "\xef\xbf\xbf\xf4\x8f\xbf\xbf", 7 },
 		{ "a=%ED%A0%80", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
 		{ "a=%F4%90%80%80", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
 		{ "a=%E2%82", -API_ERR_INVALID_VALUE, 0, NULL, NULL, 0 },
@@ -648,6 +652,7 @@ test_json_body(void **state)
 		{ " \t\r\n{\"a\":1} \r\n\t", 0, true },
 		{ "{\"a\":\"\xc3\xa9\"}", 0, true },
 		{ "{\"a\":\"\\u00e9\\n\"}", 0, true },
+		{ "{\"a\":\"x\\\"y\\\\\"}", 0, true },
 		{ "{\"a\":1} x", -API_ERR_BAD_JSON, false },
 		{ "{\"a\":1}{}", -API_ERR_BAD_JSON, false },
 		{ "{\"a\":1},", -API_ERR_BAD_JSON, false },
@@ -997,6 +1002,13 @@ test_multipart_variants(void **state)
 		  "\r\n--b--\r\n", 1, "" },
 		/* An empty form. */
 		{ "multipart/form-data; boundary=b", "--b--\r\n", 0, NULL },
+		/* The longest boundary RFC 2046 allows. */
+		{ "multipart/form-data; boundary="
+		  "0123456789012345678901234567890123456789012345678901234567890123456789",
+		  "--0123456789012345678901234567890123456789012345678901234567890123456789"
+		  "\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nv\r\n"
+		  "--0123456789012345678901234567890123456789012345678901234567890123456789"
+		  "--\r\n", 1, "v" },
 		/* A quoted boundary with a ';' in it. */
 		{ "multipart/form-data; boundary=\"a;b\"",
 		  "--a;b\r\nContent-Disposition: form-data; name=\"n;m\"\r\n"
@@ -1040,11 +1052,17 @@ test_multipart_broken(void **state)
 		{ "multipart/form-data; boundary="
 		  "01234567890123456789012345678901234567890123456789"
 		  "012345678901234567890",
-		  "--b--\r\n" },
+		  "--01234567890123456789012345678901234567890123456789"
+		  "012345678901234567890--\r\n" },
 		/* Missing closing delimiter. */
 		{ "multipart/form-data; boundary=b",
 		  "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n"
 		  "v\r\n" },
+		/* A good field, then the body ends without a delimiter. */
+		{ "multipart/form-data; boundary=b",
+		  "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n"
+		  "v\r\n--b\r\nContent-Disposition: form-data; name=\"y\"\r\n"
+		  "\r\nw\r\n" },
 		/* Part without a name. */
 		{ "multipart/form-data; boundary=b",
 		  "--b\r\nContent-Disposition: form-data; filename=\"f\"\r\n"
@@ -1115,7 +1133,17 @@ test_multipart_limits(void **state)
 	static const char nul_value[] =
 	    "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n"
 	    "a\0b\r\n--b--\r\n";
-	char *body;
+	static const char dup_name[] =
+	    "--b\r\nContent-Disposition: form-data; name=\"a\"; "
+	    "name=\"b\"\r\n\r\nv\r\n--b--\r\n";
+	static const char long_hdr[] =
+	    "--b\r\nContent-Disposition: form-data; name=\"x\"\r\nX-Long: ";
+	static const char three_fields[] =
+	    "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n"
+	    "--b\r\nContent-Disposition: form-data; name=\"y\"\r\n\r\n2\r\n"
+	    "--b\r\nContent-Disposition: form-data; name=\"z\"\r\n\r\n3\r\n"
+	    "--b--\r\n";
+	char *body, *hdr, *q;
 	size_t i, n, len;
 
 	for (n = MAX_MULTIPART_PARTS; n <= MAX_MULTIPART_PARTS + 1; n++) {
@@ -1149,6 +1177,39 @@ test_multipart_limits(void **state)
 	set_body(t, "multipart/form-data; boundary=b", nul_value,
 	    sizeof(nul_value) - 1);
 	assert_int_equal(rd(t), -API_ERR_INVALID_VALUE);
+	reset(t);
+
+	/* The first of two names counts. */
+	set(t, "REQUEST_METHOD", "POST");
+	set_body(t, "multipart/form-data; boundary=b", dup_name, 0);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.nparts, 1);
+	assert_string_equal(t->req.parts[0].name, "a");
+	reset(t);
+
+	/* A part header line is bounded like a request header. */
+	hdr = malloc(MAX_HEADER_BYTES + 128);
+	assert_non_null(hdr);
+	memcpy(hdr, long_hdr, sizeof(long_hdr) - 1);
+	len = sizeof(long_hdr) - 1;
+	memset(hdr + len, 'x', MAX_HEADER_BYTES);
+	len += MAX_HEADER_BYTES;
+	memcpy(hdr + len, "\r\n\r\nv\r\n--b--\r\n", 14);
+	len += 14;
+	set(t, "REQUEST_METHOD", "POST");
+	set_body(t, "multipart/form-data; boundary=b", hdr, len);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.body_err, -API_ERR_MULTIPART);
+	free(hdr);
+	reset(t);
+
+	/* Fields count with the query towards MAX_PARAMS. */
+	q = make_query(MAX_PARAMS - 2, 1);
+	set(t, "REQUEST_METHOD", "POST");
+	set(t, "QUERY_STRING", q);
+	set_body(t, "multipart/form-data; boundary=b", three_fields, 0);
+	assert_int_equal(rd(t), -API_ERR_INVALID_REQUEST);
+	free(q);
 	reset(t);
 
 	/* Empty body: no multipart parsing at all. */
