@@ -35,6 +35,7 @@ status_text(int status)
 	case 400: return "Bad Request";
 	case 401: return "Unauthorized";
 	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
 	case 413: return "Payload Too Large";
 	case 414: return "URI Too Long";
 	case 416: return "Range Not Satisfiable";

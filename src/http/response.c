@@ -197,6 +197,8 @@ render_identity(struct buf *out, const struct resp *r,
 	buf_adds(out, "{\"error\":");
 	if (e->oauth_error != NULL)
 		buf_add_json_str(out, e->oauth_error, strlen(e->oauth_error));
+	else if (e == api_err_info(API_ERR_METHOD))
+		buf_adds(out, "\"method_not_allowed\"");
 	else
 		buf_adds(out, "\"server_error\"");
 	buf_adds(out, ",\"error_description\":");
@@ -218,10 +220,14 @@ response_render(struct buf *out, const struct resp *r, enum envelope env,
 		status = e->http_status;
 	} else if (r->status != 0)
 		status = r->status;
-	/* The identity endpoint's errors without an OAuth code are 500s. */
+	/*
+	 * The identity endpoint is not in the service envelope: a method it
+	 * does not take is HTTP 405, anything else without an OAuth code 500.
+	 */
 	if (env == ENV_IDENTITY && e != NULL && e->oauth_error == NULL &&
 	    status == 200)
-		status = 500;
+		status = (err == -API_ERR_METHOD || err == API_ERR_METHOD) ?
+		    405 : 500;
 	switch (env) {
 	case ENV_ASSET1:
 		render_asset1(out, r, request_id, e, msg);

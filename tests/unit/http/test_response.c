@@ -169,6 +169,12 @@ test_identity(void **state)
 	assert_int_equal(st, 400);
 	render(&r, ENV_IDENTITY, "x", -API_ERR_UNAVAILABLE, &st);
 	assert_int_equal(st, 500);
+	r.err_msg = "Request method 'PUT' not supported";
+	assert_string_equal(render(&r, ENV_IDENTITY, "x", -API_ERR_METHOD, &st),
+	    "{\"error\":\"method_not_allowed\",\"error_description\":"
+	    "\"Request method 'PUT' not supported\"}");
+	assert_int_equal(st, 405);
+	r.err_msg = NULL;
 	r.body = json_object_new_object();
 	json_object_object_add(r.body, "token_type",
 	    json_object_new_string("bearer"));
