@@ -19,6 +19,7 @@
 #include "http/errors.h"
 #include "http/request.h"
 #include "util/arena.h"
+#include "util/log.h"
 #include "util/num.h"
 
 /* RFC 2046 §5.1.1: a boundary is 1 to 70 characters (protocol, not a limit). */
@@ -235,17 +236,21 @@ add_param(struct rctx *c, const char *name, const char *value, size_t vlen,
 {
 	struct req *req = c->req;
 	struct param *p;
+	int r = -API_ERR_INVALID_REQUEST;
 
 	if (req->nparams >= MAX_PARAMS)
-		return -API_ERR_INVALID_REQUEST;
+		goto out;
+	r = -API_ERR_SYSTEM;
 	if (req->nparams >= c->param_cap)
-		return -API_ERR_SYSTEM;
+		goto out;
 	p = &req->params[req->nparams++];
 	p->name = name;
 	p->value = value;
 	p->value_len = vlen;
 	p->src = src;
-	return 0;
+	r = 0;
+out:
+	return r;
 }
 
 /*
@@ -259,6 +264,7 @@ add_pair(struct rctx *c, const char *p, size_t len, enum param_src src,
 	const char *eq;
 	char *name, *value;
 	size_t nlen, vlen = 0;
+	int r;
 
 	eq = memchr(p, '=', len);
 	name = *out;
@@ -273,10 +279,12 @@ add_pair(struct rctx *c, const char *p, size_t len, enum param_src src,
 	} else
 		*out = name + nlen + 1;
 	if (nlen > MAX_PARAM_NAME_BYTES)
-		return -API_ERR_INVALID_REQUEST;
-	if (!is_clean_text(name, nlen) || !is_clean_text(value, vlen))
-		return -API_ERR_INVALID_VALUE;
-	return add_param(c, name, value, vlen, src);
+		r = -API_ERR_INVALID_REQUEST;
+	else if (!is_clean_text(name, nlen) || !is_clean_text(value, vlen))
+		r = -API_ERR_INVALID_VALUE;
+	else
+		r = add_param(c, name, value, vlen, src);
+	return r;
 }
 
 /* Splits a query string or urlencoded body into parameters. */
@@ -327,6 +335,53 @@ qstr_scan(const char *p, const char *end, char *dst, size_t *len)
 	return p < end ? p + 1 : NULL;
 }
 
+/* Takes the quoted value after a '"' at (*pp)[-1]; copies it when copy. */
+static int
+hp_quoted(struct arena *a, const char **pp, const char *end, bool copy,
+    char **out, size_t *olen)
+{
+	const char *v = *pp, *p;
+	size_t vlen;
+	int r = -API_ERR_MULTIPART;
+
+	if ((p = qstr_scan(v, end, NULL, &vlen)) == NULL)
+		goto out;
+	r = -API_ERR_SYSTEM;
+	if (copy) {
+		if ((*out = arena_alloc(a, vlen + 1)) == NULL)
+			goto out;
+		(void)qstr_scan(v, end, *out, &vlen);
+		(*out)[vlen] = '\0';
+		*olen = vlen;
+	}
+	*pp = p;
+	r = 0;
+out:
+	return r;
+}
+
+/* Takes a token value at *pp, up to the next ';'; copies it when copy. */
+static int
+hp_token(struct arena *a, const char **pp, const char *end, bool copy,
+    char **out, size_t *olen)
+{
+	const char *v = *pp, *p;
+	size_t vlen;
+	int r = 0;
+
+	for (p = v; p < end && *p != ';'; p++)
+		continue;
+	*pp = p;
+	vlen = (size_t)(p - v);
+	trim_ows(&v, &vlen);
+	if (copy) {
+		if ((*out = arena_strndup(a, v, vlen)) == NULL)
+			r = -API_ERR_SYSTEM;
+		*olen = vlen;
+	}
+	return r;
+}
+
 /*
  * Finds parameter want in a header value "type; a=b; c=\"d\"" (RFC 9110
  * §5.6.6).  Sets *out to an arena copy, without quotes, of its first
@@ -338,15 +393,16 @@ static int
 hdr_param(struct arena *a, const char *s, size_t n, const char *want,
     char **out, size_t *olen)
 {
-	const char *p, *end = s + n, *name, *v;
-	size_t nlen, vlen;
+	const char *p, *end = s + n, *name;
+	size_t nlen;
 	bool match;
+	int r = 0;
 
 	*out = NULL;
 	*olen = 0;
 	if ((p = memchr(s, ';', n)) == NULL)
-		return 0;
-	while (p < end) {
+		goto out;
+	while (p < end && r == 0) {
 		while (p < end && (*p == ';' || is_ows((unsigned char)*p)))
 			p++;
 		for (name = p; p < end && *p != '=' && *p != ';'; p++)
@@ -359,31 +415,15 @@ hdr_param(struct arena *a, const char *s, size_t n, const char *want,
 		for (p++; p < end && is_ows((unsigned char)*p); p++)
 			continue;
 		if (p < end && *p == '"') {
-			v = p + 1;
-			if ((p = qstr_scan(v, end, NULL, &vlen)) == NULL)
-				return -API_ERR_MULTIPART;
-			if (match) {
-				if ((*out = arena_alloc(a, vlen + 1)) == NULL)
-					return -API_ERR_SYSTEM;
-				(void)qstr_scan(v, end, *out, &vlen);
-				(*out)[vlen] = '\0';
-				*olen = vlen;
-			}
-			while (p < end && *p != ';')
+			p++;
+			r = hp_quoted(a, &p, end, match, out, olen);
+			while (r == 0 && p < end && *p != ';')
 				p++;
-			continue;
-		}
-		for (v = p; p < end && *p != ';'; p++)
-			continue;
-		vlen = (size_t)(p - v);
-		trim_ows(&v, &vlen);
-		if (match) {
-			if ((*out = arena_strndup(a, v, vlen)) == NULL)
-				return -API_ERR_SYSTEM;
-			*olen = vlen;
-		}
+		} else
+			r = hp_token(a, &p, end, match, out, olen);
 	}
-	return 0;
+out:
+	return r;
 }
 
 /*
@@ -525,12 +565,16 @@ static int
 mp_field(struct rctx *c, const struct part *pt)
 {
 	char *value;
+	int r = -API_ERR_INVALID_VALUE;
 
 	if (!is_clean_text(pt->data, pt->len))
-		return -API_ERR_INVALID_VALUE;
+		goto out;
+	r = -API_ERR_SYSTEM;
 	if ((value = arena_strndup(c->a, pt->data, pt->len)) == NULL)
-		return -API_ERR_SYSTEM;
-	return add_param(c, pt->name, value, pt->len, PARAM_MULTIPART);
+		goto out;
+	r = add_param(c, pt->name, value, pt->len, PARAM_MULTIPART);
+out:
+	return r;
 }
 
 /* Splits the body into parts; -API_ERR_MULTIPART when it is malformed. */
@@ -598,6 +642,7 @@ parse_multipart(struct rctx *c)
 		r = mp_split(c, &m);
 	}
 	if (r == -API_ERR_MULTIPART) {
+		log_debug("parse_multipart: malformed body");
 		req->body_err = r;
 		req->parts = NULL;
 		req->nparts = 0;
@@ -645,8 +690,8 @@ json_lex_ok(const char *s, size_t n)
 				return false;
 			i = w - 1;
 		} else if (ch == '-' || is_digit(ch)) {
-			while (i + 1 < n && (is_digit((unsigned char)s[i + 1]) ||
-			    memchr("+-.eE", s[i + 1], 5) != NULL))
+			while (i + 1 < n && memchr("0123456789+-.eE",
+			    s[i + 1], 15) != NULL)
 				i++;
 		} else if (memchr("{}[]:, \t\r\n", ch, 10) == NULL)
 			return false;
@@ -670,11 +715,14 @@ parse_json(struct rctx *c)
 	/* json-c's UTF-8 check lets overlong forms and surrogates through. */
 	if (!utf8_valid(req->body, req->body_len) ||
 	    !json_lex_ok(req->body, req->body_len)) {
+		log_debug("parse_json: body is not strict UTF-8 JSON");
 		r = 0;
 		goto out;
 	}
-	if ((tok = json_tokener_new_ex(MAX_JSON_DEPTH)) == NULL)
+	if ((tok = json_tokener_new_ex(MAX_JSON_DEPTH)) == NULL) {
+		log_err("parse_json: json_tokener_new_ex failed");
 		goto out;
+	}
 	json_tokener_set_flags(tok,
 	    JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
 	/* The length includes the NUL so a bare number ends (json-c docs). */
@@ -684,7 +732,9 @@ parse_json(struct rctx *c)
 		req->json = obj;	/* NULL for the literal null */
 		obj = NULL;
 		req->body_err = 0;
-	}
+	} else
+		log_debug("parse_json: %s", json_tokener_error_desc(
+		    json_tokener_get_error(tok)));
 	r = 0;
 out:
 	json_object_put(obj);
@@ -720,6 +770,7 @@ alloc_params(struct rctx *c)
 {
 	struct req *req = c->req;
 	size_t nq, nb = 0;
+	int r = -API_ERR_INVALID_REQUEST;
 
 	nq = count_pairs(req->query, strlen(req->query), MAX_PARAMS);
 	if (req->body_kind == BODY_FORM)
@@ -728,12 +779,15 @@ alloc_params(struct rctx *c)
 		nb = MAX_MULTIPART_PARTS;
 	if (nq > MAX_PARAMS ||
 	    (req->body_kind == BODY_FORM && nq + nb > MAX_PARAMS))
-		return -API_ERR_INVALID_REQUEST;
+		goto out;
 	c->param_cap = nq + nb > MAX_PARAMS ? MAX_PARAMS : nq + nb;
-	if (c->param_cap == 0)
-		return 0;
-	req->params = arena_alloc(c->a, c->param_cap * sizeof(*req->params));
-	return req->params == NULL ? -API_ERR_SYSTEM : 0;
+	r = -API_ERR_SYSTEM;
+	if (c->param_cap > 0 && (req->params = arena_alloc(c->a,
+	    c->param_cap * sizeof(*req->params))) == NULL)
+		goto out;
+	r = 0;
+out:
+	return r;
 }
 
 /* Decodes the query, then the body by its kind. */
@@ -748,18 +802,22 @@ decode(struct rctx *c)
 	if ((r = alloc_params(c)) != 0 ||
 	    (r = parse_urlencoded(c, req->query, strlen(req->query),
 	    PARAM_QUERY)) != 0)
-		return r;
+		goto out;
 	switch (req->body_kind) {
 	case BODY_FORM:
-		return parse_urlencoded(c, req->body, req->body_len,
-		    PARAM_FORM);
+		r = parse_urlencoded(c, req->body, req->body_len, PARAM_FORM);
+		break;
 	case BODY_JSON:
-		return parse_json(c);
+		r = parse_json(c);
+		break;
 	case BODY_MULTIPART:
-		return parse_multipart(c);
+		r = parse_multipart(c);
+		break;
 	default:
-		return 0;
+		break;
 	}
+out:
+	return r;
 }
 
 /* api-behaviour.md §0: POST ...?_method=GET is routed as a GET. */
@@ -785,11 +843,12 @@ apply_override(struct req *req)
 static int
 copy_capped(struct arena *a, const char *s, size_t max, const char **out)
 {
+	int r = 0;
+
 	*out = NULL;
-	if (s == NULL)
-		return 0;
-	*out = arena_strndup(a, s, len_max(s, max));
-	return *out == NULL ? -API_ERR_SYSTEM : 0;
+	if (s != NULL && (*out = arena_strndup(a, s, len_max(s, max))) == NULL)
+		r = -API_ERR_SYSTEM;
+	return r;
 }
 
 /*
@@ -802,7 +861,7 @@ read_line(struct rctx *c)
 {
 	struct req *req = c->req;
 	const char *m, *path, *query;
-	int r;
+	int r = 0;
 
 	m = env_get(c->env, "REQUEST_METHOD");
 	req->wire_method = req->method = request_method(m);
@@ -810,7 +869,7 @@ read_line(struct rctx *c)
 	if (m != NULL && req->method == HTTP_OTHER &&
 	    (r = copy_capped(c->a, m, MAX_LOG_FIELD_BYTES,
 	    &req->method_name)) != 0)
-		return r;
+		goto out;
 	/* RFC 3875 §4.1.5; nginx without PATH_INFO still has DOCUMENT_URI. */
 	if ((path = env_get(c->env, "PATH_INFO")) == NULL &&
 	    (path = env_get(c->env, "DOCUMENT_URI")) == NULL)
@@ -819,10 +878,11 @@ read_line(struct rctx *c)
 		query = "";
 	c->path_len = len_max(path, MAX_URI_BYTES + 1);
 	c->query_len = len_max(query, MAX_URI_BYTES + 1);
-	if ((r = copy_capped(c->a, path, MAX_URI_BYTES, &req->path)) != 0 ||
-	    (r = copy_capped(c->a, query, MAX_URI_BYTES, &req->query)) != 0)
-		return r;
-	return 0;
+	if ((r = copy_capped(c->a, path, MAX_URI_BYTES, &req->path)) != 0)
+		goto out;
+	r = copy_capped(c->a, query, MAX_URI_BYTES, &req->query);
+out:
+	return r;
 }
 
 /* api-behaviour.md §4: a URI over 8 KB is answered with 414. */
@@ -836,10 +896,8 @@ check_uri(struct rctx *c)
 		len = len_max(uri, MAX_URI_BYTES + 1);
 	else
 		len = c->path_len + (c->query_len > 0 ? c->query_len + 1 : 0);
-	if (len > MAX_URI_BYTES || c->path_len > MAX_URI_BYTES ||
-	    c->query_len > MAX_URI_BYTES)
-		return -API_ERR_URI_TOO_LONG;
-	return 0;
+	return len > MAX_URI_BYTES || c->path_len > MAX_URI_BYTES ||
+	    c->query_len > MAX_URI_BYTES ? -API_ERR_URI_TOO_LONG : 0;
 }
 
 /*
@@ -852,19 +910,25 @@ parse_clen(const char *s, size_t *out)
 {
 	const char *p;
 	int64_t v;
+	int r = 0;
 
 	*out = 0;
 	if (s == NULL || *s == '\0')
-		return 0;
+		goto out;
+	r = -API_ERR_BAD_REQUEST;
 	for (p = s; *p != '\0'; p++)
 		if (!is_digit((unsigned char)*p))
-			return -API_ERR_BAD_REQUEST;
+			goto out;
 	while (s[0] == '0' && s[1] != '\0')
 		s++;
+	/* All digits: the parser can only fail on the range. */
+	r = -API_ERR_TOO_LARGE;
 	if (num_parse_i64n(s, (size_t)(p - s), 0, MAX_BODY_BYTES, &v) != 0)
-		return -API_ERR_TOO_LARGE;
+		goto out;
 	*out = (size_t)v;
-	return 0;
+	r = 0;
+out:
+	return r;
 }
 
 /* Copies one header we look at; longer than MAX_HEADER_BYTES is a 400. */
@@ -872,13 +936,15 @@ static int
 read_header(struct rctx *c, const char *var, const char **out)
 {
 	const char *v;
+	int r;
 
 	*out = NULL;
-	if ((v = env_get(c->env, var)) == NULL)
-		return 0;
-	if (len_max(v, MAX_HEADER_BYTES + 1) > MAX_HEADER_BYTES)
-		return -API_ERR_BAD_REQUEST;
-	return copy_capped(c->a, v, MAX_HEADER_BYTES, out);
+	v = env_get(c->env, var);
+	if (v != NULL && len_max(v, MAX_HEADER_BYTES + 1) > MAX_HEADER_BYTES)
+		r = -API_ERR_BAD_REQUEST;
+	else
+		r = copy_capped(c->a, v, MAX_HEADER_BYTES, out);
+	return r;
 }
 
 static int
@@ -892,10 +958,11 @@ read_headers(struct rctx *c)
 	    &req->authorization)) != 0 ||
 	    (r = read_header(c, "HTTP_ACCEPT_ENCODING",
 	    &req->accept_encoding)) != 0 ||
-	    (r = read_header(c, "HTTP_RANGE", &req->range)) != 0 ||
-	    (r = read_header(c, "REMOTE_ADDR", &req->remote_addr)) != 0)
-		return r;
-	return 0;
+	    (r = read_header(c, "HTTP_RANGE", &req->range)) != 0)
+		goto out;
+	r = read_header(c, "REMOTE_ADDR", &req->remote_addr);
+out:
+	return r;
 }
 
 /* Reads exactly clen bytes of body, never more; fewer is a 400. */
@@ -903,28 +970,34 @@ static int
 read_body(struct rctx *c, size_t clen)
 {
 	struct req *req = c->req;
-	char *buf;
+	char *buf = NULL;
 	size_t got = 0;
 	ssize_t n;
+	int r = 0;
 
 	if (clen == 0)
-		return 0;
+		goto out;
+	r = -API_ERR_BAD_REQUEST;
 	if (c->env->read == NULL)
-		return -API_ERR_BAD_REQUEST;
+		goto out;
+	r = -API_ERR_SYSTEM;
 	if ((buf = arena_alloc(c->a, clen + 1)) == NULL)
-		return -API_ERR_SYSTEM;
+		goto out;
 	while (got < clen) {
 		n = c->env->read(c->env->ctx, buf + got, clen - got);
 		if (n <= 0 || (size_t)n > clen - got)
 			break;
 		got += (size_t)n;
 	}
+	r = -API_ERR_BAD_REQUEST;
 	if (got != clen)
-		return -API_ERR_BAD_REQUEST;
+		goto out;
 	buf[clen] = '\0';
 	req->body = buf;
 	req->body_len = clen;
-	return 0;
+	r = 0;
+out:
+	return r;
 }
 
 int
@@ -970,13 +1043,11 @@ request_method(const char *name)
 {
 	int m;
 
-	if (name == NULL)
-		return HTTP_OTHER;
 	/* RFC 9110 §9.1: method names are case-sensitive. */
-	for (m = 0; m < HTTP_OTHER; m++)
+	for (m = 0; name != NULL && m < HTTP_OTHER; m++)
 		if (strcmp(name, method_names[m]) == 0)
-			return (enum http_method)m;
-	return HTTP_OTHER;
+			break;
+	return name == NULL ? HTTP_OTHER : (enum http_method)m;
 }
 
 const char *
@@ -990,14 +1061,13 @@ request_method_name(enum http_method m)
 const char *
 req_param(const struct req *req, const char *name)
 {
+	const char *v = NULL;
 	size_t i;
 
-	if (name == NULL)
-		return NULL;
-	for (i = 0; i < req->nparams; i++)
+	for (i = 0; name != NULL && v == NULL && i < req->nparams; i++)
 		if (strcmp(req->params[i].name, name) == 0)
-			return req->params[i].value;
-	return NULL;
+			v = req->params[i].value;
+	return v;
 }
 
 /* Counts the non-empty ','-separated items of s. */

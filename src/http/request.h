@@ -90,7 +90,7 @@ struct req {
 
 	enum body_kind		 body_kind;
 	const char		*content_type;	/* raw header or NULL */
-	char			*body;		/* raw, NUL-terminated; NULL if none */
+	char			*body;		/* raw, NUL-ended, or NULL */
 	size_t			 body_len;
 
 	/*
@@ -157,8 +157,9 @@ const char	*req_param(const struct req *req, const char *name);
 /*
  * All values of a list parameter: repeated names and comma-separated
  * values are both split and flattened, empty items dropped.  Returns the
- * number of items (0 when absent) and sets *items to an arena array, or a
- * negative api_err (API_ERR_INVALID_REQUEST) past MAX_LIST_ITEMS.
+ * number of items (0 when absent) and sets *items to a NULL-terminated
+ * arena array (NULL when there are none), or a negative api_err
+ * (API_ERR_INVALID_REQUEST) past MAX_LIST_ITEMS.
  */
 int		 req_param_list(const struct req *req, const char *name,
 		    const char ***items);

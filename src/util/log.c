@@ -92,7 +92,7 @@ write_all(const char *p, size_t n)
 	}
 }
 
-static void
+static void __attribute__((format(printf, 2, 0)))
 log_vmsg(enum log_level lvl, const char *fmt, va_list ap)
 {
 	char line[LOG_LINE_BYTES];

@@ -27,6 +27,7 @@
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
 #include "util/config.h"
+#include "itest.h"
 
 static struct config cfg;
 static struct db *db;
@@ -35,8 +36,7 @@ static struct db *db;
 static void
 sql(const char *q)
 {
-	if (mysql_query(db_conn(db), q) != 0)
-		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+	itest_sql(db, q);
 }
 
 static uint64_t
@@ -371,18 +371,8 @@ test_revoke(void **state)
 static int
 config_from_env(void)
 {
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.db_socket = getenv("MAUTO_TEST_DB_SOCKET");
-	cfg.db_name = getenv("MAUTO_TEST_DB_NAME");
-	cfg.db_user = getenv("MAUTO_TEST_DB_USER");
-	cfg.db_password = getenv("MAUTO_TEST_DB_PASSWORD");
-	if (cfg.db_socket == NULL || cfg.db_name == NULL ||
-	    cfg.db_user == NULL)
+	if (itest_config(&cfg) != 0)
 		return -1;
-	cfg.db_port = 3306;
-	cfg.db_connect_timeout = 5;
-	cfg.db_read_timeout = 30;
-	cfg.db_write_timeout = 30;
 	cfg.token_lifetime = 3600;
 	cfg.token_suffix = (char *)"mt";
 	cfg.limits_sync_ms = 10;

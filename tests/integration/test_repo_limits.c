@@ -23,6 +23,7 @@
 #include "repo/repo.h"
 #include "repo/repo_limits.h"
 #include "util/config.h"
+#include "itest.h"
 
 static struct config cfg;
 static struct db *db;
@@ -31,8 +32,7 @@ static struct db *db;
 static void
 sql(const char *q)
 {
-	if (mysql_query(db_conn(db), q) != 0)
-		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+	itest_sql(db, q);
 }
 
 static int
@@ -208,18 +208,8 @@ test_restart_keeps_day(void **state)
 static int
 config_from_env(void)
 {
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.db_socket = getenv("MAUTO_TEST_DB_SOCKET");
-	cfg.db_name = getenv("MAUTO_TEST_DB_NAME");
-	cfg.db_user = getenv("MAUTO_TEST_DB_USER");
-	cfg.db_password = getenv("MAUTO_TEST_DB_PASSWORD");
-	if (cfg.db_socket == NULL || cfg.db_name == NULL ||
-	    cfg.db_user == NULL)
+	if (itest_config(&cfg) != 0)
 		return -1;
-	cfg.db_port = 3306;
-	cfg.db_connect_timeout = 5;
-	cfg.db_read_timeout = 30;
-	cfg.db_write_timeout = 30;
 	return 0;
 }
 

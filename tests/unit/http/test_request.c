@@ -951,7 +951,8 @@ test_multipart(void **state)
 	static const char data[] = "<p>\r\n--XyZz not a delimiter\0\xff</p>";
 
 	set(t, "REQUEST_METHOD", "POST");
-	set(t, "PATH_INFO", "/rest/asset/v1/landingPageTemplate/1/content.json");
+	set(t, "PATH_INFO",
+	    "/rest/asset/v1/landingPageTemplate/1/content.json");
 	set(t, "QUERY_STRING", "q=1");
 	set_body(t, "Multipart/Form-Data; charset=utf-8; boundary=\"XyZ\"",
 	    body, sizeof(body) - 1);
@@ -974,6 +975,11 @@ test_multipart(void **state)
 	    "{\"id\":12,\"type\":\"Folder\"}");
 	assert_null(req_param(&t->req, "file"));
 }
+
+/* The longest boundary RFC 2046 allows: 70 characters. */
+#define B70 \
+	"0123456789012345678901234567890123456789" \
+	"012345678901234567890123456789"
 
 static void
 test_multipart_variants(void **state)
@@ -1003,12 +1009,9 @@ test_multipart_variants(void **state)
 		/* An empty form. */
 		{ "multipart/form-data; boundary=b", "--b--\r\n", 0, NULL },
 		/* The longest boundary RFC 2046 allows. */
-		{ "multipart/form-data; boundary="
-		  "0123456789012345678901234567890123456789012345678901234567890123456789",
-		  "--0123456789012345678901234567890123456789012345678901234567890123456789"
-		  "\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nv\r\n"
-		  "--0123456789012345678901234567890123456789012345678901234567890123456789"
-		  "--\r\n", 1, "v" },
+		{ "multipart/form-data; boundary=" B70,
+		  "--" B70 "\r\nContent-Disposition: form-data; name=\"x\"\r\n"
+		  "\r\nv\r\n--" B70 "--\r\n", 1, "v" },
 		/* A quoted boundary with a ';' in it. */
 		{ "multipart/form-data; boundary=\"a;b\"",
 		  "--a;b\r\nContent-Disposition: form-data; name=\"n;m\"\r\n"
@@ -1049,11 +1052,8 @@ test_multipart_broken(void **state)
 		{ "multipart/form-data; boundary=\"b",
 		  "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n"
 		  "v\r\n--b--\r\n" },
-		{ "multipart/form-data; boundary="
-		  "01234567890123456789012345678901234567890123456789"
-		  "012345678901234567890",
-		  "--01234567890123456789012345678901234567890123456789"
-		  "012345678901234567890--\r\n" },
+		{ "multipart/form-data; boundary=" B70 "x",
+		  "--" B70 "x--\r\n" },
 		/* Missing closing delimiter. */
 		{ "multipart/form-data; boundary=b",
 		  "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n"
@@ -1083,7 +1083,8 @@ test_multipart_broken(void **state)
 		  "--b--\r\n" },
 		/* A header line without a colon. */
 		{ "multipart/form-data; boundary=b",
-		  "--b\r\nContent-Disposition form-data\r\n\r\nv\r\n--b--\r\n" },
+		  "--b\r\nContent-Disposition form-data\r\n\r\nv\r\n"
+		  "--b--\r\n" },
 		/* Unterminated quoted name. */
 		{ "multipart/form-data; boundary=b",
 		  "--b\r\nContent-Disposition: form-data; name=\"x\r\n\r\n"
@@ -1224,7 +1225,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_get_basic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_get_basic, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_get_no_malloc, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_path_fallback, setup,

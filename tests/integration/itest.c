@@ -1,0 +1,38 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <mysql.h>
+
+#include "db/pool.h"
+#include "itest.h"
+#include "util/config.h"
+
+int
+itest_config(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->db_socket = getenv("MAUTO_TEST_DB_SOCKET");
+	cfg->db_name = getenv("MAUTO_TEST_DB_NAME");
+	cfg->db_user = getenv("MAUTO_TEST_DB_USER");
+	cfg->db_password = getenv("MAUTO_TEST_DB_PASSWORD");
+	if (cfg->db_socket == NULL || cfg->db_name == NULL ||
+	    cfg->db_user == NULL)
+		return -1;
+	cfg->db_port = 3306;
+	cfg->db_connect_timeout = 5;
+	cfg->db_read_timeout = 30;
+	cfg->db_write_timeout = 30;
+	return 0;
+}
+
+void
+itest_sql(struct db *db, const char *q)
+{
+	if (mysql_query(db_conn(db), q) != 0)
+		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+}

@@ -1,0 +1,20 @@
+/*
+ * Shared pieces of the integration tests: the test database settings from
+ * MAUTO_TEST_DB_* (tests/harness/mariadb.sh), and fixture SQL.
+ */
+#ifndef MAUTO_TESTS_ITEST_H
+#define MAUTO_TESTS_ITEST_H
+
+struct config;
+struct db;
+
+/*
+ * Fills cfg (zeroed first) with the test database and the defaults the
+ * repositories need.  Returns -1 when the variables are not set, so the
+ * caller exits 77 (automake's SKIP).
+ */
+int	itest_config(struct config *cfg);
+/* Runs a fixture statement; fails the running test on error. */
+void	itest_sql(struct db *db, const char *q);
+
+#endif
