@@ -225,6 +225,27 @@ harness_sql()
 	)
 }
 
+# harness_db_env FILE SOCKET NAME USER PASSWORD: writes the env file of a
+# database: the MAUTO_TEST_DB_* variables for tests and the matching
+# MAUTO_DB_* ones that mautod and mautoctl read (mode 0600).
+harness_db_env()
+{
+	local file=$1 sock=$2 name=$3 user=$4 pass=$5
+	(
+		umask 077
+		cat >"$file" <<EOF
+export MAUTO_TEST_DB_SOCKET='$sock'
+export MAUTO_TEST_DB_NAME='$name'
+export MAUTO_TEST_DB_USER='$user'
+export MAUTO_TEST_DB_PASSWORD='$pass'
+export MAUTO_DB_SOCKET='$sock'
+export MAUTO_DB_NAME='$name'
+export MAUTO_DB_USER='$user'
+export MAUTO_DB_PASSWORD='$pass'
+EOF
+	)
+}
+
 # harness_db_create ENVFILE NAME OUTFILE: creates database NAME (it must
 # start with "mauto") on the server of ENVFILE and writes OUTFILE, a copy
 # of ENVFILE that names the new database.

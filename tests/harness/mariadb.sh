@@ -118,20 +118,8 @@ provision()
 	    ALTER USER '$user'@'localhost' IDENTIFIED BY '$pass';
 	    GRANT ALL PRIVILEGES ON \`mauto%\`.* TO '$user'@'localhost';" ||
 	    harness_die "cannot create database $name"
-	(
-		umask 077
-		cat >"$dir/env" <<EOF
-export MAUTO_TEST_DB_SOCKET='$sock'
-export MAUTO_TEST_DB_NAME='$name'
-export MAUTO_TEST_DB_USER='$user'
-export MAUTO_TEST_DB_PASSWORD='$pass'
-export MAUTO_DB_SOCKET='$sock'
-export MAUTO_DB_NAME='$name'
-export MAUTO_DB_USER='$user'
-export MAUTO_DB_PASSWORD='$pass'
-export MAUTO_TEST_MARIADB_DIR='$dir'
-EOF
-	)
+	harness_db_env "$dir/env" "$sock" "$name" "$user" "$pass"
+	echo "export MAUTO_TEST_MARIADB_DIR='$dir'" >>"$dir/env"
 }
 
 start()

@@ -93,16 +93,9 @@ cleanup()
 stack_database()
 {
 	if [ -n "${MAUTO_TEST_DB_SOCKET:-}" ]; then
-		cat >"$work/server.env" <<EOF
-export MAUTO_DB_SOCKET='$MAUTO_TEST_DB_SOCKET'
-export MAUTO_DB_NAME='$MAUTO_TEST_DB_NAME'
-export MAUTO_DB_USER='$MAUTO_TEST_DB_USER'
-export MAUTO_DB_PASSWORD='$MAUTO_TEST_DB_PASSWORD'
-export MAUTO_TEST_DB_SOCKET='$MAUTO_TEST_DB_SOCKET'
-export MAUTO_TEST_DB_NAME='$MAUTO_TEST_DB_NAME'
-export MAUTO_TEST_DB_USER='$MAUTO_TEST_DB_USER'
-export MAUTO_TEST_DB_PASSWORD='$MAUTO_TEST_DB_PASSWORD'
-EOF
+		harness_db_env "$work/server.env" "$MAUTO_TEST_DB_SOCKET" \
+		    "$MAUTO_TEST_DB_NAME" "$MAUTO_TEST_DB_USER" \
+		    "$MAUTO_TEST_DB_PASSWORD"
 		mkdir -p "$work/app"
 		harness_db_create "$work/server.env" "mauto_http$(harness_random_hex 4)" \
 		    "$work/app/env"
