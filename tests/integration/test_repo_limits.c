@@ -172,9 +172,16 @@ test_two_hosts(void **state)
 	assert_int_equal(call(b), -API_ERR_RATE_LIMIT);
 	/* Until A syncs, A only knows its own 3: a burst gets through. */
 	assert_int_equal(call(a), 0);
+	/*
+	 * Sync B, then A, then B again: each then reads the other's row
+	 * written a moment before, so the freshness cut-off (1 s) cannot
+	 * drop it even on a slow or paused machine.
+	 */
 	usleep(20 * 1000);
 	limiter_tick(b, db);
 	limiter_tick(a, db);
+	usleep(20 * 1000);
+	limiter_tick(b, db);
 	/* Now each sees 6 in the window. */
 	assert_int_equal(call(a), -API_ERR_RATE_LIMIT);
 	assert_int_equal(call(b), -API_ERR_RATE_LIMIT);
