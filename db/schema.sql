@@ -1,6 +1,25 @@
 -- The schema that db/migrations produce, less schema_migrations (the
 -- runner's own table).  Regenerate with scripts/dump-schema.sh after adding
 -- a migration; tests/integration/test_migrate.sh compares the two.
+CREATE TABLE `activity` (
+  `id` bigint(20) NOT NULL AUTO_INCREMENT,
+  `lead_id` int(11) NOT NULL,
+  `activity_type_id` int(11) NOT NULL,
+  `activity_date` datetime(3) NOT NULL,
+  `primary_value_id` int(11) DEFAULT NULL,
+  `primary_value` varchar(255) DEFAULT NULL,
+  `campaign_id` int(11) DEFAULT NULL,
+  `attributes` longtext NOT NULL,
+  PRIMARY KEY (`id`),
+  KEY `activity_lead` (`lead_id`,`id`),
+  KEY `activity_type_date` (`activity_type_id`,`activity_date`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `activity_type` (
+  `id` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `primary_attribute` varchar(64) DEFAULT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `auth_client` (
   `id` bigint(20) NOT NULL AUTO_INCREMENT,
   `client_id` char(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
@@ -45,10 +64,194 @@ CREATE TABLE `auth_token` (
   KEY `auth_token_expires` (`expires_at`),
   CONSTRAINT `auth_token_client_fk` FOREIGN KEY (`client_ref`) REFERENCES `auth_client` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `campaign_member` (
+  `campaign_id` int(11) NOT NULL,
+  `lead_id` int(11) NOT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`campaign_id`,`lead_id`),
+  KEY `campaign_member_lead` (`lead_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `form` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `program_id` int(11) DEFAULT NULL,
+  `workspace` varchar(255) NOT NULL DEFAULT 'Default',
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `form_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `form_field` (
+  `form_id` int(11) NOT NULL,
+  `field_name` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
+  PRIMARY KEY (`form_id`,`field_name`),
+  CONSTRAINT `form_field_form` FOREIGN KEY (`form_id`) REFERENCES `form` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `instance` (
   `id` tinyint(3) unsigned NOT NULL,
   `munchkin_id` varchar(32) NOT NULL,
   `created_at` datetime NOT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lead` (
+  `company` text DEFAULT NULL,
+  `site` text DEFAULT NULL,
+  `billingStreet` mediumtext DEFAULT NULL,
+  `billingCity` text DEFAULT NULL,
+  `billingState` text DEFAULT NULL,
+  `billingCountry` text DEFAULT NULL,
+  `billingPostalCode` text DEFAULT NULL,
+  `website` text DEFAULT NULL,
+  `mainPhone` text DEFAULT NULL,
+  `annualRevenue` double DEFAULT NULL,
+  `numberOfEmployees` int(11) DEFAULT NULL,
+  `industry` text DEFAULT NULL,
+  `sicCode` text DEFAULT NULL,
+  `mktoCompanyNotes` mediumtext DEFAULT NULL,
+  `externalCompanyId` text DEFAULT NULL,
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `mktoName` varchar(255) GENERATED ALWAYS AS (nullif(trim(concat_ws(' ',`firstName`,`lastName`)),'')) VIRTUAL,
+  `personType` text DEFAULT NULL,
+  `mktoIsPartner` tinyint(1) NOT NULL DEFAULT 0,
+  `isLead` tinyint(1) NOT NULL DEFAULT 0,
+  `mktoIsCustomer` tinyint(1) NOT NULL DEFAULT 0,
+  `isAnonymous` tinyint(1) NOT NULL DEFAULT 0,
+  `salutation` text DEFAULT NULL,
+  `firstName` text DEFAULT NULL,
+  `middleName` text DEFAULT NULL,
+  `lastName` text DEFAULT NULL,
+  `email` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,
+  `phone` text DEFAULT NULL,
+  `mobilePhone` text DEFAULT NULL,
+  `fax` text DEFAULT NULL,
+  `title` text DEFAULT NULL,
+  `contactCompany` int(11) DEFAULT NULL,
+  `dateOfBirth` date DEFAULT NULL,
+  `address` mediumtext DEFAULT NULL,
+  `city` text DEFAULT NULL,
+  `state` text DEFAULT NULL,
+  `country` text DEFAULT NULL,
+  `postalCode` text DEFAULT NULL,
+  `personTimeZone` text DEFAULT NULL,
+  `originalSourceType` text DEFAULT NULL,
+  `originalSourceInfo` text DEFAULT NULL,
+  `registrationSourceType` text DEFAULT NULL,
+  `registrationSourceInfo` text DEFAULT NULL,
+  `originalSearchEngine` text DEFAULT NULL,
+  `originalSearchPhrase` text DEFAULT NULL,
+  `originalReferrer` text DEFAULT NULL,
+  `emailInvalid` tinyint(1) NOT NULL DEFAULT 0,
+  `emailInvalidCause` text DEFAULT NULL,
+  `unsubscribed` tinyint(1) NOT NULL DEFAULT 0,
+  `unsubscribedReason` text DEFAULT NULL,
+  `doNotCall` tinyint(1) NOT NULL DEFAULT 0,
+  `mktoDoNotCallCause` text DEFAULT NULL,
+  `doNotCallReason` text DEFAULT NULL,
+  `marketingSuspended` tinyint(1) NOT NULL DEFAULT 0,
+  `marketingSuspendedCause` text DEFAULT NULL,
+  `blackListed` tinyint(1) NOT NULL DEFAULT 0,
+  `blackListedCause` text DEFAULT NULL,
+  `mktoPersonNotes` mediumtext DEFAULT NULL,
+  `anonymousIP` text DEFAULT NULL,
+  `inferredCompany` text DEFAULT NULL,
+  `inferredCountry` text DEFAULT NULL,
+  `inferredCity` text DEFAULT NULL,
+  `inferredStateRegion` text DEFAULT NULL,
+  `inferredPostalCode` text DEFAULT NULL,
+  `inferredMetropolitanArea` text DEFAULT NULL,
+  `inferredPhoneAreaCode` text DEFAULT NULL,
+  `emailSuspended` tinyint(1) NOT NULL DEFAULT 0,
+  `emailSuspendedCause` text DEFAULT NULL,
+  `emailSuspendedAt` datetime DEFAULT NULL,
+  `department` text DEFAULT NULL,
+  `createdAt` datetime NOT NULL,
+  `updatedAt` datetime NOT NULL,
+  `cookies` varchar(255) DEFAULT NULL,
+  `externalSalesPersonId` text DEFAULT NULL,
+  `leadPerson` int(11) GENERATED ALWAYS AS (`id`) VIRTUAL,
+  `leadRole` text DEFAULT NULL,
+  `leadSource` text DEFAULT NULL,
+  `leadStatus` text DEFAULT NULL,
+  `leadScore` int(11) DEFAULT NULL,
+  `urgency` double DEFAULT NULL,
+  `priority` int(11) DEFAULT NULL,
+  `relativeScore` int(11) DEFAULT NULL,
+  `relativeUrgency` int(11) DEFAULT NULL,
+  `rating` text DEFAULT NULL,
+  `personPrimaryLeadInterest` int(11) DEFAULT NULL,
+  `leadPartitionId` int(11) NOT NULL DEFAULT 1,
+  `leadRevenueCycleModelId` int(11) DEFAULT NULL,
+  `leadRevenueStageId` int(11) DEFAULT NULL,
+  `acquisitionProgramId` int(11) DEFAULT NULL,
+  `mktoAcquisitionDate` datetime DEFAULT NULL,
+  `ecids` text DEFAULT NULL,
+  `facebookId` varchar(255) DEFAULT NULL,
+  `linkedInId` varchar(255) DEFAULT NULL,
+  `twitterId` varchar(255) DEFAULT NULL,
+  `sfdcAccountId` varchar(18) DEFAULT NULL,
+  `sfdcContactId` varchar(18) DEFAULT NULL,
+  `sfdcLeadId` varchar(18) DEFAULT NULL,
+  `sfdcLeadOwnerId` varchar(18) DEFAULT NULL,
+  `sfdcOpptyId` varchar(18) DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  KEY `lead_email` (`email`),
+  KEY `lead_updated` (`updatedAt`),
+  KEY `lead_partition` (`leadPartitionId`),
+  KEY `lead_cookies` (`cookies`),
+  KEY `lead_facebookId` (`facebookId`),
+  KEY `lead_linkedInId` (`linkedInId`),
+  KEY `lead_sfdcAccountId` (`sfdcAccountId`),
+  KEY `lead_sfdcContactId` (`sfdcContactId`),
+  KEY `lead_sfdcLeadId` (`sfdcLeadId`),
+  KEY `lead_sfdcLeadOwnerId` (`sfdcLeadOwnerId`),
+  KEY `lead_sfdcOpptyId` (`sfdcOpptyId`),
+  KEY `lead_twitterId` (`twitterId`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lead_claim` (
+  `k` bigint(20) unsigned NOT NULL,
+  PRIMARY KEY (`k`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lead_cookie` (
+  `cookie` varchar(255) NOT NULL,
+  `lead_id` int(11) NOT NULL,
+  `created_at` datetime NOT NULL,
+  PRIMARY KEY (`cookie`),
+  KEY `lead_cookie_lead` (`lead_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lead_field` (
+  `name` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
+  `attr_id` int(11) NOT NULL AUTO_INCREMENT,
+  `display_name` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
+  `data_type` varchar(16) NOT NULL,
+  `length` int(11) DEFAULT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `soap_name` varchar(64) DEFAULT NULL,
+  `read_only` tinyint(1) NOT NULL DEFAULT 0,
+  `searchable` tinyint(1) NOT NULL DEFAULT 0,
+  `indexed` tinyint(1) NOT NULL DEFAULT 0,
+  `is_custom` tinyint(1) NOT NULL DEFAULT 0,
+  `is_api_created` tinyint(1) NOT NULL DEFAULT 0,
+  `is_hidden` tinyint(1) NOT NULL DEFAULT 0,
+  `is_html_encoding` tinyint(1) NOT NULL DEFAULT 1,
+  `is_sensitive` tinyint(1) NOT NULL DEFAULT 0,
+  `crm_managed` tinyint(1) NOT NULL DEFAULT 0,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`name`),
+  UNIQUE KEY `lead_field_attr` (`attr_id`),
+  UNIQUE KEY `lead_field_display` (`display_name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lead_partition` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `lead_partition_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lead_schema` (
+  `id` tinyint(3) unsigned NOT NULL,
+  `version` bigint(20) NOT NULL,
   PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `limits_host` (
@@ -59,4 +262,60 @@ CREATE TABLE `limits_host` (
   `day_count` bigint(20) NOT NULL,
   `updated_at` datetime(6) NOT NULL,
   PRIMARY KEY (`host`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `list_member` (
+  `list_id` int(11) NOT NULL,
+  `lead_id` int(11) NOT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`list_id`,`lead_id`),
+  KEY `list_member_lead` (`lead_id`),
+  CONSTRAINT `list_member_list` FOREIGN KEY (`list_id`) REFERENCES `static_list` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `program` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `type` varchar(32) NOT NULL,
+  `channel` varchar(255) NOT NULL,
+  `workspace` varchar(255) NOT NULL DEFAULT 'Default',
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `program_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `program_member` (
+  `program_id` int(11) NOT NULL,
+  `lead_id` int(11) NOT NULL,
+  `status_step` int(11) NOT NULL,
+  `acquired_by` tinyint(1) NOT NULL DEFAULT 0,
+  `reached_success` tinyint(1) NOT NULL DEFAULT 0,
+  `is_exhausted` tinyint(1) NOT NULL DEFAULT 0,
+  `stream` varchar(255) DEFAULT NULL,
+  `nurture_cadence` varchar(16) DEFAULT NULL,
+  `membership_date` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`program_id`,`lead_id`),
+  KEY `program_member_lead` (`lead_id`),
+  CONSTRAINT `program_member_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `program_status` (
+  `program_id` int(11) NOT NULL,
+  `step` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `success` tinyint(1) NOT NULL DEFAULT 0,
+  PRIMARY KEY (`program_id`,`step`),
+  UNIQUE KEY `program_status_name` (`program_id`,`name`),
+  CONSTRAINT `program_status_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `static_list` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `program_id` int(11) DEFAULT NULL,
+  `workspace` varchar(255) NOT NULL DEFAULT 'Default',
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `static_list_name` (`name`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -42,6 +42,14 @@ PERMS = {
     'Read-Write Schema Custom Field': 'PERM_READ_WRITE_SCHEMA_CUSTOM_FIELD',
 }
 
+# Variants real clients send, each served as the operation it copies
+# (method, path, of method, of path); not rows of operations.tsv.
+VARIANTS = [
+    ('DELETE', '/rest/v1/leads.json', 'POST', '/rest/v1/leads/delete.json'),
+    ('GET', '/rest/v1/programs/members/describe.json',
+     'GET', '/rest/v1/program/members/describe.json'),
+]
+
 # The groups whose handlers exist; every other route answers api_pending.
 HANDLERS = {
     ('GET', '/identity/oauth/token'): 'api_identity_token',
@@ -124,6 +132,13 @@ def main():
             'body': body_kind(m, op), 'any': any_, 'all': all_,
             'ptypes': path_types(op, path), 'perm_text': r['permission'],
         })
+    for m, path, om, opath in VARIANTS:
+        orig = [x for x in routes if x['method'] == om and x['path'] == opath]
+        assert len(orig) == 1, (om, opath)
+        v = dict(orig[0])
+        v.update(method=m, path=path, variant=True,
+                 handler=HANDLERS.get((om, opath), 'api_pending'))
+        routes.append(v)
     routes.sort(key=lambda x: (canon(x['path']).encode(),
                                METHODS.index(x['method'])))
     out = []
@@ -166,12 +181,16 @@ def main():
           'Routes whose handler is `api_pending` are registered but not '
           'built yet: they answer code 703 '
           '"Not implemented: <operation>".\n\n',
+          'Rows marked *(variant)* are not operations of their own: '
+          'another method or path real clients send for the operation '
+          'named.\n\n',
           '| method | path | operationId | group | body | permission | '
           'handler |\n',
           '|---|---|---|---|---|---|---|\n']
     for x in routes:
-        md.append('| %s | `%s` | %s | %s | %s | %s | %s |\n' % (
+        md.append('| %s | `%s` | %s | %s%s | %s | %s | %s |\n' % (
             x['method'], x['path'], x['op'], x['group'],
+            ' *(variant)*' if x.get('variant') else '',
             x['body'][5:].lower(), x['perm_text'] or '(none)',
             x['handler']))
     with open(os.path.join(TOP, 'docs', 'api.md'), 'w') as f:

@@ -179,6 +179,7 @@ app_teardown(struct app *app)
 		token_cache_free(app->tokens);
 	if (app->db != NULL)
 		db_close(app->db);
+	lead_schema_clear(&app->lead_schema);
 	arena_clear(&app->arena);
 	buf_clear(&app->out);
 }

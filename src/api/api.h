@@ -10,6 +10,7 @@
 
 #include "auth/perm.h"
 #include "limits.h"
+#include "model/leadfield.h"
 #include "util/arena.h"
 #include "util/buf.h"
 
@@ -31,6 +32,9 @@ struct app {
 	struct buf		 out;		/* response body, reused */
 	unsigned		 worker_index;
 	uint64_t		 served;	/* requests served */
+	/* The lead field catalogue as last loaded (api_leads_common.c). */
+	struct lead_schema	 lead_schema;
+	int64_t			 lead_schema_checked_ms;
 };
 
 /* The API client a request was authenticated as. */

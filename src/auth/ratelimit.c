@@ -67,6 +67,7 @@
 #include "repo/repo_limits.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 /* One worker process's calls in flight. */
@@ -119,10 +120,7 @@ struct limiter {
 static int64_t
 sys_mono_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return time_mono_ms();
 }
 
 static int64_t
@@ -131,44 +129,13 @@ sys_wall_s(void)
 	return (int64_t)time(NULL);
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* The date of a day number (inverse of days_from_civil). */
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
 /* The first Sunday on or after y-m-d, as a day number. */
 static int64_t
 sunday_on_or_after(int64_t y, int m, int d)
 {
 	int64_t z, wd;
 
-	z = days_from_civil(y, m, d);
+	z = time_days_from_civil(y, m, d);
 	/* 1970-01-01 was a Thursday (4); 0 is Sunday. */
 	wd = z >= -4 ? (z + 4) % 7 : (z + 5) % 7 + 6;
 	return z + (7 - wd) % 7;
@@ -190,12 +157,12 @@ limiter_day_key(int64_t t)
 
 	/* The year of the standard-time date; DST never spans New Year. */
 	days = (t + CST_OFFSET) / 86400 - ((t + CST_OFFSET) % 86400 < 0);
-	civil_from_days(days, &y, &m, &d);
+	time_civil_from_days(days, &y, &m, &d);
 	start = sunday_on_or_after(y, 3, 8) * 86400 + 8 * 3600;
 	end = sunday_on_or_after(y, 11, 1) * 86400 + 7 * 3600;
 	local = t + (t >= start && t < end ? CDT_OFFSET : CST_OFFSET);
 	days = local / 86400 - (local % 86400 < 0);
-	civil_from_days(days, &y, &m, &d);
+	time_civil_from_days(days, &y, &m, &d);
 	return (int32_t)(y * 10000 + m * 100 + d);
 }
 

@@ -28,6 +28,13 @@ struct db_node {
 	unsigned port;
 };
 
+/* One cached run-time statement: its SQL text and last use. */
+struct db_dyn {
+	char		*sql;
+	MYSQL_STMT	*st;
+	uint64_t	 used;
+};
+
 struct db {
 	const struct config	*cfg;
 	MYSQL			*conn;
@@ -37,6 +44,9 @@ struct db {
 	size_t			 node;		/* the node in use */
 	bool			 prepare;	/* prepare repo statements */
 	bool			 broken;	/* reconnect before next use */
+	/* Statements whose SQL is built at run time (db_stmt_sql). */
+	struct db_dyn		 dyn[DB_DYN_STMTS];
+	uint64_t		 dyn_clock;
 };
 
 /* Splits "h1:p1,h2,h3:p3" into nodes; the default port fills gaps. */
@@ -73,6 +83,13 @@ static void
 free_stmts(struct db *db)
 {
 	size_t m, i;
+
+	for (i = 0; i < DB_DYN_STMTS; i++) {
+		if (db->dyn[i].st != NULL)
+			mysql_stmt_close(db->dyn[i].st);
+		free(db->dyn[i].sql);
+		memset(&db->dyn[i], 0, sizeof(db->dyn[i]));
+	}
 
 	for (m = 0; m < REPO__MAX; m++) {
 		if (db->stmts[m] == NULL)
@@ -223,6 +240,42 @@ MYSQL_STMT *
 db_stmt(struct db *db, enum repo_id m, int idx)
 {
 	return db->stmts[m][idx];
+}
+
+MYSQL_STMT *
+db_stmt_sql(struct db *db, const char *sql, const char *where)
+{
+	struct db_dyn *d, *victim = NULL;
+	MYSQL_STMT *st = NULL;
+	size_t i;
+
+	for (i = 0; i < DB_DYN_STMTS; i++) {
+		d = &db->dyn[i];
+		if (d->sql != NULL && strcmp(d->sql, sql) == 0) {
+			d->used = ++db->dyn_clock;
+			return d->st;
+		}
+		if (victim == NULL || d->sql == NULL ||
+		    (victim->sql != NULL && d->used < victim->used))
+			victim = d;
+	}
+	if (db->conn == NULL || (st = mysql_stmt_init(db->conn)) == NULL)
+		goto fail;
+	if (mysql_stmt_prepare(st, sql, strlen(sql)) != 0) {
+		(void)db_error(db, st, where);
+		goto fail;
+	}
+	if (victim->st != NULL)
+		mysql_stmt_close(victim->st);
+	free(victim->sql);
+	victim->sql = xstrdup(sql);
+	victim->st = st;
+	victim->used = ++db->dyn_clock;
+	return st;
+fail:
+	if (st != NULL)
+		mysql_stmt_close(st);
+	return NULL;
 }
 
 bool

@@ -29,6 +29,18 @@ MYSQL		*db_conn(struct db *db);
 MYSQL_STMT	*db_stmt(struct db *db, enum repo_id m, int idx);
 
 /*
+ * A prepared statement for SQL text built at run time by a repository
+ * (lead columns named by the field catalogue; values are still bound,
+ * never pasted).  Prepared on first use and cached per connection, the
+ * least recently used of DB_DYN_STMTS dropped; the cache is emptied on
+ * reconnect.  Returns the borrowed statement, or NULL after logging
+ * (db_error has then classified the failure).
+ */
+MYSQL_STMT	*db_stmt_sql(struct db *db, const char *sql, const char *where);
+
+#define DB_DYN_STMTS	64
+
+/*
  * Maps the last error of the connection (stmt may be NULL) to a negative
  * repo_err, logging the library text with where.  Marks the connection
  * broken on connection errors so the next db_ensure() reconnects.

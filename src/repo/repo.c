@@ -6,6 +6,11 @@
 const struct repo_sql *const repo_modules[REPO__MAX] = {
 	[REPO_AUTH] = &repo_auth_sql,
 	[REPO_LIMITS] = &repo_limits_sql,
+	[REPO_LEAD_FIELDS] = &repo_lead_fields_sql,
+	[REPO_LEAD_SCHEMA] = &repo_lead_schema_sql,
+	[REPO_LEADS] = &repo_leads_sql,
+	[REPO_PROGRAMS] = &repo_programs_sql,
+	[REPO_ACTIVITY] = &repo_activity_sql,
 };
 
 /*

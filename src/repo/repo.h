@@ -31,11 +31,21 @@ struct repo_sql {
 enum repo_id {
 	REPO_AUTH,
 	REPO_LIMITS,
+	REPO_LEAD_FIELDS,
+	REPO_LEAD_SCHEMA,
+	REPO_LEADS,
+	REPO_PROGRAMS,
+	REPO_ACTIVITY,
 	REPO__MAX
 };
 
 extern const struct repo_sql repo_auth_sql;
 extern const struct repo_sql repo_limits_sql;
+extern const struct repo_sql repo_lead_fields_sql;
+extern const struct repo_sql repo_lead_schema_sql;
+extern const struct repo_sql repo_leads_sql;
+extern const struct repo_sql repo_programs_sql;
+extern const struct repo_sql repo_activity_sql;
 
 /* The module table, indexed by enum repo_id (repo.c). */
 extern const struct repo_sql *const repo_modules[REPO__MAX];

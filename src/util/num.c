@@ -1,4 +1,6 @@
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,5 +34,30 @@ num_parse_i64n(const char *s, size_t n, int64_t min, int64_t max,
 	if (v < min || v > max)
 		return -1;
 	*out = (int64_t)v;
+	return 0;
+}
+
+/* See num.h. */
+int
+num_parse_double(const char *s, size_t n, double *out)
+{
+	char tmp[64], *end;
+	size_t i;
+
+	*out = 0;
+	if (n == 0 || n >= sizeof(tmp))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]) && strchr("+-.eE", s[i]) ==
+		    NULL)
+			return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	errno = 0;
+	*out = strtod(tmp, &end);
+	if (errno != 0 || *end != '\0' || end == tmp || !isfinite(*out)) {
+		*out = 0;
+		return -1;
+	}
 	return 0;
 }
