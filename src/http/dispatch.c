@@ -75,6 +75,12 @@ check_body(const struct route *rt, const struct req *req)
 		if (rt->method == HTTP_GET && req->body_kind != BODY_OTHER &&
 		    req->body_kind != BODY_MULTIPART)
 			return 0;
+		/*
+		 * No body at all: the handler sees no JSON and answers its
+		 * own "missing input" error (Delete Leads also takes ?id=).
+		 */
+		if (req->body_kind == BODY_NONE)
+			return 0;
 		return -API_ERR_CONTENT_TYPE;
 	case BODY_MULTIPART:
 		if (req->body_kind == BODY_MULTIPART)
