@@ -72,6 +72,99 @@ CREATE TABLE `campaign_member` (
   PRIMARY KEY (`campaign_id`,`lead_id`),
   KEY `campaign_member_lead` (`lead_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `co_field` (
+  `type_id` int(11) NOT NULL,
+  `is_draft` tinyint(1) NOT NULL,
+  `name` varchar(50) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `pos` int(11) NOT NULL,
+  `display_name` varchar(255) NOT NULL,
+  `data_type` varchar(16) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `length` int(11) DEFAULT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `is_dedupe` tinyint(1) NOT NULL DEFAULT 0,
+  `related_object` varchar(50) CHARACTER SET ascii COLLATE ascii_general_ci DEFAULT NULL,
+  `related_field` varchar(64) CHARACTER SET ascii COLLATE ascii_general_ci DEFAULT NULL,
+  `key_type` varchar(16) CHARACTER SET ascii COLLATE ascii_general_ci DEFAULT NULL,
+  PRIMARY KEY (`type_id`,`is_draft`,`name`),
+  CONSTRAINT `co_field_version` FOREIGN KEY (`type_id`, `is_draft`) REFERENCES `co_type_version` (`type_id`, `is_draft`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `co_schema` (
+  `id` tinyint(3) unsigned NOT NULL,
+  `version` bigint(20) NOT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `co_type` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `api_name` varchar(50) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `state` varchar(20) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `has_approved` tinyint(1) NOT NULL DEFAULT 0,
+  `has_draft` tinyint(1) NOT NULL DEFAULT 1,
+  `table_ready` tinyint(1) NOT NULL DEFAULT 0,
+  `draft_rev` bigint(20) NOT NULL DEFAULT 1,
+  `approving_owner` char(36) CHARACTER SET ascii COLLATE ascii_general_ci DEFAULT NULL,
+  `approving_until` datetime DEFAULT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  `approved_at` datetime DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `co_type_api_name` (`api_name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `co_type_version` (
+  `type_id` int(11) NOT NULL,
+  `is_draft` tinyint(1) NOT NULL,
+  `display_name` varchar(255) NOT NULL,
+  `plural_name` varchar(255) DEFAULT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `show_in_lead_detail` tinyint(1) NOT NULL DEFAULT 0,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`type_id`,`is_draft`),
+  CONSTRAINT `co_type_version_type` FOREIGN KEY (`type_id`) REFERENCES `co_type` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `export_gate` (
+  `id` tinyint(3) unsigned NOT NULL,
+  `version` bigint(20) NOT NULL,
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `export_job` (
+  `id` bigint(20) NOT NULL AUTO_INCREMENT,
+  `export_id` char(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `client_ref` bigint(20) NOT NULL,
+  `object_name` varchar(50) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `format` char(3) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `status` varchar(12) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `fields` longtext NOT NULL,
+  `headers` longtext NOT NULL,
+  `filter_type` varchar(16) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `filter_start` datetime DEFAULT NULL,
+  `filter_end` datetime DEFAULT NULL,
+  `list_id` int(11) DEFAULT NULL,
+  `link_field` varchar(50) CHARACTER SET ascii COLLATE ascii_general_ci DEFAULT NULL,
+  `created_at` datetime(6) NOT NULL,
+  `queued_at` datetime(6) DEFAULT NULL,
+  `started_at` datetime(6) DEFAULT NULL,
+  `finished_at` datetime(6) DEFAULT NULL,
+  `number_of_records` bigint(20) DEFAULT NULL,
+  `file_size` bigint(20) DEFAULT NULL,
+  `file_checksum` varchar(71) CHARACTER SET ascii COLLATE ascii_general_ci DEFAULT NULL,
+  `error_msg` varchar(255) DEFAULT NULL,
+  `day_key` int(11) DEFAULT NULL,
+  `attempts` int(11) NOT NULL DEFAULT 0,
+  `file_expired` tinyint(1) NOT NULL DEFAULT 0,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `export_job_export_id` (`export_id`),
+  KEY `export_job_client` (`client_ref`,`object_name`,`created_at`),
+  KEY `export_job_status` (`status`,`queued_at`),
+  KEY `export_job_day` (`day_key`),
+  KEY `export_job_created` (`created_at`),
+  CONSTRAINT `export_job_client_fk` FOREIGN KEY (`client_ref`) REFERENCES `auth_client` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `export_slot` (
+  `slot` tinyint(3) unsigned NOT NULL,
+  `owner` varchar(128) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `job_id` bigint(20) DEFAULT NULL,
+  `lease_until` datetime(6) DEFAULT NULL,
+  PRIMARY KEY (`slot`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `form` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,

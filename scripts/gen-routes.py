@@ -54,6 +54,80 @@ VARIANTS = [
 HANDLERS = {
     ('GET', '/identity/oauth/token'): 'api_identity_token',
     ('POST', '/identity/oauth/token'): 'api_identity_token',
+    ('GET', '/rest/v1/customobjects.json'): 'api_co_list',
+    ('GET', '/rest/v1/customobjects/schema.json'): 'api_co_types_list',
+    ('POST', '/rest/v1/customobjects/schema.json'): 'api_co_types_sync',
+    ('GET', '/rest/v1/customobjects/schema/fieldDataTypes.json'):
+        'api_co_types_data_types',
+    ('GET', '/rest/v1/customobjects/schema/linkableObjects.json'):
+        'api_co_types_linkable',
+    ('POST', '/rest/v1/customobjects/schema/{apiName}/addField.json'):
+        'api_co_types_add_fields',
+    ('POST', '/rest/v1/customobjects/schema/{apiName}/approve.json'):
+        'api_co_types_approve',
+    ('POST', '/rest/v1/customobjects/schema/{apiName}/delete.json'):
+        'api_co_types_delete',
+    ('POST', '/rest/v1/customobjects/schema/{apiName}/deleteField.json'):
+        'api_co_types_delete_fields',
+    ('GET', '/rest/v1/customobjects/schema/{apiName}/dependentAssets.json'):
+        'api_co_types_dependents',
+    ('GET', '/rest/v1/customobjects/schema/{apiName}/describe.json'):
+        'api_co_types_describe',
+    ('POST', '/rest/v1/customobjects/schema/{apiName}/discardDraft.json'):
+        'api_co_types_discard',
+    ('POST', '/rest/v1/customobjects/schema/{apiName}/{fieldApiName}/'
+     'updateField.json'): 'api_co_types_update_field',
+    ('GET', '/rest/v1/customobjects/{customObjectName}.json'): 'api_co_get',
+    ('POST', '/rest/v1/customobjects/{customObjectName}.json'): 'api_co_sync',
+    ('POST', '/rest/v1/customobjects/{customObjectName}/delete.json'):
+        'api_co_delete',
+    ('GET', '/rest/v1/customobjects/{customObjectName}/describe.json'):
+        'api_co_describe',
+    ('GET', '/bulk/v1/customobjects/{apiName}/export.json'):
+        'api_export_list',
+    ('POST', '/bulk/v1/customobjects/{apiName}/export/create.json'):
+        'api_export_create',
+    ('POST', '/bulk/v1/customobjects/{apiName}/export/{exportId}/cancel.json'):
+        'api_export_cancel',
+    ('POST',
+     '/bulk/v1/customobjects/{apiName}/export/{exportId}/enqueue.json'):
+        'api_export_enqueue',
+    ('GET', '/bulk/v1/customobjects/{apiName}/export/{exportId}/file.json'):
+        'api_export_file',
+    ('GET', '/bulk/v1/customobjects/{apiName}/export/{exportId}/status.json'):
+        'api_export_status',
+    ('GET', '/rest/v1/lead/{leadId}.json'): 'api_leads_get',
+    ('GET', '/rest/v1/leads.json'): 'api_leads_list',
+    ('POST', '/rest/v1/leads.json'): 'api_leads_sync',
+    ('GET', '/rest/v1/leads/programs/{programId}.json'):
+        'api_leads_list_by_program',
+    ('POST', '/rest/v1/leads/delete.json'): 'api_leads_delete',
+    ('POST', '/rest/v1/leads/push.json'): 'api_leads_push',
+    ('POST', '/rest/v1/leads/submitForm.json'): 'api_leads_submit_form',
+    ('GET', '/rest/v1/leads/partitions.json'): 'api_leads_partitions_list',
+    ('POST', '/rest/v1/leads/partitions.json'):
+        'api_leads_partitions_update',
+    ('POST', '/rest/v1/leads/programs/{programId}/status.json'):
+        'api_leads_program_status',
+    ('GET', '/rest/v1/leads/{leadId}/listMembership.json'):
+        'api_leads_list_membership',
+    ('GET', '/rest/v1/leads/{leadId}/programMembership.json'):
+        'api_leads_program_membership',
+    ('GET', '/rest/v1/leads/{leadId}/smartCampaignMembership.json'):
+        'api_leads_campaign_membership',
+    ('POST', '/rest/v1/leads/{leadId}/associate.json'):
+        'api_leads_associate',
+    ('POST', '/rest/v1/leads/{leadId}/merge.json'): 'api_leads_merge',
+    ('GET', '/rest/v1/leads/describe.json'): 'api_lead_fields_describe',
+    ('GET', '/rest/v1/leads/describe2.json'): 'api_lead_fields_describe2',
+    ('GET', '/rest/v1/leads/schema/fields.json'): 'api_lead_fields_list',
+    ('POST', '/rest/v1/leads/schema/fields.json'): 'api_lead_fields_create',
+    ('GET', '/rest/v1/leads/schema/fields/{fieldApiName}.json'):
+        'api_lead_fields_get',
+    ('POST', '/rest/v1/leads/schema/fields/{fieldApiName}.json'):
+        'api_lead_fields_update',
+    ('GET', '/rest/v1/program/members/describe.json'):
+        'api_lead_fields_describe_members',
 }
 
 

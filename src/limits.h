@@ -24,6 +24,22 @@
 #define MAX_BATCH_RECORDS	300
 #define MAX_FILTER_VALUES	300
 #define MAX_BATCH_SIZE		300
+/* Leads core (api_leads.c, repo_leads.c). */
+#define MAX_FILTER_MATCHES	1000	/* more: 1003 "Too many results" (§5.3) */
+#define MAX_STMT_PARAMS		60000	/* placeholders of one statement (65535) */
+
+/* Lead field schema (api-behaviour.md §4, §5.12). */
+#define MAX_CREATE_FIELDS	100	/* records of one Create Lead Fields */
+#define MAX_FIELD_NAME_CHARS	50	/* a custom field's API name */
+#define MAX_LEAD_INDEXES	60	/* custom fields indexed while fewer */
+#define LEAD_DDL_WAIT_SECS	10	/* ALTER TABLE lead waits for its lock */
+
+/* Programs, lists, forms, merge, cookies (api_lead_membership.c, mautoctl). */
+#define MAX_MERGE_LOSERS	25	/* leadIds of Merge Leads (§5.6) */
+#define MAX_PROGRAM_STATUSES	64	/* statuses of one program */
+#define MAX_FORM_FIELDS		128	/* fields of one form */
+#define MAX_OBJECT_NAME_BYTES	255	/* program, list, form, partition */
+#define MAX_COOKIE_BYTES	255	/* a _mkto_trk value (lead_cookie) */
 
 /* Per-request scratch memory. */
 #define ARENA_BLOCK_BYTES	(64 * 1024)
@@ -43,6 +59,19 @@
 #define MAX_WORKERS		256
 #define MAX_HOST_ID_BYTES	64
 #define MAX_HOSTS		64	/* hosts tracked by the limiter */
+
+/* Bulk export of custom objects (api-behaviour.md §4, §7; src/export/). */
+#define EXPORT_SLOTS		2	/* jobs Processing at once (export_slot rows) */
+#define EXPORT_MAX_QUEUED	10	/* Queued + Processing, whole instance */
+#define EXPORT_MAX_FIELDS	100	/* fields of one job */
+#define EXPORT_MAX_HEADER_CHARS	255	/* a columnHeaderNames value */
+#define EXPORT_MAX_RANGE_DAYS	31	/* updatedAt filter span */
+#define EXPORT_LIST_DAYS	7	/* Get Jobs looks back this far */
+#define EXPORT_FILE_DAYS	7	/* a file is kept this long */
+#define EXPORT_STATUS_DAYS	30	/* a job row is kept this long */
+#define EXPORT_MAX_ATTEMPTS	3	/* runner deaths before a job fails */
+#define EXPORT_MAX_VALUE_BYTES	(1024 * 1024)	/* one exported value */
+#define EXPORT_IO_BYTES		(64 * 1024)	/* file write/read chunk */
 
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200

@@ -14,6 +14,12 @@
  *
  * Process slots double as worker indexes for request ids, so a new
  * worker never shares an index with a live one (rid.h).
+ *
+ * With export_runner on, the master also keeps EXPORT_SLOTS export
+ * runners (src/export/runner.c) alive in slots of their own: respawned
+ * when they die (with their own back-off), stopped with the workers,
+ * and replaced on SIGHUP (a runner stopping gives its job back, and the
+ * new one, with the new configuration, takes it up again).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -33,6 +39,7 @@
 #endif
 
 #include "auth/ratelimit.h"
+#include "export/runner.h"
 #include "limits.h"
 #include "master.h"
 #include "util/config.h"
@@ -71,6 +78,10 @@ struct master {
 	int64_t			 backoff;	/* ms; 0: spawn at once */
 	int64_t			 next_spawn;	/* monotonic ms */
 	struct proc		 procs[MASTER_MAX_PROCS];
+	/* Export runners: their own slots and back-off. */
+	struct proc		 runners[EXPORT_SLOTS];
+	int64_t			 runner_backoff;
+	int64_t			 runner_next_spawn;
 };
 
 static int64_t
@@ -202,6 +213,31 @@ find_proc(struct master *m, pid_t pid)
 	return NULL;
 }
 
+/* The runner slot of pid, or NULL. */
+static struct proc *
+find_runner(struct master *m, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < EXPORT_SLOTS; i++)
+		if (m->runners[i].pid == pid && pid != 0)
+			return &m->runners[i];
+	return NULL;
+}
+
+/* Live export runners. */
+static int
+count_runners(const struct master *m)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < EXPORT_SLOTS; i++)
+		if (m->runners[i].pid != 0)
+			n++;
+	return n;
+}
+
 /* Live workers; with active, only those not asked to stop. */
 static int
 count_procs(const struct master *m, bool active)
@@ -276,6 +312,61 @@ out:
 	return r;
 }
 
+/* Counts one more young death of a runner (as backoff_bump). */
+static void
+runner_backoff_bump(struct master *m, int64_t now)
+{
+	if (now < m->runner_next_spawn)
+		return;
+	m->runner_backoff = m->runner_backoff == 0 ? MASTER_BACKOFF_MIN_MS :
+	    m->runner_backoff * 2 > MASTER_BACKOFF_MAX_MS ?
+	    MASTER_BACKOFF_MAX_MS : m->runner_backoff * 2;
+	m->runner_next_spawn = now + m->runner_backoff;
+	log_warn("master: export runners die young; next start in %lld ms",
+	    (long long)m->runner_backoff);
+}
+
+static int
+spawn_runner(struct master *m, size_t i, int64_t now)
+{
+	struct export_runner_args ra;
+	pid_t pid;
+
+	ra = (struct export_runner_args){ .cfg = m->cfg, .index = (unsigned)i,
+	    .master = m->self };
+	(void)fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_err("master: fork: %s", strerror(errno));
+		runner_backoff_bump(m, now);
+		return -1;
+	}
+	if (pid == 0)
+		exit(export_runner_run(&ra));
+	m->runners[i] = (struct proc){ .pid = pid, .started = now };
+	log_debug("master: started export runner %ld (slot %zu)", (long)pid,
+	    i);
+	return 0;
+}
+
+/* Starts the missing export runners when export_runner is on. */
+static void
+fill_runners(struct master *m, int64_t now)
+{
+	size_t i;
+
+	if (m->runner_backoff != 0 && now >= m->runner_next_spawn) {
+		for (i = 0; i < EXPORT_SLOTS; i++)
+			if (m->runners[i].pid != 0 &&
+			    now - m->runners[i].started >= MASTER_STABLE_MS)
+				m->runner_backoff = 0;
+	}
+	if (!m->cfg->export_runner || now < m->runner_next_spawn)
+		return;
+	for (i = 0; i < EXPORT_SLOTS; i++)
+		if (m->runners[i].pid == 0 && spawn_runner(m, i, now) != 0)
+			break;
+}
+
 /* Starts workers until target are active, unless backing off. */
 static void
 fill(struct master *m, int64_t now)
@@ -284,6 +375,7 @@ fill(struct master *m, int64_t now)
 	while (count_procs(m, true) < m->target && now >= m->next_spawn)
 		if (spawn(m, now) != 0)
 			break;
+	fill_runners(m, now);
 }
 
 static void
@@ -394,15 +486,36 @@ reaped(struct master *m, struct proc *p, int status, int64_t now)
 }
 
 static void
+runner_reaped(struct master *m, struct proc *p, int status, int64_t now)
+{
+	char what[96];
+
+	describe_status(status, what, sizeof(what));
+	if (m->stopping || p->term_at != 0)
+		log_debug("master: export runner %ld stopped: %s",
+		    (long)p->pid, what);
+	else {
+		log_warn("master: export runner %ld died unexpectedly: %s",
+		    (long)p->pid, what);
+		if (now - p->started < MASTER_STABLE_MS)
+			runner_backoff_bump(m, now);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+static void
 reap_all(struct master *m)
 {
 	struct proc *p;
 	pid_t pid;
 	int status;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if ((p = find_proc(m, pid)) != NULL)
 			reaped(m, p, status, now_ms());
+		else if ((p = find_runner(m, pid)) != NULL)
+			runner_reaped(m, p, status, now_ms());
+	}
 }
 
 static void
@@ -420,6 +533,9 @@ begin_stop(struct master *m, int sig, int64_t now)
 	for (i = 0; i < MASTER_MAX_PROCS; i++)
 		if (m->procs[i].pid != 0)
 			term(&m->procs[i], now);
+	for (i = 0; i < EXPORT_SLOTS; i++)
+		if (m->runners[i].pid != 0)
+			term(&m->runners[i], now);
 }
 
 /* SIGKILLs workers that were asked to stop longer ago than allowed. */
@@ -430,8 +546,9 @@ enforce_deadlines(struct master *m, int64_t now)
 	struct proc *p;
 	size_t i;
 
-	for (i = 0; i < MASTER_MAX_PROCS; i++) {
-		p = &m->procs[i];
+	for (i = 0; i < MASTER_MAX_PROCS + EXPORT_SLOTS; i++) {
+		p = i < MASTER_MAX_PROCS ? &m->procs[i] :
+		    &m->runners[i - MASTER_MAX_PROCS];
 		if (p->pid == 0 || p->term_at == 0 || p->killed ||
 		    now - p->term_at < limit)
 			continue;
@@ -508,6 +625,10 @@ reload(struct master *m)
 	for (i = 0; i < MASTER_MAX_PROCS; i++)
 		if (m->procs[i].pid != 0 && m->procs[i].term_at == 0)
 			m->procs[i].stale = true;
+	/* Runners restart at once; their jobs wait in the queue meanwhile. */
+	for (i = 0; i < EXPORT_SLOTS; i++)
+		if (m->runners[i].pid != 0)
+			term(&m->runners[i], now_ms());
 	m->reloading = true;
 out:
 	free(nc);	/* config_load cleared it on failure */
@@ -531,6 +652,10 @@ sleep_ms(const struct master *m, int64_t now)
 	if (!m->stopping && m->next_spawn > now && m->next_spawn - now < d &&
 	    count_procs(m, true) < m->target + (m->reloading ? 1 : 0))
 		d = m->next_spawn - now;
+	if (!m->stopping && m->cfg->export_runner &&
+	    m->runner_next_spawn > now && m->runner_next_spawn - now < d &&
+	    count_runners(m) < EXPORT_SLOTS)
+		d = m->runner_next_spawn - now;
 	return d;
 }
 
@@ -563,7 +688,8 @@ loop(struct master *m, const sigset_t *set)
 				continue;
 		}
 		enforce_deadlines(m, now);
-		if (m->stopping && count_procs(m, false) == 0)
+		if (m->stopping && count_procs(m, false) == 0 &&
+		    count_runners(m) == 0)
 			break;
 		d = sleep_ms(m, now);
 		ts.tv_sec = (time_t)(d / 1000);

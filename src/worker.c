@@ -180,6 +180,7 @@ app_teardown(struct app *app)
 	if (app->db != NULL)
 		db_close(app->db);
 	lead_schema_clear(&app->lead_schema);
+	lead_schema_clear(&app->lead_schema_retired);
 	arena_clear(&app->arena);
 	buf_clear(&app->out);
 }

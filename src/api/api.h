@@ -32,9 +32,15 @@ struct app {
 	struct buf		 out;		/* response body, reused */
 	unsigned		 worker_index;
 	uint64_t		 served;	/* requests served */
-	/* The lead field catalogue as last loaded (api_leads_common.c). */
+	/*
+	 * The lead field catalogue as last loaded (api_leads_common.c),
+	 * and the one it replaced, kept until the next reload so that
+	 * field pointers taken earlier in a request stay valid.
+	 */
 	struct lead_schema	 lead_schema;
+	struct lead_schema	 lead_schema_retired;
 	int64_t			 lead_schema_checked_ms;
+	uint64_t		 lead_schema_loaded_at;	/* served + 1 */
 };
 
 /* The API client a request was authenticated as. */
@@ -58,6 +64,77 @@ typedef int (*api_handler)(struct call *c, struct resp *r);
 
 /* api_identity.c: GET and POST /identity/oauth/token. */
 int	api_identity_token(struct call *c, struct resp *r);
+
+/*
+ * api_lead_fields.c: Describe Lead (2), the lead field schema, Describe
+ * Program Member (both paths).
+ */
+int	api_lead_fields_describe(struct call *c, struct resp *r);
+int	api_lead_fields_describe2(struct call *c, struct resp *r);
+int	api_lead_fields_list(struct call *c, struct resp *r);
+int	api_lead_fields_get(struct call *c, struct resp *r);
+int	api_lead_fields_create(struct call *c, struct resp *r);
+int	api_lead_fields_update(struct call *c, struct resp *r);
+int	api_lead_fields_describe_members(struct call *c, struct resp *r);
+
+/*
+ * api_lead_membership.c: lead partitions, Change Lead Program Status, the
+ * list/program/smart campaign membership of a lead, Associate, Merge.
+ */
+int	api_leads_partitions_list(struct call *c, struct resp *r);
+int	api_leads_partitions_update(struct call *c, struct resp *r);
+int	api_leads_program_status(struct call *c, struct resp *r);
+int	api_leads_list_membership(struct call *c, struct resp *r);
+int	api_leads_program_membership(struct call *c, struct resp *r);
+int	api_leads_campaign_membership(struct call *c, struct resp *r);
+int	api_leads_associate(struct call *c, struct resp *r);
+int	api_leads_merge(struct call *c, struct resp *r);
+
+/*
+ * api_leads.c: Get Lead by Id, Get Leads by Filter Type, Get Leads by
+ * Program Id, Sync Leads, Delete Leads (POST delete.json and DELETE
+ * leads.json), Push Lead to Marketo, Submit Form.
+ */
+int	api_leads_get(struct call *c, struct resp *r);
+int	api_leads_list(struct call *c, struct resp *r);
+int	api_leads_list_by_program(struct call *c, struct resp *r);
+int	api_leads_sync(struct call *c, struct resp *r);
+int	api_leads_delete(struct call *c, struct resp *r);
+int	api_leads_push(struct call *c, struct resp *r);
+int	api_leads_submit_form(struct call *c, struct resp *r);
+
+/*
+ * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,
+ * cancel, file, the job list); the jobs run in src/export/runner.c.
+ */
+int	api_export_create(struct call *c, struct resp *r);
+int	api_export_enqueue(struct call *c, struct resp *r);
+int	api_export_status(struct call *c, struct resp *r);
+int	api_export_cancel(struct call *c, struct resp *r);
+int	api_export_file(struct call *c, struct resp *r);
+int	api_export_list(struct call *c, struct resp *r);
+
+/*
+ * api_custom_objects.c: Custom Objects (api-behaviour.md §6): the type
+ * metadata API (schema...) and the records API.
+ */
+int	api_co_types_list(struct call *c, struct resp *r);
+int	api_co_types_sync(struct call *c, struct resp *r);
+int	api_co_types_data_types(struct call *c, struct resp *r);
+int	api_co_types_linkable(struct call *c, struct resp *r);
+int	api_co_types_add_fields(struct call *c, struct resp *r);
+int	api_co_types_approve(struct call *c, struct resp *r);
+int	api_co_types_delete(struct call *c, struct resp *r);
+int	api_co_types_delete_fields(struct call *c, struct resp *r);
+int	api_co_types_dependents(struct call *c, struct resp *r);
+int	api_co_types_describe(struct call *c, struct resp *r);
+int	api_co_types_discard(struct call *c, struct resp *r);
+int	api_co_types_update_field(struct call *c, struct resp *r);
+int	api_co_list(struct call *c, struct resp *r);
+int	api_co_describe(struct call *c, struct resp *r);
+int	api_co_get(struct call *c, struct resp *r);
+int	api_co_sync(struct call *c, struct resp *r);
+int	api_co_delete(struct call *c, struct resp *r);
 
 /*
  * api_pending.c: the answer of every registered route whose group is not

@@ -22,13 +22,22 @@
 #include "util/arena.h"
 #include "util/timeutil.h"
 
-/* Reloads the catalogue when its version moved (or none is loaded). */
+/*
+ * Reloads the catalogue when its version moved (or none is loaded).  At
+ * most one reload per request: the catalogue it replaces is retired, not
+ * freed, so field pointers a handler already holds stay valid until a
+ * later request reloads again.
+ */
 static int
 refresh(struct app *app)
 {
 	struct lead_schema fresh;
 	int64_t version;
 	int r;
+
+	if (app->lead_schema.fields != NULL &&
+	    app->lead_schema_loaded_at == app->served + 1)
+		return 0;
 
 	if (app->lead_schema.fields != NULL) {
 		if ((r = repo_lead_fields_version(app->db, &version)) != 0)
@@ -40,8 +49,10 @@ refresh(struct app *app)
 	}
 	if ((r = repo_lead_fields_load(app->db, &fresh)) != 0)
 		return repo_err_to_api(r);
-	lead_schema_clear(&app->lead_schema);
+	lead_schema_clear(&app->lead_schema_retired);
+	app->lead_schema_retired = app->lead_schema;
 	app->lead_schema = fresh;
+	app->lead_schema_loaded_at = app->served + 1;
 	app->lead_schema_checked_ms = time_mono_ms();
 	return 0;
 }

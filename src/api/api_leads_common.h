@@ -25,9 +25,11 @@ struct resp;
 #define LEAD_SCHEMA_CHECK_MS	1000
 
 /*
- * The catalogue into *out (borrowed from the worker; valid until the next
- * call of these functions).  fresh: check the version now.  Returns 0 or
- * a negative api_err.
+ * The catalogue into *out (borrowed from the worker).  It and every field
+ * pointer taken from it stay valid until the request ends: a catalogue is
+ * reloaded at most once per request, and the one it replaces is kept
+ * until the next reload.  fresh: check the version now.  Returns 0 or a
+ * negative api_err.
  */
 int	leads_schema(struct call *c, bool fresh,
 	    const struct lead_schema **out);

@@ -14,5 +14,15 @@ int	ctl_migrate(int argc, char **argv, const struct config *cfg);
 int	ctl_client(int argc, char **argv, const struct config *cfg);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
+/*
+ * ctl_program.c: programs, static lists, forms, smart campaign members,
+ * partitions, and the demo set (seed-demo).
+ */
+int	ctl_program(int argc, char **argv, const struct config *cfg);
+int	ctl_list(int argc, char **argv, const struct config *cfg);
+int	ctl_form(int argc, char **argv, const struct config *cfg);
+int	ctl_campaign(int argc, char **argv, const struct config *cfg);
+int	ctl_partition(int argc, char **argv, const struct config *cfg);
+int	ctl_seed_demo(int argc, char **argv, const struct config *cfg);
 
 #endif

@@ -19,12 +19,25 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "campaign", ctl_campaign,
+	  "campaign add --campaign ID --lead ID..." },
 	{ "client", ctl_client,
 	  "client create --name NAME --role ROLE [--scope EMAIL] | list | "
 	  "revoke CLIENT_ID" },
+	{ "form", ctl_form,
+	  "form create --name NAME --field FIELD... [--program ID]" },
+	{ "list", ctl_list,
+	  "list create --name NAME | add --list ID --lead ID..." },
 	{ "migrate", ctl_migrate, "migrate [--dir DIR] [--status]" },
+	{ "partition", ctl_partition,
+	  "partition create --name NAME [--description TEXT]" },
+	{ "program", ctl_program,
+	  "program create --name NAME [--channel C] "
+	  "[--type program|engagement] [--status NAME[:success]]... | list | "
+	  "add --program ID --lead ID [--status NAME]" },
 	{ "role", ctl_role,
 	  "role create NAME --permission PERM... | list" },
+	{ "seed-demo", ctl_seed_demo, "seed-demo" },
 };
 
 static void

@@ -9,9 +9,11 @@
  *   5. the handler, retried once when the connection to the database was
  *      lost under a read-only (GET) operation.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "api/api.h"
 #include "auth/ratelimit.h"
@@ -140,18 +142,60 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 	return err;
 }
 
+/*
+ * Sends the file of r (resp_file) in EXPORT_IO_BYTES pieces read with
+ * pread(2), so a file of any size costs one buffer.  Returns 0, or -1
+ * when the file came up short or the client went away.
+ */
 static int
-write_response(struct app *app, const struct resp *r, int status,
+write_file(const struct resp *r, const struct resp_writer *w)
+{
+	char buf[EXPORT_IO_BYTES];
+	int64_t off = r->file_off, left = r->file_len;
+	ssize_t n;
+
+	while (left > 0) {
+		n = pread(r->file_fd, buf, left < (int64_t)sizeof(buf) ?
+		    (size_t)left : sizeof(buf), (off_t)off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			log_err("dispatch: file body short at byte %lld: %s",
+			    (long long)off, n == 0 ? "end of file" :
+			    strerror(errno));
+			return -1;
+		}
+		if (w->write(w->ctx, buf, (size_t)n) != 0)
+			return -1;
+		off += n;
+		left -= n;
+	}
+	return 0;
+}
+
+/*
+ * Writes the head and the body: the rendered envelope in app->out, or,
+ * when raw (the handler succeeded), the handler's text or file body.
+ */
+static int
+write_response(struct app *app, const struct resp *r, int status, bool raw,
     const struct resp_writer *w)
 {
 	char head[512];
+	const char *ctype = "application/json;charset=UTF-8";
+	long long len = (long long)app->out.len;
+	bool file = raw && r->has_file;
 	size_t i;
 	int n;
 
+	if (raw && r->content_type != NULL)
+		ctype = r->content_type;
+	if (file)
+		len = (long long)r->file_len;
 	n = snprintf(head, sizeof(head), "Status: %d %s\r\n"
-	    "Content-Type: application/json;charset=UTF-8\r\n"
-	    "Content-Length: %zu\r\n", status, status_text(status),
-	    app->out.len);
+	    "Content-Type: %s\r\n"
+	    "Content-Length: %lld\r\n", status, status_text(status), ctype,
+	    len);
 	if (n < 0 || (size_t)n >= sizeof(head) ||
 	    w->write(w->ctx, head, (size_t)n) != 0)
 		return -1;
@@ -161,6 +205,8 @@ write_response(struct app *app, const struct resp *r, int status,
 			return -1;
 	if (w->write(w->ctx, "\r\n", 2) != 0)
 		return -1;
+	if (file)
+		return write_file(r, w);
 	return w->write(w->ctx, app->out.data, app->out.len);
 }
 
@@ -207,7 +253,7 @@ dispatch(struct app *app, const struct req_env *env,
 		resp_header(&r, "Cache-Control: no-store");
 		resp_header(&r, "Pragma: no-cache");
 	}
-	rc = write_response(app, &r, status, w);
+	rc = write_response(app, &r, status, err == 0, w);
 	if (admitted)
 		limiter_release(app->lim);
 	resp_clear(&r);

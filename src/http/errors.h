@@ -38,6 +38,10 @@ enum api_err {
 	API_ERR_INVALID_COOKIE,		/* 1012 */
 	API_ERR_OBJECT_NOT_FOUND,	/* 1013 */
 	API_ERR_MERGE_LIMIT,		/* 1080 */
+	API_ERR_CO_DISCARD,		/* 1048 Custom Object Discard Draft Failed */
+	API_ERR_STATUS_NOT_FOUND,	/* 1025 Program status not found */
+	API_ERR_EXPORT_LIMIT,		/* 1029 bulk export queue/quota/state */
+	API_ERR_FILTER_UNSUPPORTED,	/* 1035 */
 	API_ERR_OAUTH_INVALID_CLIENT,	/* HTTP 401 identity */
 	API_ERR_OAUTH_INVALID_REQUEST,	/* HTTP 400 identity */
 	API_ERR_OAUTH_UNSUPPORTED_GRANT,/* HTTP 400 identity */

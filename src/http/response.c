@@ -6,6 +6,7 @@
  * serialisation of the result, so key order never depends on json-c.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -28,6 +29,8 @@ resp_clear(struct resp *r)
 	json_object_put(r->result);
 	json_object_put(r->warnings);
 	json_object_put(r->body);
+	if (r->has_file)
+		(void)close(r->file_fd);
 	resp_init(r);
 }
 
@@ -61,6 +64,28 @@ resp_header(struct resp *r, const char *line)
 {
 	if (r->nheaders < RESP_MAX_HEADERS)
 		r->headers[r->nheaders++] = line;
+}
+
+void
+resp_text(struct resp *r, int status, const char *ctype, const char *text)
+{
+	r->status = status;
+	r->content_type = ctype;
+	r->text = text;
+}
+
+void
+resp_file(struct resp *r, int status, const char *ctype, int fd,
+    int64_t off, int64_t len)
+{
+	if (r->has_file)
+		(void)close(r->file_fd);
+	r->status = status;
+	r->content_type = ctype;
+	r->has_file = true;
+	r->file_fd = fd;
+	r->file_off = off;
+	r->file_len = len;
 }
 
 static void
@@ -220,6 +245,12 @@ response_render(struct buf *out, const struct resp *r, enum envelope env,
 		status = e->http_status;
 	} else if (r->status != 0)
 		status = r->status;
+	/* A text or file body is the handler's; the dispatcher sends it. */
+	if (e == NULL && (r->text != NULL || r->has_file)) {
+		if (r->text != NULL)
+			buf_adds(out, r->text);
+		return status;
+	}
 	/*
 	 * The identity endpoint is not in the service envelope: a method it
 	 * does not take is HTTP 405, anything else without an OAuth code 500.

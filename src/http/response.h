@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct buf;
 struct json_object;
@@ -41,6 +42,17 @@ struct resp {
 	/* Extra header lines "Name: value" (arena or static strings). */
 	const char		*headers[RESP_MAX_HEADERS];
 	size_t			 nheaders;
+	/*
+	 * A body that is not JSON, sent as it is with status (Get Export
+	 * File's plain-text 404): see resp_text.  Arena or static.
+	 */
+	const char		*text;
+	const char		*content_type;	/* of text or file */
+	/* A file to stream as the body (Get Export File): see resp_file. */
+	bool			 has_file;
+	int			 file_fd;	/* owned; resp_clear closes */
+	int64_t			 file_off;	/* first byte sent */
+	int64_t			 file_len;	/* bytes sent */
 };
 
 void	resp_init(struct resp *r);
@@ -52,6 +64,20 @@ void	resp_add(struct resp *r, struct json_object *item);
 void	resp_warn(struct resp *r, enum envelope env, int code, const char *msg);
 /* Adds a header line; extra lines past RESP_MAX_HEADERS are dropped. */
 void	resp_header(struct resp *r, const char *line);
+/*
+ * Makes the response the text body text (borrowed: arena or static) with
+ * HTTP status and Content-Type ctype, instead of an envelope.
+ */
+void	resp_text(struct resp *r, int status, const char *ctype,
+	    const char *text);
+/*
+ * Makes the response len bytes of the open file fd from offset off, with
+ * HTTP status and Content-Type ctype; the dispatcher streams them without
+ * reading the file into memory.  Takes ownership of fd (resp_clear closes
+ * it).
+ */
+void	resp_file(struct resp *r, int status, const char *ctype, int fd,
+	    int64_t off, int64_t len);
 
 /*
  * Renders the body of r in env's family into out: the success envelope

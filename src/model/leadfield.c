@@ -38,8 +38,12 @@ static const char *const type_names[LF_TYPE__MAX] = {
 	[LF_FORMULA] = "formula",
 };
 
+/*
+ * In the order the real service writes them (api-behaviour.md §16, "Lead
+ * DB query hit"): id, firstName, lastName, email, updatedAt, createdAt.
+ */
 const char *const lead_default_fields[LEAD_DEFAULT_FIELDS + 1] = {
-	"id", "email", "updatedAt", "createdAt", "firstName", "lastName",
+	"id", "firstName", "lastName", "email", "updatedAt", "createdAt",
 	NULL
 };
 
@@ -260,10 +264,13 @@ digits(const char **p, const char *end, int n, int *v)
 /*
  * Parses an ISO-8601 date or date-time (YYYY-MM-DD, optionally followed
  * by T or a space, HH:MM[:SS[.fff]], and Z or +HH:MM / +HHMM / +HH) into
- * UTC seconds since the epoch.  *has_time tells whether a time was given.
+ * UTC seconds since the epoch.  *has_time tells whether a time was given;
+ * *day is the date as written (days since the epoch, before any offset
+ * is applied), which is what a date field keeps.
  */
 static bool
-parse_iso(const char *s, size_t n, int64_t *out, bool *has_time)
+parse_iso(const char *s, size_t n, int64_t *out, bool *has_time,
+    int64_t *day)
 {
 	const char *p = s, *end = s + n;
 	int y, mo, d, h = 0, mi = 0, se = 0, oh = 0, om = 0, sign = 0;
@@ -303,9 +310,12 @@ parse_iso(const char *s, size_t n, int64_t *out, bool *has_time)
 			sign = *p++ == '-' ? -1 : 1;
 			if (!digits(&p, end, 2, &oh))
 				return false;
-			if (p < end && *p == ':')
+			/* +HH, +HHMM or +HH:MM; a colon needs the minutes. */
+			if (p < end && *p == ':') {
 				p++;
-			if (p < end && !digits(&p, end, 2, &om))
+				if (!digits(&p, end, 2, &om))
+					return false;
+			} else if (p < end && !digits(&p, end, 2, &om))
 				return false;
 			if (oh > 23 || om > 59)
 				return false;
@@ -313,7 +323,8 @@ parse_iso(const char *s, size_t n, int64_t *out, bool *has_time)
 		if (p != end)
 			return false;
 	}
-	*out = time_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se -
+	*day = time_days_from_civil(y, mo, d);
+	*out = *day * 86400 + h * 3600 + mi * 60 + se -
 	    sign * (oh * 3600 + om * 60);
 	return true;
 }
@@ -400,7 +411,7 @@ parse_typed(const struct lead_field *f, struct json_object *in,
 	int64_t iv;
 	double dv;
 	bool bv, has_time;
-	int64_t y;
+	int64_t y, day;
 	int m, d;
 	char *txt;
 
@@ -464,8 +475,15 @@ parse_typed(const struct lead_field *f, struct json_object *in,
 	case LF_DATE:
 	case LF_DATETIME:
 		if (!json_object_is_type(in, json_type_string) ||
-		    !parse_iso(s, n, &iv, &has_time))
+		    !parse_iso(s, n, &iv, &has_time, &day))
 			return -1;
+		/*
+		 * A date keeps the day written ("2024-05-01T23:30:00-05:00"
+		 * is May 1st, not May 2nd in UTC); a datetime is stored in
+		 * UTC.
+		 */
+		if (f->type == LF_DATE)
+			iv = day * 86400;
 		time_civil_from_days(iv >= 0 ? iv / 86400 :
 		    (iv - 86399) / 86400, &y, &m, &d);
 		if (y < 1000 || y > 9999)
@@ -476,8 +494,8 @@ parse_typed(const struct lead_field *f, struct json_object *in,
 			int64_t sod = ((iv % 86400) + 86400) % 86400;
 
 			txt = arena_printf(a, "%04d-%02d-%02d %02d:%02d:%02d",
-			    (int)y, m, d, (int)(sod / 3600), (int)(sod / 60 % 60),
-			    (int)(sod % 60));
+			    (int)y, m, d, (int)(sod / 3600),
+			    (int)(sod / 60 % 60), (int)(sod % 60));
 		}
 		if (txt == NULL)
 			return -1;
@@ -543,8 +561,20 @@ lead_value_json(const struct lead_field *f, const char *text, size_t len)
 	case LF_FLOAT:
 	case LF_CURRENCY:
 	case LF_PERCENT:
-		if (parse_double(text, len, &dv))
-			return json_object_new_double(dv);
+		/*
+		 * The shortest text that reads back as the same double, so
+		 * 14.1 is written 14.1 and not 14.099999999999999.
+		 */
+		if (parse_double(text, len, &dv)) {
+			char num[40];
+			double back;
+
+			snprintf(num, sizeof(num), "%.15g", dv);
+			if (!parse_double(num, strlen(num), &back) ||
+			    back != dv)
+				snprintf(num, sizeof(num), "%.17g", dv);
+			return json_object_new_double_s(dv, num);
+		}
 		break;
 	case LF_BOOLEAN:
 		return json_object_new_boolean(len > 0 && text[0] != '0');
@@ -561,4 +591,82 @@ lead_value_json(const struct lead_field *f, const char *text, size_t len)
 		break;
 	}
 	return json_object_new_string_len(text, (int)len);
+}
+
+/*
+ * A _mkto_trk value: "id:<munchkin id>&token:_mch-<domain>-<digits>-<n>".
+ * The munchkin id is letters, digits and '-'; the token part is printable
+ * ASCII without white space or '&'.  Anything else is 1012.
+ */
+bool
+lead_cookie_is_valid(const char *s, size_t n)
+{
+	static const char tok[] = "&token:_mch-";
+	size_t i, id_end;
+
+	if (n > LEAD_COOKIE_BYTES || n < 3 || memcmp(s, "id:", 3) != 0)
+		return false;
+	for (i = 3; i < n && s[i] != '&'; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-')
+			return false;
+	id_end = i;
+	if (id_end == 3 || n - id_end <= sizeof(tok) - 1 ||
+	    memcmp(s + id_end, tok, sizeof(tok) - 1) != 0)
+		return false;
+	for (i = id_end + sizeof(tok) - 1; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 ||
+		    (unsigned char)s[i] >= 0x7F || s[i] == '&')
+			return false;
+	return true;
+}
+
+/* See leadfield.h. */
+const char *
+lead_key_norm(const struct lead_field *f, const struct lead_value *v,
+    struct arena *a)
+{
+	char *p;
+	size_t n, i;
+
+	switch (v->kind) {
+	case LV_INT:
+	case LV_BOOL:
+		return arena_printf(a, "%lld", (long long)v->i);
+	case LV_DBL:
+		return arena_printf(a, "%.17g", v->d);
+	case LV_STR:
+		break;
+	default:
+		return NULL;
+	}
+	/* PAD SPACE collations ignore trailing spaces when comparing. */
+	for (n = v->len; n > 0 && v->s[n - 1] == ' '; n--)
+		;
+	if ((p = arena_strndup(a, v->s, n)) == NULL)
+		return NULL;
+	/* email is utf8mb4_general_ci; email values are ASCII (is_email). */
+	if (f->type == LF_EMAIL)
+		for (i = 0; i < n; i++)
+			p[i] = (char)tolower((unsigned char)p[i]);
+	return p;
+}
+
+/* See leadfield.h. */
+uint64_t
+lead_key_hash(const char *field, const char *norm)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	const char *p;
+
+	for (p = field; *p != '\0'; p++) {
+		h ^= (unsigned char)tolower((unsigned char)*p);
+		h *= UINT64_C(1099511628211);
+	}
+	h ^= 0xff;	/* separator: no byte of a name is 0xff */
+	h *= UINT64_C(1099511628211);
+	for (p = norm; *p != '\0'; p++) {
+		h ^= (unsigned char)tolower((unsigned char)*p);
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
 }

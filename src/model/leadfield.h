@@ -67,7 +67,7 @@ struct lead_schema {
 	struct lead_field	*fields;	/* owned, count entries */
 	size_t			 count;
 	int64_t			 version;	/* lead_schema.version read */
-	size_t			*by_name;	/* indexes sorted by name, no case */
+	size_t			*by_name;	/* by name, without case */
 };
 
 /* Text of a type for the API ("string", "email", ...). */
@@ -134,5 +134,33 @@ const char	*lead_value_text(struct json_object *in, struct arena *a);
  */
 struct json_object *lead_value_json(const struct lead_field *f,
 		    const char *text, size_t len);
+
+/* The longest tracking cookie kept (lead_cookie.cookie, lead.cookies). */
+#define LEAD_COOKIE_BYTES	255
+
+/*
+ * Whether n bytes at s are a well-formed tracking cookie (_mkto_trk:
+ * "id:123-ABC-456&token:_mch-example.com-1594662481190-60776"), at most
+ * LEAD_COOKIE_BYTES long.  A bad one is answered with 1012.
+ */
+bool		 lead_cookie_is_valid(const char *s, size_t n);
+
+/*
+ * The lookup key of a value, as the database compares it: integers in
+ * decimal, strings without trailing spaces (PAD SPACE collations) and,
+ * for email fields (utf8mb4_general_ci), in lower case.  Two inputs with
+ * the same key match the same leads.  Returns an arena string, or NULL
+ * for a null value or when the arena is exhausted.
+ */
+const char	*lead_key_norm(const struct lead_field *f,
+		    const struct lead_value *v, struct arena *a);
+
+/*
+ * The lead_claim key of a lookup: a 64-bit FNV-1a hash of the field
+ * name and the normalised value, both in lower case (a coarser key only
+ * makes two creates wait for each other needlessly, never lets two
+ * through).
+ */
+uint64_t	 lead_key_hash(const char *field, const char *norm);
 
 #endif

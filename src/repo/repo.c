@@ -11,6 +11,8 @@ const struct repo_sql *const repo_modules[REPO__MAX] = {
 	[REPO_LEADS] = &repo_leads_sql,
 	[REPO_PROGRAMS] = &repo_programs_sql,
 	[REPO_ACTIVITY] = &repo_activity_sql,
+	[REPO_CUSTOM_OBJECTS] = &repo_custom_objects_sql,
+	[REPO_BULK_EXPORT] = &repo_bulk_export_sql,
 };
 
 /*

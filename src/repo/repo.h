@@ -36,6 +36,8 @@ enum repo_id {
 	REPO_LEADS,
 	REPO_PROGRAMS,
 	REPO_ACTIVITY,
+	REPO_CUSTOM_OBJECTS,
+	REPO_BULK_EXPORT,
 	REPO__MAX
 };
 
@@ -46,6 +48,8 @@ extern const struct repo_sql repo_lead_schema_sql;
 extern const struct repo_sql repo_leads_sql;
 extern const struct repo_sql repo_programs_sql;
 extern const struct repo_sql repo_activity_sql;
+extern const struct repo_sql repo_custom_objects_sql;
+extern const struct repo_sql repo_bulk_export_sql;
 
 /* The module table, indexed by enum repo_id (repo.c). */
 extern const struct repo_sql *const repo_modules[REPO__MAX];

@@ -35,6 +35,7 @@ static int	check_level(struct config *, const char *, char *, size_t);
 static int	check_word(struct config *, const char *, char *, size_t);
 static int	check_password_file(struct config *, const char *, char *,
 		    size_t);
+static int	check_abs_path(struct config *, const char *, char *, size_t);
 
 /*
  * The keys, in the order of man/mautod.conf.5.  String bounds are
@@ -128,6 +129,21 @@ static const struct config_key keys[] = {
 	{ .name = "allow_query_token", .def = "true", .type = CONFIG_BOOL,
 	  .offset = OFF(allow_query_token), .min = 0, .max = 1,
 	  .help = "accept the token in the access_token query parameter" },
+	{ .name = "export_runner", .def = "true", .type = CONFIG_BOOL,
+	  .offset = OFF(export_runner), .min = 0, .max = 1,
+	  .help = "run the bulk export runners on this host" },
+	{ .name = "export_dir", .def = "/var/lib/mauto/exports",
+	  .type = CONFIG_STR, .offset = OFF(export_dir), .min = 2,
+	  .max = 1024, .check = check_abs_path,
+	  .help = "directory of the export files (shared by all hosts)" },
+	{ .name = "export_daily_quota_mb", .def = "500", .type = CONFIG_INT,
+	  .offset = OFF(export_daily_quota_mb), .min = 0, .max = 1048576,
+	  .help = "megabytes of export files per day (error 1029); "
+	    "0: no limit" },
+	{ .name = "export_lease_secs", .def = "30", .type = CONFIG_INT,
+	  .offset = OFF(export_lease_secs), .min = 2, .max = 3600,
+	  .help = "seconds after which the job of a silent export runner "
+	    "is taken over" },
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -174,6 +190,18 @@ check_word(struct config *cfg, const char *value, char *why, size_t whysz)
 			return -1;
 		}
 	return 0;
+}
+
+/* An absolute path (the daemon's working directory is not fixed). */
+static int
+check_abs_path(struct config *cfg, const char *value, char *why,
+    size_t whysz)
+{
+	(void)cfg;
+	if (value[0] == '/')
+		return 0;
+	(void)snprintf(why, whysz, "must be an absolute path");
+	return -1;
 }
 
 static void

@@ -47,6 +47,12 @@ struct config {
 	int	 token_lifetime;	/* 3600 */
 	char	*token_suffix;		/* the ":xx" part of an access token */
 	bool	 allow_query_token;	/* accept ?access_token= */
+
+	/* Bulk export (src/export/runner.c). */
+	bool	 export_runner;		/* run export runners on this host */
+	char	*export_dir;		/* the export files, shared by hosts */
+	int	 export_daily_quota_mb;	/* 500; 0: no limit */
+	int	 export_lease_secs;	/* a runner's unrenewed claim lasts */
 };
 
 /* Fills cfg with the defaults of the key table. */

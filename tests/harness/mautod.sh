@@ -70,6 +70,9 @@ start()
 	fi
 	: "${MAUTO_WORKERS:=4}"
 	export MAUTO_WORKERS
+	# Export files stay under DIR (the default is a system directory).
+	: "${MAUTO_EXPORT_DIR:=$dir/exports}"
+	export MAUTO_EXPORT_DIR
 	# systemd-socket-activate hands the child no environment of its
 	# own beyond LISTEN_*; name every variable it must pass on.
 	while IFS= read -r name; do

@@ -40,6 +40,9 @@ export MAUTO_DB_NAME=${MAUTO_TEST_DB_NAME:-mauto_test}
 export MAUTO_DB_USER=${MAUTO_TEST_DB_USER:-mauto}
 export MAUTO_DB_PASSWORD=${MAUTO_TEST_DB_PASSWORD:-}
 unset MAUTO_WORKERS MAUTO_LISTEN MAUTO_MAX_REQUESTS
+# The checks below count workers as the master's children: the export
+# runners are off, except in their own section at the end.
+export MAUTO_EXPORT_RUNNER=off
 
 tmp=$(mktemp -d /tmp/mauto-process.XXXXXX)
 conf=$tmp/mautod.conf
@@ -338,6 +341,53 @@ stop "$m"
 rc=$?
 check "exit status 0 after SIGTERM while backing off (got $rc)" \
     test "$rc" -eq 0
+
+# --- export runners: supervised next to the workers ------------------------
+# src/export/runner.c: with export_runner on, the master keeps two runner
+# processes (named mautod-export) besides the workers, makes export_dir,
+# respawns a runner that dies, replaces both on SIGHUP and stops them on
+# SIGTERM.
+runners_of()
+{
+	pgrep -P "$1" -x mautod-export | sort
+}
+runners_are()
+{
+	[ "$(runners_of "$1" | wc -l)" -eq "$2" ]
+}
+MAUTO_EXPORT_RUNNER=on MAUTO_EXPORT_DIR=$tmp/exports/spool \
+    start_unix x --workers 1
+m=$master
+check "two export runners run beside the workers" \
+    wait_for "$TIMEOUT" runners_are "$m" 2
+check "workers are still counted apart" \
+    test "$(pgrep -P "$m" -x mautod | wc -l)" -eq 1
+check "export_dir is made with mode 0700" \
+    test "$(stat -c %a "$tmp/exports/spool" 2>/dev/null)" = 700
+victim=$(runners_of "$m" | head -n 1)
+kill -KILL "$victim" 2>/dev/null
+runner_respawned()
+{
+	runners_are "$m" 2 && ! runners_of "$m" | grep -qx "$victim"
+}
+check "a killed export runner is respawned" \
+    wait_for "$TIMEOUT" runner_respawned
+check "its death is logged" grep -q \
+    "export runner $victim died unexpectedly: killed by signal 9" "$tmp/x.log"
+old=$(runners_of "$m")
+kill -HUP "$m"
+runners_replaced()
+{
+	local now
+	now=$(runners_of "$m")
+	runners_are "$m" 2 && disjoint "$old" "$now"
+}
+check "SIGHUP replaces the export runners" wait_for "$TIMEOUT" runners_replaced
+check "requests work with the runners" wait_for "$TIMEOUT" answers "$tmp/x.sock"
+stop "$m"
+rc=$?
+check "exit status 0 after SIGTERM with runners (got $rc)" test "$rc" -eq 0
+check "no runner is left behind" test -z "$(runners_of "$m")"
 
 # A sanitizer build reports into the daemon logs; a report is a failure.
 sanitizer_clean()

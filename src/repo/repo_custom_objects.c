@@ -1,0 +1,1968 @@
+/*
+ * Custom object types and records (repo_custom_objects.h).
+ *
+ * Type metadata goes through the prepared statements below.  Record
+ * tables are named co_rec_<type id> and their columns by field API names
+ * that model/cotype.c checked ([A-Za-z][A-Za-z0-9_]*, not reserved), so
+ * the statements on them are built at run time (db_stmt_sql) with every
+ * identifier back-quoted and every value bound.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <mysql.h>
+#include <mysqld_error.h>
+
+#include "db/bind.h"
+#include "db/pool.h"
+#include "model/cotype.h"
+#include "model/leadfield.h"
+#include "repo/repo.h"
+#include "repo/repo_custom_objects.h"
+#include "util/buf.h"
+#include "util/log.h"
+#include "util/xmalloc.h"
+
+enum co_stmt {
+	CO_STMT_VERSION,
+	CO_STMT_LOCK_SCHEMA,
+	CO_STMT_BUMP_SCHEMA,
+	CO_STMT_TYPE_GET,
+	CO_STMT_TYPE_LOCK,
+	CO_STMT_TYPE_COUNT,
+	CO_STMT_TYPE_NAMES,
+	CO_STMT_TYPE_INSERT,
+	CO_STMT_TYPE_UPDATE_STATE,
+	CO_STMT_TYPE_DELETE,
+	CO_STMT_VERSION_GET,
+	CO_STMT_VERSION_UPSERT,
+	CO_STMT_VERSION_DELETE,
+	CO_STMT_VERSION_COPY,
+	CO_STMT_FIELDS_GET,
+	CO_STMT_FIELDS_DELETE,
+	CO_STMT_FIELD_INSERT,
+	CO_STMT_FIELDS_COPY,
+	CO_STMT_LEASE_TAKE,
+	CO_STMT_LEASE_HOLD,
+	CO_STMT_LEASE_CLEAR,
+	CO_STMT_PROMOTE,
+	CO_STMT_LINKED_FROM,
+	CO_STMT_TABLE_COLUMNS,
+	CO_STMT__MAX
+};
+
+/* The columns of co_type that CO_STMT_TYPE_GET/LOCK return. */
+#define CO_TYPE_COLUMNS \
+	"id, api_name, state, has_approved, has_draft, table_ready, " \
+	"draft_rev, UNIX_TIMESTAMP(created_at), UNIX_TIMESTAMP(updated_at), " \
+	"approving_owner IS NOT NULL AND approving_until >= UTC_TIMESTAMP()"
+
+#define CO_FIELD_COLUMNS \
+	"name, display_name, data_type, length, description, is_dedupe, " \
+	"related_object, related_field, key_type, pos"
+
+/* Seconds an approval may hold its lease before another may take it. */
+#define CO_APPROVE_LEASE_SECS	"120"
+
+static const char *const sql[CO_STMT__MAX] = {
+	[CO_STMT_VERSION] =
+	    "SELECT version FROM co_schema WHERE id = 1",
+	[CO_STMT_LOCK_SCHEMA] =
+	    "SELECT version FROM co_schema WHERE id = 1 FOR UPDATE",
+	[CO_STMT_BUMP_SCHEMA] =
+	    "UPDATE co_schema SET version = version + 1 WHERE id = 1",
+	[CO_STMT_TYPE_GET] =
+	    "SELECT " CO_TYPE_COLUMNS " FROM co_type WHERE api_name = ?",
+	[CO_STMT_TYPE_LOCK] =
+	    "SELECT " CO_TYPE_COLUMNS " FROM co_type WHERE api_name = ? "
+	    "FOR UPDATE",
+	[CO_STMT_TYPE_COUNT] =
+	    "SELECT COUNT(*) FROM co_type",
+	[CO_STMT_TYPE_NAMES] =
+	    "SELECT api_name FROM co_type ORDER BY id",
+	[CO_STMT_TYPE_INSERT] =
+	    "INSERT INTO co_type (api_name, state, has_approved, has_draft, "
+	    "created_at, updated_at) VALUES (?, 'draft', 0, 1, "
+	    "UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	/* state, has_approved, has_draft, id. */
+	[CO_STMT_TYPE_UPDATE_STATE] =
+	    "UPDATE co_type SET state = ?, has_approved = ?, has_draft = ?, "
+	    "draft_rev = draft_rev + 1, updated_at = UTC_TIMESTAMP() "
+	    "WHERE id = ?",
+	[CO_STMT_TYPE_DELETE] =
+	    "DELETE FROM co_type WHERE id = ?",
+	[CO_STMT_VERSION_GET] =
+	    "SELECT display_name, plural_name, description, "
+	    "show_in_lead_detail FROM co_type_version "
+	    "WHERE type_id = ? AND is_draft = ?",
+	[CO_STMT_VERSION_UPSERT] =
+	    "INSERT INTO co_type_version (type_id, is_draft, display_name, "
+	    "plural_name, description, show_in_lead_detail, updated_at) "
+	    "VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP()) "
+	    "ON DUPLICATE KEY UPDATE display_name = VALUES(display_name), "
+	    "plural_name = VALUES(plural_name), "
+	    "description = VALUES(description), "
+	    "show_in_lead_detail = VALUES(show_in_lead_detail), "
+	    "updated_at = VALUES(updated_at)",
+	[CO_STMT_VERSION_DELETE] =
+	    "DELETE FROM co_type_version WHERE type_id = ? AND is_draft = ?",
+	/* to is_draft, type, from is_draft. */
+	[CO_STMT_VERSION_COPY] =
+	    "INSERT INTO co_type_version (type_id, is_draft, display_name, "
+	    "plural_name, description, show_in_lead_detail, updated_at) "
+	    "SELECT type_id, ?, display_name, plural_name, description, "
+	    "show_in_lead_detail, UTC_TIMESTAMP() FROM co_type_version "
+	    "WHERE type_id = ? AND is_draft = ?",
+	[CO_STMT_FIELDS_GET] =
+	    "SELECT " CO_FIELD_COLUMNS " FROM co_field "
+	    "WHERE type_id = ? AND is_draft = ? ORDER BY pos, name",
+	[CO_STMT_FIELDS_DELETE] =
+	    "DELETE FROM co_field WHERE type_id = ? AND is_draft = ?",
+	[CO_STMT_FIELD_INSERT] =
+	    "INSERT INTO co_field (type_id, is_draft, " CO_FIELD_COLUMNS ") "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[CO_STMT_FIELDS_COPY] =
+	    "INSERT INTO co_field (type_id, is_draft, " CO_FIELD_COLUMNS ") "
+	    "SELECT type_id, ?, " CO_FIELD_COLUMNS " FROM co_field "
+	    "WHERE type_id = ? AND is_draft = ?",
+	/* owner, id: affected 1 when the lease was free or expired. */
+	[CO_STMT_LEASE_TAKE] =
+	    "UPDATE co_type SET approving_owner = ?, approving_until = "
+	    "UTC_TIMESTAMP() + INTERVAL " CO_APPROVE_LEASE_SECS " SECOND "
+	    "WHERE id = ? AND (approving_owner IS NULL OR "
+	    "approving_until < UTC_TIMESTAMP())",
+	/* id, owner: affected 1 while owner holds the lease. */
+	[CO_STMT_LEASE_HOLD] =
+	    "UPDATE co_type SET approving_until = UTC_TIMESTAMP() + INTERVAL "
+	    CO_APPROVE_LEASE_SECS " SECOND WHERE id = ? AND "
+	    "approving_owner = ?",
+	[CO_STMT_LEASE_CLEAR] =
+	    "UPDATE co_type SET approving_owner = NULL, approving_until = NULL "
+	    "WHERE id = ? AND approving_owner = ?",
+	[CO_STMT_PROMOTE] =
+	    "UPDATE co_type SET state = 'approved', has_approved = 1, "
+	    "has_draft = 0, table_ready = 1, draft_rev = draft_rev + 1, "
+	    "approved_at = UTC_TIMESTAMP(), updated_at = UTC_TIMESTAMP() "
+	    "WHERE id = ?",
+	/* Another type with a link field to this one (either version). */
+	[CO_STMT_LINKED_FROM] =
+	    "SELECT t.api_name FROM co_field f JOIN co_type t "
+	    "ON t.id = f.type_id WHERE f.related_object = ? AND "
+	    "f.type_id <> ? ORDER BY t.id LIMIT 1",
+	[CO_STMT_TABLE_COLUMNS] =
+	    "SELECT COLUMN_NAME FROM information_schema.COLUMNS "
+	    "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?",
+};
+
+const struct repo_sql repo_custom_objects_sql = {
+	.name = "custom_objects",
+	.sql = sql,
+	.n = CO_STMT__MAX,
+};
+
+static MYSQL_STMT *
+stmt(struct db *db, enum co_stmt s)
+{
+	return db_stmt(db, REPO_CUSTOM_OBJECTS, (int)s);
+}
+
+/*
+ * Rows as text: fetch_text binds every column of an executed statement
+ * as a string, grows a column's buffer when a value does not fit, and
+ * calls fn with NUL-ended values (NULL for SQL NULL).  fn returns 0 to go
+ * on or a negative repo_err to stop.
+ */
+typedef int (*row_fn)(void *arg, char **vals, const unsigned long *lens);
+
+static int
+fetch_text(struct db *db, MYSQL_STMT *st, size_t ncols, row_fn fn, void *arg,
+    const char *where)
+{
+	MYSQL_BIND *res = NULL;
+	char **bufs = NULL, **vals = NULL;
+	unsigned long *lens = NULL, *sizes = NULL;
+	my_bool *nul = NULL;
+	size_t i;
+	bool grown;
+	int e, r = -REPO_ERR_INTERNAL;
+
+	if (mysql_stmt_field_count(st) != ncols) {
+		log_err("%s: %u columns, expected %zu", where,
+		    mysql_stmt_field_count(st), ncols);
+		goto out;
+	}
+	res = xcalloc(ncols, sizeof(*res));
+	bufs = xcalloc(ncols, sizeof(*bufs));
+	vals = xcalloc(ncols, sizeof(*vals));
+	lens = xcalloc(ncols, sizeof(*lens));
+	sizes = xcalloc(ncols, sizeof(*sizes));
+	nul = xcalloc(ncols, sizeof(*nul));
+	for (i = 0; i < ncols; i++) {
+		sizes[i] = 256;
+		bufs[i] = xmalloc(sizes[i] + 1);
+		bind_out_str(&res[i], bufs[i], sizes[i], &lens[i], &nul[i]);
+	}
+	if (mysql_stmt_bind_result(st, res) != 0) {
+		r = db_error(db, st, where);
+		goto out;
+	}
+	for (;;) {
+		e = mysql_stmt_fetch(st);
+		if (e == MYSQL_NO_DATA)
+			break;
+		if (e == 1) {
+			r = db_error(db, st, where);
+			goto out;
+		}
+		grown = false;
+		for (i = 0; i < ncols; i++) {
+			if (nul[i]) {
+				vals[i] = NULL;
+				continue;
+			}
+			if (lens[i] > sizes[i]) {
+				grown = true;
+				/* Grow and fetch the whole value again. */
+				sizes[i] = lens[i];
+				bufs[i] = xrealloc(bufs[i], sizes[i] + 1);
+				res[i].buffer = bufs[i];
+				res[i].buffer_length = sizes[i];
+				if (mysql_stmt_fetch_column(st, &res[i],
+				    (unsigned)i, 0) != 0) {
+					r = db_error(db, st, where);
+					goto out;
+				}
+			}
+			bufs[i][lens[i]] = '\0';
+			vals[i] = bufs[i];
+		}
+		if ((r = fn(arg, vals, lens)) != 0)
+			goto out;
+		/* Rebind: a grown buffer moved. */
+		if (grown && mysql_stmt_bind_result(st, res) != 0) {
+			r = db_error(db, st, where);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	mysql_stmt_free_result(st);
+	for (i = 0; bufs != NULL && i < ncols; i++)
+		free(bufs[i]);
+	free(bufs);
+	free(vals);
+	free(lens);
+	free(sizes);
+	free(nul);
+	free(res);
+	return r;
+}
+
+/* An integer column as text; 0 when NULL or malformed. */
+static int64_t
+col_i64(const char *s)
+{
+	int64_t v = 0;
+	bool neg = false;
+
+	if (s == NULL)
+		return 0;
+	if (*s == '-') {
+		neg = true;
+		s++;
+	}
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (*s++ - '0');
+	return neg ? -v : v;
+}
+
+static char *
+col_dup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* Executes a statement and reads its one integer, if any. */
+static int
+query_i64(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, int64_t *out,
+    const char *where)
+{
+	MYSQL_BIND res[1];
+	my_bool nul = 0;
+	int e, r;
+
+	*out = 0;
+	if ((r = db_exec(db, st, in, where)) != 0)
+		return r;
+	bind_out_i64(&res[0], out, &nul);
+	if (mysql_stmt_bind_result(st, res) != 0)
+		r = db_error(db, st, where);
+	else if ((e = mysql_stmt_fetch(st)) == MYSQL_NO_DATA)
+		r = -REPO_ERR_NOT_FOUND;
+	else if (e == 1)
+		r = db_error(db, st, where);
+	mysql_stmt_free_result(st);
+	return r;
+}
+
+/* Executes a write and returns its affected (matched) rows in *n. */
+static int
+exec_n(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, uint64_t *n,
+    const char *where)
+{
+	int r;
+
+	*n = 0;
+	if ((r = db_exec(db, st, in, where)) == 0)
+		*n = (uint64_t)mysql_stmt_affected_rows(st);
+	return r;
+}
+
+/* ---- Reading types -------------------------------------------------- */
+
+/* The co_type row as read, with whether an approval holds the lease. */
+struct type_row {
+	struct co_type	*t;
+	bool		 table_ready;
+	bool		 leased;
+	bool		 found;
+};
+
+static int
+type_row_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct type_row *tr = arg;
+	struct co_type *t = tr->t;
+
+	(void)lens;
+	t->id = col_i64(v[0]);
+	free(t->api_name);
+	t->api_name = col_dup(v[1]);
+	free(t->state);
+	t->state = col_dup(v[2]);
+	t->approved = col_i64(v[3]) != 0;
+	t->has_draft = col_i64(v[4]) != 0;
+	tr->table_ready = col_i64(v[5]) != 0;
+	t->draft_rev = col_i64(v[6]);
+	t->created_at = col_i64(v[7]);
+	t->updated_at = col_i64(v[8]);
+	tr->leased = col_i64(v[9]) != 0;
+	tr->found = true;
+	if (tr->table_ready)
+		snprintf(t->table, sizeof(t->table), "co_rec_%lld",
+		    (long long)t->id);
+	return 0;
+}
+
+/* Reads the co_type row of api_name (locked when lock). */
+static int
+type_row_get(struct db *db, const char *api_name, bool lock,
+    struct type_row *tr)
+{
+	MYSQL_STMT *st;
+	MYSQL_BIND in[1];
+	unsigned long len = strlen(api_name);
+	int r;
+
+	tr->found = false;
+	st = stmt(db, lock ? CO_STMT_TYPE_LOCK : CO_STMT_TYPE_GET);
+	bind_str(&in[0], api_name, &len);
+	if ((r = db_exec(db, st, in, "repo_custom_objects_type")) != 0)
+		return r;
+	if ((r = fetch_text(db, st, 10, type_row_cb, tr,
+	    "repo_custom_objects_type")) != 0)
+		return r;
+	return tr->found ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+struct version_row {
+	struct co_type	*t;
+	bool		 found;
+};
+
+static int
+version_row_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct version_row *vr = arg;
+	struct co_type *t = vr->t;
+
+	(void)lens;
+	free(t->display_name);
+	t->display_name = col_dup(v[0]);
+	free(t->plural_name);
+	t->plural_name = col_dup(v[1]);
+	free(t->description);
+	t->description = col_dup(v[2]);
+	t->show_in_lead_detail = col_i64(v[3]) != 0;
+	vr->found = true;
+	return 0;
+}
+
+static int
+field_row_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct co_type *t = arg;
+	struct co_field *f;
+	enum co_dtype dt;
+
+	(void)lens;
+	if (co_dtype_parse(v[2], &dt) != 0) {
+		log_err("repo_custom_objects: type %lld: bad data_type",
+		    (long long)t->id);
+		return -REPO_ERR_INTERNAL;
+	}
+	t->fields = xrealloc(t->fields, (t->nfields + 1) * sizeof(*t->fields));
+	f = &t->fields[t->nfields++];
+	memset(f, 0, sizeof(*f));
+	f->name = col_dup(v[0]);
+	f->display_name = col_dup(v[1]);
+	f->type = dt;
+	f->length = (int32_t)col_i64(v[3]);
+	f->description = col_dup(v[4]);
+	f->is_dedupe = col_i64(v[5]) != 0;
+	f->is_link = dt == CO_LINK;
+	f->related_object = col_dup(v[6]);
+	f->related_field = col_dup(v[7]);
+	if (v[8] == NULL || co_dtype_parse(v[8], &f->key_type) != 0)
+		f->key_type = dt == CO_LINK ? CO_INTEGER : dt;
+	f->pos = (int32_t)col_i64(v[9]);
+	return 0;
+}
+
+/* Reads version is_draft of type t->id (name, fields) into t. */
+static int
+version_get(struct db *db, struct co_type *t, bool is_draft)
+{
+	MYSQL_STMT *st;
+	MYSQL_BIND in[2];
+	struct version_row vr = { .t = t };
+	int32_t d = is_draft;
+	size_t i;
+	int r;
+
+	for (i = 0; i < t->nfields; i++)
+		co_field_clear(&t->fields[i]);
+	free(t->fields);
+	t->fields = NULL;
+	t->nfields = 0;
+	t->is_draft = is_draft;
+	bind_i64(&in[0], &t->id);
+	bind_i32(&in[1], &d);
+	st = stmt(db, CO_STMT_VERSION_GET);
+	if ((r = db_exec(db, st, in, "repo_custom_objects_version")) != 0 ||
+	    (r = fetch_text(db, st, 4, version_row_cb, &vr,
+	    "repo_custom_objects_version")) != 0)
+		return r;
+	if (!vr.found)
+		return -REPO_ERR_NOT_FOUND;
+	st = stmt(db, CO_STMT_FIELDS_GET);
+	if ((r = db_exec(db, st, in, "repo_custom_objects_fields")) != 0)
+		return r;
+	return fetch_text(db, st, 10, field_row_cb, t,
+	    "repo_custom_objects_fields");
+}
+
+/* Reads type api_name, version ver, into out; lock the type row. */
+static int
+type_read(struct db *db, const char *api_name, enum co_ver ver, bool lock,
+    struct co_type *out, struct type_row *tr)
+{
+	bool draft;
+	int r;
+
+	co_type_clear(out);
+	memset(tr, 0, sizeof(*tr));
+	tr->t = out;
+	if ((r = type_row_get(db, api_name, lock, tr)) != 0)
+		return r;
+	switch (ver) {
+	case CO_VER_APPROVED:
+		if (!out->approved)
+			return -REPO_ERR_NOT_FOUND;
+		draft = false;
+		break;
+	case CO_VER_DRAFT:
+		if (!out->has_draft)
+			return -REPO_ERR_NOT_FOUND;
+		draft = true;
+		break;
+	case CO_VER_LATEST:
+		draft = out->has_draft;
+		break;
+	default:
+		draft = !out->approved;
+		break;
+	}
+	return version_get(db, out, draft);
+}
+
+struct read_arg {
+	const char	*api_name;
+	enum co_ver	 ver;
+	struct co_type	*out;
+};
+
+static int
+read_tx(struct db *db, void *arg)
+{
+	struct read_arg *a = arg;
+	struct type_row tr;
+
+	return type_read(db, a->api_name, a->ver, false, a->out, &tr);
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_type_read(struct db *db, const char *api_name,
+    enum co_ver ver, struct co_type *out)
+{
+	struct read_arg a = { .api_name = api_name, .ver = ver, .out = out };
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (api_name == NULL || strlen(api_name) > CO_NAME_MAX)
+		return -REPO_ERR_NOT_FOUND;
+	/* One transaction: the type row and its version agree. */
+	r = db_run_tx(db, read_tx, &a, true);
+	if (r != 0)
+		co_type_clear(out);
+	return r;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_type_get(struct db *db, const char *api_name,
+    bool approved, struct co_type *out)
+{
+	return repo_custom_objects_type_read(db, api_name,
+	    approved ? CO_VER_APPROVED : CO_VER_LATEST, out);
+}
+
+struct names {
+	char	**v;
+	size_t	  n;
+};
+
+static int
+names_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct names *nm = arg;
+
+	(void)lens;
+	nm->v = xrealloc(nm->v, (nm->n + 1) * sizeof(*nm->v));
+	nm->v[nm->n++] = xstrdup(v[0] != NULL ? v[0] : "");
+	return 0;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_type_list(struct db *db, char ***names, size_t *n)
+{
+	struct names nm = { NULL, 0 };
+	MYSQL_STMT *st;
+	int r;
+
+	*names = NULL;
+	*n = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	st = stmt(db, CO_STMT_TYPE_NAMES);
+	if ((r = db_exec(db, st, NULL, "repo_custom_objects_type_list")) == 0)
+		r = fetch_text(db, st, 1, names_cb, &nm,
+		    "repo_custom_objects_type_list");
+	if (r != 0) {
+		repo_custom_objects_names_free(nm.v, nm.n);
+		return r;
+	}
+	*names = nm.v;
+	*n = nm.n;
+	return 0;
+}
+
+/* See repo_custom_objects.h. */
+void
+repo_custom_objects_names_free(char **names, size_t n)
+{
+	size_t i;
+
+	if (names == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_version(struct db *db, int64_t *out)
+{
+	int r;
+
+	*out = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	return query_i64(db, stmt(db, CO_STMT_VERSION), NULL, out,
+	    "repo_custom_objects_version");
+}
+
+/* ---- Changing types ------------------------------------------------- */
+
+/* Deep copy of a type (fields included). */
+static void
+type_copy(struct co_type *dst, const struct co_type *src)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->api_name = col_dup(src->api_name);
+	dst->display_name = col_dup(src->display_name);
+	dst->plural_name = col_dup(src->plural_name);
+	dst->description = col_dup(src->description);
+	dst->state = col_dup(src->state);
+	dst->fields = src->nfields > 0 ?
+	    xcalloc(src->nfields, sizeof(*dst->fields)) : NULL;
+	for (i = 0; i < src->nfields; i++)
+		co_field_copy(&dst->fields[i], &src->fields[i]);
+}
+
+static void
+bind_opt_str(MYSQL_BIND *b, const char *s, unsigned long *len)
+{
+	if (s == NULL) {
+		bind_null(b);
+		return;
+	}
+	*len = strlen(s);
+	bind_str(b, s, len);
+}
+
+/* Writes t's fields and names as version is_draft of type t->id. */
+static int
+version_write(struct db *db, const struct co_type *t, bool is_draft)
+{
+	MYSQL_BIND in[12];
+	unsigned long l[10];
+	int32_t d = is_draft, show = t->show_in_lead_detail, len, dedupe,
+	    pos;
+	const struct co_field *f;
+	const char *dt, *kt;
+	size_t i;
+	int r;
+
+	memset(in, 0, sizeof(in));
+	bind_i64(&in[0], &t->id);
+	bind_i32(&in[1], &d);
+	bind_opt_str(&in[2], t->display_name != NULL ? t->display_name : "",
+	    &l[0]);
+	bind_opt_str(&in[3], t->plural_name, &l[1]);
+	bind_opt_str(&in[4], t->description, &l[2]);
+	bind_i32(&in[5], &show);
+	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_UPSERT), in,
+	    "repo_custom_objects_version_write")) != 0)
+		return r;
+	if ((r = db_exec(db, stmt(db, CO_STMT_FIELDS_DELETE), in,
+	    "repo_custom_objects_version_write")) != 0)
+		return r;
+	for (i = 0; i < t->nfields; i++) {
+		f = &t->fields[i];
+		len = f->length;
+		dedupe = f->is_dedupe;
+		pos = (int32_t)i;
+		dt = co_dtype_name(f->type);
+		kt = f->is_link ? co_dtype_name(f->key_type) : NULL;
+		bind_i64(&in[0], &t->id);
+		bind_i32(&in[1], &d);
+		bind_opt_str(&in[2], f->name, &l[0]);
+		bind_opt_str(&in[3], f->display_name != NULL ?
+		    f->display_name : f->name, &l[1]);
+		bind_opt_str(&in[4], dt, &l[2]);
+		if (len > 0)
+			bind_i32(&in[5], &len);
+		else
+			bind_null(&in[5]);
+		bind_opt_str(&in[6], f->description, &l[3]);
+		bind_i32(&in[7], &dedupe);
+		bind_opt_str(&in[8], f->is_link ? f->related_object : NULL,
+		    &l[4]);
+		bind_opt_str(&in[9], f->is_link ? f->related_field : NULL,
+		    &l[5]);
+		bind_opt_str(&in[10], kt, &l[6]);
+		bind_i32(&in[11], &pos);
+		if ((r = db_exec(db, stmt(db, CO_STMT_FIELD_INSERT), in,
+		    "repo_custom_objects_version_write")) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Sets state, has_approved, has_draft of type id; bumps draft_rev. */
+static int
+state_write(struct db *db, int64_t id, bool approved, bool has_draft)
+{
+	MYSQL_BIND in[4];
+	const char *state = co_state_name(approved, has_draft);
+	unsigned long l;
+	int32_t a = approved, d = has_draft;
+
+	bind_opt_str(&in[0], state, &l);
+	bind_i32(&in[1], &a);
+	bind_i32(&in[2], &d);
+	bind_i64(&in[3], &id);
+	return db_exec(db, stmt(db, CO_STMT_TYPE_UPDATE_STATE), in,
+	    "repo_custom_objects_state");
+}
+
+static int
+bump(struct db *db)
+{
+	return db_exec(db, stmt(db, CO_STMT_BUMP_SCHEMA), NULL,
+	    "repo_custom_objects_bump");
+}
+
+static int
+lock_schema(struct db *db)
+{
+	int64_t v;
+
+	return query_i64(db, stmt(db, CO_STMT_LOCK_SCHEMA), NULL, &v,
+	    "repo_custom_objects_lock");
+}
+
+struct edit_arg {
+	const char	*api_name;
+	struct co_edit	*e;
+};
+
+static int
+edit_tx(struct db *db, void *arg)
+{
+	struct edit_arg *a = arg;
+	struct co_edit *e = a->e;
+	struct co_type cur, appr, draft;
+	struct type_row tr;
+	MYSQL_BIND in[1];
+	MYSQL_STMT *st;
+	unsigned long len;
+	int64_t count;
+	int r, rc;
+
+	memset(&cur, 0, sizeof(cur));
+	memset(&appr, 0, sizeof(appr));
+	memset(&draft, 0, sizeof(draft));
+	e->is_new = false;
+	e->err = 0;
+	e->msg[0] = '\0';
+	if ((r = lock_schema(db)) != 0)
+		goto out;
+	if ((r = query_i64(db, stmt(db, CO_STMT_TYPE_COUNT), NULL, &count,
+	    "repo_custom_objects_edit")) != 0)
+		goto out;
+	e->ntypes = (size_t)count;
+	memset(&tr, 0, sizeof(tr));
+	tr.t = &cur;
+	r = type_row_get(db, a->api_name, true, &tr);
+	if (r == -REPO_ERR_NOT_FOUND) {
+		if (!e->may_create)
+			goto out;
+		e->is_new = true;
+		draft.api_name = xstrdup(a->api_name);
+		draft.state = xstrdup("draft");
+		draft.has_draft = true;
+		draft.is_draft = true;
+	} else if (r != 0)
+		goto out;
+	else {
+		if (cur.approved) {
+			if ((r = type_read(db, a->api_name, CO_VER_APPROVED,
+			    false, &appr, &tr)) != 0)
+				goto out;
+		}
+		if (cur.has_draft) {
+			if ((r = type_read(db, a->api_name, CO_VER_DRAFT,
+			    false, &draft, &tr)) != 0)
+				goto out;
+		} else {
+			type_copy(&draft, &appr);
+			draft.is_draft = true;
+			draft.has_draft = true;
+		}
+	}
+	e->had_draft = e->is_new || cur.has_draft;
+	e->changed = true;
+	if ((rc = e->fn(e, &draft, cur.approved ? &appr : NULL)) != 0) {
+		e->err = rc;
+		r = -REPO_ERR_INVALID;
+		goto out;
+	}
+	if (!e->changed) {
+		r = 0;
+		goto out;
+	}
+	if (e->is_new) {
+		st = stmt(db, CO_STMT_TYPE_INSERT);
+		len = strlen(a->api_name);
+		bind_str(&in[0], a->api_name, &len);
+		if ((r = db_exec(db, st, in, "repo_custom_objects_edit")) != 0)
+			goto out;
+		draft.id = (int64_t)mysql_stmt_insert_id(st);
+	} else
+		draft.id = cur.id;
+	if ((r = version_write(db, &draft, true)) != 0 ||
+	    (r = state_write(db, draft.id, cur.approved, true)) != 0 ||
+	    (r = bump(db)) != 0)
+		goto out;
+	r = 0;
+out:
+	co_type_clear(&cur);
+	co_type_clear(&appr);
+	co_type_clear(&draft);
+	return r;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_type_edit(struct db *db, const char *api_name,
+    struct co_edit *e)
+{
+	struct edit_arg a = { .api_name = api_name, .e = e };
+
+	return db_run_tx(db, edit_tx, &a, false);
+}
+
+static int
+discard_tx(struct db *db, void *arg)
+{
+	const char *api_name = arg;
+	struct co_type cur;
+	struct type_row tr;
+	MYSQL_BIND in[2];
+	int32_t d = 1;
+	int r;
+
+	memset(&cur, 0, sizeof(cur));
+	memset(&tr, 0, sizeof(tr));
+	tr.t = &cur;
+	if ((r = lock_schema(db)) != 0 ||
+	    (r = type_row_get(db, api_name, true, &tr)) != 0)
+		goto out;
+	if (!cur.approved || !cur.has_draft) {
+		r = -REPO_ERR_INVALID;
+		goto out;
+	}
+	bind_i64(&in[0], &cur.id);
+	bind_i32(&in[1], &d);
+	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
+	    "repo_custom_objects_discard")) != 0 ||
+	    (r = state_write(db, cur.id, true, false)) != 0 ||
+	    (r = bump(db)) != 0)
+		goto out;
+	r = 0;
+out:
+	co_type_clear(&cur);
+	return r;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_discard(struct db *db, const char *api_name)
+{
+	return db_run_tx(db, discard_tx, (void *)(uintptr_t)api_name, false);
+}
+
+/* Runs one DDL statement (no values: identifiers are checked names). */
+static int	ddl(struct db *db, const char *q);
+
+/* Runs the DDL statement built in b, unless it outgrew its cap. */
+static int
+ddl_buf(struct db *db, struct buf *b)
+{
+	if (!buf_ok(b)) {
+		log_err("repo_custom_objects_ddl: statement too long");
+		return -REPO_ERR_INTERNAL;
+	}
+	return ddl(db, b->data);
+}
+
+static int
+ddl(struct db *db, const char *q)
+{
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	if (mysql_real_query(db_conn(db), q, strlen(q)) != 0)
+		return db_error(db, NULL, "repo_custom_objects_ddl");
+	return 0;
+}
+
+struct delete_arg {
+	const char	*api_name;
+	char		*msg;
+	int64_t		 id;
+};
+
+static int
+linked_cb(void *arg, char **v, const unsigned long *lens)
+{
+	char *msg = arg;
+
+	(void)lens;
+	snprintf(msg, CO_NAME_MAX + 1, "%s", v[0] != NULL ? v[0] : "");
+	return 0;
+}
+
+static int
+delete_tx(struct db *db, void *arg)
+{
+	struct delete_arg *a = arg;
+	struct co_type cur;
+	struct type_row tr;
+	MYSQL_BIND in[2];
+	MYSQL_STMT *st;
+	unsigned long len;
+	char from[CO_NAME_MAX + 1] = "";
+	int r;
+
+	memset(&cur, 0, sizeof(cur));
+	memset(&tr, 0, sizeof(tr));
+	tr.t = &cur;
+	if ((r = lock_schema(db)) != 0 ||
+	    (r = type_row_get(db, a->api_name, true, &tr)) != 0)
+		goto out;
+	if (tr.leased) {
+		snprintf(a->msg, 256, "Custom object type '%s' is being "
+		    "approved; try again later", cur.api_name);
+		r = -REPO_ERR_INVALID;
+		goto out;
+	}
+	len = strlen(cur.api_name);
+	bind_str(&in[0], cur.api_name, &len);
+	bind_i64(&in[1], &cur.id);
+	st = stmt(db, CO_STMT_LINKED_FROM);
+	if ((r = db_exec(db, st, in, "repo_custom_objects_delete")) != 0 ||
+	    (r = fetch_text(db, st, 1, linked_cb, from,
+	    "repo_custom_objects_delete")) != 0)
+		goto out;
+	if (from[0] != '\0') {
+		snprintf(a->msg, 256, "Custom object type '%s' is linked "
+		    "from custom object type '%s'", cur.api_name, from);
+		r = -REPO_ERR_INVALID;
+		goto out;
+	}
+	if ((r = db_exec(db, stmt(db, CO_STMT_TYPE_DELETE), &in[1],
+	    "repo_custom_objects_delete")) != 0 ||
+	    (r = bump(db)) != 0)
+		goto out;
+	a->id = cur.id;
+	r = 0;
+out:
+	co_type_clear(&cur);
+	return r;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_type_delete(struct db *db, const char *api_name,
+    char *msg)
+{
+	struct delete_arg a = { .api_name = api_name, .msg = msg };
+	char q[64];
+	int r;
+
+	msg[0] = '\0';
+	if ((r = db_run_tx(db, delete_tx, &a, false)) != 0)
+		return r;
+	/*
+	 * After the commit: a crash here leaves a table no type names, and
+	 * type ids are never reused, so it is only wasted space.
+	 */
+	snprintf(q, sizeof(q), "DROP TABLE IF EXISTS `co_rec_%lld`",
+	    (long long)a.id);
+	if (ddl(db, q) != 0)
+		log_err("repo_custom_objects_type_delete: %s failed", q);
+	return 0;
+}
+
+/* ---- Approval ------------------------------------------------------- */
+
+struct approve_arg {
+	const char	*api_name;
+	char		 owner[CO_GUID_LEN + 1];
+	int		 (*check)(const struct co_type *,
+			    const struct co_type *, char *);
+	int		*err;
+	char		*msg;
+	struct co_type	 draft;		/* tx1: the draft approved */
+	struct co_type	 appr;		/* tx1: the approved version */
+	bool		 table_ready;
+	bool		 leased;	/* we hold the lease */
+};
+
+static int
+approve_begin_tx(struct db *db, void *arg)
+{
+	struct approve_arg *a = arg;
+	struct type_row tr;
+	MYSQL_BIND in[2];
+	unsigned long len = CO_GUID_LEN;
+	uint64_t n;
+	int r, rc;
+
+	*a->err = 0;
+	a->msg[0] = '\0';
+	if ((r = type_read(db, a->api_name, CO_VER_DEFAULT, true, &a->draft,
+	    &tr)) != 0)
+		return r;
+	if (!a->draft.has_draft) {
+		snprintf(a->msg, 256, "Custom object type '%s' has no draft "
+		    "to approve", a->draft.api_name);
+		return -REPO_ERR_INVALID;
+	}
+	a->table_ready = tr.table_ready;
+	co_type_clear(&a->appr);
+	if (a->draft.approved && (r = type_read(db, a->api_name,
+	    CO_VER_APPROVED, false, &a->appr, &tr)) != 0)
+		return r;
+	if ((r = type_read(db, a->api_name, CO_VER_DRAFT, false, &a->draft,
+	    &tr)) != 0)
+		return r;
+	if ((rc = a->check(&a->draft, a->draft.approved ? &a->appr : NULL,
+	    a->msg)) != 0) {
+		*a->err = rc;
+		return -REPO_ERR_INVALID;
+	}
+	bind_str(&in[0], a->owner, &len);
+	bind_i64(&in[1], &a->draft.id);
+	if ((r = exec_n(db, stmt(db, CO_STMT_LEASE_TAKE), in, &n,
+	    "repo_custom_objects_approve")) != 0)
+		return r;
+	if (n != 1) {
+		snprintf(a->msg, 256, "Custom object type '%s' is being "
+		    "approved; try again later", a->draft.api_name);
+		return -REPO_ERR_INVALID;
+	}
+	return 0;
+}
+
+static int
+approve_commit_tx(struct db *db, void *arg)
+{
+	struct approve_arg *a = arg;
+	struct co_type cur;
+	struct type_row tr;
+	MYSQL_BIND in[3];
+	unsigned long len = CO_GUID_LEN;
+	int32_t zero = 0, one = 1;
+	uint64_t n;
+	int r;
+
+	memset(&cur, 0, sizeof(cur));
+	memset(&tr, 0, sizeof(tr));
+	tr.t = &cur;
+	if ((r = lock_schema(db)) != 0 ||
+	    (r = type_row_get(db, a->api_name, true, &tr)) != 0)
+		goto out;
+	bind_i64(&in[0], &cur.id);
+	bind_str(&in[1], a->owner, &len);
+	if ((r = exec_n(db, stmt(db, CO_STMT_LEASE_HOLD), in, &n,
+	    "repo_custom_objects_approve")) != 0)
+		goto out;
+	if (n != 1 || cur.draft_rev != a->draft.draft_rev || !cur.has_draft) {
+		snprintf(a->msg, 256, "The draft of custom object type '%s' "
+		    "changed during its approval; approve it again",
+		    cur.api_name);
+		r = -REPO_ERR_INVALID;
+		goto out;
+	}
+	/* Approved := draft: drop the old copy, copy the draft, drop it. */
+	bind_i64(&in[0], &cur.id);
+	bind_i32(&in[1], &zero);
+	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
+	    "repo_custom_objects_approve")) != 0)
+		goto out;
+	bind_i32(&in[0], &zero);
+	bind_i64(&in[1], &cur.id);
+	bind_i32(&in[2], &one);
+	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_COPY), in,
+	    "repo_custom_objects_approve")) != 0 ||
+	    (r = db_exec(db, stmt(db, CO_STMT_FIELDS_COPY), in,
+	    "repo_custom_objects_approve")) != 0)
+		goto out;
+	bind_i64(&in[0], &cur.id);
+	bind_i32(&in[1], &one);
+	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
+	    "repo_custom_objects_approve")) != 0 ||
+	    (r = db_exec(db, stmt(db, CO_STMT_PROMOTE), in,
+	    "repo_custom_objects_approve")) != 0 ||
+	    (r = bump(db)) != 0)
+		goto out;
+	r = 0;
+out:
+	co_type_clear(&cur);
+	return r;
+}
+
+/* The record table's columns, by name, into *out (heap strings). */
+static int
+table_columns(struct db *db, const char *table, struct names *out)
+{
+	MYSQL_STMT *st;
+	MYSQL_BIND in[1];
+	unsigned long len = strlen(table);
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	st = stmt(db, CO_STMT_TABLE_COLUMNS);
+	bind_str(&in[0], table, &len);
+	if ((r = db_exec(db, st, in, "repo_custom_objects_columns")) != 0)
+		return r;
+	return fetch_text(db, st, 1, names_cb, out,
+	    "repo_custom_objects_columns");
+}
+
+static bool
+names_has(const struct names *nm, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++)
+		if (strcasecmp(nm->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Appends "`name` TYPE NULL" for field f to b. */
+static void
+column_def(struct buf *b, const struct co_field *f)
+{
+	buf_printf(b, "`%s` %s NULL", f->name, co_column_type(f));
+}
+
+/*
+ * Makes the records table of a type that was never approved: any table
+ * left by an interrupted approval is dropped first (no record can be in
+ * it: records need an approved type, and the lease keeps other
+ * approvals out).
+ */
+static int
+table_create(struct db *db, const char *table, const struct co_type *d)
+{
+	struct buf b;
+	size_t i, nd = 0;
+	int r;
+
+	buf_init(&b, CO_SQL_MAX);
+	buf_printf(&b, "DROP TABLE IF EXISTS `%s`", table);
+	if ((r = ddl_buf(db, &b)) != 0)
+		goto out;
+	buf_reset(&b);
+	buf_printf(&b, "CREATE TABLE `%s` (`id` BIGINT NOT NULL "
+	    "AUTO_INCREMENT, `marketoGUID` CHAR(36) CHARACTER SET ascii NOT "
+	    "NULL, `createdAt` DATETIME NOT NULL, `updatedAt` DATETIME NOT "
+	    "NULL", table);
+	for (i = 0; i < d->nfields; i++) {
+		buf_adds(&b, ", ");
+		column_def(&b, &d->fields[i]);
+	}
+	buf_adds(&b, ", PRIMARY KEY (`id`), UNIQUE KEY `co_guid` "
+	    "(`marketoGUID`), KEY `co_updated` (`updatedAt`)");
+	for (i = 0; i < d->nfields; i++) {
+		if (!d->fields[i].is_dedupe)
+			continue;
+		buf_adds(&b, nd++ == 0 ? ", UNIQUE KEY `co_dedupe` (" : ", ");
+		buf_printf(&b, "`%s`", d->fields[i].name);
+	}
+	if (nd > 0)
+		buf_adds(&b, ")");
+	for (i = 0; i < d->nfields; i++)
+		if (d->fields[i].is_link && !d->fields[i].is_dedupe)
+			buf_printf(&b, ", KEY `l_%s` (`%s`)",
+			    d->fields[i].name, d->fields[i].name);
+	buf_adds(&b, ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 "
+	    "COLLATE=utf8mb4_nopad_bin");
+	r = ddl_buf(db, &b);
+out:
+	buf_clear(&b);
+	return r;
+}
+
+/*
+ * Brings an approved type's table to the draft before the draft is
+ * approved: only adds columns, so the approved version keeps working
+ * whatever happens next.  A column a new field's name already has (left
+ * by a deleted field or an interrupted approval) holds no approved data
+ * and is made again with the new type.
+ */
+static int
+table_extend(struct db *db, const char *table, const struct co_type *d,
+    const struct co_type *appr)
+{
+	struct names cols;
+	struct buf b;
+	size_t i, nadd = 0;
+	const struct co_field *f;
+	int r;
+
+	buf_init(&b, CO_SQL_MAX);
+	if ((r = table_columns(db, table, &cols)) != 0)
+		goto out;
+	for (i = 0; i < d->nfields; i++) {
+		f = &d->fields[i];
+		if (co_type_field(appr, f->name) != NULL)
+			continue;
+		if (names_has(&cols, f->name)) {
+			buf_reset(&b);
+			buf_printf(&b, "ALTER TABLE `%s` DROP COLUMN `%s`",
+			    table, f->name);
+			if ((r = ddl_buf(db, &b)) != 0)
+				goto out;
+		}
+	}
+	buf_reset(&b);
+	buf_printf(&b, "ALTER TABLE `%s`", table);
+	for (i = 0; i < d->nfields; i++) {
+		f = &d->fields[i];
+		if (co_type_field(appr, f->name) != NULL)
+			continue;
+		buf_adds(&b, nadd++ == 0 ? " ADD COLUMN " : ", ADD COLUMN ");
+		column_def(&b, f);
+	}
+	r = nadd > 0 ? ddl_buf(db, &b) : 0;
+out:
+	repo_custom_objects_names_free(cols.v, cols.n);
+	buf_clear(&b);
+	return r;
+}
+
+/* After approval: drops the columns of fields the type no longer has. */
+static int
+table_trim(struct db *db, const char *table, const struct co_type *d)
+{
+	static const char *const sys[] = { "id", "marketoGUID", "createdAt",
+	    "updatedAt" };
+	struct names cols;
+	struct buf b;
+	size_t i, j, ndrop = 0;
+	char chk[128];
+	bool keep;
+	int r;
+
+	buf_init(&b, CO_SQL_MAX);
+	if ((r = table_columns(db, table, &cols)) != 0)
+		goto out;
+	buf_printf(&b, "ALTER TABLE `%s`", table);
+	for (i = 0; i < cols.n; i++) {
+		keep = co_type_field(d, cols.v[i]) != NULL;
+		for (j = 0; j < sizeof(sys) / sizeof(sys[0]); j++)
+			if (strcasecmp(sys[j], cols.v[i]) == 0)
+				keep = true;
+		/* Column names come from the catalogue, checked when made. */
+		if (keep || co_name_check("field", cols.v[i], chk,
+		    sizeof(chk)) != NULL)
+			continue;
+		buf_adds(&b, ndrop++ == 0 ? " DROP COLUMN " : ", DROP COLUMN ");
+		buf_printf(&b, "`%s`", cols.v[i]);
+	}
+	r = ndrop > 0 ? ddl_buf(db, &b) : 0;
+out:
+	repo_custom_objects_names_free(cols.v, cols.n);
+	buf_clear(&b);
+	return r;
+}
+
+static void
+lease_clear(struct db *db, struct approve_arg *a)
+{
+	MYSQL_BIND in[2];
+	unsigned long len = CO_GUID_LEN;
+
+	if (!a->leased || db_ensure(db) != 0)
+		return;
+	bind_i64(&in[0], &a->draft.id);
+	bind_str(&in[1], a->owner, &len);
+	(void)db_exec(db, stmt(db, CO_STMT_LEASE_CLEAR), in,
+	    "repo_custom_objects_approve");
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_approve(struct db *db, const char *api_name,
+    int (*check)(const struct co_type *, const struct co_type *, char *),
+    int *err, char *msg)
+{
+	struct approve_arg a;
+	char table[32];
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	a.api_name = api_name;
+	a.check = check;
+	a.err = err;
+	a.msg = msg;
+	*err = 0;
+	msg[0] = '\0';
+	co_guid_new(a.owner);
+	if ((r = db_run_tx(db, approve_begin_tx, &a, false)) != 0)
+		goto out;
+	a.leased = true;
+	snprintf(table, sizeof(table), "co_rec_%lld", (long long)a.draft.id);
+	/*
+	 * DDL commits implicitly, so it runs between transactions: the
+	 * table gets the draft's columns before the draft is approved, and
+	 * columns are dropped only after, so an approved version never
+	 * names a column its table lacks.
+	 */
+	if (!a.table_ready || !a.draft.approved)
+		r = table_create(db, table, &a.draft);
+	else
+		r = table_extend(db, table, &a.draft, &a.appr);
+	if (r != 0)
+		goto out;
+	if ((r = db_run_tx(db, approve_commit_tx, &a, false)) != 0)
+		goto out;
+	if (a.draft.approved && table_trim(db, table, &a.draft) != 0)
+		log_err("repo_custom_objects_approve: %s: dropping old "
+		    "columns failed; the next approval retries", table);
+	r = 0;
+out:
+	lease_clear(db, &a);
+	co_type_clear(&a.draft);
+	co_type_clear(&a.appr);
+	return r;
+}
+
+/* ---- Records -------------------------------------------------------- */
+
+/* See repo_custom_objects.h. */
+void
+repo_custom_objects_key_text(struct buf *b, const struct lead_value *vals,
+    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(b, '\x1f');
+		switch (vals[i].kind) {
+		case LV_INT:
+		case LV_BOOL:
+			buf_printf(b, "%lld", (long long)vals[i].i);
+			break;
+		case LV_DBL:
+			buf_printf(b, "%.17g", vals[i].d);
+			break;
+		case LV_STR:
+			buf_add(b, vals[i].s, vals[i].len);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Binds one typed value (NULL for LV_NULL and LV_ABSENT). */
+static void
+bind_value(MYSQL_BIND *b, const struct lead_value *v, unsigned long *len)
+{
+	switch (v->kind) {
+	case LV_INT:
+	case LV_BOOL:
+		bind_i64(b, &v->i);
+		break;
+	case LV_DBL:
+		memset(b, 0, sizeof(*b));
+		b->buffer_type = MYSQL_TYPE_DOUBLE;
+		b->buffer = (void *)(uintptr_t)&v->d;
+		break;
+	case LV_STR:
+		*len = (unsigned long)v->len;
+		bind_str(b, v->s, len);
+		break;
+	default:
+		bind_null(b);
+		break;
+	}
+}
+
+/* See repo_custom_objects.h. */
+void
+repo_custom_objects_rows_free(struct co_rows *r)
+{
+	size_t i, j;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < r->ncols; j++)
+			free(r->rows[i].vals[j]);
+		free(r->rows[i].vals);
+		free(r->rows[i].lens);
+	}
+	free(r->rows);
+	memset(r, 0, sizeof(*r));
+}
+
+/* An input key's canonical text and its position, for matching rows. */
+struct key_ent {
+	char	*text;
+	size_t	 len;
+	size_t	 seq;
+};
+
+static int
+key_ent_cmp(const void *a, const void *b)
+{
+	const struct key_ent *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->text, y->text, n);
+
+	if (c != 0)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+struct lookup_ctx {
+	struct co_rows	*out;
+	struct key_ent	*ents;
+	size_t		 nents;
+	size_t		 nkey;
+	size_t		 ncols;
+	size_t		 cap;
+	struct buf	 kb;
+};
+
+/* The first (lowest seq) key equal to text, or -1. */
+static ssize_t
+key_find(const struct lookup_ctx *x, const char *text, size_t len)
+{
+	size_t lo = 0, hi = x->nents, mid;
+	const struct key_ent *e;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		e = &x->ents[mid];
+		c = memcmp(e->text, text, e->len < len ? e->len : len);
+		if (c == 0)
+			c = e->len < len ? -1 : e->len > len ? 1 : 0;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < x->nents && x->ents[lo].len == len &&
+	    memcmp(x->ents[lo].text, text, len) == 0)
+		return (ssize_t)x->ents[lo].seq;
+	return -1;
+}
+
+/*
+ * A row: id, marketoGUID, nkey key columns, ncols columns.  Its key text
+ * is built like the inputs' (values as the table prints them).
+ */
+static int
+lookup_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct lookup_ctx *x = arg;
+	struct co_row *row;
+	ssize_t seq;
+	size_t i;
+
+	buf_reset(&x->kb);
+	for (i = 0; i < x->nkey; i++) {
+		if (i > 0)
+			buf_addc(&x->kb, '\x1f');
+		if (v[2 + i] != NULL)
+			buf_add(&x->kb, v[2 + i], lens[2 + i]);
+	}
+	if (!buf_ok(&x->kb))
+		return -REPO_ERR_INTERNAL;
+	seq = key_find(x, x->kb.data != NULL ? x->kb.data : "", x->kb.len);
+	if (seq < 0)
+		return 0;	/* a row only SQL's comparison matched */
+	if (x->out->n == x->cap) {
+		x->cap = x->cap == 0 ? 64 : x->cap * 2;
+		x->out->rows = xrealloc(x->out->rows,
+		    x->cap * sizeof(*x->out->rows));
+	}
+	row = &x->out->rows[x->out->n++];
+	memset(row, 0, sizeof(*row));
+	row->id = col_i64(v[0]);
+	snprintf(row->guid, sizeof(row->guid), "%s", v[1] != NULL ? v[1] : "");
+	row->seq = (size_t)seq;
+	row->vals = xcalloc(x->ncols > 0 ? x->ncols : 1, sizeof(*row->vals));
+	row->lens = xcalloc(x->ncols > 0 ? x->ncols : 1, sizeof(*row->lens));
+	for (i = 0; i < x->ncols; i++) {
+		if (v[2 + x->nkey + i] == NULL)
+			continue;
+		row->vals[i] = xstrndup(v[2 + x->nkey + i],
+		    lens[2 + x->nkey + i]);
+		row->lens[i] = lens[2 + x->nkey + i];
+	}
+	return 0;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_lookup(struct db *db, const struct co_type *t,
+    const char *const *keycols, size_t nkey,
+    const struct lead_value *keys, size_t nkeys,
+    const char *const *cols, size_t ncols,
+    int64_t after_id, size_t limit, struct co_rows *out)
+{
+	struct lookup_ctx x;
+	struct buf q;
+	MYSQL_BIND *in = NULL;
+	unsigned long *lens = NULL;
+	MYSQL_STMT *st;
+	int64_t lim = (int64_t)limit;
+	size_t i, j, np = 0;
+	bool guid;
+	int r = -REPO_ERR_INTERNAL;
+
+	memset(out, 0, sizeof(*out));
+	memset(&x, 0, sizeof(x));
+	buf_init(&q, CO_SQL_MAX);
+	buf_init(&x.kb, CO_SQL_MAX);
+	out->ncols = ncols;
+	if (nkeys == 0 || nkey == 0 || t->table[0] == '\0') {
+		r = t->table[0] == '\0' ? -REPO_ERR_NOT_FOUND : 0;
+		goto out;
+	}
+	guid = nkey == 1 && strcasecmp(keycols[0], "marketoGUID") == 0;
+	x.out = out;
+	x.nkey = nkey;
+	x.ncols = ncols;
+	/* The inputs' key texts, sorted, for matching rows back. */
+	x.ents = xcalloc(nkeys, sizeof(*x.ents));
+	for (i = 0; i < nkeys; i++) {
+		buf_reset(&x.kb);
+		repo_custom_objects_key_text(&x.kb, &keys[i * nkey], nkey);
+		x.ents[i].text = xstrndup(x.kb.data != NULL ? x.kb.data : "",
+		    x.kb.len);
+		x.ents[i].len = x.kb.len;
+		x.ents[i].seq = i;
+	}
+	x.nents = nkeys;
+	qsort(x.ents, nkeys, sizeof(*x.ents), key_ent_cmp);
+
+	buf_adds(&q, "SELECT `id`, `marketoGUID`");
+	for (j = 0; j < nkey; j++)
+		buf_printf(&q, ", `%s`", keycols[j]);
+	for (j = 0; j < ncols; j++)
+		buf_printf(&q, ", `%s`", cols[j]);
+	buf_printf(&q, " FROM `%s` WHERE ", t->table);
+	if (nkey == 1) {
+		buf_printf(&q, "`%s` IN (", keycols[0]);
+		for (i = 0; i < nkeys; i++)
+			buf_adds(&q, i == 0 ? (guid ? "CONVERT(? USING ascii)" :
+			    "?") : (guid ? ", CONVERT(? USING ascii)" : ", ?"));
+		buf_adds(&q, ")");
+	} else {
+		buf_adds(&q, "(");
+		for (i = 0; i < nkeys; i++) {
+			buf_adds(&q, i == 0 ? "(" : " OR (");
+			for (j = 0; j < nkey; j++)
+				buf_printf(&q, "%s`%s` = ?", j == 0 ? "" :
+				    " AND ", keycols[j]);
+			buf_adds(&q, ")");
+		}
+		buf_adds(&q, ")");
+	}
+	buf_adds(&q, " AND `id` > ? ORDER BY `id`");
+	if (limit > 0)
+		buf_adds(&q, " LIMIT ?");
+	if (!buf_ok(&q))
+		goto out;
+	in = xcalloc(nkeys * nkey + 2, sizeof(*in));
+	lens = xcalloc(nkeys * nkey + 2, sizeof(*lens));
+	for (i = 0; i < nkeys * nkey; i++) {
+		bind_value(&in[np], &keys[i], &lens[np]);
+		np++;
+	}
+	bind_i64(&in[np++], &after_id);
+	if (limit > 0)
+		bind_i64(&in[np++], &lim);
+	if ((r = db_ensure(db)) != 0)
+		goto out;
+	if ((st = db_stmt_sql(db, q.data, "repo_custom_objects_lookup")) ==
+	    NULL) {
+		r = -REPO_ERR_INTERNAL;
+		goto out;
+	}
+	if ((r = db_exec(db, st, in, "repo_custom_objects_lookup")) != 0)
+		goto out;
+	r = fetch_text(db, st, 2 + nkey + ncols, lookup_cb, &x,
+	    "repo_custom_objects_lookup");
+out:
+	if (r != 0)
+		repo_custom_objects_rows_free(out);
+	for (i = 0; i < x.nents; i++)
+		free(x.ents[i].text);
+	free(x.ents);
+	free(in);
+	free(lens);
+	buf_clear(&q);
+	buf_clear(&x.kb);
+	return r;
+}
+
+struct found_ctx {
+	const int64_t	*ids;
+	size_t		 n;
+	bool		*found;
+};
+
+static int
+found_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct found_ctx *x = arg;
+	int64_t id = col_i64(v[0]);
+	size_t i;
+
+	(void)lens;
+	for (i = 0; i < x->n; i++)
+		if (x->ids[i] == id)
+			x->found[i] = true;
+	return 0;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_leads_exist(struct db *db, const int64_t *ids, size_t n,
+    bool *found)
+{
+	struct found_ctx x = { .ids = ids, .n = n, .found = found };
+	struct buf q;
+	MYSQL_BIND *in = NULL;
+	MYSQL_STMT *st;
+	size_t i;
+	int r = -REPO_ERR_INTERNAL;
+
+	buf_init(&q, CO_SQL_MAX);
+	for (i = 0; i < n; i++)
+		found[i] = false;
+	if (n == 0) {
+		r = 0;
+		goto out;
+	}
+	buf_adds(&q, "SELECT `id` FROM `lead` WHERE `id` IN (");
+	for (i = 0; i < n; i++)
+		buf_adds(&q, i == 0 ? "?" : ", ?");
+	buf_adds(&q, ")");
+	if (!buf_ok(&q))
+		goto out;
+	in = xcalloc(n, sizeof(*in));
+	for (i = 0; i < n; i++)
+		bind_i64(&in[i], &ids[i]);
+	if ((r = db_ensure(db)) != 0)
+		goto out;
+	if ((st = db_stmt_sql(db, q.data, "repo_custom_objects_leads")) ==
+	    NULL) {
+		r = -REPO_ERR_INTERNAL;
+		goto out;
+	}
+	if ((r = db_exec(db, st, in, "repo_custom_objects_leads")) == 0)
+		r = fetch_text(db, st, 1, found_cb, &x,
+		    "repo_custom_objects_leads");
+out:
+	free(in);
+	buf_clear(&q);
+	return r;
+}
+
+static_assert(CO_MAX_FIELDS <= 64, "write_mask holds one bit per field");
+
+/* A set of fields given by the updates of a sync (bit i: field i). */
+static uint64_t
+write_mask(const struct co_type *t, const struct co_write *w)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < t->nfields && i < 64; i++)
+		if (w->vals[i].kind != LV_ABSENT)
+			m |= (uint64_t)1 << i;
+	return m;
+}
+
+struct write_arg {
+	const struct co_type	*t;
+	struct co_write		*creates;
+	size_t			 ncreates;
+	struct co_write		*updates;
+	size_t			 nupdates;
+	bool			 one_by_one;
+};
+
+/* Runs q with binds in; a duplicate key marks *conflict when soft. */
+static int
+write_exec(struct db *db, const char *q, MYSQL_BIND *in, bool soft,
+    bool *conflict)
+{
+	MYSQL_STMT *st;
+	int r;
+
+	if ((st = db_stmt_sql(db, q, "repo_custom_objects_write")) == NULL)
+		return -REPO_ERR_INTERNAL;
+	r = db_exec(db, st, in, "repo_custom_objects_write");
+	if (r == -REPO_ERR_CONFLICT && soft) {
+		*conflict = true;
+		r = 0;
+	}
+	return r;
+}
+
+/* INSERT of creates [from, from + n). */
+static int
+write_creates(struct db *db, struct write_arg *a, size_t from, size_t n,
+    bool soft)
+{
+	const struct co_type *t = a->t;
+	struct buf q;
+	MYSQL_BIND *in;
+	unsigned long *lens;
+	unsigned long glen = CO_GUID_LEN;
+	size_t i, j, np = 0, per = t->nfields + 1;
+	int r = -REPO_ERR_INTERNAL;
+
+	buf_init(&q, CO_SQL_MAX);
+	in = xcalloc(n * per, sizeof(*in));
+	lens = xcalloc(n * per, sizeof(*lens));
+	buf_printf(&q, "INSERT INTO `%s` (`marketoGUID`, `createdAt`, "
+	    "`updatedAt`", t->table);
+	for (j = 0; j < t->nfields; j++)
+		buf_printf(&q, ", `%s`", t->fields[j].name);
+	buf_adds(&q, ") VALUES ");
+	for (i = 0; i < n; i++) {
+		struct co_write *w = &a->creates[from + i];
+
+		buf_adds(&q, i == 0 ? "(?, UTC_TIMESTAMP(), UTC_TIMESTAMP()" :
+		    ", (?, UTC_TIMESTAMP(), UTC_TIMESTAMP()");
+		bind_str(&in[np++], w->guid, &glen);
+		for (j = 0; j < t->nfields; j++) {
+			buf_adds(&q, ", ?");
+			bind_value(&in[np], &w->vals[j], &lens[np]);
+			np++;
+		}
+		buf_adds(&q, ")");
+	}
+	if (buf_ok(&q))
+		r = write_exec(db, q.data, in, soft,
+		    &a->creates[from].conflict);
+	free(in);
+	free(lens);
+	buf_clear(&q);
+	return r;
+}
+
+/* Upsert by id of the updates in idx[0..n) (all giving fields mask). */
+static int
+write_upserts(struct db *db, struct write_arg *a, const size_t *idx,
+    size_t n, uint64_t mask, bool soft)
+{
+	const struct co_type *t = a->t;
+	struct buf q;
+	MYSQL_BIND *in;
+	unsigned long *lens;
+	unsigned long glen = CO_GUID_LEN;
+	size_t i, j, np = 0, per = t->nfields + 2;
+	int r = -REPO_ERR_INTERNAL;
+
+	buf_init(&q, CO_SQL_MAX);
+	in = xcalloc(n * per, sizeof(*in));
+	lens = xcalloc(n * per, sizeof(*lens));
+	buf_printf(&q, "INSERT INTO `%s` (`id`, `marketoGUID`, `createdAt`, "
+	    "`updatedAt`", t->table);
+	for (j = 0; j < t->nfields; j++)
+		if (mask & ((uint64_t)1 << j))
+			buf_printf(&q, ", `%s`", t->fields[j].name);
+	buf_adds(&q, ") VALUES ");
+	for (i = 0; i < n; i++) {
+		struct co_write *w = &a->updates[idx[i]];
+
+		buf_adds(&q, i == 0 ? "(?, ?, UTC_TIMESTAMP(), "
+		    "UTC_TIMESTAMP()" : ", (?, ?, UTC_TIMESTAMP(), "
+		    "UTC_TIMESTAMP()");
+		bind_i64(&in[np++], &w->id);
+		bind_str(&in[np++], w->guid, &glen);
+		for (j = 0; j < t->nfields; j++) {
+			if (!(mask & ((uint64_t)1 << j)))
+				continue;
+			buf_adds(&q, ", ?");
+			bind_value(&in[np], &w->vals[j], &lens[np]);
+			np++;
+		}
+		buf_adds(&q, ")");
+	}
+	buf_adds(&q, " ON DUPLICATE KEY UPDATE `updatedAt` = "
+	    "VALUES(`updatedAt`)");
+	for (j = 0; j < t->nfields; j++)
+		if (mask & ((uint64_t)1 << j))
+			buf_printf(&q, ", `%s` = VALUES(`%s`)",
+			    t->fields[j].name, t->fields[j].name);
+	if (buf_ok(&q))
+		r = write_exec(db, q.data, in, soft,
+		    &a->updates[idx[0]].conflict);
+	free(in);
+	free(lens);
+	buf_clear(&q);
+	return r;
+}
+
+/* UPDATE of one record by id (a change of its unique key). */
+static int
+write_update(struct db *db, struct write_arg *a, struct co_write *w)
+{
+	const struct co_type *t = a->t;
+	struct buf q;
+	MYSQL_BIND *in;
+	unsigned long *lens;
+	size_t j, np = 0;
+	int r = -REPO_ERR_INTERNAL;
+
+	buf_init(&q, CO_SQL_MAX);
+	in = xcalloc(t->nfields + 1, sizeof(*in));
+	lens = xcalloc(t->nfields + 1, sizeof(*lens));
+	buf_printf(&q, "UPDATE `%s` SET `updatedAt` = UTC_TIMESTAMP()",
+	    t->table);
+	for (j = 0; j < t->nfields; j++) {
+		if (w->vals[j].kind == LV_ABSENT)
+			continue;
+		buf_printf(&q, ", `%s` = ?", t->fields[j].name);
+		bind_value(&in[np], &w->vals[j], &lens[np]);
+		np++;
+	}
+	buf_adds(&q, " WHERE `id` = ?");
+	bind_i64(&in[np++], &w->id);
+	if (buf_ok(&q))
+		r = write_exec(db, q.data, in, true, &w->conflict);
+	free(in);
+	free(lens);
+	buf_clear(&q);
+	return r;
+}
+
+static int
+write_tx(struct db *db, void *arg)
+{
+	struct write_arg *a = arg;
+	size_t i, j, n, *idx = NULL;
+	uint64_t mask;
+	bool *done = NULL;
+	int r = 0;
+
+	for (i = 0; i < a->ncreates; i++)
+		a->creates[i].conflict = false;
+	for (i = 0; i < a->nupdates; i++)
+		a->updates[i].conflict = false;
+	if (a->one_by_one) {
+		for (i = 0; r == 0 && i < a->ncreates; i++)
+			r = write_creates(db, a, i, 1, true);
+	} else if (a->ncreates > 0)
+		r = write_creates(db, a, 0, a->ncreates, false);
+	if (r != 0 || a->nupdates == 0)
+		goto out;
+	idx = xcalloc(a->nupdates, sizeof(*idx));
+	done = xcalloc(a->nupdates, sizeof(*done));
+	for (i = 0; r == 0 && i < a->nupdates; i++) {
+		if (done[i])
+			continue;
+		if (a->updates[i].by_update || a->one_by_one) {
+			done[i] = true;
+			r = a->updates[i].by_update ?
+			    write_update(db, a, &a->updates[i]) :
+			    write_upserts(db, a, &i, 1,
+			    write_mask(a->t, &a->updates[i]), true);
+			continue;
+		}
+		/* Every update giving the same fields: one statement. */
+		mask = write_mask(a->t, &a->updates[i]);
+		for (j = i, n = 0; j < a->nupdates; j++)
+			if (!done[j] && !a->updates[j].by_update &&
+			    write_mask(a->t, &a->updates[j]) == mask) {
+				idx[n++] = j;
+				done[j] = true;
+			}
+		r = write_upserts(db, a, idx, n, mask, false);
+	}
+out:
+	free(idx);
+	free(done);
+	return r;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_write(struct db *db, const struct co_type *t,
+    struct co_write *creates, size_t ncreates, struct co_write *updates,
+    size_t nupdates, bool one_by_one)
+{
+	struct write_arg a = {
+		.t = t, .creates = creates, .ncreates = ncreates,
+		.updates = updates, .nupdates = nupdates,
+		.one_by_one = one_by_one,
+	};
+
+	if (t->table[0] == '\0')
+		return -REPO_ERR_NOT_FOUND;
+	if (ncreates == 0 && nupdates == 0)
+		return 0;
+	return db_run_tx(db, write_tx, &a, false);
+}
+
+struct delete_ids_arg {
+	const struct co_type	*t;
+	const int64_t		*ids;
+	size_t			 n;
+};
+
+static int
+delete_ids_tx(struct db *db, void *arg)
+{
+	struct delete_ids_arg *a = arg;
+	struct buf q;
+	MYSQL_BIND *in;
+	MYSQL_STMT *st;
+	size_t i;
+	int r = -REPO_ERR_INTERNAL;
+
+	buf_init(&q, CO_SQL_MAX);
+	in = xcalloc(a->n, sizeof(*in));
+	buf_printf(&q, "DELETE FROM `%s` WHERE `id` IN (", a->t->table);
+	for (i = 0; i < a->n; i++) {
+		buf_adds(&q, i == 0 ? "?" : ", ?");
+		bind_i64(&in[i], &a->ids[i]);
+	}
+	buf_adds(&q, ")");
+	if (buf_ok(&q)) {
+		if ((st = db_stmt_sql(db, q.data,
+		    "repo_custom_objects_delete_ids")) != NULL)
+			r = db_exec(db, st, in,
+			    "repo_custom_objects_delete_ids");
+	}
+	free(in);
+	buf_clear(&q);
+	return r;
+}
+
+/* See repo_custom_objects.h. */
+int
+repo_custom_objects_delete_ids(struct db *db, const struct co_type *t,
+    const int64_t *ids, size_t n)
+{
+	struct delete_ids_arg a = { .t = t, .ids = ids, .n = n };
+
+	if (t->table[0] == '\0')
+		return -REPO_ERR_NOT_FOUND;
+	if (n == 0)
+		return 0;
+	return db_run_tx(db, delete_ids_tx, &a, true);
+}

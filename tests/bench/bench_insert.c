@@ -1,0 +1,543 @@
+/*
+ * bench_insert: the write ceiling of tests/bench/run's leads suite (Sync
+ * Leads, createOrUpdate by email).  THREADS threads, each with its own
+ * MariaDB connection, write batches of 300 leads for SECONDS, each batch
+ * in one transaction of two prepared statements:
+ *
+ *   SELECT id, email FROM <table> WHERE email IN (?, ... x 300)
+ *   INSERT INTO <table> (id, email, firstName, lastName, company,
+ *	createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?) x 300
+ *	ON DUPLICATE KEY UPDATE firstName = VALUES(firstName),
+ *	lastName = VALUES(lastName), company = VALUES(company),
+ *	updatedAt = VALUES(updatedAt)
+ *   COMMIT
+ *
+ * The SELECT is the lookup any createOrUpdate by email needs (email is
+ * not unique in lead); the upsert then writes every row in one statement,
+ * keyed by the primary key: id NULL (a new lead, AUTO_INCREMENT) or the
+ * id found.  That is the least a server can do to write 300 leads
+ * looked up by email: three round trips and one commit per batch.
+ * <table> is a copy of lead (same columns and indexes) filled with the
+ * same rows as lead, so mauto and the ceiling write to tables of the same
+ * size without touching each other's rows.  tests/bench/README explains
+ * why not a UNIQUE key on email with INSERT ... ON DUPLICATE KEY UPDATE.
+ *
+ *   fresh   every row is new: emails n<tag>t<thread>-<seq>@bench.example.com
+ *   update  every row exists: thread t walks its own contiguous share of
+ *	     lead<0000001..BASE>@bench.example.com (loaded by the runner),
+ *	     300 at a time, and changes firstName, lastName, company and
+ *	     updatedAt of each; the shares are disjoint, so no two threads
+ *	     wait for one another's row locks.
+ *
+ * The rows have the shape of the bodies tests/bench/leads_sync.lua sends
+ * to mauto.  A batch whose lookup finds a different number of leads than
+ * expected (0 or 300), or whose affected-row count is not 300 (fresh) or
+ * 600 (update: two per changed row), is counted as an error.
+ *
+ * usage: bench_insert fresh|update table threads seconds tag [base]
+ *
+ * The database comes from MAUTO_DB_SOCKET, MAUTO_DB_NAME, MAUTO_DB_USER
+ * and MAUTO_DB_PASSWORD.  Output, one line in report.lua's format (a
+ * "request" is one batch, its latency from the SELECT to the COMMIT):
+ * BENCH requests=N seconds=S rps=R p50_us=A p99_us=B max_us=C
+ * http_errors=E socket_errors=0 retries=D.  Exit 1 when the setup or a
+ * statement fails.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mysql.h>
+#include <mysqld_error.h>
+
+#include "util/num.h"
+
+#define INS_ROWS	300
+#define INS_COLS	7	/* id, email, firstName, lastName, company, 2 times */
+#define INS_STRS	4	/* the string columns, from email on */
+#define INS_MAX_THREADS	64
+#define INS_MAX_LAT	(1 << 20)	/* batches per thread kept for p99 */
+#define INS_STR		64
+#define INS_SQL_MAX	(256 + INS_ROWS * 20)
+#define INS_HASH	1024	/* > 2 * INS_ROWS, a power of two */
+
+struct ins_run {
+	bool		 update;
+	const char	*table;
+	int		 threads;
+	int64_t		 seconds;
+	const char	*tag;
+	int64_t		 base;
+	struct timespec	 deadline;
+	pthread_barrier_t start;
+};
+
+/* One thread's connection, statements, bound buffers and results. */
+struct ins_thread {
+	struct ins_run	*run;
+	int		 index;
+	MYSQL		*db;
+	MYSQL_STMT	*sel;
+	MYSQL_STMT	*ups;
+	MYSQL_BIND	 sel_par[INS_ROWS];
+	MYSQL_BIND	 sel_res[2];
+	MYSQL_BIND	 par[INS_ROWS * INS_COLS];
+	int		 id[INS_ROWS];
+	my_bool		 id_null[INS_ROWS];
+	char		 str[INS_ROWS][INS_STRS][INS_STR];
+	unsigned long	 len[INS_ROWS][INS_STRS];
+	MYSQL_TIME	 now;
+	int		 found_id;	/* the SELECT's result row */
+	char		 found_email[INS_STR];
+	unsigned long	 found_len;
+	short		 slot[INS_HASH];	/* email hash -> row + 1 */
+	uint32_t	*lat;		/* microseconds per batch */
+	int64_t		 batches;
+	int64_t		 bad;		/* unexpected lookup or write counts */
+	int64_t		 retries;	/* deadlocks, retried */
+	int64_t		 seq;
+	int		 failed;
+};
+
+static int64_t
+elapsed_us(const struct timespec *a, const struct timespec *b)
+{
+	return (int64_t)(b->tv_sec - a->tv_sec) * 1000000 +
+	    (b->tv_nsec - a->tv_nsec) / 1000;
+}
+
+static bool
+is_past(const struct timespec *deadline)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > deadline->tv_sec ||
+	    (now.tv_sec == deadline->tv_sec &&
+	    now.tv_nsec >= deadline->tv_nsec);
+}
+
+/* Appends INS_ROWS comma-separated copies of group at sql + *off. */
+static int
+add_groups(char *sql, size_t size, size_t *off, const char *group)
+{
+	int i, n;
+
+	for (i = 0; i < INS_ROWS; i++) {
+		n = snprintf(sql + *off, size - *off, "%s%s", i ? "," : "",
+		    group);
+		if (n < 0 || (size_t)n >= size - *off)
+			return -1;
+		*off += (size_t)n;
+	}
+	return 0;
+}
+
+/* The lookup (upsert = false) or the upsert, into sql. */
+static int
+build_sql(char *sql, size_t size, const char *table, bool upsert)
+{
+	size_t off;
+	int n;
+
+	if (upsert)
+		n = snprintf(sql, size, "INSERT INTO `%s` (id, email, "
+		    "firstName, lastName, company, createdAt, updatedAt) "
+		    "VALUES ", table);
+	else
+		n = snprintf(sql, size, "SELECT id, email FROM `%s` "
+		    "WHERE email IN (", table);
+	if (n < 0 || (size_t)n >= size)
+		return -1;
+	off = (size_t)n;
+	if (add_groups(sql, size, &off, upsert ? "(?,?,?,?,?,?,?)" : "?") != 0)
+		return -1;
+	if (upsert)
+		n = snprintf(sql + off, size - off, " ON DUPLICATE KEY "
+		    "UPDATE firstName = VALUES(firstName), lastName = "
+		    "VALUES(lastName), company = VALUES(company), "
+		    "updatedAt = VALUES(updatedAt)");
+	else
+		n = snprintf(sql + off, size - off, ")");
+	return n < 0 || (size_t)n >= size - off ? -1 : 0;
+}
+
+static MYSQL_STMT *
+prepare(struct ins_thread *t, bool upsert)
+{
+	char sql[INS_SQL_MAX];
+	MYSQL_STMT *st;
+
+	if (build_sql(sql, sizeof(sql), t->run->table, upsert) != 0 ||
+	    (st = mysql_stmt_init(t->db)) == NULL)
+		return NULL;
+	if (mysql_stmt_prepare(st, sql, strlen(sql)) != 0) {
+		fprintf(stderr, "bench_insert: prepare: %s\n",
+		    mysql_stmt_error(st));
+		mysql_stmt_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* Binds a string column of row to its buffer. */
+static void
+bind_str(struct ins_thread *t, MYSQL_BIND *b, int row, int col)
+{
+	b->buffer_type = MYSQL_TYPE_STRING;
+	b->buffer = t->str[row][col];
+	b->buffer_length = INS_STR;
+	b->length = &t->len[row][col];
+}
+
+/* Connects, prepares both statements and binds every placeholder once. */
+static int
+thread_setup(struct ins_thread *t)
+{
+	unsigned int timeout = 5;
+	MYSQL_BIND *b;
+	int row, col;
+
+	if ((t->db = mysql_init(NULL)) == NULL)
+		return -1;
+	mysql_options(t->db, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	mysql_options(t->db, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	mysql_options(t->db, MYSQL_INIT_COMMAND,
+	    "SET SESSION time_zone = '+00:00'");
+	if (mysql_real_connect(t->db, NULL, getenv("MAUTO_DB_USER"),
+	    getenv("MAUTO_DB_PASSWORD"), getenv("MAUTO_DB_NAME"), 0,
+	    getenv("MAUTO_DB_SOCKET"), 0) == NULL) {
+		fprintf(stderr, "bench_insert: connect: %s\n",
+		    mysql_error(t->db));
+		return -1;
+	}
+	if (mysql_autocommit(t->db, 0) != 0 ||
+	    (t->sel = prepare(t, false)) == NULL ||
+	    (t->ups = prepare(t, true)) == NULL)
+		return -1;
+	memset(t->sel_par, 0, sizeof(t->sel_par));
+	memset(t->sel_res, 0, sizeof(t->sel_res));
+	memset(t->par, 0, sizeof(t->par));
+	for (row = 0; row < INS_ROWS; row++) {
+		bind_str(t, &t->sel_par[row], row, 0);
+		b = &t->par[row * INS_COLS];
+		b->buffer_type = MYSQL_TYPE_LONG;
+		b->buffer = &t->id[row];
+		b->is_null = &t->id_null[row];
+		for (col = 0; col < INS_STRS; col++)
+			bind_str(t, &b[1 + col], row, col);
+		for (col = 1 + INS_STRS; col < INS_COLS; col++) {
+			b[col].buffer_type = MYSQL_TYPE_DATETIME;
+			b[col].buffer = &t->now;
+		}
+	}
+	t->sel_res[0].buffer_type = MYSQL_TYPE_LONG;
+	t->sel_res[0].buffer = &t->found_id;
+	t->sel_res[1].buffer_type = MYSQL_TYPE_STRING;
+	t->sel_res[1].buffer = t->found_email;
+	t->sel_res[1].buffer_length = sizeof(t->found_email);
+	t->sel_res[1].length = &t->found_len;
+	if (mysql_stmt_bind_param(t->sel, t->sel_par) != 0 ||
+	    mysql_stmt_bind_result(t->sel, t->sel_res) != 0 ||
+	    mysql_stmt_bind_param(t->ups, t->par) != 0) {
+		fprintf(stderr, "bench_insert: bind: %s\n",
+		    mysql_stmt_error(t->ups));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+put(struct ins_thread *t, int row, int col, int n)
+{
+	t->len[row][col] = n < 0 ? 0 : n >= INS_STR ? INS_STR - 1 :
+	    (unsigned long)n;
+}
+
+/* FNV-1a of an email, for the lookup's email -> row table. */
+static unsigned
+hash(const char *s, unsigned long n)
+{
+	uint32_t h = 2166136261u;
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h & (INS_HASH - 1);
+}
+
+/* Fills the bound buffers with the next batch of this thread. */
+static void
+fill_batch(struct ins_thread *t)
+{
+	const struct ins_run *run = t->run;
+	struct tm tm;
+	time_t now;
+	int64_t share, first, k, n;
+	unsigned h;
+	int row;
+
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	memset(&t->now, 0, sizeof(t->now));
+	t->now.year = (unsigned)tm.tm_year + 1900;
+	t->now.month = (unsigned)tm.tm_mon + 1;
+	t->now.day = (unsigned)tm.tm_mday;
+	t->now.hour = (unsigned)tm.tm_hour;
+	t->now.minute = (unsigned)tm.tm_min;
+	t->now.second = (unsigned)tm.tm_sec;
+	t->now.time_type = MYSQL_TIMESTAMP_DATETIME;
+	share = run->update ? run->base / run->threads : 1;
+	first = share * t->index + 1;
+	memset(t->slot, 0, sizeof(t->slot));
+	for (row = 0; row < INS_ROWS; row++) {
+		k = t->seq++;
+		if (run->update) {
+			n = first + k % share;
+			put(t, row, 0, snprintf(t->str[row][0], INS_STR,
+			    "lead%07lld@bench.example.com", (long long)n));
+		} else
+			put(t, row, 0, snprintf(t->str[row][0], INS_STR,
+			    "n%st%d-%lld@bench.example.com", run->tag,
+			    t->index, (long long)k));
+		put(t, row, 1, snprintf(t->str[row][1], INS_STR, "F%s-%lld",
+		    run->tag, (long long)k));
+		put(t, row, 2, snprintf(t->str[row][2], INS_STR, "L%s-%lld",
+		    run->tag, (long long)k));
+		put(t, row, 3, snprintf(t->str[row][3], INS_STR,
+		    "Company %s-%lld", run->tag, (long long)k));
+		t->id_null[row] = 1;
+		h = hash(t->str[row][0], t->len[row][0]);
+		while (t->slot[h] != 0)
+			h = (h + 1) & (INS_HASH - 1);
+		t->slot[h] = (short)(row + 1);
+	}
+}
+
+/*
+ * The lookup: sets id[] of every row whose email exists; the number of
+ * rows found, or -1 with the statement's error.  Emails are compared as
+ * the bench writes them (lower case, so the collation changes nothing).
+ */
+static int
+lookup(struct ins_thread *t)
+{
+	unsigned h;
+	int rc, row, found = 0;
+
+	if (mysql_stmt_execute(t->sel) != 0)
+		return -1;
+	while ((rc = mysql_stmt_fetch(t->sel)) == 0) {
+		h = hash(t->found_email, t->found_len);
+		for (; t->slot[h] != 0; h = (h + 1) & (INS_HASH - 1)) {
+			row = t->slot[h] - 1;
+			if (t->len[row][0] == t->found_len &&
+			    memcmp(t->str[row][0], t->found_email,
+			    t->found_len) == 0) {
+				t->id[row] = t->found_id;
+				t->id_null[row] = 0;
+				found++;
+				break;
+			}
+		}
+	}
+	mysql_stmt_free_result(t->sel);
+	return rc == MYSQL_NO_DATA ? found : -1;
+}
+
+/* One batch: lookup, upsert, commit; a deadlock rolls back and retries. */
+static int
+run_batch(struct ins_thread *t)
+{
+	my_ulonglong want;
+	int found;
+
+	want = t->run->update ? 2 * INS_ROWS : INS_ROWS;
+	for (;;) {
+		if ((found = lookup(t)) >= 0 &&
+		    mysql_stmt_execute(t->ups) == 0 &&
+		    mysql_commit(t->db) == 0)
+			break;
+		if (mysql_errno(t->db) != ER_LOCK_DEADLOCK &&
+		    mysql_stmt_errno(t->sel) != ER_LOCK_DEADLOCK &&
+		    mysql_stmt_errno(t->ups) != ER_LOCK_DEADLOCK) {
+			fprintf(stderr, "bench_insert: %s %s %s\n",
+			    mysql_stmt_error(t->sel),
+			    mysql_stmt_error(t->ups), mysql_error(t->db));
+			return -1;
+		}
+		mysql_rollback(t->db);
+		t->retries++;
+	}
+	if (found != (t->run->update ? INS_ROWS : 0) ||
+	    mysql_stmt_affected_rows(t->ups) != want)
+		t->bad++;
+	return 0;
+}
+
+/* Runs batches until the deadline; a failed statement ends the thread. */
+static void *
+thread_main(void *arg)
+{
+	struct ins_thread *t = arg;
+	struct timespec a, b;
+
+	pthread_barrier_wait(&t->run->start);
+	if (t->failed)
+		return NULL;
+	while (!is_past(&t->run->deadline)) {
+		fill_batch(t);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (run_batch(t) != 0) {
+			t->failed = 1;
+			return NULL;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (t->batches < INS_MAX_LAT)
+			t->lat[t->batches] = (uint32_t)elapsed_us(&a, &b);
+		t->batches++;
+	}
+	return NULL;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+parse_args(struct ins_run *run, int argc, char **argv)
+{
+	const char *p;
+
+	if (argc < 6 || argc > 7)
+		goto usage;
+	if (strcmp(argv[1], "fresh") == 0)
+		run->update = false;
+	else if (strcmp(argv[1], "update") == 0)
+		run->update = true;
+	else
+		goto usage;
+	run->table = argv[2];
+	for (p = run->table; *p != '\0'; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+			goto usage;
+	if (num_parse_i64(argv[3], 1, INS_MAX_THREADS, &run->base) != 0)
+		goto usage;
+	run->threads = (int)run->base;
+	if (num_parse_i64(argv[4], 1, 3600, &run->seconds) != 0)
+		goto usage;
+	run->tag = argv[5];
+	for (p = run->tag; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+			goto usage;
+	if (strlen(run->tag) == 0 || strlen(run->tag) > 12)
+		goto usage;
+	run->base = 0;
+	if (run->update && (argc != 7 || num_parse_i64(argv[6],
+	    INS_ROWS * (int64_t)run->threads, INT32_MAX, &run->base) != 0))
+		goto usage;
+	return 0;
+usage:
+	fprintf(stderr, "usage: bench_insert fresh|update table threads "
+	    "seconds tag [base]\n  table [A-Za-z0-9_]+, threads 1..%d, "
+	    "tag [a-z0-9]{1,12}; update needs base >= 300 * threads "
+	    "(the rows lead0000001..base@bench.example.com)\n",
+	    INS_MAX_THREADS);
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ins_run run;
+	struct ins_thread *th = NULL;
+	pthread_t tid[INS_MAX_THREADS];
+	struct timespec t0, t1;
+	uint32_t *all = NULL;
+	int64_t batches = 0, bad = 0, retries = 0, kept = 0, n;
+	double secs;
+	int i, started = 0, r = 1;
+
+	memset(&run, 0, sizeof(run));
+	if (parse_args(&run, argc, argv) != 0 ||
+	    mysql_library_init(0, NULL, NULL) != 0)
+		return 1;
+	if ((th = calloc((size_t)run.threads, sizeof(*th))) == NULL)
+		goto out;
+	pthread_barrier_init(&run.start, NULL, (unsigned)run.threads + 1);
+	for (i = 0; i < run.threads; i++) {
+		th[i].run = &run;
+		th[i].index = i;
+		if ((th[i].lat = malloc(INS_MAX_LAT * sizeof(uint32_t))) ==
+		    NULL || thread_setup(&th[i]) != 0)
+			th[i].failed = 1;
+	}
+	for (i = 0; i < run.threads; i++) {
+		if (pthread_create(&tid[i], NULL, thread_main, &th[i]) != 0)
+			break;
+		started++;
+	}
+	if (started < run.threads) {
+		fprintf(stderr, "bench_insert: pthread_create failed\n");
+		exit(1);	/* the started threads wait at the barrier */
+	}
+	/* The deadline is set before the threads pass the barrier. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run.deadline = t0;
+	run.deadline.tv_sec += run.seconds;
+	pthread_barrier_wait(&run.start);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (i = 0; i < run.threads; i++) {
+		if (th[i].failed)
+			goto out;
+		batches += th[i].batches;
+		bad += th[i].bad;
+		retries += th[i].retries;
+	}
+	if ((all = malloc((size_t)(batches > 0 ? batches : 1) *
+	    sizeof(uint32_t))) == NULL)
+		goto out;
+	for (i = 0; i < run.threads; i++) {
+		n = th[i].batches < INS_MAX_LAT ? th[i].batches : INS_MAX_LAT;
+		memcpy(all + kept, th[i].lat, (size_t)n * sizeof(uint32_t));
+		kept += n;
+	}
+	qsort(all, (size_t)kept, sizeof(uint32_t), cmp_u32);
+	secs = (double)elapsed_us(&t0, &t1) / 1e6;
+	printf("BENCH requests=%lld seconds=%.3f rps=%.1f p50_us=%u "
+	    "p99_us=%u max_us=%u http_errors=%lld socket_errors=0 "
+	    "retries=%lld\n", (long long)batches, secs,
+	    (double)batches / secs,
+	    kept > 0 ? all[(kept - 1) / 2] : 0,
+	    kept > 0 ? all[(kept * 99 + 99) / 100 - 1] : 0,
+	    kept > 0 ? all[kept - 1] : 0, (long long)bad,
+	    (long long)retries);
+	r = 0;
+out:
+	if (th != NULL)
+		for (i = 0; i < run.threads; i++) {
+			if (th[i].sel != NULL)
+				mysql_stmt_close(th[i].sel);
+			if (th[i].ups != NULL)
+				mysql_stmt_close(th[i].ups);
+			if (th[i].db != NULL)
+				mysql_close(th[i].db);
+			free(th[i].lat);
+		}
+	free(th);
+	free(all);
+	mysql_library_end();
+	return r;
+}

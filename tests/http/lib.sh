@@ -1,0 +1,79 @@
+# Shared helpers of the tests/http/t_*.sh scripts that check answers and
+# rows of this run's mautod (sourced; needs MAUTO_TEST_STACK_DIR).
+#   api METHOD PATH [JSON]       the response body goes to $work/out
+#   expect DESCRIPTION PYEXPR    the expression, on d (the last body), holds
+#   expect_sql DESCRIPTION SQL WANT
+#   ctl ARGS...                  mautoctl on this run's database
+#   dbsql SQL                    runs SQL in this run's database
+# Sets base, envf, work (removed on exit), tag (random) and failed=0; a
+# script ends with `exit "$failed"`.
+
+# shellcheck source=tests/harness/env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../harness/env.sh"
+
+if [ -z "${MAUTO_TEST_STACK_DIR:-}" ]; then
+	echo "needs the database of this run's mautod (MAUTO_TEST_STACK_DIR)"
+	exit 77
+fi
+base=$MAUTO_TEST_BASE_URL
+envf=$MAUTO_TEST_STACK_DIR/env
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tag=$(harness_random_hex 4)
+failed=0
+
+api()
+{
+	local m=$1 p=$2
+	shift 2
+	if [ $# -gt 0 ]; then
+		curl -sS --max-time 30 -X "$m" -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+		    -H 'Content-Type: application/json' --data-binary "$1" \
+		    "$base$p" >"$work/out"
+	else
+		curl -sS --max-time 30 -X "$m" -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+		    "$base$p" >"$work/out"
+	fi
+}
+
+expect()
+{
+	if python3 -c 'import json, re, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval("(" + sys.argv[2] + "\n)") else 1)' "$work/out" "$2" 2>"$work/err"; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1"
+		echo "  body: $(head -c 600 "$work/out")"
+		cat "$work/err"
+		failed=1
+	fi
+}
+
+expect_sql()
+{
+	local got
+	got=$(dbsql "$2")
+	if [ "$got" = "$3" ]; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1: expected '$3', got '$got'"
+		failed=1
+	fi
+}
+
+ctl()
+{
+	harness_ctl "$envf" "$@"
+}
+
+dbsql()
+{
+	(
+		# shellcheck disable=SC1090
+		. "$envf"
+		MYSQL_PWD=$MAUTO_DB_PASSWORD mariadb --no-defaults \
+		    --socket="$MAUTO_DB_SOCKET" --user="$MAUTO_DB_USER" \
+		    --batch --skip-column-names "$MAUTO_DB_NAME" -e "$1"
+	)
+}

@@ -1,0 +1,153 @@
+#!/bin/sh
+# Integration: the mautoctl commands for programs, static lists, forms,
+# smart campaign members, partitions and seed-demo, run as a user runs
+# them, on a database of their own: what they print, what they store, and
+# that bad input is a message and exit status 1.  Needs MAUTO_TEST_DB_*
+# (tests/harness/mariadb.sh); skips (77) without them.
+set -u
+[ -n "${MAUTO_TEST_DB_SOCKET:-}" ] || { echo "SKIP: no test database"; exit 77; }
+top=${top_srcdir:-$(dirname "$0")/../..}
+build=${top_builddir:-.}
+ctl="$build/mautoctl"
+db="mauto_ctlprog_$$"
+pass=0
+fail=0
+
+sql() {
+	mariadb --no-defaults -S "$MAUTO_TEST_DB_SOCKET" -u "$MAUTO_TEST_DB_USER" \
+	    -p"$MAUTO_TEST_DB_PASSWORD" -N -B "$@"
+}
+check() {
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1)); echo "ok - $2"
+	else
+		fail=$((fail + 1)); echo "not ok - $2"
+	fi
+}
+c() {
+	MAUTO_DB_SOCKET=$MAUTO_TEST_DB_SOCKET MAUTO_DB_NAME=$db \
+	MAUTO_DB_USER=$MAUTO_TEST_DB_USER MAUTO_DB_PASSWORD=$MAUTO_TEST_DB_PASSWORD \
+	    "$ctl" "$@" >"$tmp.out" 2>"$tmp.err"
+}
+# fails CMD...: the command exits 1 and says something on stderr.
+fails() {
+	c "$@"
+	[ $? = 1 ] && [ -s "$tmp.err" ] && [ ! -s "$tmp.out" ]
+}
+cleanup() { sql -e "DROP DATABASE IF EXISTS $db" 2>/dev/null; rm -f "$tmp".*; }
+tmp=$(mktemp)
+trap cleanup EXIT
+
+sql -e "CREATE DATABASE $db" || { echo "cannot create $db"; exit 99; }
+c migrate --dir "$top/db/migrations" || { cat "$tmp.err"; exit 99; }
+sql "$db" -e "INSERT INTO lead (email, createdAt, updatedAt) VALUES
+    ('a@example.com', NOW(), NOW()), ('b@example.com', NOW(), NOW())"
+lead_a=$(sql "$db" -e "SELECT id FROM lead WHERE email = 'a@example.com'")
+lead_b=$(sql "$db" -e "SELECT id FROM lead WHERE email = 'b@example.com'")
+
+c program create --name "Spring Webinar"; rc=$?
+prog=$(cat "$tmp.out")
+[ $rc = 0 ] && expr "$prog" : '[1-9][0-9]*$' >/dev/null
+check $? "program create prints the new id alone"
+got=$(sql "$db" -e "SELECT GROUP_CONCAT(CONCAT(name, IF(success, '+', ''))
+    ORDER BY step) FROM program_status WHERE program_id = $prog")
+[ "$got" = "Not in Program,Invited,Registered,Attended+,No Show" ]
+check $? "the default statuses are the Webinar channel's (got $got)"
+[ "$(sql "$db" -e "SELECT CONCAT(type, '/', channel) FROM program WHERE id = $prog")" = program/Webinar ]
+check $? "the default type and channel are program and Webinar"
+fails program create --name "Spring Webinar" && grep -q "exists" "$tmp.err"
+check $? "a second program with the same name is refused"
+c program create --name Nurture --type engagement --channel "Nurture" \
+    --status Member --status "Engaged:success" --status=Done; rc=$?
+prog2=$(cat "$tmp.out")
+[ $rc = 0 ]
+check $? "program create with ordered statuses, type and channel"
+c program list
+grep -q "^$prog2	Nurture	engagement	Nurture	Member, Engaged:success, Done$" "$tmp.out" &&
+    head -n 1 "$tmp.out" | grep -q "^id	name	type	channel	statuses$"
+check $? "program list shows the statuses in order with the success mark"
+fails program create --name X --type webinar
+check $? "a bad --type is refused"
+fails program create --name X --status A --status A
+check $? "a status given twice is refused"
+fails program create --channel C
+check $? "program create without --name is refused"
+fails program frobnicate
+check $? "an unknown program verb is refused"
+
+c program add --program "$prog" --lead "$lead_a" --status Invited
+[ $? = 0 ] && [ "$(sql "$db" -e "SELECT status_step FROM program_member
+    WHERE program_id = $prog AND lead_id = $lead_a")" = 2 ]
+check $? "program add makes a member with the named status"
+c program add --program "$prog" --lead "$lead_b"
+[ $? = 0 ] && [ "$(sql "$db" -e "SELECT status_step FROM program_member
+    WHERE program_id = $prog AND lead_id = $lead_b")" = 1 ]
+check $? "program add without --status uses the first status"
+fails program add --program "$prog" --lead "$lead_a" --status Nope &&
+    grep -q "no status 'Nope'" "$tmp.err"
+check $? "an unknown status is refused"
+fails program add --program 999999 --lead "$lead_a" && grep -q "no program" "$tmp.err"
+check $? "an unknown program is refused"
+fails program add --program "$prog" --lead 999999 && grep -q "no lead 999999" "$tmp.err"
+check $? "an unknown lead is refused"
+
+c list create --name "Newsletter"; rc=$?
+list=$(cat "$tmp.out")
+[ $rc = 0 ] && expr "$list" : '[1-9][0-9]*$' >/dev/null
+check $? "list create prints the new id"
+fails list create --name "Newsletter"
+check $? "a second list with the same name is refused"
+c list add --list "$list" --lead "$lead_a" "$lead_b"
+[ $? = 0 ] && [ "$(sql "$db" -e "SELECT COUNT(*) FROM list_member WHERE list_id = $list")" = 2 ]
+check $? "list add --lead ID ID adds both"
+fails list add --list "$list" --lead 999999 && grep -q "no lead 999999" "$tmp.err"
+check $? "list add with an unknown lead is refused"
+fails list add --list 999999 --lead "$lead_a" && grep -q "no static list" "$tmp.err"
+check $? "list add to an unknown list is refused"
+fails list add --list abc --lead "$lead_a" && grep -q "not an id" "$tmp.err"
+check $? "a list id that is not a number is refused"
+
+c form create --name "Contact Us" --field email FirstName --field lastName \
+    --program "$prog"; rc=$?
+form=$(cat "$tmp.out")
+[ $rc = 0 ] && [ "$(sql "$db" -e "SELECT GROUP_CONCAT(field_name ORDER BY
+    field_name) FROM form_field WHERE form_id = $form")" = "email,firstName,lastName" ]
+check $? "form create stores the fields as the catalogue names them"
+fails form create --name "Other" --field email --field noSuchField &&
+    grep -q "no lead field 'noSuchField'" "$tmp.err"
+check $? "a form with an unknown field is refused"
+[ "$(sql "$db" -e "SELECT COUNT(*) FROM form WHERE name = 'Other'")" = 0 ]
+check $? "and nothing of it is stored"
+fails form create --name "Other"
+check $? "a form without --field is refused"
+
+c campaign add --campaign 42 --lead "$lead_a"
+[ $? = 0 ] && [ "$(sql "$db" -e "SELECT COUNT(*) FROM campaign_member WHERE campaign_id = 42")" = 1 ]
+check $? "campaign add makes a smart campaign member"
+fails campaign add --campaign 42
+check $? "campaign add without --lead is refused"
+
+c partition create --name Mexico --description "Leads in Mexico"; rc=$?
+part=$(cat "$tmp.out")
+[ $rc = 0 ] && [ "$(sql "$db" -e "SELECT description FROM lead_partition WHERE id = $part")" = "Leads in Mexico" ]
+check $? "partition create stores name and description"
+fails partition create --name Mexico
+check $? "a second partition with the same name is refused"
+
+c seed-demo; rc=$?
+cp "$tmp.out" "$tmp.demo1"
+c seed-demo
+[ $rc = 0 ] && cmp -s "$tmp.out" "$tmp.demo1" &&
+    [ "$(grep -c '^MAUTO_DEMO_[A-Z_]*=..*$' "$tmp.out")" = 4 ]
+check $? "seed-demo prints the same four MAUTO_DEMO_* lines twice"
+demo_form=$(sed -n 's/^MAUTO_DEMO_FORM_ID=//p' "$tmp.out")
+demo_prog=$(sed -n 's/^MAUTO_DEMO_PROGRAM_ID=//p' "$tmp.out")
+[ "$(sql "$db" -e "SELECT CONCAT(f.program_id, ':', GROUP_CONCAT(ff.field_name
+    ORDER BY ff.field_name)) FROM form f JOIN form_field ff ON ff.form_id = f.id
+    WHERE f.id = $demo_form GROUP BY f.id")" = "$demo_prog:company,email,firstName,lastName" ]
+check $? "the demo form has email, firstName, lastName, company in the demo program"
+[ "$(sql "$db" -e "SELECT COUNT(*) FROM program WHERE name = 'Demo-Webinar'")" = 1 ]
+check $? "seed-demo made one demo program"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
