@@ -34,7 +34,30 @@
  * expected (0 or 300), or whose affected-row count is not 300 (fresh) or
  * 600 (update: two per changed row), is counted as an error.
  *
- * usage: bench_insert fresh|update table threads seconds tag [base]
+ * Modes cofresh and coupdate are the ceiling of the co suite (Sync Custom
+ * Objects, createOrUpdate by the dedupe field vin of the type benchCar):
+ * <table> is a copy of the type's record table co_rec_<id> (the same
+ * columns and unique keys, the same rows), and each batch is one
+ * prepared statement and a COMMIT, keyed by the unique dedupe index:
+ *
+ *   INSERT INTO <table> (year, vin, make, model, marketoGUID, createdAt,
+ *	updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?) x 300
+ *	ON DUPLICATE KEY UPDATE make = VALUES(make), model = VALUES(model),
+ *	year = VALUES(year), updatedAt = VALUES(updatedAt)
+ *   COMMIT
+ *
+ *   cofresh   every vin is new: n<tag>t<thread>-<seq>, a fresh v4-shaped
+ *	       marketoGUID per row (the one a create needs)
+ *   coupdate  every vin exists: thread t walks its own share of
+ *	       vin<0000001..BASE> (loaded by the runner); make, model, year
+ *	       and updatedAt change, the marketoGUID stays
+ *
+ * The rows have the shape of tests/bench/co_sync.lua's records.  A batch
+ * whose affected-row count is not 300 (cofresh) or 600 (coupdate) is
+ * counted as an error.
+ *
+ * usage: bench_insert fresh|update|cofresh|coupdate table threads seconds
+ *	  tag [base]
  *
  * The database comes from MAUTO_DB_SOCKET, MAUTO_DB_NAME, MAUTO_DB_USER
  * and MAUTO_DB_PASSWORD.  Output, one line in report.lua's format (a
@@ -51,6 +74,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mysql.h>
 #include <mysqld_error.h>
@@ -68,6 +92,7 @@
 
 struct ins_run {
 	bool		 update;
+	bool		 co;		/* cofresh, coupdate */
 	const char	*table;
 	int		 threads;
 	int64_t		 seconds;
@@ -101,6 +126,7 @@ struct ins_thread {
 	int64_t		 bad;		/* unexpected lookup or write counts */
 	int64_t		 retries;	/* deadlocks, retried */
 	int64_t		 seq;
+	uint64_t	 rng;		/* xorshift64, for marketoGUIDs */
 	int		 failed;
 };
 
@@ -140,11 +166,25 @@ add_groups(char *sql, size_t size, size_t *off, const char *group)
 
 /* The lookup (upsert = false) or the upsert, into sql. */
 static int
-build_sql(char *sql, size_t size, const char *table, bool upsert)
+build_sql(char *sql, size_t size, const char *table, bool upsert, bool co)
 {
 	size_t off;
 	int n;
 
+	if (co) {
+		n = snprintf(sql, size, "INSERT INTO `%s` (year, vin, make, "
+		    "model, marketoGUID, createdAt, updatedAt) VALUES ",
+		    table);
+		if (n < 0 || (size_t)n >= size)
+			return -1;
+		off = (size_t)n;
+		if (add_groups(sql, size, &off, "(?,?,?,?,?,?,?)") != 0)
+			return -1;
+		n = snprintf(sql + off, size - off, " ON DUPLICATE KEY "
+		    "UPDATE make = VALUES(make), model = VALUES(model), "
+		    "year = VALUES(year), updatedAt = VALUES(updatedAt)");
+		return n < 0 || (size_t)n >= size - off ? -1 : 0;
+	}
 	if (upsert)
 		n = snprintf(sql, size, "INSERT INTO `%s` (id, email, "
 		    "firstName, lastName, company, createdAt, updatedAt) "
@@ -173,7 +213,8 @@ prepare(struct ins_thread *t, bool upsert)
 	char sql[INS_SQL_MAX];
 	MYSQL_STMT *st;
 
-	if (build_sql(sql, sizeof(sql), t->run->table, upsert) != 0 ||
+	if (build_sql(sql, sizeof(sql), t->run->table, upsert,
+	    t->run->co) != 0 ||
 	    (st = mysql_stmt_init(t->db)) == NULL)
 		return NULL;
 	if (mysql_stmt_prepare(st, sql, strlen(sql)) != 0) {
@@ -217,7 +258,7 @@ thread_setup(struct ins_thread *t)
 		return -1;
 	}
 	if (mysql_autocommit(t->db, 0) != 0 ||
-	    (t->sel = prepare(t, false)) == NULL ||
+	    (!t->run->co && (t->sel = prepare(t, false)) == NULL) ||
 	    (t->ups = prepare(t, true)) == NULL)
 		return -1;
 	memset(t->sel_par, 0, sizeof(t->sel_par));
@@ -242,8 +283,9 @@ thread_setup(struct ins_thread *t)
 	t->sel_res[1].buffer = t->found_email;
 	t->sel_res[1].buffer_length = sizeof(t->found_email);
 	t->sel_res[1].length = &t->found_len;
-	if (mysql_stmt_bind_param(t->sel, t->sel_par) != 0 ||
-	    mysql_stmt_bind_result(t->sel, t->sel_res) != 0 ||
+	if ((!t->run->co &&
+	    (mysql_stmt_bind_param(t->sel, t->sel_par) != 0 ||
+	    mysql_stmt_bind_result(t->sel, t->sel_res) != 0)) ||
 	    mysql_stmt_bind_param(t->ups, t->par) != 0) {
 		fprintf(stderr, "bench_insert: bind: %s\n",
 		    mysql_stmt_error(t->ups));
@@ -295,7 +337,37 @@ fill_batch(struct ins_thread *t)
 	share = run->update ? run->base / run->threads : 1;
 	first = share * t->index + 1;
 	memset(t->slot, 0, sizeof(t->slot));
-	for (row = 0; row < INS_ROWS; row++) {
+	for (row = 0; run->co && row < INS_ROWS; row++) {
+		uint64_t r[2];
+		int i;
+
+		k = t->seq++;
+		if (run->update)
+			put(t, row, 0, snprintf(t->str[row][0], INS_STR,
+			    "vin%07lld", (long long)(first + k % share)));
+		else
+			put(t, row, 0, snprintf(t->str[row][0], INS_STR,
+			    "n%st%d-%lld", run->tag, t->index, (long long)k));
+		put(t, row, 1, snprintf(t->str[row][1], INS_STR, "M%s-%lld",
+		    run->tag, (long long)k));
+		put(t, row, 2, snprintf(t->str[row][2], INS_STR,
+		    "Model %s-%lld", run->tag, (long long)k));
+		for (i = 0; i < 2; i++) {
+			t->rng ^= t->rng << 13;
+			t->rng ^= t->rng >> 7;
+			t->rng ^= t->rng << 17;
+			r[i] = t->rng;
+		}
+		put(t, row, 3, snprintf(t->str[row][3], INS_STR,
+		    "%08x-%04x-4%03x-%04x-%012llx", (unsigned)r[0],
+		    (unsigned)(r[0] >> 32) & 0xffff,
+		    (unsigned)(r[0] >> 48) & 0xfff,
+		    0x8000 | ((unsigned)r[1] & 0x3fff),
+		    (unsigned long long)(r[1] >> 16) & 0xffffffffffffull));
+		t->id[row] = 2000 + (int)(k % 25);
+		t->id_null[row] = 0;
+	}
+	for (row = 0; !run->co && row < INS_ROWS; row++) {
 		k = t->seq++;
 		if (run->update) {
 			n = first + k % share;
@@ -359,15 +431,17 @@ run_batch(struct ins_thread *t)
 
 	want = t->run->update ? 2 * INS_ROWS : INS_ROWS;
 	for (;;) {
-		if ((found = lookup(t)) >= 0 &&
+		found = t->run->update && t->run->co ? INS_ROWS : 0;
+		if ((t->run->co || (found = lookup(t)) >= 0) &&
 		    mysql_stmt_execute(t->ups) == 0 &&
 		    mysql_commit(t->db) == 0)
 			break;
 		if (mysql_errno(t->db) != ER_LOCK_DEADLOCK &&
-		    mysql_stmt_errno(t->sel) != ER_LOCK_DEADLOCK &&
+		    (t->sel == NULL ||
+		    mysql_stmt_errno(t->sel) != ER_LOCK_DEADLOCK) &&
 		    mysql_stmt_errno(t->ups) != ER_LOCK_DEADLOCK) {
 			fprintf(stderr, "bench_insert: %s %s %s\n",
-			    mysql_stmt_error(t->sel),
+			    t->sel != NULL ? mysql_stmt_error(t->sel) : "",
 			    mysql_stmt_error(t->ups), mysql_error(t->db));
 			return -1;
 		}
@@ -424,6 +498,10 @@ parse_args(struct ins_run *run, int argc, char **argv)
 		run->update = false;
 	else if (strcmp(argv[1], "update") == 0)
 		run->update = true;
+	else if (strcmp(argv[1], "cofresh") == 0)
+		run->co = true;
+	else if (strcmp(argv[1], "coupdate") == 0)
+		run->update = run->co = true;
 	else
 		goto usage;
 	run->table = argv[2];
@@ -448,10 +526,11 @@ parse_args(struct ins_run *run, int argc, char **argv)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench_insert fresh|update table threads "
-	    "seconds tag [base]\n  table [A-Za-z0-9_]+, threads 1..%d, "
-	    "tag [a-z0-9]{1,12}; update needs base >= 300 * threads "
-	    "(the rows lead0000001..base@bench.example.com)\n",
+	fprintf(stderr, "usage: bench_insert fresh|update|cofresh|coupdate "
+	    "table threads seconds tag [base]\n  table [A-Za-z0-9_]+, "
+	    "threads 1..%d, tag [a-z0-9]{1,12}; update and coupdate need "
+	    "base >= 300 * threads (the rows "
+	    "lead0000001..base@bench.example.com or vin0000001..base)\n",
 	    INS_MAX_THREADS);
 	return -1;
 }
@@ -478,6 +557,8 @@ main(int argc, char **argv)
 	for (i = 0; i < run.threads; i++) {
 		th[i].run = &run;
 		th[i].index = i;
+		th[i].rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(i + 1) << 32) ^
+		    (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 		if ((th[i].lat = malloc(INS_MAX_LAT * sizeof(uint32_t))) ==
 		    NULL || thread_setup(&th[i]) != 0)
 			th[i].failed = 1;
