@@ -135,39 +135,11 @@ lead_json(const struct lead_row *row, const struct lead_field *const *cols,
 	return o;
 }
 
-/*
- * The worker's catalogue, checked once against the database when one of
- * the names is missing from it (a field created on another worker).
- * Checking before any field pointer is kept matters: a reload frees the
- * catalogue those pointers point into.
- */
-static int
-schema_for(struct call *c, const char *const *names, size_t n,
-    const struct lead_schema **s)
-{
-	size_t i;
-	int r;
-
-	if ((r = leads_schema(c, false, s)) != 0)
-		return r;
-	for (i = 0; i < n; i++)
-		if (names[i] != NULL && lead_schema_find(*s, names[i]) == NULL)
-			return leads_schema(c, true, s);
-	return 0;
-}
-
-/* The `fields` of a read (defaults when absent), after schema_for. */
+/* The `fields` of a read (defaults when absent) and their catalogue. */
 static int
 read_fields(struct call *c, struct resp *r, const struct lead_schema **s,
     const struct lead_field ***cols, size_t *ncols)
 {
-	const char **names = NULL;
-	int n, e;
-
-	if ((n = req_param_list(c->req, "fields", &names)) < 0)
-		return n;
-	if ((e = schema_for(c, names, (size_t)n, s)) != 0)
-		return e;
 	return leads_fields_param(c, r, s, lead_default_fields, cols, ncols);
 }
 
@@ -353,7 +325,7 @@ api_leads_list(struct call *c, struct resp *r)
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
-	if ((e = schema_for(c, &ft, 1, &s)) != 0 ||
+	if ((e = leads_schema_for(c, &ft, 1, &s)) != 0 ||
 	    (e = read_fields(c, r, &s, &cols, &ncols)) != 0)
 		goto out;
 	if ((f = lead_schema_find(s, ft)) == NULL || !f->searchable) {

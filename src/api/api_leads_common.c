@@ -75,17 +75,17 @@ leads_schema(struct call *c, bool fresh, const struct lead_schema **out)
 
 /* See api_leads_common.h. */
 int
-leads_field(struct call *c, const struct lead_schema **s, const char *name,
-    const struct lead_field **f)
+leads_schema_for(struct call *c, const char *const *names, size_t n,
+    const struct lead_schema **s)
 {
+	size_t i;
 	int r;
 
-	*f = lead_schema_find(*s, name);
-	if (*f != NULL)
-		return 0;
-	if ((r = leads_schema(c, true, s)) != 0)
+	if ((r = leads_schema(c, false, s)) != 0)
 		return r;
-	*f = lead_schema_find(*s, name);
+	for (i = 0; i < n; i++)
+		if (names[i] != NULL && lead_schema_find(*s, names[i]) == NULL)
+			return leads_schema(c, true, s);
 	return 0;
 }
 
@@ -125,15 +125,15 @@ leads_fields_param(struct call *c, struct resp *rp,
 			;
 	}
 	cap = (size_t)count;
+	if ((r = leads_schema_for(c, names, cap, s)) != 0)
+		return r;
 	list = arena_zalloc(&c->app->arena, (cap + 1) * sizeof(*list));
 	if (list == NULL)
 		return -API_ERR_SYSTEM;
 	for (i = 0; i < (size_t)count; i++) {
 		if (names[i] == NULL || names[i][0] == '\0')
 			continue;
-		if ((r = leads_field(c, s, names[i], &f)) != 0)
-			return r;
-		if (f == NULL) {
+		if ((f = lead_schema_find(*s, names[i])) == NULL) {
 			leads_err_msg(c, rp, "Field '%s' not found",
 			    names[i]);
 			return -API_ERR_FIELD_NOT_FOUND;

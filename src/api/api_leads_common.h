@@ -35,17 +35,19 @@ int	leads_schema(struct call *c, bool fresh,
 	    const struct lead_schema **out);
 
 /*
- * The field named name (no case).  When the loaded catalogue lacks it,
- * the catalogue is checked once more against the database.  Returns 0
- * and *f (NULL when there is no such field), or a negative api_err when
- * the catalogue cannot be read.  *s is updated to the catalogue in use.
+ * The catalogue into *s, checked once more against the database when one
+ * of the n names (NULL entries skipped) is missing from the loaded one (a
+ * field created on another worker or host).  Check every name a request
+ * uses before taking field pointers, so they all come from one catalogue
+ * and compare equal.  Returns 0 or a negative api_err.
  */
-int	leads_field(struct call *c, const struct lead_schema **s,
-	    const char *name, const struct lead_field **f);
+int	leads_schema_for(struct call *c, const char *const *names, size_t n,
+	    const struct lead_schema **s);
 
 /*
  * The fields a read returns: the `fields` parameter (comma-separated or
- * repeated), else the defaults given (NULL-terminated names).  Unknown
+ * repeated), else the defaults given (NULL-terminated names), from the
+ * catalogue leads_schema_for gives for those names into *s.  Unknown
  * names answer 1006 "Field '<name>' not found" (r->err_msg set).  *out
  * is an arena array of *n fields, no duplicates.  Returns 0 or a
  * negative api_err.

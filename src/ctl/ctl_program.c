@@ -321,6 +321,32 @@ print_missing(const struct repo_missing *m, const struct args *a)
 	}
 }
 
+/*
+ * Adds a->leads to the list or smart campaign id with add (a repository
+ * member_add function) and prints how many; what names the target.
+ * Returns 0, or -1 after a message on stderr.
+ */
+static int
+members_add(struct db *db, const struct args *a,
+    int (*add)(struct db *, int32_t, const int64_t *, size_t,
+    struct repo_missing *), int64_t id, const char *what)
+{
+	struct repo_missing miss;
+	int r;
+
+	r = add(db, (int32_t)id, a->leads, a->nleads, &miss);
+	if (r == -REPO_ERR_NOT_FOUND) {
+		print_missing(&miss, a);
+		return -1;
+	}
+	if (r != 0) {
+		fprintf(stderr, "mautoctl: cannot store the members\n");
+		return -1;
+	}
+	printf("%zu lead(s) in %s %lld\n", a->nleads, what, (long long)id);
+	return 0;
+}
+
 /* Creates a program from a; *id its id, or an error after a message. */
 static int
 program_make(struct db *db, const struct args *a, int32_t *id)
@@ -490,7 +516,6 @@ ctl_program(int argc, char **argv, const struct config *cfg)
 int
 ctl_list(int argc, char **argv, const struct config *cfg)
 {
-	struct repo_missing miss;
 	struct args *a = NULL;
 	struct db *db = NULL;
 	int32_t id;
@@ -527,21 +552,9 @@ ctl_list(int argc, char **argv, const struct config *cfg)
 			    "and --lead ID...\n");
 			goto out;
 		}
-		if (open_db(&db, cfg) != 0)
+		if (open_db(&db, cfg) != 0 || members_add(db, a,
+		    repo_programs_list_member_add, a->list, "list") != 0)
 			goto out;
-		r = repo_programs_list_member_add(db, (int32_t)a->list,
-		    a->leads, a->nleads, &miss);
-		if (r == -REPO_ERR_NOT_FOUND) {
-			print_missing(&miss, a);
-			goto out;
-		}
-		if (r != 0) {
-			fprintf(stderr, "mautoctl: cannot store the "
-			    "members\n");
-			goto out;
-		}
-		printf("%zu lead(s) in list %lld\n", a->nleads,
-		    (long long)a->list);
 	}
 	rc = fflush(stdout) == 0 ? 0 : 1;
 out:
@@ -609,10 +622,9 @@ out:
 int
 ctl_campaign(int argc, char **argv, const struct config *cfg)
 {
-	struct repo_missing miss;
 	struct args *a = NULL;
 	struct db *db = NULL;
-	int r, rc = 1;
+	int rc = 1;
 
 	if (argc < 2 || strcmp(argv[1], "add") != 0) {
 		fprintf(stderr, "mautoctl: usage: campaign add --campaign ID "
@@ -627,20 +639,10 @@ ctl_campaign(int argc, char **argv, const struct config *cfg)
 		    "and --lead ID...\n");
 		goto out;
 	}
-	if (open_db(&db, cfg) != 0)
+	if (open_db(&db, cfg) != 0 || members_add(db, a,
+	    repo_programs_campaign_member_add, a->campaign,
+	    "smart campaign") != 0)
 		goto out;
-	r = repo_programs_campaign_member_add(db, (int32_t)a->campaign,
-	    a->leads, a->nleads, &miss);
-	if (r == -REPO_ERR_NOT_FOUND) {
-		print_missing(&miss, a);
-		goto out;
-	}
-	if (r != 0) {
-		fprintf(stderr, "mautoctl: cannot store the members\n");
-		goto out;
-	}
-	printf("%zu lead(s) in smart campaign %lld\n", a->nleads,
-	    (long long)a->campaign);
 	rc = fflush(stdout) == 0 ? 0 : 1;
 out:
 	db_close(db);

@@ -68,8 +68,6 @@ lf_type_parse(const char *name, enum lf_type *out)
 	return -1;
 }
 
-static const struct lead_schema *sort_schema;
-
 static int
 cmp_attr(const void *a, const void *b)
 {
@@ -78,13 +76,14 @@ cmp_attr(const void *a, const void *b)
 	return (x->attr_id > y->attr_id) - (x->attr_id < y->attr_id);
 }
 
+/* Orders indexes into the schema arg by field name, without case. */
 static int
-cmp_name_idx(const void *a, const void *b)
+cmp_name_idx(const void *a, const void *b, void *arg)
 {
+	const struct lead_schema *s = arg;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-	return strcasecmp(sort_schema->fields[x].name,
-	    sort_schema->fields[y].name);
+	return strcasecmp(s->fields[x].name, s->fields[y].name);
 }
 
 void
@@ -100,9 +99,7 @@ lead_schema_index(struct lead_schema *s)
 	s->by_name = xcalloc(s->count, sizeof(*s->by_name));
 	for (i = 0; i < s->count; i++)
 		s->by_name[i] = i;
-	sort_schema = s;
-	qsort(s->by_name, s->count, sizeof(*s->by_name), cmp_name_idx);
-	sort_schema = NULL;
+	qsort_r(s->by_name, s->count, sizeof(*s->by_name), cmp_name_idx, s);
 }
 
 void
