@@ -40,7 +40,7 @@
 
 #include "auth/ratelimit.h"
 #include "export/runner.h"
-#include "limits.h"
+#include "bounds.h"
 #include "master.h"
 #include "util/config.h"
 #include "util/log.h"

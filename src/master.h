@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "limits.h"
+#include "bounds.h"
 
 struct config;
 struct config_override;
@@ -20,7 +20,8 @@ struct config_override;
  * Respawn back-off: after a worker dies within MASTER_STABLE_MS of its
  * start, the next spawn waits MASTER_BACKOFF_MIN_MS, doubling up to
  * MASTER_BACKOFF_MAX_MS; a worker that lives MASTER_STABLE_MS resets it.
- * XXX: these belong in limits.h (owned by the lead).
+ * Process-model timings, not API-visible bounds, so they live here and
+ * not in bounds.h.
  */
 #define MASTER_BACKOFF_MIN_MS	100
 #define MASTER_BACKOFF_MAX_MS	30000

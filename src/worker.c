@@ -32,13 +32,15 @@
 #include <fcgiapp.h>
 
 #include "api/api.h"
+#include "api/api_leads_catalog.h"
 #include "auth/ratelimit.h"
 #include "auth/token.h"
 #include "db/pool.h"
-#include "http/dispatch.h"
+#include "repo/repo.h"
+#include "dispatch.h"
 #include "http/request.h"
 #include "http/router.h"
-#include "limits.h"
+#include "bounds.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/config.h"
@@ -163,7 +165,7 @@ app_setup(struct app *app, const struct worker_args *wa)
 	buf_init(&app->out, MAX_RESPONSE_BYTES);
 	router_init();
 	rid_init(wa->index);
-	if (db_open(&app->db, wa->cfg, true) != 0) {
+	if (db_open(&app->db, wa->cfg, &repo_schema, true) != 0) {
 		log_err("worker %u: cannot open the database; exiting",
 		    wa->index);
 		return -1;
@@ -179,8 +181,8 @@ app_teardown(struct app *app)
 		token_cache_free(app->tokens);
 	if (app->db != NULL)
 		db_close(app->db);
-	lead_schema_clear(&app->lead_schema);
-	lead_schema_clear(&app->lead_schema_retired);
+	api_leads_catalog_free(app->leads_catalog);
+	app->leads_catalog = NULL;
 	arena_clear(&app->arena);
 	buf_clear(&app->out);
 }

@@ -6,61 +6,7 @@
 #ifndef MAUTO_API_API_H
 #define MAUTO_API_API_H
 
-#include <stdint.h>
-
-#include "auth/perm.h"
-#include "limits.h"
-#include "model/leadfield.h"
-#include "util/arena.h"
-#include "util/buf.h"
-
-struct config;
-struct db;
-struct limiter;
-struct req;
-struct resp;
-struct route;
-struct token_cache;
-
-/* Worker-lifetime context, made after fork (worker.c). */
-struct app {
-	const struct config	*cfg;
-	struct db		*db;		/* this worker's connection */
-	struct limiter		*lim;		/* shared by the host's workers */
-	struct token_cache	*tokens;	/* this worker's token cache */
-	struct arena		 arena;		/* reset after every request */
-	struct buf		 out;		/* response body, reused */
-	unsigned		 worker_index;
-	uint64_t		 served;	/* requests served */
-	/*
-	 * The lead field catalogue as last loaded (api_leads_common.c),
-	 * and the one it replaced, kept until the next reload so that
-	 * field pointers taken earlier in a request stay valid.
-	 */
-	struct lead_schema	 lead_schema;
-	struct lead_schema	 lead_schema_retired;
-	int64_t			 lead_schema_checked_ms;
-	uint64_t		 lead_schema_loaded_at;	/* served + 1 */
-};
-
-/* The API client a request was authenticated as. */
-struct client {
-	int64_t		 id;			/* row id */
-	char		 client_id[CLIENT_ID_BYTES + 1];
-	char		 name[MAX_NAME_BYTES + 1];
-	perm_set	 perms;			/* expanded */
-};
-
-/* One request in flight. */
-struct call {
-	struct app		*app;
-	struct req		*req;
-	const struct route	*route;
-	const struct client	*client;	/* NULL on unauthenticated routes */
-	const char		*request_id;
-};
-
-typedef int (*api_handler)(struct call *c, struct resp *r);
+#include "call.h"
 
 /* api_identity.c: GET and POST /identity/oauth/token. */
 int	api_identity_token(struct call *c, struct resp *r);
@@ -81,14 +27,14 @@ int	api_lead_fields_describe_members(struct call *c, struct resp *r);
  * api_lead_membership.c: lead partitions, Change Lead Program Status, the
  * list/program/smart campaign membership of a lead, Associate, Merge.
  */
-int	api_leads_partitions_list(struct call *c, struct resp *r);
-int	api_leads_partitions_update(struct call *c, struct resp *r);
-int	api_leads_program_status(struct call *c, struct resp *r);
-int	api_leads_list_membership(struct call *c, struct resp *r);
-int	api_leads_program_membership(struct call *c, struct resp *r);
-int	api_leads_campaign_membership(struct call *c, struct resp *r);
-int	api_leads_associate(struct call *c, struct resp *r);
-int	api_leads_merge(struct call *c, struct resp *r);
+int	api_lead_membership_partitions_list(struct call *c, struct resp *r);
+int	api_lead_membership_partitions_update(struct call *c, struct resp *r);
+int	api_lead_membership_program_status(struct call *c, struct resp *r);
+int	api_lead_membership_lists(struct call *c, struct resp *r);
+int	api_lead_membership_programs(struct call *c, struct resp *r);
+int	api_lead_membership_campaigns(struct call *c, struct resp *r);
+int	api_lead_membership_associate(struct call *c, struct resp *r);
+int	api_lead_membership_merge(struct call *c, struct resp *r);
 
 /*
  * api_leads.c: Get Lead by Id, Get Leads by Filter Type, Get Leads by
@@ -107,12 +53,12 @@ int	api_leads_submit_form(struct call *c, struct resp *r);
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,
  * cancel, file, the job list); the jobs run in src/export/runner.c.
  */
-int	api_export_create(struct call *c, struct resp *r);
-int	api_export_enqueue(struct call *c, struct resp *r);
-int	api_export_status(struct call *c, struct resp *r);
-int	api_export_cancel(struct call *c, struct resp *r);
-int	api_export_file(struct call *c, struct resp *r);
-int	api_export_list(struct call *c, struct resp *r);
+int	api_bulk_export_create(struct call *c, struct resp *r);
+int	api_bulk_export_enqueue(struct call *c, struct resp *r);
+int	api_bulk_export_status(struct call *c, struct resp *r);
+int	api_bulk_export_cancel(struct call *c, struct resp *r);
+int	api_bulk_export_file(struct call *c, struct resp *r);
+int	api_bulk_export_list(struct call *c, struct resp *r);
 
 /*
  * api_custom_objects.c: Custom Objects (api-behaviour.md §6): the type
@@ -130,11 +76,11 @@ int	api_co_types_dependents(struct call *c, struct resp *r);
 int	api_co_types_describe(struct call *c, struct resp *r);
 int	api_co_types_discard(struct call *c, struct resp *r);
 int	api_co_types_update_field(struct call *c, struct resp *r);
-int	api_co_list(struct call *c, struct resp *r);
-int	api_co_describe(struct call *c, struct resp *r);
-int	api_co_get(struct call *c, struct resp *r);
-int	api_co_sync(struct call *c, struct resp *r);
-int	api_co_delete(struct call *c, struct resp *r);
+int	api_co_records_list(struct call *c, struct resp *r);
+int	api_co_records_describe(struct call *c, struct resp *r);
+int	api_co_records_get(struct call *c, struct resp *r);
+int	api_co_records_sync(struct call *c, struct resp *r);
+int	api_co_records_delete(struct call *c, struct resp *r);
 
 /*
  * api_pending.c: the answer of every registered route whose group is not

@@ -50,8 +50,8 @@
 
 #include "api/api.h"
 #include "auth/ratelimit.h"
-#include "export/export.h"
-#include "http/errors.h"
+#include "model/export.h"
+#include "err.h"
 #include "http/range.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -170,7 +170,7 @@ path_job(struct call *c, struct resp *r, struct export_job *job)
 		r->err_msg = MSG_NOT_FOUND;
 		e = -API_ERR_INVALID_REQUEST;
 	} else
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 	return e;
 }
 
@@ -192,7 +192,7 @@ check_quota(struct call *c, struct resp *r)
 
 	if (quota == 0)
 		goto out;
-	if ((err = repo_err_to_api(repo_bulk_export_day_bytes(c->app->db,
+	if ((err = err_from_repo(repo_bulk_export_day_bytes(c->app->db,
 	    limiter_day_key((int64_t)time(NULL)), &used))) != 0)
 		goto out;
 	if (used >= quota) {
@@ -475,7 +475,7 @@ parse_static_list(struct call *c, struct resp *r, const struct co_type *t,
 			    (long long)id);
 		goto out;
 	}
-	if ((err = repo_err_to_api(e)) != 0)
+	if ((err = err_from_repo(e)) != 0)
 		goto out;
 	q->filter = EXPORT_FILTER_STATIC_LIST;
 	err = 0;
@@ -593,7 +593,7 @@ json_list(struct call *c, const char *const *v, size_t n)
 
 /* See api.h. */
 int
-api_export_create(struct call *c, struct resp *r)
+api_bulk_export_create(struct call *c, struct resp *r)
 {
 	struct co_type t;
 	struct create_req q;
@@ -610,7 +610,7 @@ api_export_create(struct call *c, struct resp *r)
 		err = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
-	if ((err = repo_err_to_api(e)) != 0 ||
+	if ((err = err_from_repo(e)) != 0 ||
 	    (err = parse_create(c, r, &t, &q)) != 0 ||
 	    (err = check_quota(c, r)) != 0)
 		goto out;
@@ -629,9 +629,9 @@ api_export_create(struct call *c, struct resp *r)
 		err = -API_ERR_SYSTEM;
 		goto out;
 	}
-	if ((err = repo_err_to_api(repo_bulk_export_insert(c->app->db,
+	if ((err = err_from_repo(repo_bulk_export_insert(c->app->db,
 	    &n))) != 0 ||
-	    (err = repo_err_to_api(repo_bulk_export_get(c->app->db,
+	    (err = err_from_repo(repo_bulk_export_get(c->app->db,
 	    n.export_id, c->client->id, t.api_name, &job))) != 0)
 		goto out;
 	err = answer_job(r, &job);
@@ -644,7 +644,7 @@ out:
 
 /* See api.h. */
 int
-api_export_enqueue(struct call *c, struct resp *r)
+api_bulk_export_enqueue(struct call *c, struct resp *r)
 {
 	struct export_job job;
 	enum export_refusal why = EXPORT_REFUSED_NONE;
@@ -672,7 +672,7 @@ api_export_enqueue(struct call *c, struct resp *r)
 		err = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
-	if ((err = repo_err_to_api(e)) != 0 ||
+	if ((err = err_from_repo(e)) != 0 ||
 	    (err = path_job(c, r, &job)) != 0)
 		goto out;
 	err = answer_job(r, &job);
@@ -682,7 +682,7 @@ out:
 
 /* See api.h. */
 int
-api_export_status(struct call *c, struct resp *r)
+api_bulk_export_status(struct call *c, struct resp *r)
 {
 	struct export_job job;
 	int err;
@@ -694,7 +694,7 @@ api_export_status(struct call *c, struct resp *r)
 
 /* See api.h. */
 int
-api_export_cancel(struct call *c, struct resp *r)
+api_bulk_export_cancel(struct call *c, struct resp *r)
 {
 	struct export_job job;
 	int e, err;
@@ -713,7 +713,7 @@ api_export_cancel(struct call *c, struct resp *r)
 		err = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
-	if ((err = repo_err_to_api(e)) != 0)
+	if ((err = err_from_repo(e)) != 0)
 		goto out;
 	err = answer_job(r, &job);
 out:
@@ -780,7 +780,7 @@ list_sig(const struct call *c, const char *statuses)
 
 /* See api.h. */
 int
-api_export_list(struct call *c, struct resp *r)
+api_bulk_export_list(struct call *c, struct resp *r)
 {
 	struct export_job *jobs = NULL;
 	const char *statuses, *v;
@@ -812,7 +812,7 @@ api_export_list(struct call *c, struct resp *r)
 		goto out;
 	}
 	/* One more than asked for says whether there is more. */
-	if ((err = repo_err_to_api(repo_bulk_export_list(c->app->db,
+	if ((err = err_from_repo(repo_bulk_export_list(c->app->db,
 	    c->client->id, path_object(c), statuses, after,
 	    (size_t)batch + 1, &jobs, &n))) != 0)
 		goto out;
@@ -859,7 +859,7 @@ not_found(struct resp *r, const char *text)
 
 /* See api.h. */
 int
-api_export_file(struct call *c, struct resp *r)
+api_bulk_export_file(struct call *c, struct resp *r)
 {
 	struct export_job job;
 	struct stat sb;

@@ -12,7 +12,7 @@
 
 #include "api/api.h"
 #include "auth/token.h"
-#include "http/errors.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
 
@@ -63,8 +63,9 @@ api_identity_token(struct call *c, struct resp *r)
 	}
 	client_id = req_param(c->req, "client_id");
 	secret = req_param(c->req, "client_secret");
-	if ((err = token_issue(c->app, client_id, secret, token, &expires_in,
-	    scope)) != 0)
+	if ((err = token_issue(&(const struct token_ctx){ .cfg = c->app->cfg,
+	    .db = c->app->db, .lim = c->app->lim, .tokens = c->app->tokens },
+	    client_id, secret, token, &expires_in, scope)) != 0)
 		goto out;
 	r->body = token_body(token, expires_in, scope);
 	r->status = 200;

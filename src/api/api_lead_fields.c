@@ -36,12 +36,13 @@
 #include <json-c/json.h>
 
 #include "api/api.h"
-#include "api/api_leads_common.h"
-#include "http/errors.h"
+#include "api/api_common.h"
+#include "api/api_leads_catalog.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_lead_schema.h"
@@ -221,7 +222,7 @@ api_lead_fields_describe(struct call *c, struct resp *r)
 	size_t i;
 	int err;
 
-	if ((err = leads_schema(c, true, &s)) != 0)
+	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		return err;
 	for (i = 0; i < s->count; i++)
 		resp_add(r, describe_json(&s->fields[i]));
@@ -242,7 +243,7 @@ api_lead_fields_describe2(struct call *c, struct resp *r)
 	size_t i;
 	int err;
 
-	if ((err = leads_schema(c, true, &s)) != 0)
+	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		return err;
 	search = json_object_new_array();
 	fields = json_object_new_array();
@@ -295,18 +296,18 @@ api_lead_fields_list(struct call *c, struct resp *r)
 	bs = req_param(c->req, "batchSize");
 	if (bs != NULL && bs[0] != '\0' &&
 	    num_parse_i64(bs, 1, MAX_BATCH_SIZE, &batch) != 0) {
-		leads_err_msg(c, r, "Invalid batchSize '%s': an integer from "
+		api_common_err_msg(c, r, "Invalid batchSize '%s': an integer from "
 		    "1 to %d is expected", echo(c, bs), MAX_BATCH_SIZE);
 		return -API_ERR_INVALID_REQUEST;
 	}
 	tok = req_param(c->req, "nextPageToken");
 	if (tok != NULL && tok[0] != '\0' && page_token_decode(tok,
 	    TOKEN_KIND_LEAD_FIELDS, page_sig(), &after) != 0) {
-		leads_err_msg(c, r, "Invalid nextPageToken '%s'",
+		api_common_err_msg(c, r, "Invalid nextPageToken '%s'",
 		    echo(c, tok));
 		return -API_ERR_INVALID_REQUEST;
 	}
-	if ((err = leads_schema(c, true, &s)) != 0)
+	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		return err;
 	r->more_result = 0;
 	for (i = 0; i < s->count; i++) {
@@ -344,10 +345,10 @@ api_lead_fields_get(struct call *c, struct resp *r)
 	const char *name = c->req->path_params[0];
 	int err;
 
-	if ((err = leads_schema(c, true, &s)) != 0)
+	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		return err;
 	if ((f = lead_schema_find(s, name)) == NULL) {
-		leads_err_msg(c, r, "Field '%s' not found", echo(c, name));
+		api_common_err_msg(c, r, "Field '%s' not found", echo(c, name));
 		return -API_ERR_FIELD_NOT_FOUND;
 	}
 	resp_add(r, lead_field_json(f));
@@ -372,7 +373,7 @@ input_array(struct call *c, struct resp *r, struct json_object **out,
 	    !json_object_object_get_ex(c->req->json, "input", &in) ||
 	    !json_object_is_type(in, json_type_array) ||
 	    json_object_array_length(in) == 0) {
-		leads_err_msg(c, r, "Input not specified");
+		api_common_err_msg(c, r, "Input not specified");
 		return -API_ERR_INVALID_REQUEST;
 	}
 	*out = in;
@@ -528,7 +529,7 @@ check_texts(struct call *c, const struct rec *rec, const char *name)
 static struct json_object *
 failed(const char *name, int repo_err)
 {
-	const struct api_err_info *e = api_err_info(repo_err_to_api(repo_err));
+	const struct err_info *e = err_lookup(err_from_repo(repo_err));
 
 	return field_skipped(name, e->code, "%s", e->message);
 }
@@ -617,7 +618,7 @@ api_lead_fields_create(struct call *c, struct resp *r)
 	if ((err = input_array(c, r, &input, &n)) != 0)
 		return err;
 	if (n > MAX_CREATE_FIELDS) {
-		leads_err_msg(c, r, "Too many fields: at most %d per call",
+		api_common_err_msg(c, r, "Too many fields: at most %d per call",
 		    MAX_CREATE_FIELDS);
 		return -API_ERR_INVALID_REQUEST;
 	}
@@ -626,7 +627,7 @@ api_lead_fields_create(struct call *c, struct resp *r)
 		    &created));
 	/* This worker serves the new fields at once (others on a miss). */
 	if (created)
-		(void)leads_schema(c, true, &s);
+		(void)api_leads_catalog_get(c, true, &s);
 	return 0;
 }
 
@@ -701,16 +702,16 @@ api_lead_fields_update(struct call *c, struct resp *r)
 	size_t n;
 	int err, rr;
 
-	if ((err = leads_schema(c, true, &s)) != 0)
+	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		return err;
 	if ((f = lead_schema_find(s, name)) == NULL) {
-		leads_err_msg(c, r, "Field '%s' not found", echo(c, name));
+		api_common_err_msg(c, r, "Field '%s' not found", echo(c, name));
 		return -API_ERR_FIELD_NOT_FOUND;
 	}
 	if ((err = input_array(c, r, &input, &n)) != 0)
 		return err;
 	if (n > 1) {
-		leads_err_msg(c, r, "Only one field can be updated per call");
+		api_common_err_msg(c, r, "Only one field can be updated per call");
 		return -API_ERR_INVALID_REQUEST;
 	}
 	snprintf(fname, sizeof(fname), "%s", f->name);
@@ -728,13 +729,13 @@ api_lead_fields_update(struct call *c, struct resp *r)
 		return 0;
 	}
 	if (rr == -REPO_ERR_NOT_FOUND) {
-		leads_err_msg(c, r, "Field '%s' not found", echo(c, name));
+		api_common_err_msg(c, r, "Field '%s' not found", echo(c, name));
 		return -API_ERR_FIELD_NOT_FOUND;
 	}
 	if (rr != 0)
-		return repo_err_to_api(rr);
+		return err_from_repo(rr);
 	resp_add(r, field_status(fname, "updated"));
-	(void)leads_schema(c, true, &s);
+	(void)api_leads_catalog_get(c, true, &s);
 	return 0;
 }
 

@@ -32,11 +32,12 @@
 #include <json-c/json.h>
 
 #include "api/api.h"
-#include "api/api_leads_common.h"
-#include "http/errors.h"
+#include "api/api_common.h"
+#include "api/api_leads_catalog.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_programs.h"
@@ -55,7 +56,7 @@
 static int
 invalid_value(struct call *c, struct resp *r, const char *v, const char *type)
 {
-	leads_err_msg(c, r, "Invalid value '%.200s'. Required of type '%s'",
+	api_common_err_msg(c, r, "Invalid value '%.200s'. Required of type '%s'",
 	    v, type);
 	return -API_ERR_INVALID_VALUE;
 }
@@ -146,28 +147,28 @@ program_filter(struct call *c, struct resp *r, const char **out)
 	*out = NULL;
 	type = req_param(c->req, "filterType");
 	if ((n = req_param_list(c->req, "filterValues", &vals)) < 0) {
-		leads_err_msg(c, r, "Too many filterValues (at most %d)",
+		api_common_err_msg(c, r, "Too many filterValues (at most %d)",
 		    MAX_FILTER_VALUES);
 		return n;
 	}
 	if (type == NULL || type[0] == '\0') {
 		if (n == 0)
 			return 0;
-		leads_err_msg(c, r, "Missing value for the required "
+		api_common_err_msg(c, r, "Missing value for the required "
 		    "parameter 'filterType'");
 		return -API_ERR_MISSING_PARAM;
 	}
 	if (strcmp(type, "programId") != 0) {
-		leads_err_msg(c, r, "Field '%.200s' not supported", type);
+		api_common_err_msg(c, r, "Field '%.200s' not supported", type);
 		return -API_ERR_FIELD_NOT_SUPPORTED;
 	}
 	if (n == 0) {
-		leads_err_msg(c, r, "Missing value for the required "
+		api_common_err_msg(c, r, "Missing value for the required "
 		    "parameter 'filterValues'");
 		return -API_ERR_MISSING_PARAM;
 	}
 	if (n > MAX_FILTER_VALUES) {
-		leads_err_msg(c, r, "Too many filterValues (at most %d)",
+		api_common_err_msg(c, r, "Too many filterValues (at most %d)",
 		    MAX_FILTER_VALUES);
 		return -API_ERR_INVALID_REQUEST;
 	}
@@ -284,7 +285,7 @@ membership(struct call *c, struct resp *r, enum member_kind kind)
 		break;
 	}
 	if (err != 0) {
-		err = repo_err_to_api(err);
+		err = err_from_repo(err);
 		goto out;
 	}
 	shown = l.count > (size_t)pg.size ? (size_t)pg.size : l.count;
@@ -315,7 +316,7 @@ out:
  * nextPageToken).  Returns 0 or a negative api_err (1001 bad paging).
  */
 int
-api_leads_list_membership(struct call *c, struct resp *r)
+api_lead_membership_lists(struct call *c, struct resp *r)
 {
 	return membership(c, r, KIND_LISTS);
 }
@@ -327,7 +328,7 @@ api_leads_list_membership(struct call *c, struct resp *r)
  * or a negative api_err (1001, 1002, 1003, 1011).
  */
 int
-api_leads_program_membership(struct call *c, struct resp *r)
+api_lead_membership_programs(struct call *c, struct resp *r)
 {
 	return membership(c, r, KIND_PROGRAMS);
 }
@@ -339,7 +340,7 @@ api_leads_program_membership(struct call *c, struct resp *r)
  * api_err (1001).
  */
 int
-api_leads_campaign_membership(struct call *c, struct resp *r)
+api_lead_membership_campaigns(struct call *c, struct resp *r)
 {
 	return membership(c, r, KIND_CAMPAIGNS);
 }
@@ -352,7 +353,7 @@ api_leads_campaign_membership(struct call *c, struct resp *r)
  * negative api_err.
  */
 int
-api_leads_partitions_list(struct call *c, struct resp *r)
+api_lead_membership_partitions_list(struct call *c, struct resp *r)
 {
 	struct repo_partition_list l = { NULL, 0 };
 	struct json_object *o;
@@ -360,7 +361,7 @@ api_leads_partitions_list(struct call *c, struct resp *r)
 	int err;
 
 	if ((err = repo_programs_partition_list(c->app->db, &l)) != 0) {
-		err = repo_err_to_api(err);
+		err = err_from_repo(err);
 		goto out;
 	}
 	if (r->result == NULL)
@@ -398,11 +399,11 @@ body_input(struct call *c, struct resp *r, struct json_object **in,
 	    !json_object_object_get_ex(body, "input", &a) ||
 	    !json_object_is_type(a, json_type_array) ||
 	    json_object_array_length(a) == 0) {
-		leads_err_msg(c, r, "Leads not specified");
+		api_common_err_msg(c, r, "Leads not specified");
 		return -API_ERR_INVALID_REQUEST;
 	}
 	if (json_object_array_length(a) > MAX_BATCH_RECORDS) {
-		leads_err_msg(c, r, "Too many leads in input (at most %d)",
+		api_common_err_msg(c, r, "Too many leads in input (at most %d)",
 		    MAX_BATCH_RECORDS);
 		return -API_ERR_INVALID_REQUEST;
 	}
@@ -424,10 +425,10 @@ record_id(struct call *c, struct json_object *rec, int64_t *id)
 
 	*id = 0;
 	if (!json_object_is_type(rec, json_type_object))
-		return leads_skipped(0, 1003, "Invalid data");
+		return api_common_skipped(0, 1003, "Invalid data");
 	if (!json_object_object_get_ex(rec, "id", &v) ||
 	    json_object_is_type(v, json_type_null))
-		return leads_skipped(0, 1002, "Missing value for the required "
+		return api_common_skipped(0, 1002, "Missing value for the required "
 		    "parameter 'id'");
 	if (json_object_is_type(v, json_type_int))
 		n = json_object_get_int64(v);
@@ -436,7 +437,7 @@ record_id(struct call *c, struct json_object *rec, int64_t *id)
 		n = 0;
 	if (n < 1) {
 		s = lead_value_text(v, &c->app->arena);
-		return leads_skipped(0, 1001, "Invalid value '%.200s'. "
+		return api_common_skipped(0, 1001, "Invalid value '%.200s'. "
 		    "Required of type 'integer'", s);
 	}
 	*id = n;
@@ -450,7 +451,7 @@ record_id(struct call *c, struct json_object *rec, int64_t *id)
  * negative api_err (1003 no or too many records).
  */
 int
-api_leads_partitions_update(struct call *c, struct resp *r)
+api_lead_membership_partitions_update(struct call *c, struct resp *r)
 {
 	struct repo_partition_move *m = NULL;
 	struct json_object *in, *rec, *v, **pre = NULL;
@@ -474,12 +475,12 @@ api_leads_partitions_update(struct call *c, struct resp *r)
 		    json_object_is_type(v, json_type_null) ||
 		    (json_object_is_type(v, json_type_string) &&
 		    json_object_get_string_len(v) == 0)) {
-			pre[i] = leads_skipped(m[i].lead_id, 1009,
+			pre[i] = api_common_skipped(m[i].lead_id, 1009,
 			    "Partition name must be specified");
 			continue;
 		}
 		if (!json_object_is_type(v, json_type_string)) {
-			pre[i] = leads_skipped(m[i].lead_id, 1001,
+			pre[i] = api_common_skipped(m[i].lead_id, 1001,
 			    "Invalid value '%.200s'. Required of type "
 			    "'string'", lead_value_text(v, &c->app->arena));
 			continue;
@@ -489,7 +490,7 @@ api_leads_partitions_update(struct call *c, struct resp *r)
 	}
 	if ((err = repo_programs_lead_partition_update(c->app->db, m,
 	    n)) != 0) {
-		err = repo_err_to_api(err);
+		err = err_from_repo(err);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -497,14 +498,14 @@ api_leads_partitions_update(struct call *c, struct resp *r)
 			resp_add(r, pre[i]);
 			pre[i] = NULL;
 		} else if (m[i].result == REPO_REC_NO_LEAD)
-			resp_add(r, leads_skipped(m[i].lead_id, 1004,
+			resp_add(r, api_common_skipped(m[i].lead_id, 1004,
 			    "Lead not found"));
 		else if (m[i].result == REPO_REC_NO_PARTITION)
-			resp_add(r, leads_skipped(m[i].lead_id, 1008,
+			resp_add(r, api_common_skipped(m[i].lead_id, 1008,
 			    "Access denied to partition '%.255s'",
 			    m[i].partition));
 		else
-			resp_add(r, leads_status(m[i].lead_id, "updated"));
+			resp_add(r, api_common_status(m[i].lead_id, "updated"));
 	}
 	err = 0;
 out:
@@ -524,7 +525,7 @@ out:
  * such program).
  */
 int
-api_leads_program_status(struct call *c, struct resp *r)
+api_lead_membership_program_status(struct call *c, struct resp *r)
 {
 	struct repo_program p;
 	struct repo_status_change *ch = NULL;
@@ -540,7 +541,7 @@ api_leads_program_status(struct call *c, struct resp *r)
 	    !json_object_object_get_ex(c->req->json, "status", &v) ||
 	    !json_object_is_type(v, json_type_string) ||
 	    json_object_get_string_len(v) == 0) {
-		leads_err_msg(c, r, "Missing value for the required "
+		api_common_err_msg(c, r, "Missing value for the required "
 		    "parameter 'status'");
 		err = -API_ERR_MISSING_PARAM;
 		goto out;
@@ -550,11 +551,11 @@ api_leads_program_status(struct call *c, struct resp *r)
 		goto out;
 	if ((err = repo_programs_get_by_id(c->app->db, pid, &p)) != 0) {
 		if (err == -REPO_ERR_NOT_FOUND) {
-			leads_err_msg(c, r, "Program '%ld' not found",
+			api_common_err_msg(c, r, "Program '%ld' not found",
 			    (long)pid);
 			err = -API_ERR_OBJECT_NOT_FOUND;
 		} else
-			err = repo_err_to_api(err);
+			err = err_from_repo(err);
 		goto out;
 	}
 	for (st = 0; st < p.nstatuses; st++)
@@ -572,7 +573,7 @@ api_leads_program_status(struct call *c, struct resp *r)
 		if ((pre[i] = record_id(c, rec, &ch[i].lead_id)) != NULL)
 			continue;
 		if (st == p.nstatuses) {
-			pre[i] = leads_skipped(ch[i].lead_id, 1025,
+			pre[i] = api_common_skipped(ch[i].lead_id, 1025,
 			    "Program status not found");
 			continue;
 		}
@@ -580,7 +581,7 @@ api_leads_program_status(struct call *c, struct resp *r)
 	}
 	if (st < p.nstatuses && (err = repo_programs_member_status_update(
 	    c->app->db, &p, st, ch, n)) != 0) {
-		err = repo_err_to_api(err);
+		err = err_from_repo(err);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -588,17 +589,17 @@ api_leads_program_status(struct call *c, struct resp *r)
 			resp_add(r, pre[i]);
 			pre[i] = NULL;
 		} else if (ch[i].result == REPO_REC_NO_LEAD)
-			resp_add(r, leads_skipped(ch[i].lead_id, 1004,
+			resp_add(r, api_common_skipped(ch[i].lead_id, 1004,
 			    "Lead not found"));
 		else if (ch[i].result == REPO_REC_NOT_MEMBER)
-			resp_add(r, leads_skipped(ch[i].lead_id, 1013,
+			resp_add(r, api_common_skipped(ch[i].lead_id, 1013,
 			    "Lead is not a member of the program"));
 		else if (ch[i].result == REPO_REC_NOT_FORWARD)
-			resp_add(r, leads_skipped(ch[i].lead_id, 1037,
+			resp_add(r, api_common_skipped(ch[i].lead_id, 1037,
 			    "Lead skipped because it is already in or past "
 			    "this status"));
 		else
-			resp_add(r, leads_status(ch[i].lead_id, "updated"));
+			resp_add(r, api_common_status(ch[i].lead_id, "updated"));
 	}
 	err = 0;
 out:
@@ -692,7 +693,7 @@ cookie_param(struct call *c)
  * value '<v>'", 1004 "Lead '<id>' not found".
  */
 int
-api_leads_associate(struct call *c, struct resp *r)
+api_lead_membership_associate(struct call *c, struct resp *r)
 {
 	int64_t lead = c->req->path_ints[0];
 	const char *cookie;
@@ -700,24 +701,24 @@ api_leads_associate(struct call *c, struct resp *r)
 
 	cookie = cookie_param(c);
 	if (cookie == NULL || cookie[0] == '\0') {
-		leads_err_msg(c, r, "Missing value for the required "
+		api_common_err_msg(c, r, "Missing value for the required "
 		    "parameter 'cookie'");
 		err = -API_ERR_MISSING_PARAM;
 		goto out;
 	}
 	if (!is_mkto_cookie(cookie)) {
-		leads_err_msg(c, r, "Invalid cookie value '%.255s'", cookie);
+		api_common_err_msg(c, r, "Invalid cookie value '%.255s'", cookie);
 		err = -API_ERR_INVALID_COOKIE;
 		goto out;
 	}
 	if ((err = repo_programs_cookie_associate(c->app->db, lead,
 	    cookie)) != 0) {
 		if (err == -REPO_ERR_NOT_FOUND) {
-			leads_err_msg(c, r, "Lead '%lld' not found",
+			api_common_err_msg(c, r, "Lead '%lld' not found",
 			    (long long)lead);
 			err = -API_ERR_LEAD_NOT_FOUND;
 		} else
-			err = repo_err_to_api(err);
+			err = err_from_repo(err);
 		goto out;
 	}
 	r->no_result = true;
@@ -742,7 +743,7 @@ add_loser(struct call *c, struct resp *r, const char *v, int64_t *ids,
 		if (ids[i] == id)
 			return 0;
 	if (*n == MAX_MERGE_LOSERS) {
-		leads_err_msg(c, r, "Too many leads to merge: at most %d "
+		api_common_err_msg(c, r, "Too many leads to merge: at most %d "
 		    "losing leads per call", MAX_MERGE_LOSERS);
 		return -API_ERR_MERGE_LIMIT;
 	}
@@ -759,7 +760,7 @@ add_loser(struct call *c, struct resp *r, const char *v, int64_t *ids,
  * '<id>' not found".
  */
 int
-api_leads_merge(struct call *c, struct resp *r)
+api_lead_membership_merge(struct call *c, struct resp *r)
 {
 	const struct lead_schema *s;
 	int64_t winner = c->req->path_ints[0], ids[MAX_MERGE_LOSERS], missing;
@@ -768,7 +769,7 @@ api_leads_merge(struct call *c, struct resp *r)
 	int count, err;
 
 	if ((count = req_param_list(c->req, "leadIds", &list)) < 0) {
-		leads_err_msg(c, r, "Too many leads to merge: at most %d "
+		api_common_err_msg(c, r, "Too many leads to merge: at most %d "
 		    "losing leads per call", MAX_MERGE_LOSERS);
 		err = -API_ERR_MERGE_LIMIT;
 		goto out;
@@ -786,31 +787,31 @@ api_leads_merge(struct call *c, struct resp *r)
 		goto out;
 	}
 	if (n == 0) {
-		leads_err_msg(c, r, "Losing leads not specified (leadId or "
+		api_common_err_msg(c, r, "Losing leads not specified (leadId or "
 		    "leadIds)");
 		err = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
 		if (ids[i] == winner) {
-			leads_err_msg(c, r, "Lead '%lld' cannot be both the "
+			api_common_err_msg(c, r, "Lead '%lld' cannot be both the "
 			    "winner and a losing lead", (long long)winner);
 			err = -API_ERR_INVALID_REQUEST;
 			goto out;
 		}
 	/* Fresh: a field created a moment ago on any worker is merged. */
-	if ((err = leads_schema(c, true, &s)) != 0)
+	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		goto out;
 	err = repo_programs_merge(c->app->db, winner, ids, n, s->fields,
 	    s->count, &missing);
 	if (err == -REPO_ERR_NOT_FOUND) {
-		leads_err_msg(c, r, "Lead '%lld' not found",
+		api_common_err_msg(c, r, "Lead '%lld' not found",
 		    (long long)missing);
 		err = -API_ERR_LEAD_NOT_FOUND;
 		goto out;
 	}
 	if (err != 0) {
-		err = repo_err_to_api(err);
+		err = err_from_repo(err);
 		goto out;
 	}
 	r->no_result = true;

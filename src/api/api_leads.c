@@ -34,12 +34,13 @@
 #include <json-c/json.h>
 
 #include "api/api.h"
-#include "api/api_leads_common.h"
+#include "api/api_common.h"
+#include "api/api_leads_catalog.h"
 #include "db/pool.h"
-#include "http/errors.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_leads.h"
@@ -140,7 +141,7 @@ static int
 read_fields(struct call *c, struct resp *r, const struct lead_schema **s,
     const struct lead_field ***cols, size_t *ncols)
 {
-	return leads_fields_param(c, r, s, lead_default_fields, cols, ncols);
+	return api_leads_catalog_fields(c, r, s, lead_default_fields, cols, ncols);
 }
 
 /* batchSize: 1..MAX_BATCH_SIZE (larger is clamped), default the most. */
@@ -154,7 +155,7 @@ batch_size(struct call *c, struct resp *r, int *out)
 	if (v == NULL || v[0] == '\0')
 		return 0;
 	if (num_parse_i64(v, INT64_MIN, INT64_MAX, &n) != 0 || n < 1) {
-		leads_err_msg(c, r, "Invalid batchSize '%s': an integer from 1 "
+		api_common_err_msg(c, r, "Invalid batchSize '%s': an integer from 1 "
 		    "to %d", v, MAX_BATCH_SIZE);
 		return -API_ERR_INVALID_REQUEST;
 	}
@@ -173,7 +174,7 @@ page_after(struct call *c, struct resp *r, uint8_t kind, uint32_t sig,
 	if (t == NULL || t[0] == '\0')
 		return 0;
 	if (page_token_decode(t, kind, sig, after) != 0) {
-		leads_err_msg(c, r, "Invalid nextPageToken");
+		api_common_err_msg(c, r, "Invalid nextPageToken");
 		return -API_ERR_INVALID_REQUEST;
 	}
 	return 0;
@@ -226,7 +227,7 @@ api_leads_get(struct call *c, struct resp *r)
 	if ((e = repo_leads_get_by_id(c->app->db, &c->app->arena,
 	    (const struct lead_field *const *)cols, ncols,
 	    c->req->path_ints[0], &rows)) != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	for (i = 0; i < rows.count; i++)
@@ -258,14 +259,14 @@ filter_values(struct call *c, struct resp *r, const struct lead_field *f,
 		const char *s = items[i];
 
 		if (cookies && !lead_cookie_is_valid(s, strlen(s))) {
-			leads_err_msg(c, r, "Invalid cookie value '%s'", s);
+			api_common_err_msg(c, r, "Invalid cookie value '%s'", s);
 			return -API_ERR_INVALID_COOKIE;
 		}
 		if (f->type == LF_INTEGER || f->type == LF_SCORE ||
 		    f->type == LF_REFERENCE) {
 			if (num_parse_i64(s, INT64_MIN, INT64_MAX,
 			    &v[i].i) != 0) {
-				leads_err_msg(c, r, "Invalid value '%s'. "
+				api_common_err_msg(c, r, "Invalid value '%s'. "
 				    "Required of type 'Integer'", s);
 				return -API_ERR_INVALID_VALUE;
 			}
@@ -306,7 +307,7 @@ api_leads_list(struct call *c, struct resp *r)
 	memset(&flt, 0, sizeof(flt));
 	ft = req_param(c->req, "filterType");
 	if (ft == NULL || ft[0] == '\0') {
-		leads_err_msg(c, r, "filterType not specified");
+		api_common_err_msg(c, r, "filterType not specified");
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
@@ -315,21 +316,21 @@ api_leads_list(struct call *c, struct resp *r)
 		goto out;
 	}
 	if (n == 0) {
-		leads_err_msg(c, r, "filterValues not specified");
+		api_common_err_msg(c, r, "filterValues not specified");
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
 	if (n > MAX_FILTER_VALUES) {
-		leads_err_msg(c, r, "Too many filterValues: at most %d",
+		api_common_err_msg(c, r, "Too many filterValues: at most %d",
 		    MAX_FILTER_VALUES);
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
-	if ((e = leads_schema_for(c, &ft, 1, &s)) != 0 ||
+	if ((e = api_leads_catalog_for(c, &ft, 1, &s)) != 0 ||
 	    (e = read_fields(c, r, &s, &cols, &ncols)) != 0)
 		goto out;
 	if ((f = lead_schema_find(s, ft)) == NULL || !f->searchable) {
-		leads_err_msg(c, r, "Field '%s' not supported", ft);
+		api_common_err_msg(c, r, "Field '%s' not supported", ft);
 		e = -API_ERR_FIELD_NOT_SUPPORTED;
 		goto out;
 	}
@@ -350,7 +351,7 @@ api_leads_list(struct call *c, struct resp *r)
 	if ((e = repo_leads_list_by_filter(c->app->db, &c->app->arena,
 	    (const struct lead_field *const *)cols, ncols, &flt, after,
 	    batch + 1, &rows)) != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	/*
@@ -362,11 +363,11 @@ api_leads_list(struct call *c, struct resp *r)
 	if (after == 0 && rows.count > (size_t)batch) {
 		if ((e = repo_leads_count_by_filter(c->app->db, &flt,
 		    MAX_FILTER_MATCHES + 1, &count)) != 0) {
-			e = repo_err_to_api(e);
+			e = err_from_repo(e);
 			goto out;
 		}
 		if (count > MAX_FILTER_MATCHES) {
-			leads_err_msg(c, r,
+			api_common_err_msg(c, r,
 			    "Too many results match the filter");
 			e = -API_ERR_INVALID_REQUEST;
 			goto out;
@@ -408,7 +409,7 @@ api_leads_list_by_program(struct call *c, struct resp *r)
 	if ((e = repo_leads_list_by_program(c->app->db, &c->app->arena,
 	    (const struct lead_field *const *)cols, ncols, pid, after,
 	    batch + 1, &rows)) != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	e = page_out(c, r, &rows, (const struct lead_field *const *)cols,
@@ -569,11 +570,11 @@ body_input(struct call *c, struct resp *r, struct json_object **input,
 	    !json_object_object_get_ex(body, "input", &in) || in == NULL ||
 	    !json_object_is_type(in, json_type_array) ||
 	    json_object_array_length(in) == 0) {
-		leads_err_msg(c, r, "Leads not specified");
+		api_common_err_msg(c, r, "Leads not specified");
 		return -API_ERR_INVALID_REQUEST;
 	}
 	if (json_object_array_length(in) > MAX_BATCH_RECORDS) {
-		leads_err_msg(c, r, "Too many leads: at most %d per request",
+		api_common_err_msg(c, r, "Too many leads: at most %d per request",
 		    MAX_BATCH_RECORDS);
 		return -API_ERR_INVALID_REQUEST;
 	}
@@ -595,7 +596,7 @@ member_str(struct call *c, struct resp *r, struct json_object *o,
 	if (!json_object_is_type(v, json_type_string) ||
 	    memchr(json_object_get_string(v), '\0',
 	    (size_t)json_object_get_string_len(v)) != NULL) {
-		leads_err_msg(c, r, "Invalid value for '%s': a string is "
+		api_common_err_msg(c, r, "Invalid value for '%s': a string is "
 		    "required", name);
 		return -API_ERR_INVALID_REQUEST;
 	}
@@ -620,7 +621,7 @@ member_int(struct call *c, struct resp *r, struct json_object *o,
 	else if (!json_object_is_type(v, json_type_string) ||
 	    num_parse_i64(json_object_get_string(v), INT64_MIN, INT64_MAX,
 	    &n) != 0) {
-		leads_err_msg(c, r, "Invalid value '%s'. Required of type "
+		api_common_err_msg(c, r, "Invalid value '%s'. Required of type "
 		    "'Integer'", json_object_get_string(v));
 		return -API_ERR_INVALID_VALUE;
 	}
@@ -640,11 +641,11 @@ lookup_field(struct call *c, struct resp *r, const struct lead_schema *s,
 	if (name == NULL)
 		name = "email";
 	if ((*f = lead_schema_find(s, name)) == NULL || !(*f)->searchable) {
-		leads_err_msg(c, r, "Field '%s' not supported", name);
+		api_common_err_msg(c, r, "Field '%s' not supported", name);
 		return -API_ERR_FIELD_NOT_SUPPORTED;
 	}
 	if (is_id_field(*f) && action != LEAD_UPDATE_ONLY) {
-		leads_err_msg(c, r, "Field '%s' not supported as lookupField "
+		api_common_err_msg(c, r, "Field '%s' not supported as lookupField "
 		    "of action %s", name, action_names[action]);
 		return -API_ERR_FIELD_NOT_SUPPORTED;
 	}
@@ -679,7 +680,7 @@ partition_of(struct call *c, const char *name, int32_t *part, int *code,
 		    "Access denied to partition '%s'", name);
 		return *msg != NULL ? 0 : -API_ERR_SYSTEM;
 	}
-	return repo_err_to_api(e);
+	return err_from_repo(e);
 }
 
 /* Checks every record; a partition problem skips the ones that pass. */
@@ -729,7 +730,7 @@ check_input(struct call *c, struct resp *r, const char *lname,
 	if ((recs = arena_zalloc(&c->app->arena, (n + 1) * sizeof(*recs))) ==
 	    NULL)
 		return -API_ERR_SYSTEM;
-	if ((e = leads_schema(c, false, &s)) != 0)
+	if ((e = api_leads_catalog_get(c, false, &s)) != 0)
 		return e;
 	for (attempt = 0; attempt < 2; attempt++) {
 		ru->id_field = lead_schema_find(s, "id");
@@ -741,7 +742,7 @@ check_input(struct call *c, struct resp *r, const char *lname,
 		if ((ru->lookup != NULL && !miss) || attempt == 1)
 			break;
 		version = s->version;
-		if ((e = leads_schema(c, true, &s)) != 0)
+		if ((e = api_leads_catalog_get(c, true, &s)) != 0)
 			return e;
 		if (s->version == version && ru->lookup != NULL)
 			break;
@@ -765,13 +766,13 @@ write_results(struct resp *r, const struct lead_rec *recs, size_t n,
 
 		if (rec->status == LEAD_CREATED || rec->status ==
 		    LEAD_UPDATED) {
-			o = leads_status(rec->id, rec->status == LEAD_CREATED ?
+			o = api_common_status(rec->id, rec->status == LEAD_CREATED ?
 			    "created" : "updated");
 			if (membership && rec->has_m)
 				json_object_object_add(o, "membership",
 				    membership_json(&rec->m, false, true));
 		} else
-			o = leads_skipped(rec->id, rec->code != 0 ?
+			o = api_common_skipped(rec->id, rec->code != 0 ?
 			    rec->code : 1003, "%s", rec->msg != NULL ?
 			    rec->msg : "Invalid data");
 		resp_add(r, o);
@@ -823,7 +824,7 @@ api_leads_sync(struct call *c, struct resp *r)
 			if (strcmp(action, action_names[i]) == 0)
 				break;
 		if (i == LEAD_ACTION__MAX) {
-			leads_err_msg(c, r, "Invalid action '%s'", action);
+			api_common_err_msg(c, r, "Invalid action '%s'", action);
 			e = -API_ERR_INVALID_REQUEST;
 			goto out;
 		}
@@ -843,7 +844,7 @@ api_leads_sync(struct call *c, struct resp *r)
 	sy.new_lead_attrs = NEW_LEAD_API_ATTRS;
 	sy.arena = &c->app->arena;
 	if ((e = repo_leads_sync(c->app->db, &sy)) != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	write_results(r, sy.recs, n, false);
@@ -900,7 +901,7 @@ api_leads_push(struct call *c, struct resp *r)
 	if ((e = member_str(c, r, body, "programName", &pname)) != 0)
 		goto out;
 	if (pname == NULL || pname[0] == '\0') {
-		leads_err_msg(c, r, "programName not specified");
+		api_common_err_msg(c, r, "programName not specified");
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
@@ -914,12 +915,12 @@ api_leads_push(struct call *c, struct resp *r)
 	e = repo_leads_program_get_by_name(c->app->db, &c->app->arena, pname,
 	    &prog);
 	if (e == -REPO_ERR_NOT_FOUND) {
-		leads_err_msg(c, r, "Program '%s' not found", pname);
+		api_common_err_msg(c, r, "Program '%s' not found", pname);
 		e = -API_ERR_OBJECT_NOT_FOUND;
 		goto out;
 	}
 	if (e != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	push.program = &prog;
@@ -929,7 +930,7 @@ api_leads_push(struct call *c, struct resp *r)
 			if (strcmp(prog.statuses[i].name, pstatus) == 0)
 				break;
 		if (i == prog.nstatuses) {
-			leads_err_msg(c, r, "Program status '%s' not found",
+			api_common_err_msg(c, r, "Program status '%s' not found",
 			    pstatus);
 			e = -API_ERR_STATUS_NOT_FOUND;
 			goto out;
@@ -963,7 +964,7 @@ api_leads_push(struct call *c, struct resp *r)
 	sy.push = &push;
 	sy.arena = &c->app->arena;
 	if ((e = repo_leads_sync(c->app->db, &sy)) != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	write_results(r, sy.recs, n, true);
@@ -1050,7 +1051,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	if ((e = member_int(c, r, body, "formId", &given, &form_id)) != 0)
 		goto out;
 	if (!given) {
-		leads_err_msg(c, r, "formId not specified");
+		api_common_err_msg(c, r, "formId not specified");
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
@@ -1058,7 +1059,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	    (e = body_input(c, r, &input, &n)) != 0)
 		goto out;
 	if (n != 1) {
-		leads_err_msg(c, r, "Submit Form takes exactly one input "
+		api_common_err_msg(c, r, "Submit Form takes exactly one input "
 		    "record, not %zu", n);
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
@@ -1066,26 +1067,26 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	e = repo_leads_form_get_by_id(c->app->db, &c->app->arena, form_id,
 	    &form);
 	if (e == -REPO_ERR_NOT_FOUND) {
-		leads_err_msg(c, r, "Form '%lld' not found",
+		api_common_err_msg(c, r, "Form '%lld' not found",
 		    (long long)form_id);
 		e = -API_ERR_OBJECT_NOT_FOUND;
 		goto out;
 	}
 	if (e != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	if (given) {
 		e = repo_leads_program_get_by_id(c->app->db, &c->app->arena,
 		    pid, &prog);
 		if (e == -REPO_ERR_NOT_FOUND) {
-			leads_err_msg(c, r, "Program '%lld' not found",
+			api_common_err_msg(c, r, "Program '%lld' not found",
 			    (long long)pid);
 			e = -API_ERR_OBJECT_NOT_FOUND;
 			goto out;
 		}
 		if (e != 0) {
-			e = repo_err_to_api(e);
+			e = err_from_repo(e);
 			goto out;
 		}
 	} else
@@ -1123,7 +1124,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	sy.n = 1;
 	sy.arena = &c->app->arena;
 	if ((e = repo_leads_sync(c->app->db, &sy)) != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	write_results(r, sy.recs, 1, false);
@@ -1163,11 +1164,11 @@ delete_input(struct call *c, struct resp *r, struct lead_del **out,
 		in = NULL;
 	}
 	if (count == 0) {
-		leads_err_msg(c, r, "Leads not specified");
+		api_common_err_msg(c, r, "Leads not specified");
 		return -API_ERR_INVALID_REQUEST;
 	}
 	if (count > MAX_BATCH_RECORDS) {
-		leads_err_msg(c, r, "Too many leads: at most %d per request",
+		api_common_err_msg(c, r, "Too many leads: at most %d per request",
 		    MAX_BATCH_RECORDS);
 		return -API_ERR_INVALID_REQUEST;
 	}
@@ -1217,18 +1218,18 @@ api_leads_delete(struct call *c, struct resp *r)
 	if ((e = delete_input(c, r, &d, &bad, &n)) != 0)
 		goto out;
 	if ((e = repo_leads_delete(c->app->db, d, n)) != 0) {
-		e = repo_err_to_api(e);
+		e = err_from_repo(e);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		if (d[i].skip)
-			resp_add(r, leads_skipped(0, 1003, "Invalid value for "
+			resp_add(r, api_common_skipped(0, 1003, "Invalid value for "
 			    "field 'id' and value '%s'", bad[i] != NULL ?
 			    bad[i] : "null"));
 		else if (d[i].deleted)
-			resp_add(r, leads_status(d[i].id, "deleted"));
+			resp_add(r, api_common_status(d[i].id, "deleted"));
 		else
-			resp_add(r, leads_skipped(d[i].id, 1004,
+			resp_add(r, api_common_skipped(d[i].id, 1004,
 			    "Lead not found"));
 	}
 	e = 0;

@@ -8,7 +8,7 @@
  * scripts/gen-routes.py.
  */
 #include "api/api.h"
-#include "http/errors.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"

@@ -60,8 +60,8 @@
 #include <unistd.h>
 
 #include "auth/ratelimit.h"
-#include "http/errors.h"
-#include "limits.h"
+#include "err.h"
+#include "bounds.h"
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
 #include "repo/repo_limits.h"
@@ -498,7 +498,7 @@ limiter_release(struct limiter *lim)
 const char *
 limiter_message(const struct limiter *lim, int err, char *buf, size_t size)
 {
-	const char *msg = api_err_info(err)->message;
+	const char *msg = err_lookup(err)->message;
 
 	if (err < 0)
 		err = -err;

@@ -29,10 +29,10 @@
 
 #include <sodium.h>
 
-#include "api/api.h"
 #include "auth/ratelimit.h"
 #include "auth/token.h"
-#include "http/errors.h"
+#include "call.h"
+#include "err.h"
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
 #include "util/config.h"
@@ -183,11 +183,11 @@ token_hash(unsigned char *out, const char *token, size_t len)
 	    NULL, 0);
 }
 
-/* See token.h.  app: the worker (db, limiter, cache).  token: as sent. */
+/* See token.h.  token: as sent. */
 int
-token_authenticate(struct app *app, const char *token, struct client *out)
+token_authenticate(const struct token_ctx *tx, const char *token, struct client *out)
 {
-	struct token_cache *tc = app->tokens;
+	struct token_cache *tc = tx->tokens;
 	struct token_entry *e;
 	struct repo_auth_token row;
 	unsigned char hash[HASH_BYTES];
@@ -199,7 +199,7 @@ token_authenticate(struct app *app, const char *token, struct client *out)
 	if (token == NULL || (len = strlen(token)) == 0 || len > TOKEN_BYTES)
 		goto out;
 	token_hash(hash, token, len);
-	cache_sync(tc, app->lim);
+	cache_sync(tc, tx->lim);
 	now = (int64_t)time(NULL);
 	if ((e = cache_find(tc, hash)) != NULL) {
 		if (now < e->expires_at) {
@@ -211,13 +211,13 @@ token_authenticate(struct app *app, const char *token, struct client *out)
 		}
 		goto out;
 	}
-	r = repo_auth_token_get_by_hash(app->db, hash, &row);
+	r = repo_auth_token_get_by_hash(tx->db, hash, &row);
 	if (r == -REPO_ERR_NOT_FOUND) {
 		r = -API_ERR_TOKEN_INVALID;
 		goto out;
 	}
 	if (r != 0) {
-		r = repo_err_to_api(r);
+		r = err_from_repo(r);
 		goto out;
 	}
 	if (now >= row.expires_at) {
@@ -341,7 +341,7 @@ out:
  * purges long-expired tokens afterwards.  Fills token and *expires_at.
  */
 static int
-token_new(struct app *app, const struct repo_auth_client *c, int64_t now,
+token_new(const struct token_ctx *tx, const struct repo_auth_client *c, int64_t now,
     char *token, int64_t *expires_at)
 {
 	char cand[TOKEN_BYTES + 1];
@@ -349,23 +349,23 @@ token_new(struct app *app, const struct repo_auth_client *c, int64_t now,
 	int64_t lifetime;
 	int r;
 
-	lifetime = app->cfg->token_lifetime > 0 ? app->cfg->token_lifetime :
+	lifetime = tx->cfg->token_lifetime > 0 ? tx->cfg->token_lifetime :
 	    TOKEN_LIFETIME_SECS;
-	if ((r = token_make(app->cfg, cand)) != 0)
+	if ((r = token_make(tx->cfg, cand)) != 0)
 		goto out;
 	token_hash(hash, cand, strlen(cand));
-	r = repo_auth_token_issue(app->db, c->id, cand, hash, now,
+	r = repo_auth_token_issue(tx->db, c->id, cand, hash, now,
 	    now + lifetime, now + 1, token, expires_at);
 	if (r == -REPO_ERR_NOT_FOUND) {
 		r = -API_ERR_OAUTH_INVALID_CLIENT;
 		goto out;
 	}
 	if (r != 0) {
-		r = repo_err_to_api(r);
+		r = err_from_repo(r);
 		goto out;
 	}
 	/* Housekeeping; a failure here does not fail the call. */
-	(void)repo_auth_token_purge(app->db, now - TOKEN_KEEP_EXPIRED_SECS);
+	(void)repo_auth_token_purge(tx->db, now - TOKEN_KEEP_EXPIRED_SECS);
 out:
 	sodium_memzero(cand, sizeof(cand));
 	return r;
@@ -377,7 +377,7 @@ out:
  * expires_in counts down from token_lifetime - 1 like the real service.
  */
 int
-token_issue(struct app *app, const char *client_id, const char *client_secret,
+token_issue(const struct token_ctx *tx, const char *client_id, const char *client_secret,
     char *token, int64_t *expires_in, char *scope)
 {
 	struct repo_auth_client c;
@@ -394,26 +394,26 @@ token_issue(struct app *app, const char *client_id, const char *client_secret,
 	    (slen = strlen(client_secret)) == 0 ||
 	    slen > CLIENT_SECRET_MAX_BYTES)
 		goto out;
-	cache_sync(app->tokens, app->lim);
-	r = repo_auth_client_get_by_client_id(app->db, client_id, &c);
+	cache_sync(tx->tokens, tx->lim);
+	r = repo_auth_client_get_by_client_id(tx->db, client_id, &c);
 	if (r == -REPO_ERR_NOT_FOUND) {
 		r = -API_ERR_OAUTH_INVALID_CLIENT;
 		goto out;
 	}
 	if (r != 0) {
-		r = repo_err_to_api(r);
+		r = err_from_repo(r);
 		goto out;
 	}
 	r = -API_ERR_OAUTH_INVALID_CLIENT;
-	if (c.revoked_at != 0 || !secret_ok(app->tokens, &c, client_secret))
+	if (c.revoked_at != 0 || !secret_ok(tx->tokens, &c, client_secret))
 		goto out;
 	now = (int64_t)time(NULL);
-	r = repo_auth_token_get_live_by_client(app->db, c.id, now + 1, token,
+	r = repo_auth_token_get_live_by_client(tx->db, c.id, now + 1, token,
 	    &expires_at);
 	if (r == -REPO_ERR_NOT_FOUND)
-		r = token_new(app, &c, now, token, &expires_at);
+		r = token_new(tx, &c, now, token, &expires_at);
 	else if (r != 0)
-		r = repo_err_to_api(r);
+		r = err_from_repo(r);
 	if (r != 0)
 		goto out;
 	*expires_in = expires_at - now - 1;

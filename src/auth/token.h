@@ -10,9 +10,23 @@
 
 #include <stdint.h>
 
-struct app;
 struct client;
+struct config;
+struct db;
+struct limiter;
 struct token_cache;
+
+/*
+ * What token checking uses, handed in by the caller (borrowed): the
+ * configuration, the worker's connection, the host's limiter (whose
+ * reconciliation carries the auth epoch) and the worker's token cache.
+ */
+struct token_ctx {
+	const struct config	*cfg;
+	struct db		*db;
+	struct limiter		*lim;
+	struct token_cache	*tokens;
+};
 
 struct token_cache	*token_cache_new(void);
 void			 token_cache_free(struct token_cache *tc);
@@ -23,7 +37,7 @@ void			 token_cache_free(struct token_cache *tc);
  * -API_ERR_UNAVAILABLE (database unusable).  Constant-time on the secret
  * part of the comparison.
  */
-int	token_authenticate(struct app *app, const char *token,
+int	token_authenticate(const struct token_ctx *tx, const char *token,
 	    struct client *out);
 
 /*
@@ -33,7 +47,7 @@ int	token_authenticate(struct app *app, const char *token,
  * (MAX_NAME_BYTES + 1).  Returns 0, -API_ERR_OAUTH_INVALID_CLIENT, or
  * -API_ERR_UNAVAILABLE / -API_ERR_SYSTEM.
  */
-int	token_issue(struct app *app, const char *client_id,
+int	token_issue(const struct token_ctx *tx, const char *client_id,
 	    const char *client_secret, char *token, int64_t *expires_in,
 	    char *scope);
 

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "auth/perm.h"
+#include "model/perm.h"
 #include "auth/token.h"
 #include "ctl/ctl.h"
 #include "db/pool.h"
-#include "limits.h"
+#include "bounds.h"
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
 #include "util/config.h"
@@ -79,7 +79,7 @@ fmt_time(int64_t t, char *buf, size_t size)
 static int
 ctl_db_open(struct db **db, const struct config *cfg)
 {
-	if (db_open(db, cfg, true) != 0) {
+	if (db_open(db, cfg, &repo_schema, true) != 0) {
 		fprintf(stderr, "mautoctl: cannot use the database "
 		    "(see the message above; has `mautoctl migrate` run?)\n");
 		return -1;

@@ -14,7 +14,7 @@
 
 #include "ctl/ctl.h"
 #include "db/pool.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_programs.h"
@@ -282,7 +282,7 @@ need_name(const char *what, const char *name)
 static int
 open_db(struct db **db, const struct config *cfg)
 {
-	if (db_open(db, cfg, true) != 0) {
+	if (db_open(db, cfg, &repo_schema, true) != 0) {
 		fprintf(stderr, "mautoctl: cannot use the database "
 		    "(see the message above; has `mautoctl migrate` run?)\n");
 		return -1;

@@ -15,7 +15,7 @@
 #include <errmsg.h>
 
 #include "db/pool.h"
-#include "limits.h"
+#include "bounds.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/num.h"
@@ -37,8 +37,9 @@ struct db_dyn {
 
 struct db {
 	const struct config	*cfg;
+	const struct db_schema	*schema;
 	MYSQL			*conn;
-	MYSQL_STMT		**stmts[REPO__MAX];
+	MYSQL_STMT		***stmts;	/* [schema->nsets][set's n] */
 	struct db_node		 nodes[MAX_DB_NODES];
 	size_t			 nnodes;
 	size_t			 node;		/* the node in use */
@@ -91,10 +92,10 @@ free_stmts(struct db *db)
 		memset(&db->dyn[i], 0, sizeof(db->dyn[i]));
 	}
 
-	for (m = 0; m < REPO__MAX; m++) {
+	for (m = 0; db->stmts != NULL && m < db->schema->nsets; m++) {
 		if (db->stmts[m] == NULL)
 			continue;
-		for (i = 0; i < repo_modules[m]->n; i++)
+		for (i = 0; i < db->schema->sets[m]->n; i++)
 			if (db->stmts[m][i] != NULL)
 				mysql_stmt_close(db->stmts[m][i]);
 		free(db->stmts[m]);
@@ -114,12 +115,12 @@ disconnect(struct db *db)
 static int
 prepare_all(struct db *db)
 {
-	const struct repo_sql *mod;
+	const struct db_stmt_set *mod;
 	MYSQL_STMT *st;
 	size_t m, i;
 
-	for (m = 0; m < REPO__MAX; m++) {
-		mod = repo_modules[m];
+	for (m = 0; m < db->schema->nsets; m++) {
+		mod = db->schema->sets[m];
 		db->stmts[m] = xcalloc(mod->n == 0 ? 1 : mod->n,
 		    sizeof(*db->stmts[m]));
 		for (i = 0; i < mod->n; i++) {
@@ -156,7 +157,8 @@ connect_node(struct db *db, size_t idx)
 	mysql_options(db->conn, MYSQL_OPT_WRITE_TIMEOUT, &wt);
 	mysql_options(db->conn, MYSQL_OPT_RECONNECT, &off);
 	mysql_options(db->conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-	mysql_options(db->conn, MYSQL_INIT_COMMAND, repo_session_init);
+	mysql_options(db->conn, MYSQL_INIT_COMMAND,
+	    db->schema->session_init);
 	host = cfg->db_socket != NULL ? "localhost" : db->nodes[idx].host;
 	if (mysql_real_connect(db->conn, host, cfg->db_user, cfg->db_password,
 	    cfg->db_name, db->nodes[idx].port, cfg->db_socket,
@@ -194,7 +196,8 @@ connect_any(struct db *db)
 }
 
 int
-db_open(struct db **out, const struct config *cfg, bool prepare)
+db_open(struct db **out, const struct config *cfg,
+    const struct db_schema *schema, bool prepare)
 {
 	struct db *db;
 	int r;
@@ -202,7 +205,10 @@ db_open(struct db **out, const struct config *cfg, bool prepare)
 	*out = NULL;
 	db = xcalloc(1, sizeof(*db));
 	db->cfg = cfg;
+	db->schema = schema;
 	db->prepare = prepare;
+	db->stmts = xcalloc(schema->nsets == 0 ? 1 : schema->nsets,
+	    sizeof(*db->stmts));
 	if (parse_nodes(db, cfg->db_host != NULL ? cfg->db_host : "127.0.0.1",
 	    cfg->db_port) != 0) {
 		log_err("db: bad db_host list");
@@ -227,6 +233,7 @@ db_close(struct db *db)
 	disconnect(db);
 	for (i = 0; i < db->nnodes; i++)
 		free(db->nodes[i].host);
+	free(db->stmts);
 	free(db);
 }
 
@@ -237,7 +244,7 @@ db_conn(struct db *db)
 }
 
 MYSQL_STMT *
-db_stmt(struct db *db, enum repo_id m, int idx)
+db_stmt(struct db *db, size_t m, int idx)
 {
 	return db->stmts[m][idx];
 }
@@ -358,8 +365,8 @@ db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
 int
 db_tx_begin(struct db *db)
 {
-	if (mysql_real_query(db->conn, repo_sql_begin,
-	    strlen(repo_sql_begin)) != 0)
+	if (mysql_real_query(db->conn, db->schema->begin,
+	    strlen(db->schema->begin)) != 0)
 		return db_error(db, NULL, "begin");
 	return 0;
 }

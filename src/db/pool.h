@@ -12,21 +12,45 @@
 
 #include <mysql.h>
 
-#include "repo/repo.h"
+#include "err.h"
 
 struct config;
 struct db;
 
+/* One repository's statements: a name for logs and its SQL texts. */
+struct db_stmt_set {
+	const char		*name;
+	const char *const	*sql;
+	size_t			 n;
+};
+
 /*
- * Connects and prepares all statements of repo_modules.  Returns 0 and an
- * owned *out, or a negative repo_err (logged).  With prepare false only
- * the connection is made (mautoctl migrate runs before the schema exists).
+ * What a connection is set up with, handed in by the caller (the
+ * repository layer's repo_schema) so that this layer knows no repository:
+ * the statement sets, indexed by the caller's module ids, the session
+ * setup run on every new connection, and the statement that opens a
+ * transaction.
  */
-int		 db_open(struct db **out, const struct config *cfg, bool prepare);
+struct db_schema {
+	const struct db_stmt_set *const	*sets;
+	size_t				 nsets;
+	const char			*session_init;
+	const char			*begin;
+};
+
+/*
+ * Connects with schema's session setup and prepares all of its statement
+ * sets (schema is borrowed and must outlive the connection).  Returns 0
+ * and an owned *out, or a negative repo_err (logged).  With prepare false
+ * only the connection is made (mautoctl migrate runs before the schema
+ * exists).
+ */
+int		 db_open(struct db **out, const struct config *cfg,
+		    const struct db_schema *schema, bool prepare);
 void		 db_close(struct db *db);
 MYSQL		*db_conn(struct db *db);
-/* The prepared statement idx of module m (borrowed). */
-MYSQL_STMT	*db_stmt(struct db *db, enum repo_id m, int idx);
+/* The prepared statement idx of statement set m (borrowed). */
+MYSQL_STMT	*db_stmt(struct db *db, size_t m, int idx);
 
 /*
  * A prepared statement for SQL text built at run time by a repository

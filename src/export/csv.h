@@ -16,17 +16,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-/*
- * XXX: stdlib.h first.  A <limits.h> reached first through sodium.h
- * resolves, via GCC's include_next and -iquote src, to src/limits.h;
- * with _FORTIFY_SOURCE glibc then stops on MB_LEN_MAX.
- */
 #include <stdlib.h>
 
 #include <sodium.h>
 
-#include "export/export.h"
-#include "limits.h"
+#include "model/export.h"
+#include "bounds.h"
 
 struct csv_writer {
 	int			 fd;		/* borrowed */

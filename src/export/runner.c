@@ -62,9 +62,9 @@
 #include "auth/ratelimit.h"
 #include "db/pool.h"
 #include "export/csv.h"
-#include "export/export.h"
+#include "model/export.h"
 #include "export/runner.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/cotype.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
@@ -424,7 +424,7 @@ write_records(struct job_run *j, struct csv_writer *w)
 	sel.end = j->job.filter_end;
 	sel.list_id = j->job.list_id;
 	sel.link_field = j->job.link_field;
-	if (db_open(&j->stream_db, j->r->cfg, false) != 0 ||
+	if (db_open(&j->stream_db, j->r->cfg, &repo_schema, false) != 0 ||
 	    repo_bulk_export_stream_open(j->stream_db, &sel,
 	    &j->stream) != 0) {
 		(void)snprintf(j->why, sizeof(j->why), "Database error while "
@@ -757,7 +757,7 @@ export_runner_run(const struct export_runner_args *a)
 	    export_runner_init(&r, a->cfg, a->index) != 0)
 		goto out;
 	r.stop = &runner_stop;
-	if (db_open(&r.db, a->cfg, true) != 0) {
+	if (db_open(&r.db, a->cfg, &repo_schema, true) != 0) {
 		log_err("export runner %u: cannot open the database; exiting",
 		    a->index);
 		goto out;

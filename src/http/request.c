@@ -1,6 +1,6 @@
 /*
  * The validation edge (style.md §6): CGI variables (RFC 3875 §4.1) and the
- * body become a typed struct req.  Everything is bounded by limits.h and
+ * body become a typed struct req.  Everything is bounded by bounds.h and
  * every string that outlives the FastCGI request is copied into the arena.
  *
  * A GET with a short query costs a handful of bump allocations: the path,
@@ -15,8 +15,8 @@
 
 #include <json-c/json.h>
 
-#include "limits.h"
-#include "http/errors.h"
+#include "bounds.h"
+#include "err.h"
 #include "http/request.h"
 #include "util/arena.h"
 #include "util/log.h"

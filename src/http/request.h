@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "limits.h"
+#include "bounds.h"
 
 struct arena;
 struct json_object;

@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "http/errors.h"
+#include "err.h"
 #include "http/response.h"
 #include "util/buf.h"
 
@@ -107,7 +107,7 @@ add_rid(struct buf *out, const char *rid)
 
 /* [{"code":"601","message":"..."}] */
 static void
-add_errors(struct buf *out, const struct api_err_info *e, const char *msg)
+add_errors(struct buf *out, const struct err_info *e, const char *msg)
 {
 	buf_adds(out, "[{\"code\":");
 	buf_add_json_str(out, e->code, strlen(e->code));
@@ -127,7 +127,7 @@ add_array_or_empty(struct buf *out, struct json_object *a)
 
 static void
 render_leaddb(struct buf *out, const struct resp *r, const char *rid,
-    const struct api_err_info *e, const char *msg)
+    const struct err_info *e, const char *msg)
 {
 	buf_addc(out, '{');
 	add_rid(out, rid);
@@ -159,7 +159,7 @@ render_leaddb(struct buf *out, const struct resp *r, const char *rid,
 
 static void
 render_asset1(struct buf *out, const struct resp *r, const char *rid,
-    const struct api_err_info *e, const char *msg)
+    const struct err_info *e, const char *msg)
 {
 	if (e != NULL) {
 		/* Failure order as recorded: requestId, success, warnings, errors. */
@@ -185,7 +185,7 @@ render_asset1(struct buf *out, const struct resp *r, const char *rid,
 
 static void
 render_asset2(struct buf *out, const struct resp *r, const char *rid,
-    const struct api_err_info *e, const char *msg)
+    const struct err_info *e, const char *msg)
 {
 	if (e != NULL) {
 		buf_adds(out, "{\"success\":false,");
@@ -210,7 +210,7 @@ render_asset2(struct buf *out, const struct resp *r, const char *rid,
 /* OAuth bodies: a success body is the handler's; errors are Spring's. */
 static void
 render_identity(struct buf *out, const struct resp *r,
-    const struct api_err_info *e, const char *msg)
+    const struct err_info *e, const char *msg)
 {
 	if (e == NULL) {
 		if (r->body != NULL)
@@ -222,7 +222,7 @@ render_identity(struct buf *out, const struct resp *r,
 	buf_adds(out, "{\"error\":");
 	if (e->oauth_error != NULL)
 		buf_add_json_str(out, e->oauth_error, strlen(e->oauth_error));
-	else if (e == api_err_info(API_ERR_METHOD))
+	else if (e == err_lookup(API_ERR_METHOD))
 		buf_adds(out, "\"method_not_allowed\"");
 	else
 		buf_adds(out, "\"server_error\"");
@@ -235,12 +235,12 @@ int
 response_render(struct buf *out, const struct resp *r, enum envelope env,
     const char *request_id, int err)
 {
-	const struct api_err_info *e = NULL;
+	const struct err_info *e = NULL;
 	const char *msg = NULL;
 	int status = 200;
 
 	if (err != 0) {
-		e = api_err_info(err);
+		e = err_lookup(err);
 		msg = r->err_msg != NULL ? r->err_msg : e->message;
 		status = e->http_status;
 	} else if (r->status != 0)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/errors.h"
+#include "err.h"
 #include "http/router.h"
 #include "util/arena.h"
 #include "util/num.h"

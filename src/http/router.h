@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "api/api.h"
-#include "auth/perm.h"
+#include "call.h"
+#include "model/perm.h"
 #include "http/request.h"
 #include "http/response.h"
 

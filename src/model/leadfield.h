@@ -5,7 +5,7 @@
  * by Create Lead Fields); each field is a column of the lead table named
  * by its REST name.  A worker keeps one loaded catalogue (struct
  * lead_schema) and reloads it when lead_schema.version moves
- * (repo_lead_fields_load, lead_schema_current in api_leads_common.c).
+ * (repo_lead_fields_load, api_leads_catalog_get in api_leads_catalog.c).
  */
 #ifndef MAUTO_MODEL_LEADFIELD_H
 #define MAUTO_MODEL_LEADFIELD_H

@@ -1,9 +1,8 @@
 #include <assert.h>
 
-#include "http/errors.h"
 #include "repo/repo.h"
 
-const struct repo_sql *const repo_modules[REPO__MAX] = {
+static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_AUTH] = &repo_auth_sql,
 	[REPO_LIMITS] = &repo_limits_sql,
 	[REPO_LEAD_FIELDS] = &repo_lead_fields_sql,
@@ -20,29 +19,16 @@ const struct repo_sql *const repo_modules[REPO__MAX] = {
  * applied what the cluster committed before (galera.md "Read your own
  * writes"); on a single server the variable exists and costs nothing.
  */
-const char repo_session_init[] =
+static const char session_init[] =
     "SET SESSION time_zone = '+00:00', "
     "sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE,NO_ENGINE_SUBSTITUTION', "
     "wsrep_sync_wait = 1";
 
-const char repo_sql_begin[] = "START TRANSACTION";
+static const char begin[] = "START TRANSACTION";
 
-int
-repo_err_to_api(int repo_err)
-{
-	if (repo_err < 0)
-		repo_err = -repo_err;
-	switch (repo_err) {
-	case REPO_OK:
-		return 0;
-	case REPO_ERR_NOT_FOUND:
-		return -API_ERR_NO_DATA;
-	case REPO_ERR_DEADLOCK:
-		return -API_ERR_TIMEOUT;
-	case REPO_ERR_CONN:
-	case REPO_ERR_UNAVAILABLE:
-		return -API_ERR_UNAVAILABLE;
-	default:
-		return -API_ERR_SYSTEM;
-	}
-}
+const struct db_schema repo_schema = {
+	.sets = modules,
+	.nsets = REPO__MAX,
+	.session_init = session_init,
+	.begin = begin,
+};

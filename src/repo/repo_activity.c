@@ -33,7 +33,7 @@ static const char *const sql[ACTIVITY_STMT__MAX] = {
 	    "UPDATE activity SET lead_id = ? WHERE lead_id = ?",
 };
 
-const struct repo_sql repo_activity_sql = {
+const struct db_stmt_set repo_activity_sql = {
 	.name = "activity",
 	.sql = sql,
 	.n = ACTIVITY_STMT__MAX,

@@ -100,7 +100,7 @@ static const char *const sql[AUTH_STMT__MAX] = {
 	    "UPDATE auth_epoch SET value = value + 1 WHERE id = 1",
 };
 
-const struct repo_sql repo_auth_sql = {
+const struct db_stmt_set repo_auth_sql = {
 	.name = "auth",
 	.sql = sql,
 	.n = AUTH_STMT__MAX,

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "auth/perm.h"
-#include "limits.h"
+#include "model/perm.h"
+#include "bounds.h"
 
 struct db;
 

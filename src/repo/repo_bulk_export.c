@@ -15,7 +15,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
-#include "limits.h"
+#include "bounds.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
 #include "util/buf.h"
@@ -192,7 +192,7 @@ static const char *const sql[BX_STMT__MAX] = {
 	    XSTR(EXPORT_STATUS_DAYS) " DAY LIMIT ?",
 };
 
-const struct repo_sql repo_bulk_export_sql = {
+const struct db_stmt_set repo_bulk_export_sql = {
 	.name = "bulk_export",
 	.sql = sql,
 	.n = BX_STMT__MAX,

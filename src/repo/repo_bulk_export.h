@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "export/export.h"
+#include "model/export.h"
 #include "model/cotype.h"
 
 struct db;

@@ -157,7 +157,7 @@ static const char *const sql[CO_STMT__MAX] = {
 	    "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?",
 };
 
-const struct repo_sql repo_custom_objects_sql = {
+const struct db_stmt_set repo_custom_objects_sql = {
 	.name = "custom_objects",
 	.sql = sql,
 	.n = CO_STMT__MAX,

@@ -34,7 +34,7 @@ static const char *const sql[LEAD_FIELDS_STMT__MAX] = {
 	    "SELECT " LEAD_FIELD_COLUMNS " FROM lead_field ORDER BY attr_id",
 };
 
-const struct repo_sql repo_lead_fields_sql = {
+const struct db_stmt_set repo_lead_fields_sql = {
 	.name = "lead_fields",
 	.sql = sql,
 	.n = LEAD_FIELDS_STMT__MAX,

@@ -35,7 +35,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_lead_schema.h"
@@ -92,7 +92,7 @@ static const char *const sql[LEAD_SCHEMA_STMT__MAX] = {
 	    "UPDATE lead_schema SET version = version + 1 WHERE id = 1",
 };
 
-const struct repo_sql repo_lead_schema_sql = {
+const struct db_stmt_set repo_lead_schema_sql = {
 	.name = "lead_schema",
 	.sql = sql,
 	.n = LEAD_SCHEMA_STMT__MAX,

@@ -18,7 +18,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
@@ -64,7 +64,7 @@ static const char *const sql[LEADS_STMT__MAX] = {
 	    "UPDATE lead SET `cookies` = ? WHERE id = ?",
 };
 
-const struct repo_sql repo_leads_sql = {
+const struct db_stmt_set repo_leads_sql = {
 	.name = "leads",
 	.sql = sql,
 	.n = LEADS_STMT__MAX,

@@ -42,7 +42,7 @@ static const char *const sql[LIMITS_STMT__MAX] = {
 	    "FROM limits_host WHERE host <> ?",
 };
 
-const struct repo_sql repo_limits_sql = {
+const struct db_stmt_set repo_limits_sql = {
 	.name = "limits",
 	.sql = sql,
 	.n = LIMITS_STMT__MAX,

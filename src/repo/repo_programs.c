@@ -18,7 +18,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
@@ -207,7 +207,7 @@ static const char *const sql[PROGRAMS_STMT__MAX] = {
 	    "DELETE FROM lead WHERE id = ?",
 };
 
-const struct repo_sql repo_programs_sql = {
+const struct db_stmt_set repo_programs_sql = {
 	.name = "programs",
 	.sql = sql,
 	.n = PROGRAMS_STMT__MAX,

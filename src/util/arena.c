@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
+#include "bounds.h"
 #include "util/arena.h"
 #include "util/xmalloc.h"
 

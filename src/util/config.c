@@ -18,7 +18,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "limits.h"
+#include "bounds.h"
 #include "util/config.h"
 #include "util/num.h"
 #include "util/sdlisten.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "limits.h"
+#include "bounds.h"
 #include "util/log.h"
 
 #define LOG_LINE_BYTES	2048

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "limits.h"
+#include "bounds.h"
 #include "http/request.h"
 #include "util/arena.h"
 

@@ -19,11 +19,11 @@
 #include <sodium.h>
 
 #include "api/api.h"
-#include "auth/perm.h"
+#include "model/perm.h"
 #include "auth/ratelimit.h"
 #include "auth/token.h"
 #include "db/pool.h"
-#include "http/errors.h"
+#include "err.h"
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
 #include "util/config.h"
@@ -54,7 +54,7 @@ group_setup(void **state)
 	(void)state;
 	if (sodium_init() < 0)
 		return -1;
-	return db_open(&db, &cfg, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
 }
 
 static int
@@ -180,7 +180,7 @@ test_client_insert_get(void **state)
 
 /* A worker context on the test connection. */
 static void
-app_init(struct app *app, struct limiter *lim)
+app_init(struct token_ctx *app, struct limiter *lim)
 {
 	memset(app, 0, sizeof(*app));
 	app->cfg = &cfg;
@@ -193,7 +193,7 @@ static void
 test_same_token_until_expiry(void **state)
 {
 	struct repo_auth_client c;
-	struct app app;
+	struct token_ctx app;
 	struct client who;
 	char secret[CLIENT_SECRET_BYTES + 1], t1[TOKEN_BYTES + 1];
 	char t2[TOKEN_BYTES + 1], scope[MAX_NAME_BYTES + 1];
@@ -267,7 +267,7 @@ test_expired_then_purged(void **state)
 {
 	struct repo_auth_client c, tmp;
 	struct repo_auth_token row;
-	struct app app;
+	struct token_ctx app;
 	struct client who;
 	char secret[CLIENT_SECRET_BYTES + 1], out[TOKEN_BYTES + 1];
 	char scope[MAX_NAME_BYTES + 1];
@@ -317,7 +317,7 @@ test_revoke(void **state)
 {
 	struct repo_auth_client c, other;
 	struct limiter *lim;
-	struct app app;
+	struct token_ctx app;
 	struct client who;
 	char secret[CLIENT_SECRET_BYTES + 1], secret2[CLIENT_SECRET_BYTES + 1];
 	char tok[TOKEN_BYTES + 1], tok2[TOKEN_BYTES + 1];

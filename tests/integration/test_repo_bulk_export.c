@@ -30,9 +30,9 @@
 
 #include "auth/ratelimit.h"
 #include "db/pool.h"
-#include "export/export.h"
+#include "model/export.h"
 #include "export/runner.h"
-#include "limits.h"
+#include "bounds.h"
 #include "model/cotype.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
@@ -175,7 +175,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (mkdtemp(dir) == NULL || db_open(&db, &cfg, true) != 0)
+	if (mkdtemp(dir) == NULL || db_open(&db, &cfg, &repo_schema, true) != 0)
 		return -1;
 	make_fixture();
 	return 0;
@@ -389,7 +389,7 @@ test_queue_race(void **state)
 		enum export_refusal why;
 		int n = 0;
 
-		if (db_open(&cdb, &cfg, true) != 0)
+		if (db_open(&cdb, &cfg, &repo_schema, true) != 0)
 			_exit(2);
 		for (i = 8; i < 16; i++)
 			if (repo_bulk_export_enqueue(cdb, ids[i], client_a,

@@ -20,7 +20,7 @@
 
 #include "ctl/ctl.h"
 #include "db/pool.h"
-#include "http/errors.h"
+#include "err.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -79,7 +79,7 @@ admin_sql(const char *q)
 	int r;
 
 	cfg.db_name = base_db;
-	if (db_open(&adm, &cfg, false) != 0)
+	if (db_open(&adm, &cfg, &repo_schema, false) != 0)
 		return -1;
 	r = mysql_query(db_conn(adm), q) == 0 ? 0 : -1;
 	if (r != 0)
@@ -105,7 +105,7 @@ group_setup(void **state)
 	cfg.db_name = dbname;
 	if (ctl_migrate(3, argv, &cfg) != 0)
 		return -1;
-	return db_open(&db, &cfg, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
 }
 
 static int

@@ -19,7 +19,7 @@
 
 #include "auth/ratelimit.h"
 #include "db/pool.h"
-#include "http/errors.h"
+#include "err.h"
 #include "repo/repo.h"
 #include "repo/repo_limits.h"
 #include "util/config.h"
@@ -39,7 +39,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	return db_open(&db, &cfg, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
 }
 
 static int

@@ -19,8 +19,9 @@
 #include <json-c/json.h>
 
 #include "api/api.h"
-#include "api/api_leads_common.h"
-#include "http/errors.h"
+#include "api/api_common.h"
+#include "api/api_leads_catalog.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "model/leadfield.h"
@@ -49,7 +50,7 @@ int	__wrap_repo_programs_cookie_associate(struct db *, int64_t,
 	    const char *);
 int	__wrap_repo_programs_merge(struct db *, int64_t, const int64_t *,
 	    size_t, const struct lead_field *, size_t, int64_t *);
-int	__wrap_leads_schema(struct call *, bool, const struct lead_schema **);
+int	__wrap_api_leads_catalog_get(struct call *, bool, const struct lead_schema **);
 
 static struct {
 	int			 err;		/* what the next call answers */
@@ -245,7 +246,7 @@ __wrap_repo_programs_merge(struct db *db, int64_t winner,
 }
 
 int
-__wrap_leads_schema(struct call *c, bool fresh, const struct lead_schema **s)
+__wrap_api_leads_catalog_get(struct call *c, bool fresh, const struct lead_schema **s)
 {
 	(void)c;
 	mock.fresh = fresh;
@@ -320,7 +321,7 @@ test_associate_ok(void **state)
 	req.path_ints[0] = 42;
 	param("cookie", "id:287-GTJ-838&token:_mch-marketo.com-1396310362214-"
 	    "46169");
-	assert_int_equal(api_leads_associate(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_associate(&call, &resp), 0);
 	assert_true(resp.no_result);
 	assert_int_equal(mock.lead, 42);
 	assert_string_equal(mock.cookie, "id:287-GTJ-838&token:_mch-"
@@ -334,7 +335,7 @@ test_associate_split(void **state)
 	req.path_ints[0] = 42;
 	param("cookie", "id:063-GJP-217");
 	param("token:_mch-marketo.com-1594662481190-60776", "");
-	assert_int_equal(api_leads_associate(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_associate(&call, &resp), 0);
 	assert_string_equal(mock.cookie, "id:063-GJP-217&token:_mch-"
 	    "marketo.com-1594662481190-60776");
 }
@@ -363,13 +364,13 @@ test_associate_bad(void **state)
 		req.nparams = 0;
 		resp.err_msg = NULL;
 		param("cookie", bad[i]);
-		assert_int_equal(api_leads_associate(&call, &resp),
+		assert_int_equal(api_lead_membership_associate(&call, &resp),
 		    -API_ERR_INVALID_COOKIE);
 		assert_non_null(strstr(resp.err_msg, bad[i]));
 	}
 	assert_int_equal(mock.calls, 0);
 	req.nparams = 0;
-	assert_int_equal(api_leads_associate(&call, &resp),
+	assert_int_equal(api_lead_membership_associate(&call, &resp),
 	    -API_ERR_MISSING_PARAM);
 	assert_string_equal(resp.err_msg, "Missing value for the required "
 	    "parameter 'cookie'");
@@ -382,11 +383,11 @@ test_associate_repo_errors(void **state)
 	req.path_ints[0] = 42;
 	param("cookie", "id:287-GTJ-838&token:_mch-x.io-1-2");
 	mock.err = -REPO_ERR_NOT_FOUND;
-	assert_int_equal(api_leads_associate(&call, &resp),
+	assert_int_equal(api_lead_membership_associate(&call, &resp),
 	    -API_ERR_LEAD_NOT_FOUND);
 	assert_string_equal(resp.err_msg, "Lead '42' not found");
 	mock.err = -REPO_ERR_DEADLOCK;
-	assert_int_equal(api_leads_associate(&call, &resp), -API_ERR_TIMEOUT);
+	assert_int_equal(api_lead_membership_associate(&call, &resp), -API_ERR_TIMEOUT);
 	assert_false(resp.no_result);
 }
 
@@ -401,7 +402,7 @@ test_merge_ok(void **state)
 	param("leadIds", "5,7,6");
 	param("leadIds", "5");
 	param("mergeInCRM", "FALSE");
-	assert_int_equal(api_leads_merge(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_merge(&call, &resp), 0);
 	assert_true(resp.no_result);
 	assert_true(mock.fresh);
 	assert_int_equal(mock.lead, 1);
@@ -420,32 +421,32 @@ test_merge_bad_losers(void **state)
 
 	(void)state;
 	req.path_ints[0] = 1;
-	assert_int_equal(api_leads_merge(&call, &resp),
+	assert_int_equal(api_lead_membership_merge(&call, &resp),
 	    -API_ERR_INVALID_REQUEST);
 	param("leadIds", "2,1");
-	assert_int_equal(api_leads_merge(&call, &resp),
+	assert_int_equal(api_lead_membership_merge(&call, &resp),
 	    -API_ERR_INVALID_REQUEST);
 	assert_string_equal(resp.err_msg, "Lead '1' cannot be both the "
 	    "winner and a losing lead");
 	req.nparams = 0;
 	param("leadId", "x1");
-	assert_int_equal(api_leads_merge(&call, &resp),
+	assert_int_equal(api_lead_membership_merge(&call, &resp),
 	    -API_ERR_INVALID_VALUE);
 	req.nparams = 0;
 	param("leadIds", "0");
-	assert_int_equal(api_leads_merge(&call, &resp),
+	assert_int_equal(api_lead_membership_merge(&call, &resp),
 	    -API_ERR_INVALID_VALUE);
 	req.nparams = 0;
 	param("leadId", "2");
 	param("mergeInCRM", "yes");
-	assert_int_equal(api_leads_merge(&call, &resp),
+	assert_int_equal(api_lead_membership_merge(&call, &resp),
 	    -API_ERR_INVALID_VALUE);
 	req.nparams = 0;
 	for (i = 2; i <= 27; i++)
 		n += snprintf(many + n, sizeof(many) - (size_t)n, "%s%d",
 		    i > 2 ? "," : "", i);
 	param("leadIds", many);
-	assert_int_equal(api_leads_merge(&call, &resp), -API_ERR_MERGE_LIMIT);
+	assert_int_equal(api_lead_membership_merge(&call, &resp), -API_ERR_MERGE_LIMIT);
 	assert_int_equal(mock.calls, 0);
 }
 
@@ -457,11 +458,11 @@ test_merge_not_found(void **state)
 	param("leadId", "9");
 	mock.err = -REPO_ERR_NOT_FOUND;
 	mock.missing = 9;
-	assert_int_equal(api_leads_merge(&call, &resp),
+	assert_int_equal(api_lead_membership_merge(&call, &resp),
 	    -API_ERR_LEAD_NOT_FOUND);
 	assert_string_equal(resp.err_msg, "Lead '9' not found");
 	mock.err = -REPO_ERR_INTERNAL;
-	assert_int_equal(api_leads_merge(&call, &resp), -API_ERR_SYSTEM);
+	assert_int_equal(api_lead_membership_merge(&call, &resp), -API_ERR_SYSTEM);
 }
 
 /* ---- partitions ---- */
@@ -470,13 +471,13 @@ static void
 test_partitions_list(void **state)
 {
 	(void)state;
-	assert_int_equal(api_leads_partitions_list(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_partitions_list(&call, &resp), 0);
 	assert_string_equal(result_text(), "[{\"id\":1,\"name\":\"Default\","
 	    "\"description\":\"Initial system lead partition\"},{\"id\":4,"
 	    "\"name\":\"Mexico\"}]");
 	resp_clear(&resp);
 	mock.err = -REPO_ERR_UNAVAILABLE;
-	assert_int_equal(api_leads_partitions_list(&call, &resp),
+	assert_int_equal(api_lead_membership_partitions_list(&call, &resp),
 	    -API_ERR_UNAVAILABLE);
 }
 
@@ -490,7 +491,7 @@ test_partitions_update(void **state)
 	mock.results[0] = REPO_REC_UPDATED;
 	mock.results[2] = REPO_REC_NO_LEAD;
 	mock.results[3] = REPO_REC_NO_PARTITION;
-	assert_int_equal(api_leads_partitions_update(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_partitions_update(&call, &resp), 0);
 	assert_int_equal(mock.n, 5);
 	assert_false(mock.skip[0]);
 	assert_true(mock.skip[1]);
@@ -513,15 +514,15 @@ static void
 test_partitions_update_errors(void **state)
 {
 	(void)state;
-	assert_int_equal(api_leads_partitions_update(&call, &resp),
+	assert_int_equal(api_lead_membership_partitions_update(&call, &resp),
 	    -API_ERR_INVALID_REQUEST);
 	body("[1]");
-	assert_int_equal(api_leads_partitions_update(&call, &resp),
+	assert_int_equal(api_lead_membership_partitions_update(&call, &resp),
 	    -API_ERR_INVALID_REQUEST);
 	json_object_put(req.json);
 	body("{\"input\":[{\"id\":1,\"partitionName\":\"A\"}]}");
 	mock.err = -REPO_ERR_DEADLOCK;
-	assert_int_equal(api_leads_partitions_update(&call, &resp),
+	assert_int_equal(api_lead_membership_partitions_update(&call, &resp),
 	    -API_ERR_TIMEOUT);
 	assert_null(resp.result);
 }
@@ -539,7 +540,7 @@ test_status_ok(void **state)
 	mock.results[1] = REPO_REC_NOT_MEMBER;
 	mock.results[2] = REPO_REC_NOT_FORWARD;
 	mock.results[3] = REPO_REC_NO_LEAD;
-	assert_int_equal(api_leads_program_status(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_program_status(&call, &resp), 0);
 	assert_int_equal(mock.st, 1);
 	assert_true(mock.skip[4]);
 	assert_string_equal(result_text(), "[{\"id\":1,\"status\":\"updated\"},"
@@ -561,7 +562,7 @@ test_status_unknown_status(void **state)
 	(void)state;
 	req.path_ints[0] = 9;
 	body("{\"status\":\"registered\",\"input\":[{\"id\":1}]}");
-	assert_int_equal(api_leads_program_status(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_program_status(&call, &resp), 0);
 	assert_int_equal(mock.calls, 0);
 	assert_string_equal(result_text(), "[{\"id\":1,\"status\":\"skipped\","
 	    "\"reasons\":[{\"code\":\"1025\",\"message\":\"Program status not "
@@ -574,16 +575,16 @@ test_status_errors(void **state)
 	(void)state;
 	req.path_ints[0] = 404;
 	body("{\"status\":\"Registered\",\"input\":[{\"id\":1}]}");
-	assert_int_equal(api_leads_program_status(&call, &resp),
+	assert_int_equal(api_lead_membership_program_status(&call, &resp),
 	    -API_ERR_OBJECT_NOT_FOUND);
 	assert_string_equal(resp.err_msg, "Program '404' not found");
 	json_object_put(req.json);
 	body("{\"status\":5,\"input\":[{\"id\":1}]}");
-	assert_int_equal(api_leads_program_status(&call, &resp),
+	assert_int_equal(api_lead_membership_program_status(&call, &resp),
 	    -API_ERR_MISSING_PARAM);
 	json_object_put(req.json);
 	body("{\"status\":\"Registered\",\"input\":[]}");
-	assert_int_equal(api_leads_program_status(&call, &resp),
+	assert_int_equal(api_lead_membership_program_status(&call, &resp),
 	    -API_ERR_INVALID_REQUEST);
 }
 
@@ -599,7 +600,7 @@ test_membership_paging(void **state)
 	req.path_ints[0] = 77;
 	param("batchSize", "2");
 	mock.rows = 3;			/* one more than the page */
-	assert_int_equal(api_leads_list_membership(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_lists(&call, &resp), 0);
 	assert_int_equal(mock.q.lead_id, 77);
 	assert_int_equal(mock.q.limit, 3);
 	assert_int_equal(mock.q.after, 0);
@@ -615,22 +616,22 @@ test_membership_paging(void **state)
 	/* The token brings back the last id shown. */
 	param("nextPageToken", token);
 	mock.rows = 1;
-	assert_int_equal(api_leads_list_membership(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_lists(&call, &resp), 0);
 	assert_int_equal(mock.q.after, 20);
 	assert_int_equal(resp.more_result, 0);
 	assert_null(resp.next_page_token);
 	resp_clear(&resp);
 	/* Not for another lead, nor for another read. */
 	req.path_ints[0] = 78;
-	assert_int_equal(api_leads_list_membership(&call, &resp),
+	assert_int_equal(api_lead_membership_lists(&call, &resp),
 	    -API_ERR_INVALID_VALUE);
 	req.path_ints[0] = 77;
-	assert_int_equal(api_leads_campaign_membership(&call, &resp),
+	assert_int_equal(api_lead_membership_campaigns(&call, &resp),
 	    -API_ERR_INVALID_VALUE);
 	/* Program rows, in the documented key order. */
 	req.nparams = 0;
 	resp_clear(&resp);
-	assert_int_equal(api_leads_program_membership(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_programs(&call, &resp), 0);
 	assert_int_equal(mock.q.limit, MAX_BATCH_SIZE + 1);
 	item = json_object_array_get_idx(resp.result, 0);
 	assert_string_equal(json_object_to_json_string_ext(item,
@@ -651,7 +652,7 @@ test_membership_params(void **state)
 	param("filterType", "programId");
 	param("filterValues", "5,6");
 	param("filterValues", "7");
-	assert_int_equal(api_leads_program_membership(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_programs(&call, &resp), 0);
 	assert_int_equal(mock.q.limit, MAX_BATCH_SIZE + 1);
 	assert_string_equal(mock.earliest, "2024-01-02 03:04:05");
 	assert_string_equal(mock.latest, "2024-03-01 00:00:00");
@@ -660,7 +661,7 @@ test_membership_params(void **state)
 	assert_string_equal(result_text(), "[]");
 	resp_clear(&resp);
 	/* The list read takes no filters: they are ignored. */
-	assert_int_equal(api_leads_list_membership(&call, &resp), 0);
+	assert_int_equal(api_lead_membership_lists(&call, &resp), 0);
 	assert_false(mock.has_earliest);
 	assert_false(mock.has_ids);
 }
@@ -689,13 +690,13 @@ test_membership_errors(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		req.nparams = 0;
 		param(bad[i].name, bad[i].value);
-		assert_int_equal(api_leads_program_membership(&call, &resp),
+		assert_int_equal(api_lead_membership_programs(&call, &resp),
 		    bad[i].err);
 	}
 	assert_int_equal(mock.calls, 0);
 	req.nparams = 0;
 	mock.err = -REPO_ERR_CONN;
-	assert_int_equal(api_leads_campaign_membership(&call, &resp),
+	assert_int_equal(api_lead_membership_campaigns(&call, &resp),
 	    -API_ERR_UNAVAILABLE);
 }
 

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "auth/ratelimit.h"
-#include "http/errors.h"
-#include "limits.h"
+#include "err.h"
+#include "bounds.h"
 #include "repo/repo.h"
 #include "repo/repo_limits.h"
 #include "util/config.h"

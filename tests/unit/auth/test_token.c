@@ -23,7 +23,7 @@
 #include "api/api.h"
 #include "auth/ratelimit.h"
 #include "auth/token.h"
-#include "http/errors.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "repo/repo.h"
@@ -165,6 +165,19 @@ __wrap_crypto_pwhash_str_verify(const char *hash, const char *pw,
 
 static struct config cfg;
 static struct app app;
+
+/* What token checking takes, from the test's worker context. */
+static const struct token_ctx *
+tx(void)
+{
+	static struct token_ctx t;
+
+	t.cfg = app.cfg;
+	t.db = app.db;
+	t.lim = app.lim;
+	t.tokens = app.tokens;
+	return &t;
+}
 static char secret_hash[crypto_pwhash_STRBYTES];
 
 static int
@@ -229,7 +242,7 @@ test_auth_cached(void **state)
 	int i;
 
 	(void)state;
-	assert_int_equal(token_authenticate(&app, tok, &c), 0);
+	assert_int_equal(token_authenticate(tx(), tok, &c), 0);
 	assert_int_equal(mock.by_hash, 1);
 	/* The lookup is by BLAKE2b-256 of the token text. */
 	crypto_generichash(h, sizeof(h), (const unsigned char *)tok,
@@ -244,13 +257,13 @@ test_auth_cached(void **state)
 	/* The steady state costs no database round trip. */
 	for (i = 0; i < 100; i++) {
 		memset(&c, 0, sizeof(c));
-		assert_int_equal(token_authenticate(&app, tok, &c), 0);
+		assert_int_equal(token_authenticate(tx(), tok, &c), 0);
 		assert_int_equal(c.id, 7);
 		assert_string_equal(c.client_id, CLIENT_UUID);
 	}
 	assert_int_equal(mock.by_hash, 1);
 	/* Another token is another lookup. */
-	assert_int_equal(token_authenticate(&app,
+	assert_int_equal(token_authenticate(tx(),
 	    "11111111-2222-4333-8444-555555555555:mt", &c), 0);
 	assert_int_equal(mock.by_hash, 2);
 }
@@ -262,13 +275,13 @@ test_auth_epoch_drops_cache(void **state)
 	const char *tok = "0f8e5c1a-9b7d-4e21-a3c4-5d6e7f809a1b:mt";
 
 	(void)state;
-	assert_int_equal(token_authenticate(&app, tok, &c), 0);
-	assert_int_equal(token_authenticate(&app, tok, &c), 0);
+	assert_int_equal(token_authenticate(tx(), tok, &c), 0);
+	assert_int_equal(token_authenticate(tx(), tok, &c), 0);
 	assert_int_equal(mock.by_hash, 1);
 	/* A client was revoked somewhere: the next call asks again. */
 	mock.epoch = 5;
 	mock.by_hash_err = -REPO_ERR_NOT_FOUND;
-	assert_int_equal(token_authenticate(&app, tok, &c), -API_ERR_TOKEN_INVALID);
+	assert_int_equal(token_authenticate(tx(), tok, &c), -API_ERR_TOKEN_INVALID);
 	assert_int_equal(mock.by_hash, 2);
 	assert_int_equal(c.id, 0);
 }
@@ -281,29 +294,29 @@ test_auth_invalid(void **state)
 
 	(void)state;
 	mock.by_hash_err = -REPO_ERR_NOT_FOUND;
-	assert_int_equal(token_authenticate(&app, "nope", &c),
+	assert_int_equal(token_authenticate(tx(), "nope", &c),
 	    -API_ERR_TOKEN_INVALID);
 	assert_int_equal(mock.by_hash, 1);
 	/* Unknown tokens are not cached as valid. */
-	assert_int_equal(token_authenticate(&app, "nope", &c),
+	assert_int_equal(token_authenticate(tx(), "nope", &c),
 	    -API_ERR_TOKEN_INVALID);
 	assert_int_equal(mock.by_hash, 2);
 	/* Malformed ones never reach the database. */
-	assert_int_equal(token_authenticate(&app, "", &c),
+	assert_int_equal(token_authenticate(tx(), "", &c),
 	    -API_ERR_TOKEN_INVALID);
-	assert_int_equal(token_authenticate(&app, NULL, &c),
+	assert_int_equal(token_authenticate(tx(), NULL, &c),
 	    -API_ERR_TOKEN_INVALID);
 	memset(longtok, 'a', sizeof(longtok) - 1);
 	longtok[sizeof(longtok) - 1] = '\0';
-	assert_int_equal(token_authenticate(&app, longtok, &c),
+	assert_int_equal(token_authenticate(tx(), longtok, &c),
 	    -API_ERR_TOKEN_INVALID);
 	assert_int_equal(mock.by_hash, 2);
 	/* A database outage is 608, not 601. */
 	mock.by_hash_err = -REPO_ERR_UNAVAILABLE;
-	assert_int_equal(token_authenticate(&app, "nope", &c),
+	assert_int_equal(token_authenticate(tx(), "nope", &c),
 	    -API_ERR_UNAVAILABLE);
 	mock.by_hash_err = -REPO_ERR_INTERNAL;
-	assert_int_equal(token_authenticate(&app, "nope", &c),
+	assert_int_equal(token_authenticate(tx(), "nope", &c),
 	    -API_ERR_SYSTEM);
 }
 
@@ -316,18 +329,18 @@ test_auth_expired(void **state)
 	(void)state;
 	/* Expired in the table: 602, and not cached. */
 	mock.token_row.expires_at = (int64_t)time(NULL) - 1;
-	assert_int_equal(token_authenticate(&app, tok, &c),
+	assert_int_equal(token_authenticate(tx(), tok, &c),
 	    -API_ERR_TOKEN_EXPIRED);
-	assert_int_equal(token_authenticate(&app, tok, &c),
+	assert_int_equal(token_authenticate(tx(), tok, &c),
 	    -API_ERR_TOKEN_EXPIRED);
 	assert_int_equal(mock.by_hash, 2);
 	/* Expiring while cached: the entry dies at expiry. */
 	mock.token_row.expires_at = (int64_t)time(NULL) + 1;
 	tok = "22222222-2222-4333-8444-555555555555:mt";
-	assert_int_equal(token_authenticate(&app, tok, &c), 0);
+	assert_int_equal(token_authenticate(tx(), tok, &c), 0);
 	assert_int_equal(mock.by_hash, 3);
 	sleep(2);
-	assert_int_equal(token_authenticate(&app, tok, &c),
+	assert_int_equal(token_authenticate(tx(), tok, &c),
 	    -API_ERR_TOKEN_EXPIRED);
 	assert_int_equal(mock.by_hash, 3);
 }
@@ -344,7 +357,7 @@ test_auth_cache_bounded(void **state)
 	for (i = 0; i < 4 * TOKEN_CACHE_SLOTS; i++) {
 		snprintf(tok, sizeof(tok), "token-%d", i);
 		mock.token_row.client = i;
-		assert_int_equal(token_authenticate(&app, tok, &c), 0);
+		assert_int_equal(token_authenticate(tx(), tok, &c), 0);
 		assert_int_equal(c.id, i);
 	}
 	assert_int_equal(mock.by_hash, 4 * TOKEN_CACHE_SLOTS);
@@ -352,7 +365,7 @@ test_auth_cache_bounded(void **state)
 	for (i = 4 * TOKEN_CACHE_SLOTS - 1; i >= 0; i--) {
 		snprintf(tok, sizeof(tok), "token-%d", i);
 		mock.token_row.client = i;
-		assert_int_equal(token_authenticate(&app, tok, &c), 0);
+		assert_int_equal(token_authenticate(tx(), tok, &c), 0);
 		assert_int_equal(c.id, i);
 	}
 }
@@ -369,7 +382,7 @@ test_issue_new_token(void **state)
 
 	(void)state;
 	now = (int64_t)time(NULL);
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), 0);
 	assert_int_equal(mock.verify, 1);
 	assert_int_equal(mock.live, 1);
@@ -411,7 +424,7 @@ test_issue_same_token(void **state)
 	snprintf(mock.live_token, sizeof(mock.live_token), "%s",
 	    "cdf01657-110d-4155-99a7-f986b2ff13a0:mt");
 	mock.live_expires = now + 2919;
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), 0);
 	assert_string_equal(tok, "cdf01657-110d-4155-99a7-f986b2ff13a0:mt");
 	assert_true(exp_in == 2918 || exp_in == 2917);
@@ -419,13 +432,13 @@ test_issue_same_token(void **state)
 	assert_int_equal(mock.purge, 0);
 	assert_true(mock.live_after >= now + 1);
 	/* The secret is not run through Argon2 again. */
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), 0);
 	assert_int_equal(mock.verify, 1);
 	assert_int_equal(mock.client_get, 2);
 	/* Until the auth epoch moves. */
 	mock.epoch = 9;
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), 0);
 	assert_int_equal(mock.verify, 2);
 }
@@ -438,43 +451,43 @@ test_issue_bad_client(void **state)
 
 	(void)state;
 	/* Wrong secret: Argon2 says no; nothing is issued. */
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET "z", tok,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET "z", tok,
 	    &exp_in, scope), -API_ERR_OAUTH_INVALID_CLIENT);
 	assert_int_equal(mock.verify, 1);
 	assert_string_equal(tok, "");
 	/* A wrong secret after a right one is not let in by the cache. */
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), 0);
-	assert_int_equal(token_issue(&app, CLIENT_UUID, "x" SECRET, tok,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, "x" SECRET, tok,
 	    &exp_in, scope), -API_ERR_OAUTH_INVALID_CLIENT);
 	assert_int_equal(mock.verify, 3);
 	/* Unknown client. */
-	assert_int_equal(token_issue(&app,
+	assert_int_equal(token_issue(tx(),
 	    "00000000-0000-4000-8000-000000000000", SECRET, tok, &exp_in,
 	    scope), -API_ERR_OAUTH_INVALID_CLIENT);
 	/* Malformed input never reaches the database. */
 	mock.client_get = 0;
-	assert_int_equal(token_issue(&app, "short", SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), "short", SECRET, tok, &exp_in,
 	    scope), -API_ERR_OAUTH_INVALID_CLIENT);
-	assert_int_equal(token_issue(&app, CLIENT_UUID, "", tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, "", tok, &exp_in,
 	    scope), -API_ERR_OAUTH_INVALID_CLIENT);
-	assert_int_equal(token_issue(&app, NULL, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), NULL, SECRET, tok, &exp_in,
 	    scope), -API_ERR_OAUTH_INVALID_CLIENT);
-	assert_int_equal(token_issue(&app, CLIENT_UUID, NULL, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, NULL, tok, &exp_in,
 	    scope), -API_ERR_OAUTH_INVALID_CLIENT);
 	assert_int_equal(mock.client_get, 0);
 	/* Revoked client, even with the right (cached) secret. */
 	mock.client_row.revoked_at = 1700000000;
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), -API_ERR_OAUTH_INVALID_CLIENT);
 	/* Revoked between the check and the issue. */
 	mock.client_row.revoked_at = 0;
 	mock.issue_err = -REPO_ERR_NOT_FOUND;
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), -API_ERR_OAUTH_INVALID_CLIENT);
 	/* Database trouble is not the client's fault. */
 	mock.client_err = -REPO_ERR_UNAVAILABLE;
-	assert_int_equal(token_issue(&app, CLIENT_UUID, SECRET, tok, &exp_in,
+	assert_int_equal(token_issue(tx(), CLIENT_UUID, SECRET, tok, &exp_in,
 	    scope), -API_ERR_UNAVAILABLE);
 }
 

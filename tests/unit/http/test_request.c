@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "limits.h"
-#include "http/errors.h"
+#include "bounds.h"
+#include "err.h"
 #include "http/request.h"
 #include "util/arena.h"
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "http/errors.h"
+#include "err.h"
 #include "http/response.h"
 #include "util/buf.h"
 
@@ -187,20 +187,20 @@ test_identity(void **state)
 static void
 test_error_table_complete(void **state)
 {
-	const struct api_err_info *e;
+	const struct err_info *e;
 	int i;
 
 	(void)state;
 	for (i = 1; i < API_ERR__MAX; i++) {
-		e = api_err_info(-i);
+		e = err_lookup(-i);
 		assert_non_null(e->message);
 		assert_true(e->code != NULL || e->oauth_error != NULL);
 		assert_true(e->http_status >= 200 && e->http_status < 600);
 	}
-	assert_ptr_equal(api_err_info(-API_ERR__MAX),
-	    api_err_info(-API_ERR_SYSTEM));
-	assert_string_equal(api_err_info(-API_ERR_NOT_FOUND)->code, "610");
-	assert_string_equal(api_err_info(API_ERR_CONCURRENCY)->code, "615");
+	assert_ptr_equal(err_lookup(-API_ERR__MAX),
+	    err_lookup(-API_ERR_SYSTEM));
+	assert_string_equal(err_lookup(-API_ERR_NOT_FOUND)->code, "610");
+	assert_string_equal(err_lookup(API_ERR_CONCURRENCY)->code, "615");
 }
 
 static void

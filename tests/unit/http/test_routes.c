@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "api/api.h"
-#include "http/errors.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/router.h"
 #include "util/arena.h"
@@ -174,12 +174,33 @@ test_variants(void **state)
 	}
 }
 
+/*
+ * The first n tab-separated columns of line (the whole line when it has
+ * fewer), without the line end.
+ */
+static void
+first_columns(char *line, int n)
+{
+	char *p = line;
+	int col = 0;
+
+	for (; *p != '\0' && *p != '\n'; p++)
+		if (*p == '\t' && ++col == n)
+			break;
+	*p = '\0';
+}
+
+/*
+ * docs/operations.tsv is the interface's list of operations with this
+ * project's columns (handler, body, path_types) appended: its first seven
+ * columns equal the reference list, row for row.
+ */
 static void
 test_operations_copy_matches_shared(void **state)
 {
 	FILE *a, *b;
-	char shared[4096];
-	int ca, cb;
+	char shared[4096], la[4096], lb[4096];
+	char *ra, *rb;
 
 	(void)state;
 	snprintf(shared, sizeof(shared), "%s",
@@ -189,10 +210,15 @@ test_operations_copy_matches_shared(void **state)
 	a = fopen(srcpath("docs/operations.tsv"), "r");
 	assert_non_null(a);
 	do {
-		ca = fgetc(a);
-		cb = fgetc(b);
-		assert_int_equal(ca, cb);
-	} while (ca != EOF);
+		ra = fgets(la, sizeof(la), a);
+		rb = fgets(lb, sizeof(lb), b);
+		assert_true((ra == NULL) == (rb == NULL));
+		if (ra == NULL)
+			break;
+		first_columns(la, 7);
+		first_columns(lb, 7);
+		assert_string_equal(la, lb);
+	} while (ra != NULL);
 	fclose(a);
 	fclose(b);
 }

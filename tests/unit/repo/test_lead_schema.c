@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "limits.h"
+#include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo_lead_schema.h"
 

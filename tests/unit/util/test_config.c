@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "limits.h"
+#include "bounds.h"
 #include "util/config.h"
 
 static char tmpdir[] = "/tmp/mauto-test-config-XXXXXX";

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "limits.h"
+#include "bounds.h"
 #include "util/log.h"
 
 static char errpath[] = "/tmp/mauto-test-log-XXXXXX";

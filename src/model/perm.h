@@ -4,8 +4,8 @@
  * all of perm_all.  Granting a Read-Write permission also grants the
  * matching Read-Only one.
  */
-#ifndef MAUTO_AUTH_PERM_H
-#define MAUTO_AUTH_PERM_H
+#ifndef MAUTO_MODEL_PERM_H
+#define MAUTO_MODEL_PERM_H
 
 #include <stdint.h>
 

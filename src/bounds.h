@@ -1,9 +1,9 @@
 /*
- * Every numeric limit of the service, in one place (style.md §6).
+ * Every API-visible bound of the service (sizes, lengths, counts), in one place (style.md §6).
  * Values that mirror the real service cite api-behaviour.md.
  */
-#ifndef MAUTO_LIMITS_H
-#define MAUTO_LIMITS_H
+#ifndef MAUTO_BOUNDS_H
+#define MAUTO_BOUNDS_H
 
 /* Request size (api-behaviour.md §4): 1 MB body -> 413, 8 KB URI -> 414. */
 #define MAX_BODY_BYTES		(1024 * 1024)
@@ -76,4 +76,4 @@
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200
 
-#endif /* MAUTO_LIMITS_H */
+#endif /* MAUTO_BOUNDS_H */

@@ -4,8 +4,8 @@
  * (auth/ratelimit.c), run the handler, render (response.c) and write.
  * The worker calls dispatch() once per accepted FastCGI request.
  */
-#ifndef MAUTO_HTTP_DISPATCH_H
-#define MAUTO_HTTP_DISPATCH_H
+#ifndef MAUTO_DISPATCH_H
+#define MAUTO_DISPATCH_H
 
 #include <stddef.h>
 

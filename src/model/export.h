@@ -8,8 +8,8 @@
  * service writes "Cancelled" (what real responses say) and accepts
  * "Canceled" (the swagger's enumeration) in the status filter.
  */
-#ifndef MAUTO_EXPORT_EXPORT_H
-#define MAUTO_EXPORT_EXPORT_H
+#ifndef MAUTO_MODEL_EXPORT_H
+#define MAUTO_MODEL_EXPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>

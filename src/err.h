@@ -1,10 +1,12 @@
 /*
- * Internal errors and their rendering: one table maps each enum api_err to
- * the HTTP status, the service's error code and its message
- * (api-behaviour.md §3).  Functions return 0 or a negative api_err.
+ * The service's errors, on the ground floor so every layer can name them:
+ * enum api_err (what a request answers; one table maps each to the HTTP
+ * status, the service's error code and its message, api-behaviour.md §3),
+ * enum repo_err (what a repository reports), and the mapping from the
+ * second to the first.  Functions return 0 or a negative api_err/repo_err.
  */
-#ifndef MAUTO_HTTP_ERRORS_H
-#define MAUTO_HTTP_ERRORS_H
+#ifndef MAUTO_ERR_H
+#define MAUTO_ERR_H
 
 enum api_err {
 	API_OK = 0,
@@ -48,7 +50,19 @@ enum api_err {
 	API_ERR__MAX
 };
 
-struct api_err_info {
+enum repo_err {
+	REPO_OK = 0,
+	REPO_ERR_INTERNAL,	/* anything unexpected; logged where seen */
+	REPO_ERR_NOT_FOUND,
+	REPO_ERR_CONFLICT,	/* duplicate key */
+	REPO_ERR_INVALID,	/* value refused by the schema */
+	REPO_ERR_DEADLOCK,	/* 1213 / 1205: re-run the transaction */
+	REPO_ERR_CONN,		/* 2006 / 2013: connection lost; outcome unknown */
+	REPO_ERR_UNAVAILABLE,	/* 1047 / 1180 / 2002 / 2003: node not usable */
+	REPO_ERR__MAX
+};
+
+struct err_info {
 	int		 http_status;
 	const char	*code;		/* service code, a string on the wire */
 	const char	*message;	/* default message */
@@ -59,6 +73,13 @@ struct api_err_info {
  * Returns the table row of err (positive or negative).  Unknown values map
  * to the API_ERR_SYSTEM row; never NULL.
  */
-const struct api_err_info *api_err_info(int err);
+const struct err_info *err_lookup(int err);
 
-#endif /* MAUTO_HTTP_ERRORS_H */
+/*
+ * Maps a repo_err (positive or negative) to the negative api_err a
+ * handler returns: NOT_FOUND is 702, a deadlock that outlived its retries
+ * 604, a lost or unusable connection 608, anything else 611.
+ */
+int	err_from_repo(int repo_err);
+
+#endif /* MAUTO_ERR_H */

@@ -19,8 +19,8 @@
 #include "auth/ratelimit.h"
 #include "auth/token.h"
 #include "db/pool.h"
-#include "http/dispatch.h"
-#include "http/errors.h"
+#include "dispatch.h"
+#include "err.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
@@ -106,6 +106,8 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
     bool *admitted)
 {
 	const struct route *rt = c->route;
+	const struct token_ctx tx = { .cfg = app->cfg, .db = app->db,
+	    .lim = app->lim, .tokens = app->tokens };
 	const char *token;
 	char *msg;
 	int err;
@@ -114,7 +116,7 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 	if (rt->auth == AUTH_TOKEN) {
 		token = find_token(app, c->req);
 		if (token != NULL &&
-		    (err = token_authenticate(app, token, cl)) != 0)
+		    (err = token_authenticate(&tx, token, cl)) != 0)
 			return err;
 		if ((err = limiter_admit(app->lim)) != 0) {
 			if ((msg = arena_alloc(&app->arena, 128)) != NULL)

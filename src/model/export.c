@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "export/export.h"
+#include "model/export.h"
 
 static const char *const status_names[EXPORT_STATUS__MAX] = {
 	[EXPORT_CREATED] = "Created",

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "auth/perm.h"
+#include "model/perm.h"
 
 static void
 test_names_round_trip(void **state)

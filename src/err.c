@@ -6,9 +6,9 @@
 #include <assert.h>
 #include <stddef.h>
 
-#include "http/errors.h"
+#include "err.h"
 
-static const struct api_err_info table[API_ERR__MAX] = {
+static const struct err_info table[API_ERR__MAX] = {
 	[API_OK] =			{ 200, NULL, NULL, NULL },
 	[API_ERR_SYSTEM] =		{ 200, "611", "System error", NULL },
 	[API_ERR_NO_TOKEN] =		{ 200, "600", "Access token not specified", NULL },
@@ -52,12 +52,33 @@ static const struct api_err_info table[API_ERR__MAX] = {
 static_assert(sizeof(table) / sizeof(table[0]) == API_ERR__MAX,
     "error table must have one row per api_err");
 
-const struct api_err_info *
-api_err_info(int err)
+const struct err_info *
+err_lookup(int err)
 {
 	if (err < 0)
 		err = -err;
 	if (err <= 0 || err >= API_ERR__MAX || table[err].message == NULL)
 		return &table[API_ERR_SYSTEM];
 	return &table[err];
+}
+
+/* See err.h. */
+int
+err_from_repo(int repo_err)
+{
+	if (repo_err < 0)
+		repo_err = -repo_err;
+	switch (repo_err) {
+	case REPO_OK:
+		return 0;
+	case REPO_ERR_NOT_FOUND:
+		return -API_ERR_NO_DATA;
+	case REPO_ERR_DEADLOCK:
+		return -API_ERR_TIMEOUT;
+	case REPO_ERR_CONN:
+	case REPO_ERR_UNAVAILABLE:
+		return -API_ERR_UNAVAILABLE;
+	default:
+		return -API_ERR_SYSTEM;
+	}
 }

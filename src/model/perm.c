@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <strings.h>
 
-#include "auth/perm.h"
+#include "model/perm.h"
 
 static_assert(PERM__MAX <= 32, "perm_set must hold every permission");
 

@@ -16,7 +16,7 @@
 #include <sodium.h>
 
 #include "export/csv.h"
-#include "export/export.h"
+#include "model/export.h"
 
 static void
 test_status_names(void **state)

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Every include points down (docs/modules.md): a file may include headers
+# of its own folder or of a lower floor, never of a higher one or of a
+# sibling folder on its floor.  Run by "make check"; prints each upward
+# include and exits 1 when there is one.
+#
+# Floors, lowest first:
+#   0  src/bounds.h src/err.[ch]            the service's bounds and errors
+#   1  src/util/                            utilities
+#   2  src/model/ src/db/                   pure rules; the connection
+#   3  src/call.h                           what dispatch hands a handler
+#   4  src/repo/                            SQL
+#   5  src/http/ src/auth/                  the request edge; tokens, limits
+#   6  src/export/                          the export runner process
+#   7  src/api/                             handlers
+#   8  src/dispatch.c src/routes.c src/worker.c src/master.c src/main.c
+#      src/ctl/                             processes and their wiring
+top=${top_srcdir:-$(dirname "$0")/..}
+cd "$top" || exit 99
+
+# floor FILE: prints "FLOOR GROUP" of a path under src/.
+floor()
+{
+	case $1 in
+	bounds.h|err.h|err.c)	echo "0 ground" ;;
+	util/*)			echo "1 util" ;;
+	model/*)		echo "2 model" ;;
+	db/*)			echo "2 db" ;;
+	call.h)			echo "3 call" ;;
+	repo/*)			echo "4 repo" ;;
+	http/*)			echo "5 http" ;;
+	auth/*)			echo "5 auth" ;;
+	export/*)		echo "6 export" ;;
+	api/*)			echo "7 api" ;;
+	ctl/*)			echo "8 ctl" ;;
+	*/*)			echo "? $1" ;;
+	*)			echo "8 top" ;;
+	esac
+}
+
+status=0
+for f in $(cd src && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
+	set -- $(floor "$f")
+	ff=$1 fg=$2
+	if [ "$ff" = "?" ]; then
+		echo "check-includes: src/$f: a folder with no floor"
+		status=1
+		continue
+	fi
+	for inc in $(sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "src/$f"); do
+		[ -f "src/$inc" ] || continue
+		set -- $(floor "$inc")
+		tf=$1 tg=$2
+		if [ "$tg" = "$fg" ]; then
+			continue
+		fi
+		if [ "$tf" = "?" ] || [ "$tf" -ge "$ff" ]; then
+			echo "check-includes: src/$f (floor $ff) includes $inc (floor $tf)"
+			status=1
+		fi
+	done
+done
+exit $status
