@@ -49,6 +49,7 @@
 #include <json-c/json.h>
 
 #include "api/api.h"
+#include "api/api_common.h"
 #include "auth/ratelimit.h"
 #include "model/export.h"
 #include "err.h"
@@ -76,25 +77,11 @@ static const char *const system_fields[] = {
 	"marketoGUID", "createdAt", "updatedAt",
 };
 
-/* Sets r->err_msg to a printf message in the request arena. */
-static void __attribute__((format(printf, 3, 4)))
-err_msg(struct call *c, struct resp *r, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	r->err_msg = arena_strdup(&c->app->arena, msg);
-}
-
 /* The job's JSON (ExportResponse): unset members are left out. */
 static struct json_object *
 job_json(const struct export_job *j)
 {
 	struct json_object *o = json_object_new_object();
-	char iso[EXPORT_ISO_LEN + 1];
 
 	json_object_object_add(o, "exportId",
 	    json_object_new_string(j->export_id));
@@ -103,17 +90,16 @@ job_json(const struct export_job *j)
 	json_object_object_add(o, "status",
 	    json_object_new_string(export_status_name(j->status)));
 	json_object_object_add(o, "createdAt",
-	    json_object_new_string(export_time_iso(j->created_at, iso)));
+	    api_common_db_time_json(j->created_at));
 	if (j->queued_at[0] != '\0')
-		json_object_object_add(o, "queuedAt", json_object_new_string(
-		    export_time_iso(j->queued_at, iso)));
+		json_object_object_add(o, "queuedAt",
+		    api_common_db_time_json(j->queued_at));
 	if (j->started_at[0] != '\0')
-		json_object_object_add(o, "startedAt", json_object_new_string(
-		    export_time_iso(j->started_at, iso)));
+		json_object_object_add(o, "startedAt",
+		    api_common_db_time_json(j->started_at));
 	if (j->finished_at[0] != '\0')
 		json_object_object_add(o, "finishedAt",
-		    json_object_new_string(export_time_iso(j->finished_at,
-		    iso)));
+		    api_common_db_time_json(j->finished_at));
 	if (j->number_of_records >= 0)
 		json_object_object_add(o, "numberOfRecords",
 		    json_object_new_int64(j->number_of_records));
@@ -247,29 +233,28 @@ parse_fields(struct call *c, struct resp *r, const struct co_type *t,
 		goto out;
 	}
 	if (n > EXPORT_MAX_FIELDS) {
-		err_msg(c, r, "Too many fields (at most %d)",
+		api_common_err_msg(c, r, "Too many fields (at most %d)",
 		    EXPORT_MAX_FIELDS);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		it = json_object_array_get_idx(v, i);
 		if (!json_object_is_type(it, json_type_string)) {
-			err_msg(c, r, "Invalid value '%.100s'. Required of "
-			    "type 'string'", json_object_to_json_string_ext(it,
-			    JSON_C_TO_STRING_PLAIN));
-			err = -API_ERR_INVALID_VALUE;
+			err = api_common_invalid(c, r,
+			    json_object_to_json_string_ext(it,
+			    JSON_C_TO_STRING_PLAIN), "string");
 			goto out;
 		}
 		name = json_object_get_string(it);
 		if ((canon = field_name(t, name)) == NULL) {
-			err_msg(c, r, "Field '%.100s' not found", name);
+			api_common_err_msg(c, r, "Field '%s' not found", api_common_echo(c, name));
 			err = -API_ERR_FIELD_NOT_FOUND;
 			goto out;
 		}
 		for (j = 0; j < q->nfields && q->fields[j] != canon; j++)
 			continue;
 		if (j < q->nfields) {
-			err_msg(c, r, "Field '%s' is listed twice", canon);
+			api_common_err_msg(c, r, "Field '%s' is listed twice", canon);
 			goto out;
 		}
 		q->fields[q->nfields] = canon;
@@ -316,14 +301,14 @@ parse_headers(struct call *c, struct resp *r, const struct co_type *t,
 		    q->fields[i] != canon; i++)
 			continue;
 		if (canon == NULL || i == q->nfields) {
-			err_msg(c, r, "columnHeaderNames: '%.100s' is not one "
-			    "of the fields", key);
+			api_common_err_msg(c, r, "columnHeaderNames: '%s' is not one "
+			    "of the fields", api_common_echo(c, key));
 			goto out;
 		}
 		if (!json_object_is_type(val, json_type_string) ||
 		    (h = json_object_get_string(val))[0] == '\0' ||
 		    utf8_chars(h) > EXPORT_MAX_HEADER_CHARS) {
-			err_msg(c, r, "columnHeaderNames: the header of '%s' "
+			api_common_err_msg(c, r, "columnHeaderNames: the header of '%s' "
 			    "must be a string of 1 to %d characters", canon,
 			    EXPORT_MAX_HEADER_CHARS);
 			goto out;
@@ -366,15 +351,15 @@ parse_when(struct call *c, struct resp *r, struct json_object *range,
 	lf.type = LF_DATETIME;
 	if (!json_object_object_get_ex(range, what, &v) ||
 	    json_object_is_type(v, json_type_null)) {
-		err_msg(c, r, "filter updatedAt: %s is required", what);
+		api_common_err_msg(c, r, "filter updatedAt: %s is required", what);
 		goto out;
 	}
 	if (!json_object_is_type(v, json_type_string) ||
 	    lead_value_parse(&lf, v, &c->app->arena, &lv) != 0 ||
 	    lv.kind != LV_STR || lv.len != 19) {
-		err_msg(c, r, "filter updatedAt: %s '%.100s' is not an "
-		    "ISO-8601 date and time", what, lead_value_text(v,
-		    &c->app->arena));
+		api_common_err_msg(c, r, "filter updatedAt: %s '%s' is not an "
+		    "ISO-8601 date and time", what, api_common_echo(c, lead_value_text(v,
+		    &c->app->arena)));
 		goto out;
 	}
 	*out = lv.s;
@@ -397,8 +382,8 @@ parse_updated_at(struct call *c, struct resp *r, struct json_object *v,
 	json_object_object_foreach(v, key, val) {
 		(void)val;
 		if (strcmp(key, "startAt") != 0 && strcmp(key, "endAt") != 0) {
-			err_msg(c, r, "filter updatedAt: unknown member "
-			    "'%.100s'", key);
+			api_common_err_msg(c, r, "filter updatedAt: unknown member "
+			    "'%s'", api_common_echo(c, key));
 			goto out;
 		}
 	}
@@ -412,7 +397,7 @@ parse_updated_at(struct call *c, struct resp *r, struct json_object *v,
 	}
 	if (epoch_of(q->end) - epoch_of(q->start) >
 	    (int64_t)EXPORT_MAX_RANGE_DAYS * 86400) {
-		err_msg(c, r, "filter updatedAt: the range may span at most "
+		api_common_err_msg(c, r, "filter updatedAt: the range may span at most "
 		    "%d days", EXPORT_MAX_RANGE_DAYS);
 		goto out;
 	}
@@ -448,10 +433,9 @@ parse_static_list(struct call *c, struct resp *r, const struct co_type *t,
 	if (strcmp(key, "staticListId") == 0) {
 		if (!json_object_is_type(v, json_type_int) ||
 		    (id = json_object_get_int64(v)) < 1 || id > INT32_MAX) {
-			err_msg(c, r, "Invalid value '%.100s'. Required of "
-			    "type 'integer'", json_object_to_json_string_ext(v,
-			    JSON_C_TO_STRING_PLAIN));
-			err = -API_ERR_INVALID_VALUE;
+			err = api_common_invalid(c, r,
+			    json_object_to_json_string_ext(v,
+			    JSON_C_TO_STRING_PLAIN), "integer");
 			goto out;
 		}
 	} else if (!json_object_is_type(v, json_type_string) ||
@@ -461,7 +445,7 @@ parse_static_list(struct call *c, struct resp *r, const struct co_type *t,
 		goto out;
 	}
 	if ((q->link_field = lead_link(t)) == NULL) {
-		err_msg(c, r, "Custom object type '%s' has no link field to "
+		api_common_err_msg(c, r, "Custom object type '%s' has no link field to "
 		    "leads; filter it by updatedAt", t->api_name);
 		goto out;
 	}
@@ -469,9 +453,9 @@ parse_static_list(struct call *c, struct resp *r, const struct co_type *t,
 	    &q->list_id);
 	if (e == -REPO_ERR_NOT_FOUND) {
 		if (name != NULL)
-			err_msg(c, r, "Static list '%.100s' not found", name);
+			api_common_err_msg(c, r, "Static list '%s' not found", api_common_echo(c, name));
 		else
-			err_msg(c, r, "Static list %lld not found",
+			api_common_err_msg(c, r, "Static list %lld not found",
 			    (long long)id);
 		goto out;
 	}
@@ -506,7 +490,7 @@ parse_filter(struct call *c, struct resp *r, const struct co_type *t,
 		    strcmp(key, "smartListName") == 0)
 			err = -API_ERR_FILTER_UNSUPPORTED;
 		else
-			err_msg(c, r, "Unsupported filter '%.100s'", key);
+			api_common_err_msg(c, r, "Unsupported filter '%s'", api_common_echo(c, key));
 	}
 out:
 	return err;
@@ -522,10 +506,10 @@ parse_format(struct call *c, struct resp *r, struct json_object *v,
 	if (v != NULL && !json_object_is_type(v, json_type_null) &&
 	    (!json_object_is_type(v, json_type_string) ||
 	    export_format_parse(json_object_get_string(v), &q->format) != 0)) {
-		err_msg(c, r, "Invalid format '%.50s': use CSV, TSV or SSV",
-		    json_object_is_type(v, json_type_string) ?
+		api_common_err_msg(c, r, "Invalid format '%s': use CSV, TSV or SSV",
+		    api_common_echo(c, json_object_is_type(v, json_type_string) ?
 		    json_object_get_string(v) : json_object_to_json_string_ext(
-		    v, JSON_C_TO_STRING_PLAIN));
+		    v, JSON_C_TO_STRING_PLAIN)));
 		err = -API_ERR_INVALID_REQUEST;
 	}
 	return err;
@@ -560,7 +544,7 @@ parse_create(struct call *c, struct resp *r, const struct co_type *t,
 		if (strcmp(key, "fields") != 0 && strcmp(key, "format") != 0 &&
 		    strcmp(key, "columnHeaderNames") != 0 &&
 		    strcmp(key, "filter") != 0) {
-			err_msg(c, r, "Unknown member '%.100s'", key);
+			api_common_err_msg(c, r, "Unknown member '%s'", api_common_echo(c, key));
 			goto out;
 		}
 	}
@@ -605,8 +589,8 @@ api_bulk_export_create(struct call *c, struct resp *r)
 	memset(&n, 0, sizeof(n));
 	e = repo_custom_objects_type_get(c->app->db, path_object(c), true, &t);
 	if (e == -REPO_ERR_NOT_FOUND) {
-		err_msg(c, r, "Custom object type '%.50s' not found",
-		    path_object(c));
+		api_common_err_msg(c, r, "Custom object type '%s' not found",
+		    api_common_echo(c, path_object(c)));
 		err = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
@@ -707,7 +691,7 @@ api_bulk_export_cancel(struct call *c, struct resp *r)
 	if ((err = path_job(c, r, &job)) != 0)
 		goto out;
 	if (e == -REPO_ERR_CONFLICT) {
-		err_msg(c, r, "Export job is %s; only Created, Queued or "
+		api_common_err_msg(c, r, "Export job is %s; only Created, Queued or "
 		    "Processing jobs can be cancelled",
 		    export_status_name(job.status));
 		err = -API_ERR_INVALID_REQUEST;
@@ -742,7 +726,7 @@ parse_statuses(struct call *c, struct resp *r, const char **out)
 	err = -API_ERR_INVALID_REQUEST;
 	for (i = 0; i < n; i++) {
 		if (export_status_parse(items[i], true, &s) != 0) {
-			err_msg(c, r, "Invalid status '%.50s'", items[i]);
+			api_common_err_msg(c, r, "Invalid status '%s'", api_common_echo(c, items[i]));
 			goto out;
 		}
 		want[s] = true;
@@ -794,9 +778,7 @@ api_bulk_export_list(struct call *c, struct resp *r)
 		goto out;
 	if ((v = req_param(c->req, "batchSize")) != NULL && *v != '\0') {
 		if (num_parse_i64(v, INT64_MIN, INT64_MAX, &batch) != 0) {
-			err_msg(c, r, "Invalid value '%.50s'. Required of type "
-			    "'integer'", v);
-			err = -API_ERR_INVALID_VALUE;
+			err = api_common_invalid(c, r, v, "integer");
 			goto out;
 		}
 		if (batch < 1)

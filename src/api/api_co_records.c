@@ -39,6 +39,17 @@
 /* Token kind of Get Custom Objects (util/pagetoken.h). */
 #define TOKEN_KIND_CO		7
 
+/* The input array of a records body: 1..MAX_BATCH_RECORDS. */
+static const struct api_input input_rule = {
+	.max = MAX_BATCH_RECORDS,
+	.missing_err = -API_ERR_INVALID_REQUEST,
+	.missing_msg = "Objects not specified: 'input' must be a non-empty "
+	    "array",
+	.max_err = -API_ERR_INVALID_REQUEST,
+	.max_msg = "Too many records in input",
+	.max_counts = true,
+};
+
 /* The approved type named by the path, for the records API. */
 static int
 records_type(struct call *c, struct resp *r, struct co_type *t)
@@ -49,28 +60,8 @@ records_type(struct call *c, struct resp *r, struct co_type *t)
 	rr = repo_custom_objects_type_get(c->app->db, name, true, t);
 	if (rr == -REPO_ERR_NOT_FOUND)
 		return api_common_fail(c, r, -API_ERR_OBJECT_NOT_FOUND, "Custom object "
-		    "'%s' not found (or not approved)", api_common_shown(c, name));
+		    "'%s' not found (or not approved)", api_common_echo(c, name));
 	return rr == 0 ? 0 : err_from_repo(rr);
-}
-
-/* A skipped record: {"seq":seq,"status":"skipped","reasons":[...]}. */
-static struct json_object *
-skipped_json(size_t seq, int code, const char *msg)
-{
-	struct json_object *o, *a, *e;
-	char codes[16];
-
-	snprintf(codes, sizeof(codes), "%d", code);
-	o = json_object_new_object();
-	json_object_object_add(o, "seq", json_object_new_int64((int64_t)seq));
-	json_object_object_add(o, "status", json_object_new_string("skipped"));
-	a = json_object_new_array();
-	e = json_object_new_object();
-	json_object_object_add(e, "code", json_object_new_string(codes));
-	json_object_object_add(e, "message", json_object_new_string(msg));
-	json_object_array_add(a, e);
-	json_object_object_add(o, "reasons", a);
-	return o;
 }
 
 /* The state of one input record of Sync or Delete. */
@@ -171,7 +162,7 @@ read_record(struct call *c, const struct co_type *t, struct json_object *o,
 				continue;
 			if (parse_guid(c, val, &rc->key[0]) != 0) {
 				skip(c, rc, 1003, "Invalid value for field "
-				    "'marketoGUID' and value '%s'", api_common_shown(c,
+				    "'marketoGUID' and value '%s'", api_common_echo(c,
 				    lead_value_text(val, &c->app->arena)));
 				return;
 			}
@@ -182,12 +173,12 @@ read_record(struct call *c, const struct co_type *t, struct json_object *o,
 			continue;	/* createdAt, updatedAt: read-only */
 		if ((f = co_type_field(t, key)) == NULL) {
 			skip(c, rc, 1006, "Field '%s' not found",
-			    api_common_shown(c, key));
+			    api_common_echo(c, key));
 			return;
 		}
 		if (co_value_parse(f, val, &c->app->arena, &v) != 0) {
 			skip(c, rc, 1003, "Invalid value for field '%s' and "
-			    "value '%s'", f->name, api_common_shown(c,
+			    "value '%s'", f->name, api_common_echo(c,
 			    lead_value_text(val, &c->app->arena)));
 			return;
 		}
@@ -294,7 +285,7 @@ value_text(struct call *c, const struct lead_value *v)
 		s = arena_printf(&c->app->arena, "%g", v->d);
 		break;
 	case LV_STR:
-		return api_common_shown(c, v->s);
+		return api_common_echo(c, v->s);
 	default:
 		return "";
 	}
@@ -411,28 +402,6 @@ next:
 	return err;
 }
 
-/* Reads the input array of a records body: 1..MAX_BATCH_RECORDS. */
-static int
-records_input(struct call *c, struct resp *r, struct json_object *body,
-    struct json_object **out, size_t *n)
-{
-	struct json_object *in;
-
-	*out = NULL;
-	*n = 0;
-	if (body == NULL || !json_object_object_get_ex(body, "input", &in) ||
-	    in == NULL || !json_object_is_type(in, json_type_array) ||
-	    json_object_array_length(in) == 0)
-		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Objects not "
-		    "specified: 'input' must be a non-empty array");
-	*n = json_object_array_length(in);
-	if (*n > MAX_BATCH_RECORDS)
-		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Too many records "
-		    "in input: %zu (the limit is %d)", *n, MAX_BATCH_RECORDS);
-	*out = in;
-	return 0;
-}
-
 /* The dedupeBy or deleteBy member: false dedupeFields, true idField. */
 static int
 by_param(struct call *c, struct resp *r, struct json_object *body,
@@ -451,7 +420,7 @@ by_param(struct call *c, struct resp *r, struct json_object *body,
 		return 0;
 	}
 	return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
-	    "Required of type '%s' (dedupeFields, idField)", api_common_shown(c, s), key);
+	    "Required of type '%s' (dedupeFields, idField)", api_common_echo(c, s), key);
 }
 
 /*
@@ -599,7 +568,7 @@ api_co_records_sync(struct call *c, struct resp *r)
 	}
 	if ((err = api_common_action(c, r, body, &act)) != 0 ||
 	    (err = by_param(c, r, body, "dedupeBy", &by_guid)) != 0 ||
-	    (err = records_input(c, r, body, &in, &n)) != 0)
+	    (err = api_common_input(c, r, &input_rule, &in, &n)) != 0)
 		goto out;
 	if (by_guid && act != ACT_UPDATE_ONLY) {
 		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "dedupeBy idField "
@@ -625,7 +594,9 @@ api_co_records_sync(struct call *c, struct resp *r)
 		goto out;
 	for (i = 0; i < n; i++) {
 		if (recs[i].state == REC_SKIPPED) {
-			resp_add(r, skipped_json(i, recs[i].code, recs[i].msg));
+			resp_add(r, api_common_skipped("seq",
+			    json_object_new_int64((int64_t)i), recs[i].code, "%s",
+			    recs[i].msg));
 			continue;
 		}
 		o = json_object_new_object();
@@ -660,7 +631,7 @@ api_co_records_delete(struct call *c, struct resp *r)
 
 	memset(&t, 0, sizeof(t));
 	if ((err = by_param(c, r, body, "deleteBy", &by_guid)) != 0 ||
-	    (err = records_input(c, r, body, &in, &n)) != 0 ||
+	    (err = api_common_input(c, r, &input_rule, &in, &n)) != 0 ||
 	    (err = records_type(c, r, &t)) != 0)
 		goto out;
 	recs = arena_zalloc(&c->app->arena, n * sizeof(*recs));
@@ -693,7 +664,9 @@ api_co_records_delete(struct call *c, struct resp *r)
 	}
 	for (i = 0; i < n; i++) {
 		if (recs[i].state == REC_SKIPPED) {
-			resp_add(r, skipped_json(i, recs[i].code, recs[i].msg));
+			resp_add(r, api_common_skipped("seq",
+			    json_object_new_int64((int64_t)i), recs[i].code, "%s",
+			    recs[i].msg));
 			continue;
 		}
 		o = json_object_new_object();
@@ -736,7 +709,7 @@ out_col(struct call *c, struct resp *r, const struct co_type *t,
 		}
 	if ((oc->f = co_type_field(t, name)) == NULL)
 		return api_common_fail(c, r, -API_ERR_FIELD_NOT_FOUND, "Field '%s' not "
-		    "found", api_common_shown(c, name));
+		    "found", api_common_echo(c, name));
 	oc->name = oc->f->name;
 	return 0;
 }
@@ -874,7 +847,7 @@ api_co_records_get(struct call *c, struct resp *r)
 		if (f == NULL || !(f->is_link || (f->is_dedupe &&
 		    co_type_ndedupe(&t) == 1))) {
 			err = api_common_fail(c, r, -API_ERR_FIELD_NOT_SUPPORTED, "Field "
-			    "'%s' not supported", api_common_shown(c, ftype));
+			    "'%s' not supported", api_common_echo(c, ftype));
 			goto out;
 		}
 		keycols[nkey] = f->name;
@@ -947,7 +920,7 @@ api_co_records_get(struct call *c, struct resp *r)
 			if (rr != 0) {
 				err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
 				    "Invalid value for field '%s' and value "
-				    "'%s'", keycols[j], api_common_shown(c, s));
+				    "'%s'", keycols[j], api_common_echo(c, s));
 				goto out;
 			}
 			sig = page_token_sig(sig, s, strlen(s));
@@ -994,7 +967,7 @@ api_co_records_get(struct call *c, struct resp *r)
 	if ((s = scalar_arg(c, body, "batchSize")) != NULL && s[0] != '\0' &&
 	    num_parse_i64(s, 1, MAX_BATCH_SIZE, &batch) != 0) {
 		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Invalid batchSize "
-		    "'%s': 1 to %d", api_common_shown(c, s), MAX_BATCH_SIZE);
+		    "'%s': 1 to %d", api_common_echo(c, s), MAX_BATCH_SIZE);
 		goto out;
 	}
 	if ((s = scalar_arg(c, body, "nextPageToken")) != NULL &&

@@ -58,6 +58,18 @@
 
 #define MSG_BYTES	256
 
+/* The input array of a fields body: 1..CO_MAX_FIELDS objects. */
+static const struct api_input input_rule = {
+	.max = CO_MAX_FIELDS,
+	.missing_err = -API_ERR_MISSING_PARAM,
+	.missing_msg = "Missing value for the required parameter 'input'",
+	.type_err = -API_ERR_INVALID_VALUE,
+	.type_msg = "Invalid value for 'input': an array expected",
+	.max_err = -API_ERR_INVALID_REQUEST,
+	.max_msg = "A custom object type has at most " API_STR(CO_MAX_FIELDS)
+	    " fields",
+};
+
 /* A name (apiName, field name): 1002 when missing, 1001 when bad. */
 int
 api_co_types_check_name(struct call *c, struct resp *r, const char *what, const char *s)
@@ -78,7 +90,7 @@ api_co_types_err(struct call *c, struct resp *r, int rerr, const char *name)
 {
 	if (rerr == -REPO_ERR_NOT_FOUND)
 		return api_common_fail(c, r, -API_ERR_OBJECT_NOT_FOUND, "Custom object "
-		    "type '%s' not found", api_common_shown(c, name));
+		    "type '%s' not found", api_common_echo(c, name));
 	return err_from_repo(rerr);
 }
 
@@ -255,7 +267,7 @@ state_param(struct call *c, struct resp *r, enum co_ver *ver,
 	else
 		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
 		    "Required of type 'state' (draft, approved, "
-		    "approvedWithDraft)", api_common_shown(c, s));
+		    "approvedWithDraft)", api_common_echo(c, s));
 	*state = s;
 	return 0;
 }
@@ -338,7 +350,7 @@ api_co_types_describe(struct call *c, struct resp *r)
 	    &t) == 0) {
 		co_type_clear(&t);
 		return api_common_fail(c, r, -API_ERR_OBJECT_NOT_FOUND, "Custom object "
-		    "type '%s' has no %s version", api_common_shown(c, name),
+		    "type '%s' has no %s version", api_common_echo(c, name),
 		    ver == CO_VER_DRAFT ? "draft" : "approved");
 	}
 	if (err != 0) {
@@ -598,7 +610,8 @@ api_co_types_sync(struct call *c, struct resp *r)
 		return err;
 	if (strcasecmp(in.api_name, "lead") == 0)
 		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid apiName "
-		    "'%s': the name of a standard object", in.api_name);
+		    "'%s': the name of a standard object",
+		    api_common_echo(c, in.api_name));
 	if (in.display != NULL && in.display[0] == '\0')
 		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing value for "
 		    "the required parameter 'displayName'");
@@ -648,7 +661,7 @@ resolve_link(struct call *c, struct resp *r, struct json_object *rel,
 		if (strcasecmp(field, "id") != 0)
 			return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "A link to "
 			    "lead is made on its field 'id', not '%s'",
-			    api_common_shown(c, field));
+			    api_common_echo(c, field));
 		f->related_object = (char *)(uintptr_t)"lead";
 		f->related_field = (char *)(uintptr_t)"id";
 		f->key_type = CO_INTEGER;
@@ -658,7 +671,7 @@ resolve_link(struct call *c, struct resp *r, struct json_object *rel,
 	if (rr == -REPO_ERR_NOT_FOUND) {
 		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Linked object "
 		    "'%s' not found: a link goes to lead or to an approved "
-		    "custom object type", api_common_shown(c, name));
+		    "custom object type", api_common_echo(c, name));
 		goto out;
 	}
 	if (rr != 0) {
@@ -678,7 +691,7 @@ resolve_link(struct call *c, struct resp *r, struct json_object *rel,
 	    strcasecmp(k->name, field) != 0) {
 		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "A link to custom "
 		    "object type '%s' is made on its one dedupe field, not "
-		    "'%s'", t.api_name, api_common_shown(c, field));
+		    "'%s'", t.api_name, api_common_echo(c, field));
 		goto out;
 	}
 	f->related_object = arena_strdup(&c->app->arena, t.api_name);
@@ -723,7 +736,7 @@ parse_field(struct call *c, struct resp *r, struct json_object *o,
 		if (co_is_system_field(name))
 			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
 			    "Invalid name '%s': a name every record has",
-			    name);
+			    api_common_echo(c, name));
 		out->f.name = (char *)(uintptr_t)name;
 		out->mask |= CO_UPD_NAME;
 	}
@@ -742,9 +755,7 @@ parse_field(struct call *c, struct resp *r, struct json_object *o,
 		    "the required parameter 'dataType'");
 	if (dtype != NULL) {
 		if (co_dtype_parse(dtype, &out->f.type) != 0)
-			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-			    "Invalid value '%s'. Required of type 'dataType'",
-			    api_common_shown(c, dtype));
+			return api_common_invalid(c, r, dtype, "dataType");
 		out->mask |= CO_UPD_TYPE;
 	}
 	if (desc != NULL) {
@@ -842,33 +853,6 @@ delete_fields_fn(struct co_edit *e, struct co_type *d,
 	return 0;
 }
 
-/* The input array of a fields body: 1..CO_MAX_FIELDS objects. */
-static int
-input_array(struct call *c, struct resp *r, struct json_object **out,
-    size_t *n)
-{
-	struct json_object *body = api_common_body_object(c), *in;
-
-	*out = NULL;
-	*n = 0;
-	if (body == NULL || !json_object_object_get_ex(body, "input", &in) ||
-	    in == NULL)
-		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing value for "
-		    "the required parameter 'input'");
-	if (!json_object_is_type(in, json_type_array))
-		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value for "
-		    "'input': an array expected");
-	*n = json_object_array_length(in);
-	if (*n == 0)
-		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing value for "
-		    "the required parameter 'input'");
-	if (*n > CO_MAX_FIELDS)
-		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "A custom object "
-		    "type has at most %d fields", CO_MAX_FIELDS);
-	*out = in;
-	return 0;
-}
-
 /* POST /rest/v1/customobjects/schema/{apiName}/addField.json */
 int
 api_co_types_add_fields(struct call *c, struct resp *r)
@@ -882,7 +866,7 @@ api_co_types_add_fields(struct call *c, struct resp *r)
 	memset(&fi, 0, sizeof(fi));
 	memset(&e, 0, sizeof(e));
 	fi.api_name = c->req->path_params[0];
-	if ((err = input_array(c, r, &in, &fi.n)) != 0)
+	if ((err = api_common_input(c, r, &input_rule, &in, &fi.n)) != 0)
 		return err;
 	fi.f = arena_zalloc(&c->app->arena, fi.n * sizeof(*fi.f));
 	if (fi.f == NULL)
@@ -936,7 +920,7 @@ api_co_types_delete_fields(struct call *c, struct resp *r)
 	memset(&fi, 0, sizeof(fi));
 	memset(&e, 0, sizeof(e));
 	fi.api_name = c->req->path_params[0];
-	if ((err = input_array(c, r, &in, &fi.n)) != 0)
+	if ((err = api_common_input(c, r, &input_rule, &in, &fi.n)) != 0)
 		return err;
 	fi.f = arena_zalloc(&c->app->arena, fi.n * sizeof(*fi.f));
 	if (fi.f == NULL)
@@ -1018,7 +1002,7 @@ api_co_types_delete(struct call *c, struct resp *r)
 	if (deps > 0)
 		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Custom object "
 		    "type '%s' is used by %zu assets (see dependentAssets)",
-		    api_common_shown(c, name), deps);
+		    api_common_echo(c, name), deps);
 	rr = repo_custom_objects_type_delete(c->app->db, name, msg);
 	if (rr == -REPO_ERR_INVALID)
 		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "%s", msg);

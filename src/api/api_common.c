@@ -16,10 +16,75 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "util/arena.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+/* Formats a message into the request arena; NULL on exhaustion. */
+static const char *
+vmsg(struct call *c, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return arena_strdup(&c->app->arena, msg);
+}
+
+/* See api_common.h. */
+void
+api_common_err_msg(struct call *c, struct resp *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	r->err_msg = vmsg(c, fmt, ap);
+	va_end(ap);
+}
+
+/* See api_common.h. */
+int
+api_common_fail(struct call *c, struct resp *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	r->err_msg = vmsg(c, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* See api_common.h. */
+const char *
+api_common_echo(struct call *c, const char *s)
+{
+	return text_echo(&c->app->arena, s);
+}
+
+/* See api_common.h. */
+int
+api_common_invalid(struct call *c, struct resp *r, const char *v,
+    const char *type)
+{
+	return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value "
+	    "'%s'. Required of type '%s'", api_common_echo(c, v), type);
+}
 
 /* See api_common.h. */
 struct json_object *
-api_common_skipped(int64_t id, int code, const char *fmt, ...)
+api_common_record(const char *key, struct json_object *val,
+    const char *status)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (val != NULL)
+		json_object_object_add(o, key, val);
+	json_object_object_add(o, "status", json_object_new_string(status));
+	return o;
+}
+
+/* See api_common.h. */
+struct json_object *
+api_common_skipped(const char *key, struct json_object *val, int code,
+    const char *fmt, ...)
 {
 	struct json_object *o, *reasons, *reason;
 	char msg[1024], codes[16];
@@ -29,10 +94,7 @@ api_common_skipped(int64_t id, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(codes, sizeof(codes), "%d", code);
-	o = json_object_new_object();
-	if (id != 0)
-		json_object_object_add(o, "id", json_object_new_int64(id));
-	json_object_object_add(o, "status", json_object_new_string("skipped"));
+	o = api_common_record(key, val, "skipped");
 	reasons = json_object_new_array();
 	reason = json_object_new_object();
 	json_object_object_add(reason, "code", json_object_new_string(codes));
@@ -44,73 +106,29 @@ api_common_skipped(int64_t id, int code, const char *fmt, ...)
 
 /* See api_common.h. */
 struct json_object *
-api_common_status(int64_t id, const char *status)
+api_common_id(int64_t id)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "id", json_object_new_int64(id));
-	json_object_object_add(o, "status", json_object_new_string(status));
-	return o;
-}
-
-/* See api_common.h. */
-void
-api_common_err_msg(struct call *c, struct resp *r, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	r->err_msg = arena_strdup(&c->app->arena, msg);
-}
-
-/* See api_common.h. */
-int
-api_common_fail(struct call *c, struct resp *r, int err, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	r->err_msg = arena_strdup(&c->app->arena, msg);
-	return err;
-}
-
-/* See api_common.h. */
-const char *
-api_common_shown(struct call *c, const char *s)
-{
-	char out[64];
-	size_t i;
-
-	if (s == NULL)
-		return "";
-	for (i = 0; s[i] != '\0' && i < 60; i++)
-		out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
-		    s[i];
-	out[i] = '\0';
-	if (s[i] != '\0' && i >= 3)
-		memcpy(out + i - 3, "...", 4);
-	s = arena_strdup(&c->app->arena, out);
-	return s != NULL ? s : "";
+	return id != 0 ? json_object_new_int64(id) : NULL;
 }
 
 /* See api_common.h. */
 struct json_object *
 api_common_time_json(int64_t t)
 {
-	char s[32];
-	struct tm tm;
-	time_t tt = (time_t)t;
+	char iso[TIME_ISO_BYTES];
 
-	if (t <= 0 || gmtime_r(&tt, &tm) == NULL)
-		return NULL;
-	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return json_object_new_string(s);
+	return time_iso_from_epoch(t, iso) != NULL ?
+	    json_object_new_string(iso) : NULL;
+}
+
+/* See api_common.h. */
+struct json_object *
+api_common_db_time_json(const char *db)
+{
+	char iso[TIME_ISO_BYTES];
+
+	return time_iso_from_db(db, iso) != NULL ?
+	    json_object_new_string(iso) : NULL;
 }
 
 /* See api_common.h. */
@@ -143,7 +161,7 @@ api_common_member_str(struct call *c, struct resp *r, struct json_object *o,
 		return 0;
 	if (!json_object_is_type(v, json_type_string))
 		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
-		    "Required of type 'string' for '%s'", api_common_shown(c,
+		    "Required of type 'string' for '%s'", api_common_echo(c,
 		    json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN)),
 		    key);
 	s = json_object_get_string(v);
@@ -168,7 +186,7 @@ api_common_member_bool(struct call *c, struct resp *r, struct json_object *o,
 		return 0;
 	if (!json_object_is_type(v, json_type_boolean))
 		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
-		    "Required of type 'boolean' for '%s'", api_common_shown(c,
+		    "Required of type 'boolean' for '%s'", api_common_echo(c,
 		    json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN)),
 		    key);
 	*out = json_object_get_boolean(v);
@@ -197,6 +215,40 @@ api_common_action(struct call *c, struct resp *r, struct json_object *body,
 	else
 		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
 		    "Required of type 'action' (createOnly, updateOnly, "
-		    "createOrUpdate)", api_common_shown(c, s));
+		    "createOrUpdate)", api_common_echo(c, s));
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_input(struct call *c, struct resp *r,
+    const struct api_input *rule, struct json_object **out, size_t *n)
+{
+	struct json_object *body = api_common_body_object(c), *in = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (body == NULL || !json_object_object_get_ex(body, "input", &in) ||
+	    in == NULL)
+		return api_common_fail(c, r, rule->missing_err, "%s",
+		    rule->missing_msg);
+	if (!json_object_is_type(in, json_type_array))
+		return rule->type_err != 0 ?
+		    api_common_fail(c, r, rule->type_err, "%s", rule->type_msg) :
+		    api_common_fail(c, r, rule->missing_err, "%s",
+		    rule->missing_msg);
+	*n = json_object_array_length(in);
+	if (*n == 0)
+		return api_common_fail(c, r, rule->missing_err, "%s",
+		    rule->missing_msg);
+	if (rule->max > 0 && *n > rule->max) {
+		if (rule->max_counts)
+			return api_common_fail(c, r, rule->max_err,
+			    "%s: %zu (the limit is %zu)", rule->max_msg, *n,
+			    rule->max);
+		return api_common_fail(c, r, rule->max_err, "%s",
+		    rule->max_msg);
+	}
+	*out = in;
 	return 0;
 }

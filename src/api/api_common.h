@@ -1,6 +1,7 @@
 /*
- * What every handler shares: the error message setter and the record
- * result builders of the service's batch operations.
+ * What every handler shares: the error message setter and the one policy
+ * for quoting input in messages, the record results of batch operations,
+ * the JSON body readers, the action keyword and the time format.
  */
 #ifndef MAUTO_API_API_COMMON_H
 #define MAUTO_API_API_COMMON_H
@@ -13,33 +14,52 @@ struct call;
 struct json_object;
 struct resp;
 
-/*
- * A skipped record result: {"id":id,"status":"skipped","reasons":
- * [{"code":"<code>","message":<printf>}]} (no "id" when id is 0), in
- * the service's key order.  Returns a new object owned by the caller.
- */
-struct json_object *api_common_skipped(int64_t id, int code,
-	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* A record result {"id":id,"status":status}; owned by the caller. */
-struct json_object *api_common_status(int64_t id, const char *status);
-
 /* Sets r->err_msg to a printf message in the request arena. */
 void	api_common_err_msg(struct call *c, struct resp *r, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
-/* Sets r->err_msg to a printf message and returns err (negative). */
+/* As api_common_err_msg, and returns err (a negative api_err). */
 int	api_common_fail(struct call *c, struct resp *r, int err,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
- * Text of untrusted input for a message: printable, at most 60 bytes, in
- * the request arena ("" for NULL).
+ * Untrusted input as every message quotes it (util/text.h text_echo: at
+ * most TEXT_ECHO_BYTES, cut at a character, control and malformed bytes
+ * shown as '?'), in the request arena; "" for NULL.
  */
-const char *api_common_shown(struct call *c, const char *s);
+const char *api_common_echo(struct call *c, const char *s);
+
+/* Answers 1001 "Invalid value '<v>'. Required of type '<type>'". */
+int	api_common_invalid(struct call *c, struct resp *r, const char *v,
+	    const char *type);
+
+/*
+ * A record result of a batch operation: {key: val, "status": status}, in
+ * the service's key order; the key member is left out when val is NULL.
+ * Takes ownership of val; returns a new object owned by the caller.
+ */
+struct json_object *api_common_record(const char *key,
+	    struct json_object *val, const char *status);
+
+/*
+ * A skipped record result: {key: val, "status": "skipped", "reasons":
+ * [{"code": "<code>", "message": <printf>}]}, key as api_common_record.
+ */
+struct json_object *api_common_skipped(const char *key,
+	    struct json_object *val, int code, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
+
+/* A lead or record id as JSON, or NULL (no "id" member) for 0. */
+struct json_object *api_common_id(int64_t id);
 
 /* An epoch time as "YYYY-MM-DDTHH:MM:SSZ", or NULL (json null) for 0. */
 struct json_object *api_common_time_json(int64_t t);
+
+/*
+ * A database time ("YYYY-MM-DD HH:MM:SS[.ffffff]") as the API writes it,
+ * or NULL (json null) when db is NULL or too short.
+ */
+struct json_object *api_common_db_time_json(const char *db);
 
 /* A JSON string of s, or NULL (json null) when s is NULL. */
 struct json_object *api_common_str_or_null(const char *s);
@@ -78,5 +98,32 @@ enum api_action {
  */
 int	api_common_action(struct call *c, struct resp *r,
 	    struct json_object *body, enum api_action *out);
+
+/*
+ * How an operation reads the "input" array of its JSON body: the most
+ * items (0: no bound) and the error (a negative api_err) and message for
+ * each way it can be wrong.
+ */
+struct api_input {
+	size_t		 max;
+	int		 missing_err;	/* no object body, no array, or empty */
+	const char	*missing_msg;
+	int		 type_err;	/* present but not an array (0: missing) */
+	const char	*type_msg;
+	int		 max_err;	/* more than max items */
+	const char	*max_msg;
+	bool		 max_counts;	/* max_msg + ": <n> (the limit is <max>)" */
+};
+
+/*
+ * The body's "input" array into *out (borrowed) and its length into *n,
+ * checked by rule.  Returns 0 or rule's negative api_err (r->err_msg set).
+ */
+int	api_common_input(struct call *c, struct resp *r,
+	    const struct api_input *rule, struct json_object **out, size_t *n);
+
+/* A macro's value as a string literal, for bounds in constant messages. */
+#define API_STR(x)	API_STR_(x)
+#define API_STR_(x)	#x
 
 #endif

@@ -51,7 +51,6 @@
 #include "util/pagetoken.h"
 
 /* Untrusted text quoted in a message is cut to this many bytes. */
-#define ECHO_BYTES	100
 
 /* The paging token kind of Get Lead Fields (util/pagetoken.h). */
 #define TOKEN_KIND_LEAD_FIELDS	5
@@ -61,65 +60,6 @@ static struct json_object *
 jstr(const char *s)
 {
 	return s != NULL ? json_object_new_string(s) : NULL;
-}
-
-/*
- * s for quoting in a message: at most ECHO_BYTES bytes, cut at a UTF-8
- * character boundary and marked with "...".  An arena string; "" when
- * the arena is exhausted.
- */
-static const char *
-echo(struct call *c, const char *s)
-{
-	size_t len = strlen(s), n = ECHO_BYTES;
-	const char *out;
-
-	if (len <= ECHO_BYTES)
-		return s;
-	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
-	out = arena_printf(&c->app->arena, "%.*s...", (int)n, s);
-	return out != NULL ? out : "";
-}
-
-/* {"name":name,"status":status}; name omitted when NULL. */
-static struct json_object *
-field_status(const char *name, const char *status)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (name != NULL)
-		json_object_object_add(o, "name", json_object_new_string(name));
-	json_object_object_add(o, "status", json_object_new_string(status));
-	return o;
-}
-
-/*
- * A skipped record: {"name":name,"status":"skipped","reasons":[{"code":
- * "<code>","message":<printf>}]}, name omitted when NULL.
- */
-static struct json_object *
-field_skipped(const char *name, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static struct json_object *
-field_skipped(const char *name, const char *code, const char *fmt, ...)
-{
-	struct json_object *o, *reasons, *reason;
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	o = field_status(name, "skipped");
-	reasons = json_object_new_array();
-	reason = json_object_new_object();
-	json_object_object_add(reason, "code", json_object_new_string(code));
-	json_object_object_add(reason, "message", json_object_new_string(msg));
-	json_object_array_add(reasons, reason);
-	json_object_object_add(o, "reasons", reasons);
-	return o;
 }
 
 /* The dataType Describe Lead and Describe Lead2 show (§5.1). */
@@ -297,14 +237,14 @@ api_lead_fields_list(struct call *c, struct resp *r)
 	if (bs != NULL && bs[0] != '\0' &&
 	    num_parse_i64(bs, 1, MAX_BATCH_SIZE, &batch) != 0) {
 		api_common_err_msg(c, r, "Invalid batchSize '%s': an integer from "
-		    "1 to %d is expected", echo(c, bs), MAX_BATCH_SIZE);
+		    "1 to %d is expected", api_common_echo(c, bs), MAX_BATCH_SIZE);
 		return -API_ERR_INVALID_REQUEST;
 	}
 	tok = req_param(c->req, "nextPageToken");
 	if (tok != NULL && tok[0] != '\0' && page_token_decode(tok,
 	    TOKEN_KIND_LEAD_FIELDS, page_sig(), &after) != 0) {
 		api_common_err_msg(c, r, "Invalid nextPageToken '%s'",
-		    echo(c, tok));
+		    api_common_echo(c, tok));
 		return -API_ERR_INVALID_REQUEST;
 	}
 	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
@@ -348,7 +288,7 @@ api_lead_fields_get(struct call *c, struct resp *r)
 	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		return err;
 	if ((f = lead_schema_find(s, name)) == NULL) {
-		api_common_err_msg(c, r, "Field '%s' not found", echo(c, name));
+		api_common_err_msg(c, r, "Field '%s' not found", api_common_echo(c, name));
 		return -API_ERR_FIELD_NOT_FOUND;
 	}
 	resp_add(r, lead_field_json(f));
@@ -356,31 +296,14 @@ api_lead_fields_get(struct call *c, struct resp *r)
 }
 
 /*
- * The `input` array of a JSON body and its length.  Request-level 1003
- * "Input not specified" when there is none (no body, not an object, no
- * or empty array).
+ * The `input` array of a JSON body: request-level 1003 "Input not
+ * specified" when there is none (no body, not an object, no or empty
+ * array); the count is checked by each operation.
  */
-static int
-input_array(struct call *c, struct resp *r, struct json_object **out,
-    size_t *n)
-{
-	struct json_object *in = NULL;
-
-	*out = NULL;
-	*n = 0;
-	if (c->req->json == NULL ||
-	    !json_object_is_type(c->req->json, json_type_object) ||
-	    !json_object_object_get_ex(c->req->json, "input", &in) ||
-	    !json_object_is_type(in, json_type_array) ||
-	    json_object_array_length(in) == 0) {
-		api_common_err_msg(c, r, "Input not specified");
-		return -API_ERR_INVALID_REQUEST;
-	}
-	*out = in;
-	*n = json_object_array_length(in);
-	return 0;
-}
-
+static const struct api_input input_rule = {
+	.missing_err = -API_ERR_INVALID_REQUEST,
+	.missing_msg = "Input not specified",
+};
 /* The attributes a record may carry, and how each is checked. */
 enum attr {
 	ATTR_NAME,
@@ -447,7 +370,7 @@ rec_parse(struct call *c, struct json_object *o, const char *update,
 		rec->name = json_object_get_string(v);
 	nm = for_update ? update : rec->name;
 	if (!json_object_is_type(o, json_type_object)) {
-		*skip = field_skipped(nm, "1003", "Invalid record: an object "
+		*skip = api_common_skipped("name", api_common_str_or_null(nm), 1003, "Invalid record: an object "
 		    "is expected");
 		return;
 	}
@@ -457,27 +380,29 @@ rec_parse(struct call *c, struct json_object *o, const char *update,
 			if (strcmp(attrs[i].name, key) == 0)
 				break;
 		if (i == ATTR__MAX || (!for_update && !attrs[i].create)) {
-			*skip = field_skipped(nm, "1003", "Attribute '%s' is "
-			    "not supported", echo(c, key));
+			*skip = api_common_skipped("name", api_common_str_or_null(nm), 1003, "Attribute '%s' is "
+			    "not supported", api_common_echo(c, key));
 			return;
 		}
 		if (for_update && !attrs[i].update) {
-			*skip = field_skipped(nm, "1003", "Attribute '%s' "
-			    "cannot be updated", key);
+			*skip = api_common_skipped("name", api_common_str_or_null(nm), 1003, "Attribute '%s' "
+			    "cannot be updated", api_common_echo(c, key));
 			return;
 		}
 		if (val == NULL)	/* JSON null: as if absent */
 			continue;
 		if (attrs[i].is_bool &&
 		    !json_object_is_type(val, json_type_boolean)) {
-			*skip = field_skipped(nm, "1003", "Invalid value for "
-			    "'%s': true or false is expected", key);
+			*skip = api_common_skipped("name", api_common_str_or_null(nm), 1003, "Invalid value for "
+			    "'%s': true or false is expected",
+			    api_common_echo(c, key));
 			return;
 		}
 		if (!attrs[i].is_bool &&
 		    !json_object_is_type(val, json_type_string)) {
-			*skip = field_skipped(nm, "1003", "Invalid value for "
-			    "'%s': a string is expected", key);
+			*skip = api_common_skipped("name", api_common_str_or_null(nm), 1003, "Invalid value for "
+			    "'%s': a string is expected",
+			    api_common_echo(c, key));
 			return;
 		}
 		rec->v[i] = val;
@@ -516,11 +441,11 @@ check_texts(struct call *c, const struct rec *rec, const char *name)
 
 	if ((s = rec_str(rec, ATTR_DISPLAY_NAME, &len)) != NULL &&
 	    (why = repo_lead_schema_display_check(s, len)) != NULL)
-		return field_skipped(name, "1003", "Invalid displayName "
-		    "'%s': %s", echo(c, s), why);
+		return api_common_skipped("name", api_common_str_or_null(name), 1003, "Invalid displayName "
+		    "'%s': %s", api_common_echo(c, s), why);
 	if ((s = rec_str(rec, ATTR_DESCRIPTION, &len)) != NULL &&
 	    (why = repo_lead_schema_description_check(s, len)) != NULL)
-		return field_skipped(name, "1003", "Invalid description: %s",
+		return api_common_skipped("name", api_common_str_or_null(name), 1003, "Invalid description: %s",
 		    why);
 	return NULL;
 }
@@ -530,8 +455,11 @@ static struct json_object *
 failed(const char *name, int repo_err)
 {
 	const struct err_info *e = err_lookup(err_from_repo(repo_err));
+	int64_t code = 611;
 
-	return field_skipped(name, e->code, "%s", e->message);
+	(void)num_parse_i64(e->code, 0, 999999, &code);
+	return api_common_skipped("name", api_common_str_or_null(name),
+	    (int)code, "%s", e->message);
 }
 
 /* Creates the field one record describes; returns its result. */
@@ -552,27 +480,27 @@ create_one(struct call *c, struct json_object *o, bool *created)
 	if (res != NULL)
 		return res;
 	if (!rec.given[ATTR_NAME])
-		return field_skipped(NULL, "1002", "Missing value for required "
+		return api_common_skipped("name", api_common_str_or_null(NULL), 1002, "Missing value for required "
 		    "parameter 'name'");
 	s = rec_str(&rec, ATTR_NAME, &len);
 	if ((ne = repo_lead_schema_name_check(s, len)) != LF_NAME_OK)
-		return field_skipped(s, "1003", "Invalid field name '%s': %s",
-		    echo(c, s), repo_lead_schema_name_reason(ne));
+		return api_common_skipped("name", api_common_str_or_null(s), 1003, "Invalid field name '%s': %s",
+		    api_common_echo(c, s), repo_lead_schema_name_reason(ne));
 	if (!rec.given[ATTR_DISPLAY_NAME])
-		return field_skipped(s, "1002", "Missing value for required "
+		return api_common_skipped("name", api_common_str_or_null(s), 1002, "Missing value for required "
 		    "parameter 'displayName'");
 	if (!rec.given[ATTR_DATA_TYPE])
-		return field_skipped(s, "1002", "Missing value for required "
+		return api_common_skipped("name", api_common_str_or_null(s), 1002, "Missing value for required "
 		    "parameter 'dataType'");
 	memset(&nf, 0, sizeof(nf));
 	nf.name = s;
 	s = rec_str(&rec, ATTR_DATA_TYPE, &len);
 	if (lf_type_parse(s, &nf.type) != 0 ||
 	    !repo_lead_schema_type_creatable(nf.type))
-		return field_skipped(nf.name, "1003", "Invalid dataType '%s': "
+		return api_common_skipped("name", api_common_str_or_null(nf.name), 1003, "Invalid dataType '%s': "
 		    "one of boolean, currency, date, datetime, email, float, "
 		    "integer, percent, phone, score, string, url is expected",
-		    echo(c, s));
+		    api_common_echo(c, s));
 	if ((res = check_texts(c, &rec, nf.name)) != NULL)
 		return res;
 	nf.display_name = rec_str(&rec, ATTR_DISPLAY_NAME, &len);
@@ -583,16 +511,16 @@ create_one(struct call *c, struct json_object *o, bool *created)
 	rr = repo_lead_schema_insert(c->app->db, &nf, &conflict, &full);
 	if (rr == 0) {
 		*created = true;
-		return field_status(nf.name, "created");
+		return api_common_record("name", api_common_str_or_null(nf.name), "created");
 	}
 	if (conflict == LF_CONFLICT_NAME)
-		return field_skipped(nf.name, "1003", "Field '%s' already "
+		return api_common_skipped("name", api_common_str_or_null(nf.name), 1003, "Field '%s' already "
 		    "exists", nf.name);
 	if (conflict == LF_CONFLICT_DISPLAY)
-		return field_skipped(nf.name, "1003", "Display name '%s' "
-		    "already exists", echo(c, nf.display_name));
+		return api_common_skipped("name", api_common_str_or_null(nf.name), 1003, "Display name '%s' "
+		    "already exists", api_common_echo(c, nf.display_name));
 	if (full)
-		return field_skipped(nf.name, "1003", "Field '%s' cannot be "
+		return api_common_skipped("name", api_common_str_or_null(nf.name), 1003, "Field '%s' cannot be "
 		    "created: the lead table has no room for more fields",
 		    nf.name);
 	return failed(nf.name, rr);
@@ -615,7 +543,7 @@ api_lead_fields_create(struct call *c, struct resp *r)
 	size_t i, n;
 	int err;
 
-	if ((err = input_array(c, r, &input, &n)) != 0)
+	if ((err = api_common_input(c, r, &input_rule, &input, &n)) != 0)
 		return err;
 	if (n > MAX_CREATE_FIELDS) {
 		api_common_err_msg(c, r, "Too many fields: at most %d per call",
@@ -644,11 +572,11 @@ update_rules(struct call *c, const struct lead_field *f,
 
 	memset(ch, 0, sizeof(*ch));
 	if (rec->given[ATTR_DISPLAY_NAME] && !f->is_custom)
-		return field_skipped(f->name, "1003", "displayName of standard "
+		return api_common_skipped("name", api_common_str_or_null(f->name), 1003, "displayName of standard "
 		    "field '%s' cannot be updated", f->name);
 	if (rec->given[ATTR_IS_HIDDEN] && !(f->is_custom &&
 	    f->is_api_created))
-		return field_skipped(f->name, "1003", "isHidden can be updated "
+		return api_common_skipped("name", api_common_str_or_null(f->name), 1003, "isHidden can be updated "
 		    "only on custom fields created through the API");
 	if ((res = check_texts(c, rec, f->name)) != NULL)
 		return res;
@@ -675,7 +603,7 @@ update_rules(struct call *c, const struct lead_field *f,
 	}
 	if (!ch->set_display_name && !ch->set_description && !ch->set_hidden &&
 	    !ch->set_html_encoding && !ch->set_sensitive)
-		return field_skipped(f->name, "1003", "No attribute to update");
+		return api_common_skipped("name", api_common_str_or_null(f->name), 1003, "No attribute to update");
 	return NULL;
 }
 
@@ -705,10 +633,10 @@ api_lead_fields_update(struct call *c, struct resp *r)
 	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		return err;
 	if ((f = lead_schema_find(s, name)) == NULL) {
-		api_common_err_msg(c, r, "Field '%s' not found", echo(c, name));
+		api_common_err_msg(c, r, "Field '%s' not found", api_common_echo(c, name));
 		return -API_ERR_FIELD_NOT_FOUND;
 	}
-	if ((err = input_array(c, r, &input, &n)) != 0)
+	if ((err = api_common_input(c, r, &input_rule, &input, &n)) != 0)
 		return err;
 	if (n > 1) {
 		api_common_err_msg(c, r, "Only one field can be updated per call");
@@ -724,17 +652,17 @@ api_lead_fields_update(struct call *c, struct resp *r)
 	}
 	rr = repo_lead_schema_update(c->app->db, fname, &ch);
 	if (rr == -REPO_ERR_CONFLICT) {
-		resp_add(r, field_skipped(fname, "1003", "Display name '%s' "
-		    "already exists", echo(c, ch.display_name)));
+		resp_add(r, api_common_skipped("name", api_common_str_or_null(fname), 1003, "Display name '%s' "
+		    "already exists", api_common_echo(c, ch.display_name)));
 		return 0;
 	}
 	if (rr == -REPO_ERR_NOT_FOUND) {
-		api_common_err_msg(c, r, "Field '%s' not found", echo(c, name));
+		api_common_err_msg(c, r, "Field '%s' not found", api_common_echo(c, name));
 		return -API_ERR_FIELD_NOT_FOUND;
 	}
 	if (rr != 0)
 		return err_from_repo(rr);
-	resp_add(r, field_status(fname, "updated"));
+	resp_add(r, api_common_record("name", api_common_str_or_null(fname), "updated"));
 	(void)api_leads_catalog_get(c, true, &s);
 	return 0;
 }

@@ -50,16 +50,20 @@
 #define TOKEN_KIND_PROGRAMS	13
 #define TOKEN_KIND_CAMPAIGNS	14
 
-/* ---- Parameters ---------------------------------------------------- */
+/*
+ * The "input" array of a JSON body: 1..MAX_BATCH_RECORDS records, else
+ * the request-level 1003.
+ */
+static const struct api_input input_rule = {
+	.max = MAX_BATCH_RECORDS,
+	.missing_err = -API_ERR_INVALID_REQUEST,
+	.missing_msg = "Leads not specified",
+	.max_err = -API_ERR_INVALID_REQUEST,
+	.max_msg = "Too many leads in input (at most "
+	    API_STR(MAX_BATCH_RECORDS) ")",
+};
 
-/* Answers 1001 "Invalid value '<v>'. Required of type '<type>'". */
-static int
-invalid_value(struct call *c, struct resp *r, const char *v, const char *type)
-{
-	api_common_err_msg(c, r, "Invalid value '%.200s'. Required of type '%s'",
-	    v, type);
-	return -API_ERR_INVALID_VALUE;
-}
+/* ---- Parameters ---------------------------------------------------- */
 
 /* batchSize and nextPageToken of a membership read. */
 struct page {
@@ -83,13 +87,13 @@ page_params(struct call *c, struct resp *r, uint8_t kind, uint32_t sig,
 	pg->after = 0;
 	if ((v = req_param(c->req, "batchSize")) != NULL && v[0] != '\0') {
 		if (num_parse_i64(v, 1, INT64_MAX, &n) != 0)
-			return invalid_value(c, r, v, "batchSize");
+			return api_common_invalid(c, r, v, "batchSize");
 		pg->size = n < MAX_BATCH_SIZE ? (int)n : MAX_BATCH_SIZE;
 	}
 	v = req_param(c->req, "nextPageToken");
 	if (v != NULL && v[0] != '\0') {
 		if (page_token_decode(v, kind, sig, &n) != 0 || n > INT32_MAX)
-			return invalid_value(c, r, v, "nextPageToken");
+			return api_common_invalid(c, r, v, "nextPageToken");
 		pg->after = (int32_t)n;
 	}
 	return 0;
@@ -127,7 +131,7 @@ date_param(struct call *c, struct resp *r, const char *name,
 	rc = lead_value_parse(&f, js, &c->app->arena, &lv);
 	json_object_put(js);
 	if (rc != 0 || lv.kind != LV_STR)
-		return invalid_value(c, r, v, "datetime");
+		return api_common_invalid(c, r, v, "datetime");
 	*out = lv.s;
 	return 0;
 }
@@ -159,7 +163,8 @@ program_filter(struct call *c, struct resp *r, const char **out)
 		return -API_ERR_MISSING_PARAM;
 	}
 	if (strcmp(type, "programId") != 0) {
-		api_common_err_msg(c, r, "Field '%.200s' not supported", type);
+		api_common_err_msg(c, r, "Field '%s' not supported",
+		    api_common_echo(c, type));
 		return -API_ERR_FIELD_NOT_SUPPORTED;
 	}
 	if (n == 0) {
@@ -177,7 +182,7 @@ program_filter(struct call *c, struct resp *r, const char **out)
 	p = list;
 	for (i = 0; i < n; i++) {
 		if (num_parse_i64(vals[i], 0, INT32_MAX, &id) != 0)
-			return invalid_value(c, r, vals[i], "integer");
+			return api_common_invalid(c, r, vals[i], "integer");
 		p += snprintf(p, 13, "%s%lld", i > 0 ? "," : "",
 		    (long long)id);
 	}
@@ -384,35 +389,6 @@ out:
 }
 
 /*
- * The "input" array of a JSON body: 1..MAX_BATCH_RECORDS records, else
- * the request-level 1003.
- */
-static int
-body_input(struct call *c, struct resp *r, struct json_object **in,
-    size_t *n)
-{
-	struct json_object *body = c->req->json, *a = NULL;
-
-	*in = NULL;
-	*n = 0;
-	if (body == NULL || !json_object_is_type(body, json_type_object) ||
-	    !json_object_object_get_ex(body, "input", &a) ||
-	    !json_object_is_type(a, json_type_array) ||
-	    json_object_array_length(a) == 0) {
-		api_common_err_msg(c, r, "Leads not specified");
-		return -API_ERR_INVALID_REQUEST;
-	}
-	if (json_object_array_length(a) > MAX_BATCH_RECORDS) {
-		api_common_err_msg(c, r, "Too many leads in input (at most %d)",
-		    MAX_BATCH_RECORDS);
-		return -API_ERR_INVALID_REQUEST;
-	}
-	*in = a;
-	*n = json_object_array_length(a);
-	return 0;
-}
-
-/*
  * The lead id of one input record.  Returns NULL and *id, or the owned
  * skipped result when the record has no usable id.
  */
@@ -425,10 +401,10 @@ record_id(struct call *c, struct json_object *rec, int64_t *id)
 
 	*id = 0;
 	if (!json_object_is_type(rec, json_type_object))
-		return api_common_skipped(0, 1003, "Invalid data");
+		return api_common_skipped(NULL, NULL, 1003, "Invalid data");
 	if (!json_object_object_get_ex(rec, "id", &v) ||
 	    json_object_is_type(v, json_type_null))
-		return api_common_skipped(0, 1002, "Missing value for the required "
+		return api_common_skipped(NULL, NULL, 1002, "Missing value for the required "
 		    "parameter 'id'");
 	if (json_object_is_type(v, json_type_int))
 		n = json_object_get_int64(v);
@@ -437,8 +413,8 @@ record_id(struct call *c, struct json_object *rec, int64_t *id)
 		n = 0;
 	if (n < 1) {
 		s = lead_value_text(v, &c->app->arena);
-		return api_common_skipped(0, 1001, "Invalid value '%.200s'. "
-		    "Required of type 'integer'", s);
+		return api_common_skipped(NULL, NULL, 1001, "Invalid value '%s'. "
+		    "Required of type 'integer'", api_common_echo(c, s));
 	}
 	*id = n;
 	return NULL;
@@ -458,7 +434,7 @@ api_lead_membership_partitions_update(struct call *c, struct resp *r)
 	size_t n = 0, i;
 	int err;
 
-	if ((err = body_input(c, r, &in, &n)) != 0)
+	if ((err = api_common_input(c, r, &input_rule, &in, &n)) != 0)
 		goto out;
 	m = arena_zalloc(&c->app->arena, n * sizeof(*m));
 	pre = arena_zalloc(&c->app->arena, n * sizeof(*pre));
@@ -475,14 +451,15 @@ api_lead_membership_partitions_update(struct call *c, struct resp *r)
 		    json_object_is_type(v, json_type_null) ||
 		    (json_object_is_type(v, json_type_string) &&
 		    json_object_get_string_len(v) == 0)) {
-			pre[i] = api_common_skipped(m[i].lead_id, 1009,
+			pre[i] = api_common_skipped("id", api_common_id(m[i].lead_id), 1009,
 			    "Partition name must be specified");
 			continue;
 		}
 		if (!json_object_is_type(v, json_type_string)) {
-			pre[i] = api_common_skipped(m[i].lead_id, 1001,
-			    "Invalid value '%.200s'. Required of type "
-			    "'string'", lead_value_text(v, &c->app->arena));
+			pre[i] = api_common_skipped("id", api_common_id(m[i].lead_id), 1001,
+			    "Invalid value '%s'. Required of type "
+			    "'string'", api_common_echo(c,
+			    lead_value_text(v, &c->app->arena)));
 			continue;
 		}
 		m[i].partition = json_object_get_string(v);
@@ -498,14 +475,14 @@ api_lead_membership_partitions_update(struct call *c, struct resp *r)
 			resp_add(r, pre[i]);
 			pre[i] = NULL;
 		} else if (m[i].result == REPO_REC_NO_LEAD)
-			resp_add(r, api_common_skipped(m[i].lead_id, 1004,
+			resp_add(r, api_common_skipped("id", api_common_id(m[i].lead_id), 1004,
 			    "Lead not found"));
 		else if (m[i].result == REPO_REC_NO_PARTITION)
-			resp_add(r, api_common_skipped(m[i].lead_id, 1008,
-			    "Access denied to partition '%.255s'",
-			    m[i].partition));
+			resp_add(r, api_common_skipped("id", api_common_id(m[i].lead_id), 1008,
+			    "Access denied to partition '%s'",
+			    api_common_echo(c, m[i].partition)));
 		else
-			resp_add(r, api_common_status(m[i].lead_id, "updated"));
+			resp_add(r, api_common_record("id", json_object_new_int64(m[i].lead_id), "updated"));
 	}
 	err = 0;
 out:
@@ -547,7 +524,7 @@ api_lead_membership_program_status(struct call *c, struct resp *r)
 		goto out;
 	}
 	status = json_object_get_string(v);
-	if ((err = body_input(c, r, &in, &n)) != 0)
+	if ((err = api_common_input(c, r, &input_rule, &in, &n)) != 0)
 		goto out;
 	if ((err = repo_programs_get_by_id(c->app->db, pid, &p)) != 0) {
 		if (err == -REPO_ERR_NOT_FOUND) {
@@ -573,7 +550,7 @@ api_lead_membership_program_status(struct call *c, struct resp *r)
 		if ((pre[i] = record_id(c, rec, &ch[i].lead_id)) != NULL)
 			continue;
 		if (st == p.nstatuses) {
-			pre[i] = api_common_skipped(ch[i].lead_id, 1025,
+			pre[i] = api_common_skipped("id", api_common_id(ch[i].lead_id), 1025,
 			    "Program status not found");
 			continue;
 		}
@@ -589,17 +566,17 @@ api_lead_membership_program_status(struct call *c, struct resp *r)
 			resp_add(r, pre[i]);
 			pre[i] = NULL;
 		} else if (ch[i].result == REPO_REC_NO_LEAD)
-			resp_add(r, api_common_skipped(ch[i].lead_id, 1004,
+			resp_add(r, api_common_skipped("id", api_common_id(ch[i].lead_id), 1004,
 			    "Lead not found"));
 		else if (ch[i].result == REPO_REC_NOT_MEMBER)
-			resp_add(r, api_common_skipped(ch[i].lead_id, 1013,
+			resp_add(r, api_common_skipped("id", api_common_id(ch[i].lead_id), 1013,
 			    "Lead is not a member of the program"));
 		else if (ch[i].result == REPO_REC_NOT_FORWARD)
-			resp_add(r, api_common_skipped(ch[i].lead_id, 1037,
+			resp_add(r, api_common_skipped("id", api_common_id(ch[i].lead_id), 1037,
 			    "Lead skipped because it is already in or past "
 			    "this status"));
 		else
-			resp_add(r, api_common_status(ch[i].lead_id, "updated"));
+			resp_add(r, api_common_record("id", json_object_new_int64(ch[i].lead_id), "updated"));
 	}
 	err = 0;
 out:
@@ -707,7 +684,8 @@ api_lead_membership_associate(struct call *c, struct resp *r)
 		goto out;
 	}
 	if (!is_mkto_cookie(cookie)) {
-		api_common_err_msg(c, r, "Invalid cookie value '%.255s'", cookie);
+		api_common_err_msg(c, r, "Invalid cookie value '%s'",
+		    api_common_echo(c, cookie));
 		err = -API_ERR_INVALID_COOKIE;
 		goto out;
 	}
@@ -738,7 +716,7 @@ add_loser(struct call *c, struct resp *r, const char *v, int64_t *ids,
 	size_t i;
 
 	if (num_parse_i64(v, 1, INT64_MAX, &id) != 0)
-		return invalid_value(c, r, v, "integer");
+		return api_common_invalid(c, r, v, "integer");
 	for (i = 0; i < *n; i++)
 		if (ids[i] == id)
 			return 0;
@@ -783,7 +761,7 @@ api_lead_membership_merge(struct call *c, struct resp *r)
 	crm = req_param(c->req, "mergeInCRM");
 	if (crm != NULL && crm[0] != '\0' && strcasecmp(crm, "true") != 0 &&
 	    strcasecmp(crm, "false") != 0) {
-		err = invalid_value(c, r, crm, "boolean");
+		err = api_common_invalid(c, r, crm, "boolean");
 		goto out;
 	}
 	if (n == 0) {

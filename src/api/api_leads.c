@@ -52,6 +52,19 @@
 #define TOKEN_KIND_FILTER	1
 #define TOKEN_KIND_PROGRAM	2
 
+/*
+ * The body's "input": an array of 1..MAX_BATCH_RECORDS items.  Missing
+ * or empty is 1003 "Leads not specified" (api-behaviour.md §5.4).
+ */
+static const struct api_input input_rule = {
+	.max = MAX_BATCH_RECORDS,
+	.missing_err = -API_ERR_INVALID_REQUEST,
+	.missing_msg = "Leads not specified",
+	.max_err = -API_ERR_INVALID_REQUEST,
+	.max_msg = "Too many leads: at most " API_STR(MAX_BATCH_RECORDS)
+	    " per request",
+};
+
 /* Attributes of the "New Lead" activity, by where the lead came from. */
 #define NEW_LEAD_API_ATTRS	"{\"Source Type\":\"Web service API\"}"
 
@@ -70,18 +83,6 @@ is_id_field(const struct lead_field *f)
 	return f != NULL && strcasecmp(f->name, "id") == 0;
 }
 
-/* "YYYY-MM-DD HH:MM:SS" as the API writes times, or null when empty. */
-static struct json_object *
-time_json(const char *t)
-{
-	char buf[32];
-
-	if (t == NULL || strlen(t) != LEAD_TIME_BYTES - 1)
-		return NULL;
-	snprintf(buf, sizeof(buf), "%.10sT%.8sZ", t, t + 11);
-	return json_object_new_string(buf);
-}
-
 /* The membership object; full adds null stream/cadence (Push Lead). */
 static struct json_object *
 membership_json(const struct lead_membership *m, bool with_updated,
@@ -96,10 +97,10 @@ membership_json(const struct lead_membership *m, bool with_updated,
 	json_object_object_add(o, "reachedSuccess",
 	    json_object_new_boolean(m->reached_success));
 	json_object_object_add(o, "membershipDate",
-	    time_json(m->membership_date));
+	    api_common_db_time_json(m->membership_date));
 	if (with_updated)
 		json_object_object_add(o, "updatedAt",
-		    time_json(m->updated_at));
+		    api_common_db_time_json(m->updated_at));
 	json_object_object_add(o, "isExhausted",
 	    json_object_new_boolean(m->is_exhausted));
 	if (full || m->stream != NULL)
@@ -156,7 +157,7 @@ batch_size(struct call *c, struct resp *r, int *out)
 		return 0;
 	if (num_parse_i64(v, INT64_MIN, INT64_MAX, &n) != 0 || n < 1) {
 		api_common_err_msg(c, r, "Invalid batchSize '%s': an integer from 1 "
-		    "to %d", v, MAX_BATCH_SIZE);
+		    "to %d", api_common_echo(c, v), MAX_BATCH_SIZE);
 		return -API_ERR_INVALID_REQUEST;
 	}
 	*out = n > MAX_BATCH_SIZE ? MAX_BATCH_SIZE : (int)n;
@@ -259,16 +260,15 @@ filter_values(struct call *c, struct resp *r, const struct lead_field *f,
 		const char *s = items[i];
 
 		if (cookies && !lead_cookie_is_valid(s, strlen(s))) {
-			api_common_err_msg(c, r, "Invalid cookie value '%s'", s);
+			api_common_err_msg(c, r, "Invalid cookie value '%s'",
+		    api_common_echo(c, s));
 			return -API_ERR_INVALID_COOKIE;
 		}
 		if (f->type == LF_INTEGER || f->type == LF_SCORE ||
 		    f->type == LF_REFERENCE) {
 			if (num_parse_i64(s, INT64_MIN, INT64_MAX,
 			    &v[i].i) != 0) {
-				api_common_err_msg(c, r, "Invalid value '%s'. "
-				    "Required of type 'Integer'", s);
-				return -API_ERR_INVALID_VALUE;
+				return api_common_invalid(c, r, s, "Integer");
 			}
 			v[i].kind = LV_INT;
 		} else {
@@ -330,7 +330,8 @@ api_leads_list(struct call *c, struct resp *r)
 	    (e = read_fields(c, r, &s, &cols, &ncols)) != 0)
 		goto out;
 	if ((f = lead_schema_find(s, ft)) == NULL || !f->searchable) {
-		api_common_err_msg(c, r, "Field '%s' not supported", ft);
+		api_common_err_msg(c, r, "Field '%s' not supported",
+		    api_common_echo(c, ft));
 		e = -API_ERR_FIELD_NOT_SUPPORTED;
 		goto out;
 	}
@@ -554,35 +555,6 @@ check_record(struct call *c, const struct lead_schema *s,
 	return 0;
 }
 
-/*
- * The body's "input": an array of 1..MAX_BATCH_RECORDS items.  Missing
- * or empty is 1003 "Leads not specified" (api-behaviour.md §5.4).
- */
-static int
-body_input(struct call *c, struct resp *r, struct json_object **input,
-    size_t *n)
-{
-	struct json_object *body = c->req->json, *in = NULL;
-
-	*input = NULL;
-	*n = 0;
-	if (body == NULL || !json_object_is_type(body, json_type_object) ||
-	    !json_object_object_get_ex(body, "input", &in) || in == NULL ||
-	    !json_object_is_type(in, json_type_array) ||
-	    json_object_array_length(in) == 0) {
-		api_common_err_msg(c, r, "Leads not specified");
-		return -API_ERR_INVALID_REQUEST;
-	}
-	if (json_object_array_length(in) > MAX_BATCH_RECORDS) {
-		api_common_err_msg(c, r, "Too many leads: at most %d per request",
-		    MAX_BATCH_RECORDS);
-		return -API_ERR_INVALID_REQUEST;
-	}
-	*input = in;
-	*n = json_object_array_length(in);
-	return 0;
-}
-
 /* An optional string member of o (NULL when absent or null). */
 static int
 member_str(struct call *c, struct resp *r, struct json_object *o,
@@ -621,9 +593,8 @@ member_int(struct call *c, struct resp *r, struct json_object *o,
 	else if (!json_object_is_type(v, json_type_string) ||
 	    num_parse_i64(json_object_get_string(v), INT64_MIN, INT64_MAX,
 	    &n) != 0) {
-		api_common_err_msg(c, r, "Invalid value '%s'. Required of type "
-		    "'Integer'", json_object_get_string(v));
-		return -API_ERR_INVALID_VALUE;
+		return api_common_invalid(c, r, json_object_get_string(v),
+		    "Integer");
 	}
 	*given = true;
 	*out = n;
@@ -641,12 +612,14 @@ lookup_field(struct call *c, struct resp *r, const struct lead_schema *s,
 	if (name == NULL)
 		name = "email";
 	if ((*f = lead_schema_find(s, name)) == NULL || !(*f)->searchable) {
-		api_common_err_msg(c, r, "Field '%s' not supported", name);
+		api_common_err_msg(c, r, "Field '%s' not supported",
+		    api_common_echo(c, name));
 		return -API_ERR_FIELD_NOT_SUPPORTED;
 	}
 	if (is_id_field(*f) && action != LEAD_UPDATE_ONLY) {
 		api_common_err_msg(c, r, "Field '%s' not supported as lookupField "
-		    "of action %s", name, action_names[action]);
+		    "of action %s", api_common_echo(c, name),
+		    action_names[action]);
 		return -API_ERR_FIELD_NOT_SUPPORTED;
 	}
 	return 0;
@@ -766,13 +739,13 @@ write_results(struct resp *r, const struct lead_rec *recs, size_t n,
 
 		if (rec->status == LEAD_CREATED || rec->status ==
 		    LEAD_UPDATED) {
-			o = api_common_status(rec->id, rec->status == LEAD_CREATED ?
+			o = api_common_record("id", json_object_new_int64(rec->id), rec->status == LEAD_CREATED ?
 			    "created" : "updated");
 			if (membership && rec->has_m)
 				json_object_object_add(o, "membership",
 				    membership_json(&rec->m, false, true));
 		} else
-			o = api_common_skipped(rec->id, rec->code != 0 ?
+			o = api_common_skipped("id", api_common_id(rec->id), rec->code != 0 ?
 			    rec->code : 1003, "%s", rec->msg != NULL ?
 			    rec->msg : "Invalid data");
 		resp_add(r, o);
@@ -813,7 +786,7 @@ api_leads_sync(struct call *c, struct resp *r)
 
 	memset(&sy, 0, sizeof(sy));
 	memset(&ru, 0, sizeof(ru));
-	if ((e = body_input(c, r, &input, &n)) != 0 ||
+	if ((e = api_common_input(c, r, &input_rule, &input, &n)) != 0 ||
 	    (e = member_str(c, r, c->req->json, "action", &action)) != 0 ||
 	    (e = member_str(c, r, c->req->json, "lookupField", &lookup)) != 0 ||
 	    (e = member_str(c, r, c->req->json, "partitionName", &pname)) != 0)
@@ -824,7 +797,8 @@ api_leads_sync(struct call *c, struct resp *r)
 			if (strcmp(action, action_names[i]) == 0)
 				break;
 		if (i == LEAD_ACTION__MAX) {
-			api_common_err_msg(c, r, "Invalid action '%s'", action);
+			api_common_err_msg(c, r, "Invalid action '%s'",
+		    api_common_echo(c, action));
 			e = -API_ERR_INVALID_REQUEST;
 			goto out;
 		}
@@ -905,7 +879,7 @@ api_leads_push(struct call *c, struct resp *r)
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
-	if ((e = body_input(c, r, &input, &n)) != 0 ||
+	if ((e = api_common_input(c, r, &input_rule, &input, &n)) != 0 ||
 	    (e = member_str(c, r, body, "programStatus", &pstatus)) != 0 ||
 	    (e = member_str(c, r, body, "source", &source)) != 0 ||
 	    (e = member_str(c, r, body, "reason", &reason)) != 0 ||
@@ -915,7 +889,8 @@ api_leads_push(struct call *c, struct resp *r)
 	e = repo_leads_program_get_by_name(c->app->db, &c->app->arena, pname,
 	    &prog);
 	if (e == -REPO_ERR_NOT_FOUND) {
-		api_common_err_msg(c, r, "Program '%s' not found", pname);
+		api_common_err_msg(c, r, "Program '%s' not found",
+		    api_common_echo(c, pname));
 		e = -API_ERR_OBJECT_NOT_FOUND;
 		goto out;
 	}
@@ -931,7 +906,7 @@ api_leads_push(struct call *c, struct resp *r)
 				break;
 		if (i == prog.nstatuses) {
 			api_common_err_msg(c, r, "Program status '%s' not found",
-			    pstatus);
+			    api_common_echo(c, pstatus));
 			e = -API_ERR_STATUS_NOT_FOUND;
 			goto out;
 		}
@@ -1056,7 +1031,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 		goto out;
 	}
 	if ((e = member_int(c, r, body, "programId", &given, &pid)) != 0 ||
-	    (e = body_input(c, r, &input, &n)) != 0)
+	    (e = api_common_input(c, r, &input_rule, &input, &n)) != 0)
 		goto out;
 	if (n != 1) {
 		api_common_err_msg(c, r, "Submit Form takes exactly one input "
@@ -1223,13 +1198,13 @@ api_leads_delete(struct call *c, struct resp *r)
 	}
 	for (i = 0; i < n; i++) {
 		if (d[i].skip)
-			resp_add(r, api_common_skipped(0, 1003, "Invalid value for "
+			resp_add(r, api_common_skipped(NULL, NULL, 1003, "Invalid value for "
 			    "field 'id' and value '%s'", bad[i] != NULL ?
-			    bad[i] : "null"));
+			    api_common_echo(c, bad[i]) : "null"));
 		else if (d[i].deleted)
-			resp_add(r, api_common_status(d[i].id, "deleted"));
+			resp_add(r, api_common_record("id", json_object_new_int64(d[i].id), "deleted"));
 		else
-			resp_add(r, api_common_skipped(d[i].id, 1004,
+			resp_add(r, api_common_skipped("id", api_common_id(d[i].id), 1004,
 			    "Lead not found"));
 	}
 	e = 0;

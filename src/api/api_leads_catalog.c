@@ -165,7 +165,7 @@ api_leads_catalog_fields(struct call *c, struct resp *rp,
 			continue;
 		if ((f = lead_schema_find(*s, names[i])) == NULL) {
 			api_common_err_msg(c, rp, "Field '%s' not found",
-			    names[i]);
+			    api_common_echo(c, names[i]));
 			return -API_ERR_FIELD_NOT_FOUND;
 		}
 		add_field(list, n, cap, f);

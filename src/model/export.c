@@ -163,14 +163,3 @@ export_file_path(char *buf, size_t size, const char *dir,
 	    formats[(unsigned)f < EXPORT_FORMAT__MAX ? f : EXPORT_CSV].ext);
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
-
-/* See export.h. */
-const char *
-export_time_iso(const char *db_time, char out[EXPORT_ISO_LEN + 1])
-{
-	memcpy(out, db_time, 19);
-	out[10] = 'T';
-	out[19] = 'Z';
-	out[20] = '\0';
-	return out;
-}

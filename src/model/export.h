@@ -18,8 +18,6 @@
 #define EXPORT_CHECKSUM_LEN	71	/* "sha256:" and 64 hex digits */
 /* A time as the repository reads it: "YYYY-MM-DD HH:MM:SS.ffffff". */
 #define EXPORT_TIME_LEN		26
-/* A time as the API writes it: "YYYY-MM-DDTHH:MM:SSZ". */
-#define EXPORT_ISO_LEN		20
 
 enum export_status {
 	EXPORT_CREATED,
@@ -83,13 +81,5 @@ bool		 export_id_valid(const char *s);
  */
 int		 export_file_path(char *buf, size_t size, const char *dir,
 		    const char *export_id, int attempt, enum export_format f);
-
-/*
- * Converts a repository time ("YYYY-MM-DD HH:MM:SS.ffffff", at least 19
- * characters) into the API's "YYYY-MM-DDTHH:MM:SSZ" in out
- * (EXPORT_ISO_LEN + 1 bytes).  Returns out.
- */
-const char	*export_time_iso(const char *db_time,
-		    char out[EXPORT_ISO_LEN + 1]);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * Calendar and clock helpers (timeutil.h).
  */
+#include <string.h>
 #include <time.h>
 
 #include "util/timeutil.h"
@@ -44,4 +45,30 @@ time_mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* See timeutil.h. */
+const char *
+time_iso_from_db(const char *db, char out[TIME_ISO_BYTES])
+{
+	if (db == NULL || strnlen(db, 19) < 19)
+		return NULL;
+	memcpy(out, db, 19);
+	out[10] = 'T';
+	out[19] = 'Z';
+	out[20] = '\0';
+	return out;
+}
+
+/* See timeutil.h. */
+const char *
+time_iso_from_epoch(int64_t t, char out[TIME_ISO_BYTES])
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (t <= 0 || gmtime_r(&tt, &tm) == NULL)
+		return NULL;
+	strftime(out, TIME_ISO_BYTES, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return out;
 }

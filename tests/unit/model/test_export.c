@@ -17,6 +17,7 @@
 
 #include "export/csv.h"
 #include "model/export.h"
+#include "util/timeutil.h"
 
 static void
 test_status_names(void **state)
@@ -71,7 +72,7 @@ test_formats(void **state)
 static void
 test_ids_paths_times(void **state)
 {
-	char path[128], iso[EXPORT_ISO_LEN + 1];
+	char path[128], iso[TIME_ISO_BYTES];
 	enum export_filter fl;
 
 	(void)state;
@@ -87,7 +88,7 @@ test_ids_paths_times(void **state)
 	    "/x/f2c03f1d-226f-47c1-a557-357af8c2b32a-2.ssv");
 	assert_int_equal(export_file_path(path, 20, "/x",
 	    "f2c03f1d-226f-47c1-a557-357af8c2b32a", 2, EXPORT_SSV), -1);
-	assert_string_equal(export_time_iso("2021-05-05 20:12:01.123456",
+	assert_string_equal(time_iso_from_db("2021-05-05 20:12:01.123456",
 	    iso), "2021-05-05T20:12:01Z");
 	assert_int_equal(export_filter_parse("staticList", &fl), 0);
 	assert_int_equal(fl, EXPORT_FILTER_STATIC_LIST);
