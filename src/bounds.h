@@ -12,6 +12,7 @@
 /* Decoded request parts. */
 #define MAX_PARAMS		1024	/* query + form parameters together */
 #define MAX_PARAM_NAME_BYTES	256
+#define MAX_PARAM_VALUE_BYTES	65536	/* a text parameter, unless its descriptor says */
 #define MAX_LIST_ITEMS		1024	/* items of one list parameter */
 #define MAX_JSON_DEPTH		32
 #define MAX_MULTIPART_PARTS	64

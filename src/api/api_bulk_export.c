@@ -56,6 +56,7 @@
 #include "http/range.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/validate.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -766,8 +767,13 @@ list_sig(const struct call *c, const char *statuses)
 int
 api_bulk_export_list(struct call *c, struct resp *r)
 {
+	static const struct vparam list_params[] = {
+		{ .name = "batchSize", .type = VP_INT, .min = INT64_MIN },
+		{ .name = "nextPageToken", .type = VP_STR },
+	};
+	struct vvalue pv[2];
 	struct export_job *jobs = NULL;
-	const char *statuses, *v;
+	const char *statuses;
 	char *tok;
 	int64_t batch = MAX_BATCH_SIZE, after = 0;
 	uint32_t sig;
@@ -776,19 +782,15 @@ api_bulk_export_list(struct call *c, struct resp *r)
 
 	if ((err = parse_statuses(c, r, &statuses)) != 0)
 		goto out;
-	if ((v = req_param(c->req, "batchSize")) != NULL && *v != '\0') {
-		if (num_parse_i64(v, INT64_MIN, INT64_MAX, &batch) != 0) {
-			err = api_common_invalid(c, r, v, "integer");
-			goto out;
-		}
-		if (batch < 1)
-			batch = 1;
-		if (batch > MAX_BATCH_SIZE)
-			batch = MAX_BATCH_SIZE;
-	}
+	if ((err = VALIDATE(c->req, r, list_params, pv)) != 0)
+		goto out;
+	/* batchSize is clamped to 1..MAX_BATCH_SIZE. */
+	if (pv[0].present)
+		batch = pv[0].i < 1 ? 1 : pv[0].i > MAX_BATCH_SIZE ?
+		    MAX_BATCH_SIZE : pv[0].i;
 	sig = list_sig(c, statuses);
-	if ((v = req_param(c->req, "nextPageToken")) != NULL && *v != '\0' &&
-	    page_token_decode(v, EXPORT_PAGE_KIND, sig, &after) != 0) {
+	if (pv[1].present && page_token_decode(pv[1].s, EXPORT_PAGE_KIND, sig,
+	    &after) != 0) {
 		r->err_msg = "Invalid nextPageToken";
 		err = -API_ERR_INVALID_REQUEST;
 		goto out;

@@ -22,6 +22,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/validate.h"
 #include "bounds.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
@@ -798,6 +799,14 @@ scalar_arg(struct call *c, struct json_object *body, const char *key)
 int
 api_co_records_get(struct call *c, struct resp *r)
 {
+	static const struct vparam get_params[] = {
+		{ .name = "batchSize", .type = VP_INT, .min = 1,
+		  .max = MAX_BATCH_SIZE, .src = VP_PARAM | VP_JSON,
+		  .bad_err = -API_ERR_INVALID_REQUEST,
+		  .bad_msg = "Invalid batchSize '%s': 1 to "
+		      API_STR(MAX_BATCH_SIZE) },
+	};
+	struct vvalue pv[1];
 	struct json_object *body = api_common_body_object(c), *input = NULL, *o, *v;
 	const struct co_field *keyf[CO_MAX_DEDUPE];
 	const char *keycols[CO_MAX_DEDUPE], **fnames = NULL, **vals = NULL;
@@ -964,12 +973,10 @@ api_co_records_get(struct call *c, struct resp *r)
 	}
 	for (j = 0; j < ncols; j++)
 		cols[j] = oc[j].name;
-	if ((s = scalar_arg(c, body, "batchSize")) != NULL && s[0] != '\0' &&
-	    num_parse_i64(s, 1, MAX_BATCH_SIZE, &batch) != 0) {
-		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Invalid batchSize "
-		    "'%s': 1 to %d", api_common_echo(c, s), MAX_BATCH_SIZE);
+	if ((err = VALIDATE(c->req, r, get_params, pv)) != 0)
 		goto out;
-	}
+	if (pv[0].present)
+		batch = pv[0].i;
 	if ((s = scalar_arg(c, body, "nextPageToken")) != NULL &&
 	    s[0] != '\0' && page_token_decode(s, TOKEN_KIND_CO, sig,
 	    &after) != 0) {

@@ -45,6 +45,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/validate.h"
 #include "bounds.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
@@ -254,21 +255,22 @@ static int
 state_param(struct call *c, struct resp *r, enum co_ver *ver,
     const char **state)
 {
-	const char *s = req_param(c->req, "state");
+	static const char *const states[] = { "draft", "approvedWithDraft",
+	    "approved", NULL };
+	static const struct vparam params[] = {
+		{ .name = "state", .type = VP_ENUM, .words = states,
+		  .bad_msg = "Invalid value '%s'. Required of type 'state' "
+		      "(draft, approved, approvedWithDraft)" },
+	};
+	struct vvalue v[1];
+	int err;
 
 	*ver = CO_VER_DEFAULT;
 	*state = NULL;
-	if (s == NULL || s[0] == '\0')
-		return 0;
-	if (strcmp(s, "draft") == 0 || strcmp(s, "approvedWithDraft") == 0)
-		*ver = CO_VER_DRAFT;
-	else if (strcmp(s, "approved") == 0)
-		*ver = CO_VER_APPROVED;
-	else
-		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
-		    "Required of type 'state' (draft, approved, "
-		    "approvedWithDraft)", api_common_echo(c, s));
-	*state = s;
+	if ((err = VALIDATE(c->req, r, params, v)) != 0 || !v[0].present)
+		return err;
+	*ver = v[0].i == 2 ? CO_VER_APPROVED : CO_VER_DRAFT;
+	*state = v[0].s;
 	return 0;
 }
 

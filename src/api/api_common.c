@@ -195,6 +195,36 @@ api_common_member_bool(struct call *c, struct resp *r, struct json_object *o,
 	return 0;
 }
 
+static const char *const action_names[ACT__MAX] = {
+	[ACT_CREATE_OR_UPDATE] = "createOrUpdate",
+	[ACT_CREATE_ONLY] = "createOnly",
+	[ACT_UPDATE_ONLY] = "updateOnly",
+	[ACT_CREATE_DUPLICATE] = "createDuplicate",
+};
+
+/* See api_common.h. */
+const char *
+api_common_action_name(enum api_action a)
+{
+	return a < ACT__MAX ? action_names[a] : "";
+}
+
+/* See api_common.h. */
+int
+api_common_action_parse(const char *s, bool allow_duplicate,
+    enum api_action *out)
+{
+	size_t i;
+
+	for (i = 0; i < ACT__MAX; i++)
+		if (strcmp(s, action_names[i]) == 0 &&
+		    (allow_duplicate || i != ACT_CREATE_DUPLICATE)) {
+			*out = (enum api_action)i;
+			return 0;
+		}
+	return -1;
+}
+
 /* See api_common.h. */
 int
 api_common_action(struct call *c, struct resp *r, struct json_object *body,
@@ -206,13 +236,7 @@ api_common_action(struct call *c, struct resp *r, struct json_object *body,
 	*out = ACT_CREATE_OR_UPDATE;
 	if ((err = api_common_member_str(c, r, body, "action", 32, &s)) != 0)
 		return err;
-	if (s == NULL || strcmp(s, "createOrUpdate") == 0)
-		return 0;
-	if (strcmp(s, "createOnly") == 0)
-		*out = ACT_CREATE_ONLY;
-	else if (strcmp(s, "updateOnly") == 0)
-		*out = ACT_UPDATE_ONLY;
-	else
+	if (s != NULL && api_common_action_parse(s, false, out) != 0)
 		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
 		    "Required of type 'action' (createOnly, updateOnly, "
 		    "createOrUpdate)", api_common_echo(c, s));

@@ -84,12 +84,24 @@ int	api_common_member_str(struct call *c, struct resp *r,
 int	api_common_member_bool(struct call *c, struct resp *r,
 	    struct json_object *o, const char *key, bool *out, bool *has);
 
-/* The action of a sync body. */
+/* The action keyword of a sync body ("createOrUpdate", ...). */
 enum api_action {
 	ACT_CREATE_OR_UPDATE,
 	ACT_CREATE_ONLY,
 	ACT_UPDATE_ONLY,
+	ACT_CREATE_DUPLICATE,	/* Sync Leads only */
+	ACT__MAX
 };
+
+/* The keyword of an action as the API spells it. */
+const char *api_common_action_name(enum api_action a);
+
+/*
+ * The action keyword s into *out; createDuplicate only when
+ * allow_duplicate.  Returns 0, or -1 for any other text.
+ */
+int	api_common_action_parse(const char *s, bool allow_duplicate,
+	    enum api_action *out);
 
 /*
  * The "action" member of a JSON sync body into *out (createOrUpdate when

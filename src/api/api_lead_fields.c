@@ -41,6 +41,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/validate.h"
 #include "http/router.h"
 #include "bounds.h"
 #include "model/leadfield.h"
@@ -227,24 +228,27 @@ api_lead_fields_list(struct call *c, struct resp *r)
 {
 	const struct lead_schema *s;
 	const struct lead_field *last = NULL;
-	const char *bs, *tok;
+	static const struct vparam params[] = {
+		{ .name = "batchSize", .type = VP_INT, .min = 1,
+		  .max = MAX_BATCH_SIZE, .bad_err = -API_ERR_INVALID_REQUEST,
+		  .bad_msg = "Invalid batchSize '%s': an integer from 1 to "
+		      API_STR(MAX_BATCH_SIZE) " is expected" },
+		{ .name = "nextPageToken", .type = VP_STR },
+	};
+	struct vvalue v[2];
 	char *next;
 	int64_t batch = MAX_BATCH_SIZE, after = 0;
 	size_t i, taken = 0;
 	int err;
 
-	bs = req_param(c->req, "batchSize");
-	if (bs != NULL && bs[0] != '\0' &&
-	    num_parse_i64(bs, 1, MAX_BATCH_SIZE, &batch) != 0) {
-		api_common_err_msg(c, r, "Invalid batchSize '%s': an integer from "
-		    "1 to %d is expected", api_common_echo(c, bs), MAX_BATCH_SIZE);
-		return -API_ERR_INVALID_REQUEST;
-	}
-	tok = req_param(c->req, "nextPageToken");
-	if (tok != NULL && tok[0] != '\0' && page_token_decode(tok,
-	    TOKEN_KIND_LEAD_FIELDS, page_sig(), &after) != 0) {
+	if ((err = VALIDATE(c->req, r, params, v)) != 0)
+		return err;
+	if (v[0].present)
+		batch = v[0].i;
+	if (v[1].present && page_token_decode(v[1].s, TOKEN_KIND_LEAD_FIELDS,
+	    page_sig(), &after) != 0) {
 		api_common_err_msg(c, r, "Invalid nextPageToken '%s'",
-		    api_common_echo(c, tok));
+		    api_common_echo(c, v[1].s));
 		return -API_ERR_INVALID_REQUEST;
 	}
 	if ((err = api_leads_catalog_get(c, true, &s)) != 0)

@@ -37,6 +37,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/validate.h"
 #include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -80,20 +81,26 @@ static int
 page_params(struct call *c, struct resp *r, uint8_t kind, uint32_t sig,
     struct page *pg)
 {
-	const char *v;
+	static const struct vparam params[] = {
+		{ .name = "batchSize", .type = VP_INT, .min = 1,
+		  .type_name = "batchSize" },
+		{ .name = "nextPageToken", .type = VP_STR },
+	};
+	struct vvalue v[2];
 	int64_t n;
+	int err;
 
 	pg->size = MAX_BATCH_SIZE;
 	pg->after = 0;
-	if ((v = req_param(c->req, "batchSize")) != NULL && v[0] != '\0') {
-		if (num_parse_i64(v, 1, INT64_MAX, &n) != 0)
-			return api_common_invalid(c, r, v, "batchSize");
-		pg->size = n < MAX_BATCH_SIZE ? (int)n : MAX_BATCH_SIZE;
-	}
-	v = req_param(c->req, "nextPageToken");
-	if (v != NULL && v[0] != '\0') {
-		if (page_token_decode(v, kind, sig, &n) != 0 || n > INT32_MAX)
-			return api_common_invalid(c, r, v, "nextPageToken");
+	if ((err = VALIDATE(c->req, r, params, v)) != 0)
+		return err;
+	if (v[0].present && v[0].i < MAX_BATCH_SIZE)
+		pg->size = (int)v[0].i;
+	if (v[1].present) {
+		if (page_token_decode(v[1].s, kind, sig, &n) != 0 ||
+		    n > INT32_MAX)
+			return api_common_invalid(c, r, v[1].s,
+			    "nextPageToken");
 		pg->after = (int32_t)n;
 	}
 	return 0;
@@ -742,7 +749,13 @@ api_lead_membership_merge(struct call *c, struct resp *r)
 {
 	const struct lead_schema *s;
 	int64_t winner = c->req->path_ints[0], ids[MAX_MERGE_LOSERS], missing;
-	const char *one, *crm, **list = NULL;
+	static const char *const booleans[] = { "true", "false", NULL };
+	static const struct vparam merge_params[] = {
+		{ .name = "mergeInCRM", .type = VP_ENUM, .words = booleans,
+		  .flags = VPF_NOCASE, .type_name = "boolean" },
+	};
+	struct vvalue crm[1];
+	const char *one, **list = NULL;
 	size_t n = 0, i;
 	int count, err;
 
@@ -758,12 +771,9 @@ api_lead_membership_merge(struct call *c, struct resp *r)
 	for (i = 0; i < (size_t)count; i++)
 		if ((err = add_loser(c, r, list[i], ids, &n)) != 0)
 			goto out;
-	crm = req_param(c->req, "mergeInCRM");
-	if (crm != NULL && crm[0] != '\0' && strcasecmp(crm, "true") != 0 &&
-	    strcasecmp(crm, "false") != 0) {
-		err = api_common_invalid(c, r, crm, "boolean");
+	/* mergeInCRM is checked; there is no CRM to merge in. */
+	if ((err = VALIDATE(c->req, r, merge_params, crm)) != 0)
 		goto out;
-	}
 	if (n == 0) {
 		api_common_err_msg(c, r, "Losing leads not specified (leadId or "
 		    "leadIds)");

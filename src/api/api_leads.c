@@ -25,6 +25,7 @@
  *     next page, as the recorded responses of the real service do.
  */
 #include <stdarg.h>
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/validate.h"
 #include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -56,6 +58,9 @@
  * The body's "input": an array of 1..MAX_BATCH_RECORDS items.  Missing
  * or empty is 1003 "Leads not specified" (api-behaviour.md §5.4).
  */
+/* Characters a string member of a body may have (bounded by the body). */
+#define MEMBER_CHARS	(MAX_PARAM_VALUE_BYTES / 4)
+
 static const struct api_input input_rule = {
 	.max = MAX_BATCH_RECORDS,
 	.missing_err = -API_ERR_INVALID_REQUEST,
@@ -68,12 +73,12 @@ static const struct api_input input_rule = {
 /* Attributes of the "New Lead" activity, by where the lead came from. */
 #define NEW_LEAD_API_ATTRS	"{\"Source Type\":\"Web service API\"}"
 
-static const char *const action_names[LEAD_ACTION__MAX] = {
-	[LEAD_CREATE_OR_UPDATE] = "createOrUpdate",
-	[LEAD_CREATE_ONLY] = "createOnly",
-	[LEAD_UPDATE_ONLY] = "updateOnly",
-	[LEAD_CREATE_DUPLICATE] = "createDuplicate",
-};
+/* The repository's actions are the API's keywords, in the same order. */
+static_assert((int)LEAD_CREATE_OR_UPDATE == (int)ACT_CREATE_OR_UPDATE &&
+    (int)LEAD_CREATE_ONLY == (int)ACT_CREATE_ONLY &&
+    (int)LEAD_UPDATE_ONLY == (int)ACT_UPDATE_ONLY &&
+    (int)LEAD_CREATE_DUPLICATE == (int)ACT_CREATE_DUPLICATE &&
+    (int)LEAD_ACTION__MAX == (int)ACT__MAX, "lead actions");
 
 /* ---- Shared pieces ------------------------------------------------- */
 
@@ -145,22 +150,25 @@ read_fields(struct call *c, struct resp *r, const struct lead_schema **s,
 	return api_leads_catalog_fields(c, r, s, lead_default_fields, cols, ncols);
 }
 
+static const struct vparam batch_params[] = {
+	{ .name = "batchSize", .type = VP_INT, .min = 1,
+	  .bad_err = -API_ERR_INVALID_REQUEST,
+	  .bad_msg = "Invalid batchSize '%s': an integer from 1 to "
+	      API_STR(MAX_BATCH_SIZE) },
+};
+
 /* batchSize: 1..MAX_BATCH_SIZE (larger is clamped), default the most. */
 static int
 batch_size(struct call *c, struct resp *r, int *out)
 {
-	const char *v = req_param(c->req, "batchSize");
-	int64_t n;
+	struct vvalue v[1];
+	int err;
 
 	*out = MAX_BATCH_SIZE;
-	if (v == NULL || v[0] == '\0')
-		return 0;
-	if (num_parse_i64(v, INT64_MIN, INT64_MAX, &n) != 0 || n < 1) {
-		api_common_err_msg(c, r, "Invalid batchSize '%s': an integer from 1 "
-		    "to %d", api_common_echo(c, v), MAX_BATCH_SIZE);
-		return -API_ERR_INVALID_REQUEST;
-	}
-	*out = n > MAX_BATCH_SIZE ? MAX_BATCH_SIZE : (int)n;
+	if ((err = VALIDATE(c->req, r, batch_params, v)) != 0)
+		return err;
+	if (v[0].present && v[0].i < MAX_BATCH_SIZE)
+		*out = (int)v[0].i;
 	return 0;
 }
 
@@ -555,25 +563,20 @@ check_record(struct call *c, const struct lead_schema *s,
 	return 0;
 }
 
-/* An optional string member of o (NULL when absent or null). */
+/*
+ * An optional string member of o (NULL when absent or null); another
+ * JSON type is the request-level 1003 these operations answer.
+ */
 static int
 member_str(struct call *c, struct resp *r, struct json_object *o,
     const char *name, const char **out)
 {
-	struct json_object *v = NULL;
+	int e = api_common_member_str(c, r, o, name, MEMBER_CHARS, out);
 
-	*out = NULL;
-	if (o == NULL || !json_object_object_get_ex(o, name, &v) || v == NULL)
-		return 0;
-	if (!json_object_is_type(v, json_type_string) ||
-	    memchr(json_object_get_string(v), '\0',
-	    (size_t)json_object_get_string_len(v)) != NULL) {
-		api_common_err_msg(c, r, "Invalid value for '%s': a string is "
-		    "required", name);
-		return -API_ERR_INVALID_REQUEST;
-	}
-	*out = json_object_get_string(v);
-	return 0;
+	if (e == -API_ERR_INVALID_VALUE)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "Invalid value for '%s': a string is required", name);
+	return e;
 }
 
 /* An optional integer member of o (a JSON integer or its text). */
@@ -619,7 +622,7 @@ lookup_field(struct call *c, struct resp *r, const struct lead_schema *s,
 	if (is_id_field(*f) && action != LEAD_UPDATE_ONLY) {
 		api_common_err_msg(c, r, "Field '%s' not supported as lookupField "
 		    "of action %s", api_common_echo(c, name),
-		    action_names[action]);
+		    api_common_action_name((enum api_action)action));
 		return -API_ERR_FIELD_NOT_SUPPORTED;
 	}
 	return 0;
@@ -781,7 +784,8 @@ api_leads_sync(struct call *c, struct resp *r)
 	struct lead_sync sy;
 	struct rec_rules ru;
 	const char *action = NULL, *lookup = NULL, *pname = NULL, *pmsg;
-	size_t n = 0, i;
+	enum api_action act;
+	size_t n = 0;
 	int pcode, e;
 
 	memset(&sy, 0, sizeof(sy));
@@ -793,16 +797,13 @@ api_leads_sync(struct call *c, struct resp *r)
 		goto out;
 	sy.action = LEAD_CREATE_OR_UPDATE;
 	if (action != NULL) {
-		for (i = 0; i < LEAD_ACTION__MAX; i++)
-			if (strcmp(action, action_names[i]) == 0)
-				break;
-		if (i == LEAD_ACTION__MAX) {
+		if (api_common_action_parse(action, true, &act) != 0) {
 			api_common_err_msg(c, r, "Invalid action '%s'",
-		    api_common_echo(c, action));
+			    api_common_echo(c, action));
 			e = -API_ERR_INVALID_REQUEST;
 			goto out;
 		}
-		sy.action = (enum lead_action)i;
+		sy.action = (enum lead_action)act;
 	}
 	if ((objs = items_of(c, input, n)) == NULL) {
 		e = -API_ERR_SYSTEM;

@@ -226,107 +226,6 @@ is_url(const char *s, size_t n)
 }
 
 static bool
-is_leap(int y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int
-mdays(int y, int m)
-{
-	static const int d[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
-	    30, 31 };
-
-	return m == 2 && is_leap(y) ? 29 : d[m - 1];
-}
-
-/* Reads exactly n digits at *p into *v. */
-static bool
-digits(const char **p, const char *end, int n, int *v)
-{
-	int i;
-
-	if (end - *p < n)
-		return false;
-	*v = 0;
-	for (i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)(*p)[i]))
-			return false;
-		*v = *v * 10 + ((*p)[i] - '0');
-	}
-	*p += n;
-	return true;
-}
-
-/*
- * Parses an ISO-8601 date or date-time (YYYY-MM-DD, optionally followed
- * by T or a space, HH:MM[:SS[.fff]], and Z or +HH:MM / +HHMM / +HH) into
- * UTC seconds since the epoch.  *has_time tells whether a time was given;
- * *day is the date as written (days since the epoch, before any offset
- * is applied), which is what a date field keeps.
- */
-static bool
-parse_iso(const char *s, size_t n, int64_t *out, bool *has_time,
-    int64_t *day)
-{
-	const char *p = s, *end = s + n;
-	int y, mo, d, h = 0, mi = 0, se = 0, oh = 0, om = 0, sign = 0;
-
-	*has_time = false;
-	if (!digits(&p, end, 4, &y) || p == end || *p++ != '-' ||
-	    !digits(&p, end, 2, &mo) || p == end || *p++ != '-' ||
-	    !digits(&p, end, 2, &d))
-		return false;
-	if (y < 1000 || mo < 1 || mo > 12 || d < 1 || d > mdays(y, mo))
-		return false;
-	if (p < end) {
-		if (*p != 'T' && *p != ' ')
-			return false;
-		p++;
-		if (!digits(&p, end, 2, &h) || p == end || *p++ != ':' ||
-		    !digits(&p, end, 2, &mi))
-			return false;
-		if (p < end && *p == ':') {
-			p++;
-			if (!digits(&p, end, 2, &se))
-				return false;
-			if (p < end && (*p == '.' || *p == ',')) {
-				p++;
-				if (p == end || !isdigit((unsigned char)*p))
-					return false;
-				while (p < end && isdigit((unsigned char)*p))
-					p++;
-			}
-		}
-		if (h > 23 || mi > 59 || se > 59)
-			return false;
-		*has_time = true;
-		if (p < end && *p == 'Z')
-			p++;
-		else if (p < end && (*p == '+' || *p == '-')) {
-			sign = *p++ == '-' ? -1 : 1;
-			if (!digits(&p, end, 2, &oh))
-				return false;
-			/* +HH, +HHMM or +HH:MM; a colon needs the minutes. */
-			if (p < end && *p == ':') {
-				p++;
-				if (!digits(&p, end, 2, &om))
-					return false;
-			} else if (p < end && !digits(&p, end, 2, &om))
-				return false;
-			if (oh > 23 || om > 59)
-				return false;
-		}
-		if (p != end)
-			return false;
-	}
-	*day = time_days_from_civil(y, mo, d);
-	*out = *day * 86400 + h * 3600 + mi * 60 + se -
-	    sign * (oh * 3600 + om * 60);
-	return true;
-}
-
-static bool
 parse_bool(const char *s, size_t n, bool *out)
 {
 	static const char *const t[] = { "true", "1", "yes", NULL };
@@ -472,7 +371,7 @@ parse_typed(const struct lead_field *f, struct json_object *in,
 	case LF_DATE:
 	case LF_DATETIME:
 		if (!json_object_is_type(in, json_type_string) ||
-		    !parse_iso(s, n, &iv, &has_time, &day))
+		    !time_parse_iso(s, n, &iv, &has_time, &day))
 			return -1;
 		/*
 		 * A date keeps the day written ("2024-05-01T23:30:00-05:00"

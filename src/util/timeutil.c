@@ -1,6 +1,8 @@
 /*
  * Calendar and clock helpers (timeutil.h).
  */
+#include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
@@ -71,4 +73,99 @@ time_iso_from_epoch(int64_t t, char out[TIME_ISO_BYTES])
 		return NULL;
 	strftime(out, TIME_ISO_BYTES, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return out;
+}
+
+static bool
+is_leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+mdays(int y, int m)
+{
+	static const int d[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
+	    30, 31 };
+
+	return m == 2 && is_leap(y) ? 29 : d[m - 1];
+}
+
+/* Reads exactly n digits at *p into *v. */
+static bool
+digits(const char **p, const char *end, int n, int *v)
+{
+	int i;
+
+	if (end - *p < n)
+		return false;
+	*v = 0;
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return false;
+		*v = *v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	return true;
+}
+
+/* See timeutil.h. */
+bool
+time_parse_iso(const char *s, size_t n, int64_t *out, bool *has_time,
+    int64_t *day)
+{
+	const char *p = s, *end = s + n;
+	int y, mo, d, h = 0, mi = 0, se = 0, oh = 0, om = 0, sign = 0;
+
+	*has_time = false;
+	if (!digits(&p, end, 4, &y) || p == end || *p++ != '-' ||
+	    !digits(&p, end, 2, &mo) || p == end || *p++ != '-' ||
+	    !digits(&p, end, 2, &d))
+		return false;
+	if (y < 1000 || mo < 1 || mo > 12 || d < 1 || d > mdays(y, mo))
+		return false;
+	if (p < end) {
+		if (*p != 'T' && *p != ' ')
+			return false;
+		p++;
+		if (!digits(&p, end, 2, &h) || p == end || *p++ != ':' ||
+		    !digits(&p, end, 2, &mi))
+			return false;
+		if (p < end && *p == ':') {
+			p++;
+			if (!digits(&p, end, 2, &se))
+				return false;
+			if (p < end && (*p == '.' || *p == ',')) {
+				p++;
+				if (p == end || !isdigit((unsigned char)*p))
+					return false;
+				while (p < end && isdigit((unsigned char)*p))
+					p++;
+			}
+		}
+		if (h > 23 || mi > 59 || se > 59)
+			return false;
+		*has_time = true;
+		if (p < end && *p == 'Z')
+			p++;
+		else if (p < end && (*p == '+' || *p == '-')) {
+			sign = *p++ == '-' ? -1 : 1;
+			if (!digits(&p, end, 2, &oh))
+				return false;
+			/* +HH, +HHMM or +HH:MM; a colon needs the minutes. */
+			if (p < end && *p == ':') {
+				p++;
+				if (!digits(&p, end, 2, &om))
+					return false;
+			} else if (p < end && !digits(&p, end, 2, &om))
+				return false;
+			if (oh > 23 || om > 59)
+				return false;
+		}
+		if (p != end)
+			return false;
+	}
+	*day = time_days_from_civil(y, mo, d);
+	*out = *day * 86400 + h * 3600 + mi * 60 + se -
+	    sign * (oh * 3600 + om * 60);
+	return true;
 }

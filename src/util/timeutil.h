@@ -5,6 +5,8 @@
 #ifndef MAUTO_UTIL_TIMEUTIL_H
 #define MAUTO_UTIL_TIMEUTIL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
@@ -29,5 +31,16 @@ const char	*time_iso_from_db(const char *db, char out[TIME_ISO_BYTES]);
  * Returns out, or NULL for t <= 0 or a time gmtime cannot represent.
  */
 const char	*time_iso_from_epoch(int64_t t, char out[TIME_ISO_BYTES]);
+
+/*
+ * Parses an ISO-8601 date or date-time of n bytes at s (YYYY-MM-DD,
+ * optionally followed by T or a space, HH:MM[:SS[.fff]], and Z or
+ * +HH:MM / +HHMM / +HH) into UTC seconds since the epoch in *out.
+ * *has_time tells whether a time was given; *day is the date as written
+ * (days since the epoch, before any offset is applied).  Returns false
+ * when s is not such a date.
+ */
+bool		 time_parse_iso(const char *s, size_t n, int64_t *out,
+		    bool *has_time, int64_t *day);
 
 #endif
