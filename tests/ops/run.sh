@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks of what an operator runs and installs, with no test database:
+# Checks of what an operator runs and installs, with no test database
+# from the caller (a test that needs one starts its own):
 #
 #   make check-ops                  (from a build directory)
 #   tests/ops/run.sh [PATTERN]      runs tests/ops/t_PATTERN.sh (default *)
@@ -7,6 +8,10 @@
 # t_install.sh     make install DESTDIR=...: the layout README describes,
 #                  the units with this build's paths, verified by
 #                  systemd-analyze, the example configuration
+# t_privileges.sh  README's GRANT is enough for the migrations and the
+#                  schema changes the service makes at runtime; README's
+#                  mariadb-dump backup restores a working service (a
+#                  private MariaDB of its own)
 # t_quickstart.sh  deploy/quickstart with its port taken: the error names
 #                  MAUTO_PORT and nothing it started is left running
 #
