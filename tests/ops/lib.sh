@@ -1,10 +1,13 @@
 # shellcheck shell=bash
-# Sourced by tests/ops/t_*.sh: check, skip and a temporary directory.
+# Sourced by tests/ops/t_*.sh: srcdir, builddir, check and skip; and
+# tests/harness/env.sh (harness_wait, harness_random_hex, ...).
 
 srcdir=${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 srcdir=$(cd "$srcdir" && pwd)
 builddir=$(cd "${top_builddir:-.}" && pwd)
 TIMEOUT=${TIMEOUT:-60}
+# shellcheck source=tests/harness/env.sh
+. "$srcdir/tests/harness/env.sh"
 
 # check NAME COMMAND...: runs COMMAND; prints "ok - NAME" or "FAIL - NAME".
 check()
@@ -22,15 +25,4 @@ check()
 skip()
 {
 	echo "skip - $1: $2"
-}
-
-# wait_for SECONDS COMMAND...: true once COMMAND succeeds.
-wait_for()
-{
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -lt "$deadline" ] || return 1
-		sleep 0.2
-	done
 }

@@ -16,8 +16,6 @@
 set -u
 # shellcheck source=tests/ops/lib.sh
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/harness/env.sh
-. "$srcdir/tests/harness/env.sh"
 
 export MAUTOD=$builddir/mautod MAUTOCTL=$builddir/mautoctl
 for tool in mariadbd mariadb-dump nginx curl python3 systemd-socket-activate \
@@ -107,19 +105,16 @@ base=http://127.0.0.1:$port
 . "$tmp/client.env"
 token=$(harness_token "$base" "$MAUTO_CLIENT_ID" "$MAUTO_CLIENT_SECRET")
 
-# api METHOD PATH [JSON]: the body lands in $tmp/out.
+# api METHOD PATH [JSON]: the body lands in $tmp/out (harness_call puts
+# the HTTP status first).
 api()
 {
 	local m=$1 p=$2
+	local -a body=()
 	shift 2
-	if [ $# -gt 0 ]; then
-		curl -sS --max-time 60 -X "$m" -H "Authorization: Bearer $token" \
-		    -H 'Content-Type: application/json' --data-binary "$1" \
-		    "$base$p" >"$tmp/out"
-	else
-		curl -sS --max-time 60 -X "$m" -H "Authorization: Bearer $token" \
-		    "$base$p" >"$tmp/out"
-	fi
+	[ $# -eq 0 ] || body=(-H 'Content-Type: application/json' --data-binary "$1")
+	harness_call "$base$p" -X "$m" -H "Authorization: Bearer $token" \
+	    "${body[@]}" | sed 1d >"$tmp/out"
 }
 # holds PYTHON: the expression holds of d, the last body.
 holds()

@@ -97,10 +97,9 @@ names_port()
 }
 
 # --- 1. taken before the start ---------------------------------------------------
-port=$(python3 -c 'import socket
-s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(harness_free_port)
 QS_READY=$tmp/ready1 listen "$port"
-wait_for 10 test -e "$tmp/ready1"
+harness_wait 10 "the listener" test -e "$tmp/ready1"
 check "a taken port fails the start" eval '! quickstart "$port"'
 check "the error names MAUTO_PORT and 127.0.0.1:$port" names_port "$port"
 check "nothing was started (no database made)" \
@@ -119,7 +118,7 @@ check "the error names MAUTO_PORT and 127.0.0.1:$port" names_port "$port"
 check "the database and mautod it started were stopped" \
     grep -q "stopped what it had started: mariadb mautod" "$tmp/out"
 check "no mariadbd, mautod or nginx of it is left running" \
-    wait_for 30 eval '! left_running >/dev/null'
+    harness_wait 30 "the stack to stop" eval '! left_running'
 if left_running >/dev/null; then
 	left_running
 fi
