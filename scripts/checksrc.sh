@@ -1,5 +1,5 @@
 #!/bin/sh
-# Mechanical style checks (style.md §6, §7, §1), run by "make check".
+# Mechanical style checks (docs/style.md §6, §7, §1), run by "make check".
 # Prints each offending line and exits 1 when any rule is broken.
 top=${top_srcdir:-$(dirname "$0")/..}
 cd "$top" || exit 99
@@ -15,25 +15,25 @@ report() {
 csrc=$(find src -name '*.[ch]' | sort)
 
 # SQL only in src/repo/.
-report "SQL outside src/repo/ (style.md §7):" "$(grep -nE \
+report "SQL outside src/repo/ (docs/style.md §7):" "$(grep -nE \
     '"[[:space:]]*(SELECT|INSERT|UPDATE|DELETE|REPLACE|ALTER|CREATE|DROP|START TRANSACTION)[[:space:](]' \
     $(echo "$csrc" | grep -v '^src/repo/') /dev/null)"
 
 # Banned calls; numbers go through src/util/num.c.
-report "banned calls (style.md §6):" "$(grep -nE \
+report "banned calls (docs/style.md §6):" "$(grep -nE \
     '(^|[^_a-z])(atoi|atol|atoll|sprintf|vsprintf|strcpy|strcat|gets|sscanf)[[:space:]]*\(' \
     $csrc /dev/null)"
-report "strto* outside src/util/num.c (style.md §6):" "$(grep -nE \
+report "strto* outside src/util/num.c (docs/style.md §6):" "$(grep -nE \
     '(^|[^_a-z])strto(l|ll|ul|ull|d|f|imax|umax)[[:space:]]*\(' \
     $(echo "$csrc" | grep -v '^src/util/num.c$') /dev/null)"
 
 # Only the worker and src/http/ speak FastCGI.
-report "fcgiapp.h outside worker.c and src/http/ (style.md §1):" "$(grep -nE \
+report "fcgiapp.h outside worker.c and src/http/ (docs/style.md §1):" "$(grep -nE \
     '#include[[:space:]]*[<"]fcgi' $(echo "$csrc" | \
     grep -vE '^src/(worker\.c|http/)') /dev/null)"
 
 # C comments only.
-report "// comments (style.md §3):" "$(grep -nE '^[[:space:]]*//' $csrc /dev/null)"
+report "// comments (docs/style.md §3):" "$(grep -nE '^[[:space:]]*//' $csrc /dev/null)"
 
 # No empty source files: every listed module must be real code.
 for f in $csrc; do

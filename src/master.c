@@ -27,6 +27,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,7 @@ struct master {
 	int			 target;	/* workers wanted */
 	bool			 stopping;
 	bool			 reloading;
+	bool			 announced;	/* READY=1 sent at start */
 	int64_t			 backoff;	/* ms; 0: spawn at once */
 	int64_t			 next_spawn;	/* monotonic ms */
 	struct proc		 procs[MASTER_MAX_PROCS];
@@ -93,14 +95,28 @@ now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Tells systemd (Type=notify) about a state change; no-op without it. */
+/*
+ * Tells systemd (Type=notify, sd_notify(3)) about a state change; a no-op
+ * without libsystemd or outside systemd (no NOTIFY_SOCKET).  The states:
+ * READY=1 once the first worker accepts, and again when a reload is done;
+ * RELOADING=1 when SIGHUP arrives; STOPPING=1 on SIGTERM.  Each comes
+ * with a STATUS= line for systemctl status.
+ */
+static void notify(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static void
-notify(const char *state)
+notify(const char *fmt, ...)
 {
 #ifdef HAVE_LIBSYSTEMD
-	(void)sd_notify(0, state);
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	(void)sd_notify(0, msg);
 #else
-	(void)state;
+	(void)fmt;
 #endif
 }
 
@@ -431,7 +447,8 @@ reload_step(struct master *m, int64_t now)
 	if ((old = oldest_stale(m)) == NULL) {
 		m->reloading = false;
 		log_info("master: reload done; %d workers", m->target);
-		notify("READY=1");
+		notify("READY=1\nSTATUS=Serving with %d workers (reloaded)",
+		    m->target);
 		return false;
 	}
 	if (has_starting(m))
@@ -527,7 +544,8 @@ begin_stop(struct master *m, int sig, int64_t now)
 		return;
 	log_info("master: %s: stopping %d workers", strsignal(sig),
 	    count_procs(m, false));
-	notify("STOPPING=1");
+	notify("STOPPING=1\nSTATUS=Stopping: %d workers finish their "
+	    "requests", count_procs(m, false));
 	m->stopping = true;
 	m->reloading = false;
 	for (i = 0; i < MASTER_MAX_PROCS; i++)
@@ -602,19 +620,28 @@ reload(struct master *m)
 {
 	const struct master_opts *o = m->opts;
 	struct config *nc = NULL;
+	struct timespec ts;
 	size_t i;
 
 	if (m->stopping)
 		goto out;
 	log_info("master: SIGHUP: reloading the configuration");
+	/*
+	 * MONOTONIC_USEC, read after the signal arrived, tells systemd that
+	 * this reload answers its SIGHUP (sd_notify(3), Type=notify-reload).
+	 */
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	notify("RELOADING=1\nMONOTONIC_USEC=%lld\nSTATUS=Reloading",
+	    (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
 	nc = xcalloc(1, sizeof(*nc));
 	if (config_load(nc, o->config_path, o->config_required,
 	    o->overrides, o->noverrides) != 0) {
 		log_err("master: reload failed; the running configuration "
 		    "stays");
+		notify("READY=1\nSTATUS=Serving with %d workers (the reload "
+		    "failed: the configuration is invalid)", m->target);
 		goto out;
 	}
-	notify("RELOADING=1");
 	keep_restart_keys(m->cfg, nc);
 	log_init("mautod", nc->log_level);
 	if (m->cfg != m->boot_cfg)
@@ -639,8 +666,18 @@ mark_ready(struct master *m, const siginfo_t *si)
 {
 	struct proc *p;
 
-	if (si->si_code == SI_USER && (p = find_proc(m, si->si_pid)) != NULL)
-		p->ready = true;
+	if (si->si_code != SI_USER || (p = find_proc(m, si->si_pid)) == NULL)
+		return;
+	p->ready = true;
+	/*
+	 * Ready once a worker has its database connection and accepts: with
+	 * the database down at start systemd sees the start hang (and time
+	 * out) rather than a service that answers nothing.
+	 */
+	if (!m->announced && !m->stopping) {
+		m->announced = true;
+		notify("READY=1\nSTATUS=Serving with %d workers", m->target);
+	}
 }
 
 /* How long to sleep: until the next spawn, at most MASTER_TICK_MS. */
@@ -721,7 +758,6 @@ master_run(struct config *cfg, const struct master_opts *opts)
 	log_info("master: pid %ld, starting %d workers", (long)m->self,
 	    m->target);
 	fill(m, now_ms());
-	notify("READY=1");
 	loop(m, &set);
 	log_info("master: all workers stopped; exiting");
 	status = 0;

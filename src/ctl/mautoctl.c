@@ -85,7 +85,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (config_load_file(&cfg, cfgpath, explicit_cfg) != 0 ||
-	    config_load_env(&cfg) != 0) {
+	    config_load_env(&cfg) != 0 || config_load_credential(&cfg) != 0) {
 		rc = 1;
 		goto out;
 	}

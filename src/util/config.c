@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@ static int	check_word(struct config *, const char *, char *, size_t);
 static int	check_password_file(struct config *, const char *, char *,
 		    size_t);
 static int	check_abs_path(struct config *, const char *, char *, size_t);
+static int	check_credential(struct config *, const char *, char *,
+		    size_t);
 
 /*
  * The keys, in the order of man/mautod.conf.5.  String bounds are
@@ -89,6 +92,11 @@ static const struct config_key keys[] = {
 	  .offset = OFF(db_password_file), .min = 1, .max = 4095,
 	  .check = check_password_file,
 	  .help = "file whose first line is the database password" },
+	{ .name = "db_password_credential", .def = "mauto.db_password",
+	  .type = CONFIG_STR, .offset = OFF(db_password_credential),
+	  .min = 1, .max = 255, .check = check_credential,
+	  .help = "systemd credential (LoadCredential=) holding the database "
+	    "password" },
 	{ .name = "db_connect_timeout", .def = "5", .type = CONFIG_INT,
 	  .offset = OFF(db_connect_timeout), .min = 1, .max = 3600,
 	  .help = "seconds to connect to the database" },
@@ -189,6 +197,23 @@ check_word(struct config *cfg, const char *value, char *why, size_t whysz)
 			    "digits, '.', '_' and '-'");
 			return -1;
 		}
+	return 0;
+}
+
+/*
+ * A file name in $CREDENTIALS_DIRECTORY: a word (check_word) that is not
+ * "." or "..", so it cannot name a file outside that directory.
+ */
+static int
+check_credential(struct config *cfg, const char *value, char *why,
+    size_t whysz)
+{
+	if (check_word(cfg, value, why, whysz) != 0)
+		return -1;
+	if (strcmp(value, ".") == 0 || strcmp(value, "..") == 0) {
+		(void)snprintf(why, whysz, "must name a file");
+		return -1;
+	}
 	return 0;
 }
 
@@ -578,6 +603,39 @@ config_load_env(struct config *cfg)
 }
 
 int
+config_load_credential(struct config *cfg)
+{
+	const struct config_key *pw = config_key_find("db_password");
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+	char path[PATH_MAX], why[WHY_BYTES], *secret = NULL;
+	int n;
+
+	if (dir == NULL || dir[0] == '\0' ||
+	    getenv(ENV_PREFIX "DB_PASSWORD") != NULL ||
+	    getenv(ENV_PREFIX "DB_PASSWORD_FILE") != NULL)
+		return 0;
+	n = snprintf(path, sizeof(path), "%s/%s", dir,
+	    cfg->db_password_credential);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		(void)fprintf(stderr, "mautod: credential %s: the path is too "
+		    "long\n", cfg->db_password_credential);
+		return -1;
+	}
+	/* LoadCredential=ID without a path skips a credential it lacks. */
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return 0;
+	if (read_secret(path, (size_t)pw->max, &secret, why,
+	    sizeof(why)) != 0) {
+		(void)fprintf(stderr, "mautod: credential %s: %s\n",
+		    cfg->db_password_credential, why);
+		return -1;
+	}
+	free_secret(cfg->db_password);
+	cfg->db_password = secret;
+	return 0;
+}
+
+int
 config_load(struct config *cfg, const char *path, bool required,
     const struct config_override *ov, size_t n)
 {
@@ -585,8 +643,13 @@ config_load(struct config *cfg, const char *path, bool required,
 	int r = -1;
 
 	config_init(cfg);
+	/*
+	 * The credential is read after the environment (which may rename
+	 * it) but yields to a password the environment sets, so the order
+	 * is: file, credential, environment.
+	 */
 	if ((path != NULL && config_load_file(cfg, path, required) != 0) ||
-	    config_load_env(cfg) != 0)
+	    config_load_env(cfg) != 0 || config_load_credential(cfg) != 0)
 		goto out;
 	for (i = 0; i < n; i++)
 		if (set_reported(cfg, "command line", ov[i].key,

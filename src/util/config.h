@@ -32,6 +32,7 @@ struct config {
 	char	*db_user;
 	char	*db_password;
 	char	*db_password_file;	/* setting it reads db_password from it */
+	char	*db_password_credential; /* its name in $CREDENTIALS_DIRECTORY */
 	int	 db_connect_timeout;	/* seconds */
 	int	 db_read_timeout;
 	int	 db_write_timeout;
@@ -67,6 +68,15 @@ void	config_clear(struct config *cfg);
 int	config_load_file(struct config *cfg, const char *path, bool required);
 /* Applies MAUTO_* environment overrides; 0 or -1 as above. */
 int	config_load_env(struct config *cfg);
+/*
+ * Reads db_password from the systemd credential named
+ * db_password_credential when $CREDENTIALS_DIRECTORY is set (the unit's
+ * LoadCredential=) and the environment sets neither MAUTO_DB_PASSWORD nor
+ * MAUTO_DB_PASSWORD_FILE, which win.  A credential that was not loaded
+ * (no such file) is no error.  Returns 0, or -1 after a message on
+ * stderr when the file cannot be read or holds no valid password.
+ */
+int	config_load_credential(struct config *cfg);
 /* Sets one key from text (used by the file, env and flags); 0 or -1. */
 int	config_set(struct config *cfg, const char *key, const char *value);
 
@@ -122,8 +132,8 @@ struct config_override {
 
 /*
  * The whole load in the documented order: defaults, the file at path
- * (an error if missing only when required), MAUTO_* environment, then
- * the n overrides.  On success cfg holds the result; on error cfg is
+ * (an error if missing only when required), the password credential,
+ * MAUTO_* environment, then the n overrides.  On success cfg holds the result; on error cfg is
  * left cleared and -1 is returned after a message on stderr.  The caller
  * owns cfg and frees it with config_clear().
  */

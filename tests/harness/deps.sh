@@ -6,8 +6,12 @@
 # Run as root.  When every package is already installed it does nothing
 # (no apt-get at all) unless --force is given.  --fuzz adds clang and its
 # libFuzzer runtime for ./configure --enable-fuzzing.  Package scripts are
-# kept from starting system services (mariadb, nginx): the harness runs
-# its own private servers.
+# kept from starting system services (mariadb, nginx): the harness and
+# deploy/quickstart run their own private servers.  The Debian packages
+# enable those services at boot; of the packages this run installed, their
+# services are disabled (and stopped where systemd runs; in a container
+# without systemd as PID 1 only the boot links are removed).  A service of
+# a package that was installed before is left as it was.
 set -euo pipefail
 
 packages=(
@@ -69,4 +73,35 @@ echo "deps.sh: installing ${need[*]:-all packages (forced)}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends "${packages[@]}"
+
+# The services the new packages enabled at boot.
+services=()
+for pair in mariadb-server:mariadb.service nginx:nginx.service; do
+	for p in "${need[@]}"; do
+		if [ "$p" = "${pair%%:*}" ]; then
+			services+=("${pair#*:}")
+		fi
+	done
+done
+if [ "${#services[@]}" -gt 0 ]; then
+	if [ -d /run/systemd/system ]; then
+		if systemctl disable --now "${services[@]}"; then
+			echo "deps.sh: disabled and stopped ${services[*]}"
+		else
+			echo "deps.sh: warning: could not disable ${services[*]}" >&2
+		fi
+	elif command -v systemctl >/dev/null; then
+		if systemctl disable "${services[@]}"; then
+			echo "deps.sh: disabled ${services[*]} at boot" \
+			    "(systemd is not running)"
+		else
+			echo "deps.sh: warning: could not disable ${services[*]}" >&2
+		fi
+	else
+		for s in "${services[@]}"; do
+			update-rc.d "${s%.service}" disable || true
+		done
+		echo "deps.sh: disabled ${services[*]} at boot (update-rc.d)"
+	fi
+fi
 echo "deps.sh: done"

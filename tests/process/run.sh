@@ -389,6 +389,86 @@ rc=$?
 check "exit status 0 after SIGTERM with runners (got $rc)" test "$rc" -eq 0
 check "no runner is left behind" test -z "$(runners_of "$m")"
 
+# --- sd_notify: READY, RELOADING, STOPPING (Type=notify) -------------------
+# A datagram socket stands in for systemd's NOTIFY_SOCKET; every message
+# the master sends becomes one line of $tmp/NAME.notify ("|" for "\n").
+notify_listen()
+{
+	local name=$1
+	python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], "a", buffering=1) as out:
+    while True:
+        out.write(s.recv(4096).decode().replace("\n", "|") + "\n")
+' "$tmp/$name.nsock" "$tmp/$name.notify" &
+	listener=$!
+	started+=("$listener")
+	wait_for "$TIMEOUT" test -S "$tmp/$name.nsock"
+}
+notify_unlisten()
+{
+	kill "$listener" 2>/dev/null
+	wait "$listener" 2>/dev/null
+}
+# nth_is NAME N PREFIX: line N of NAME's messages starts with PREFIX.
+nth_is()
+{
+	sed -n "$2p" "$tmp/$1.notify" 2>/dev/null | grep -q "^$3"
+}
+lines_are()
+{
+	[ "$(wc -l <"$tmp/$1.notify" 2>/dev/null || echo 0)" -eq "$2" ]
+}
+builddir=$(dirname "$MAUTOD")
+if ! command -v python3 >/dev/null; then
+	echo "skip - sd_notify: python3 is missing"
+elif [ -f "$builddir/config.h" ] &&
+    ! grep -q 'define HAVE_LIBSYSTEMD 1' "$builddir/config.h"; then
+	echo "skip - sd_notify: mautod is built without libsystemd"
+else
+	notify_listen n
+	NOTIFY_SOCKET=$tmp/n.nsock start_unix n --workers 2
+	m=$master
+	check "READY=1 once a worker accepts" wait_for "$TIMEOUT" nth_is n 1 \
+	    'READY=1|STATUS=Serving with 2 workers'
+	check "the socket answers when READY=1 is sent" answers "$tmp/n.sock"
+	kill -HUP "$m"
+	check "RELOADING=1 with MONOTONIC_USEC on SIGHUP" \
+	    wait_for "$TIMEOUT" nth_is n 2 'RELOADING=1|MONOTONIC_USEC=[0-9][0-9]*|'
+	check "READY=1 again when the workers are replaced" \
+	    wait_for "$TIMEOUT" nth_is n 3 'READY=1|STATUS=Serving.*(reloaded)'
+	check "the reload is logged as done" grep -q "reload done" "$tmp/n.log"
+	# A configuration that does not load: RELOADING, then READY at once.
+	echo "workers = many" >"$tmp/n-bad.conf"
+	cp "$conf" "$tmp/n-good.conf"
+	cp "$tmp/n-bad.conf" "$conf"
+	kill -HUP "$m"
+	check "a failed reload is followed by READY=1 at once" \
+	    wait_for "$TIMEOUT" nth_is n 5 'READY=1|STATUS=.*reload failed'
+	cp "$tmp/n-good.conf" "$conf"
+	stop "$m"
+	rc=$?
+	check "STOPPING=1 on SIGTERM, then exit status 0 (got $rc)" \
+	    eval 'nth_is n 6 "STOPPING=1|" && [ "$rc" -eq 0 ]'
+	check "six messages in all" lines_are n 6
+	notify_unlisten
+
+	# No READY=1 while no worker reaches the database.
+	notify_listen nd
+	NOTIFY_SOCKET=$tmp/nd.nsock MAUTO_DB_SOCKET=$tmp/no-such-db.sock \
+	    start_unix nd --workers 1
+	m=$master
+	sleep 2
+	check "no READY=1 while the database is unreachable" \
+	    test ! -s "$tmp/nd.notify"
+	stop "$m"
+	check "STOPPING=1 alone when stopped before ready" \
+	    eval 'nth_is nd 1 "STOPPING=1|" && lines_are nd 1'
+	notify_unlisten
+fi
+
 # A sanitizer build reports into the daemon logs; a report is a failure.
 sanitizer_clean()
 {

@@ -1,9 +1,12 @@
 /*
  * The configuration key table: defaults, the file syntax, bounds and
  * their error messages, environment and command-line precedence, the
- * password file, --print-config masking, and that man/mautod.conf.5 and
- * deploy/mautod.conf.example document exactly the keys of the table.
+ * password file and credential, --print-config masking, and that
+ * man/mautod.conf.5 and deploy/mautod.conf.example document exactly the
+ * keys of the table.
  */
+#include <sys/stat.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -415,6 +418,89 @@ test_password_file_and_masking(void **state)
 	config_clear(&c);
 }
 
+/*
+ * LoadCredential=: with $CREDENTIALS_DIRECTORY set, db_password comes
+ * from the file named by db_password_credential there; it beats the
+ * configuration file and yields to the environment.
+ */
+static void
+test_password_credential(void **state)
+{
+	struct config c;
+	char dir[600], line[700], *e;
+	const char *p;
+
+	(void)state;
+	(void)snprintf(dir, sizeof(dir), "%s/creds", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	write_file("creds/mauto.db_password", "fromcred\n");
+	write_file("creds/other", "othercred");
+	p = write_file("cred.conf", "db_password = fromfile\n");
+	(void)snprintf(line, sizeof(line), "%s", p);
+
+	/* Without the directory nothing changes. */
+	assert_int_equal(unsetenv("CREDENTIALS_DIRECTORY"), 0);
+	assert_int_equal(config_load(&c, line, true, NULL, 0), 0);
+	assert_string_equal(c.db_password, "fromfile");
+	assert_string_equal(c.db_password_credential, "mauto.db_password");
+	config_clear(&c);
+
+	assert_int_equal(setenv("CREDENTIALS_DIRECTORY", dir, 1), 0);
+	assert_int_equal(config_load(&c, line, true, NULL, 0), 0);
+	assert_string_equal(c.db_password, "fromcred");
+	config_clear(&c);
+
+	/* Another name, from the environment. */
+	assert_int_equal(setenv("MAUTO_DB_PASSWORD_CREDENTIAL", "other", 1), 0);
+	assert_int_equal(config_load(&c, line, true, NULL, 0), 0);
+	assert_string_equal(c.db_password, "othercred");
+	config_clear(&c);
+
+	/* A credential the unit did not load is no error. */
+	assert_int_equal(setenv("MAUTO_DB_PASSWORD_CREDENTIAL", "absent", 1), 0);
+	assert_int_equal(config_load(&c, line, true, NULL, 0), 0);
+	assert_string_equal(c.db_password, "fromfile");
+	config_clear(&c);
+	assert_int_equal(config_load(&c, NULL, false, NULL, 0), 0);
+	assert_null(c.db_password);
+	config_clear(&c);
+	assert_int_equal(unsetenv("MAUTO_DB_PASSWORD_CREDENTIAL"), 0);
+
+	/* The environment wins over the credential. */
+	assert_int_equal(setenv("MAUTO_DB_PASSWORD", "fromenv", 1), 0);
+	assert_int_equal(config_load(&c, line, true, NULL, 0), 0);
+	assert_string_equal(c.db_password, "fromenv");
+	config_clear(&c);
+	assert_int_equal(unsetenv("MAUTO_DB_PASSWORD"), 0);
+	(void)snprintf(line, sizeof(line), "%s/creds/other", tmpdir);
+	assert_int_equal(setenv("MAUTO_DB_PASSWORD_FILE", line, 1), 0);
+	assert_int_equal(config_load(&c, NULL, false, NULL, 0), 0);
+	assert_string_equal(c.db_password, "othercred");
+	config_clear(&c);
+	assert_int_equal(unsetenv("MAUTO_DB_PASSWORD_FILE"), 0);
+
+	/* An empty credential is an error that names it. */
+	write_file("creds/mauto.db_password", "\n");
+	capture_begin();
+	assert_int_equal(config_load(&c, NULL, false, NULL, 0), -1);
+	e = capture_end();
+	assert_non_null(strstr(e, "credential mauto.db_password: "));
+	assert_non_null(strstr(e, "the password must be 1 to"));
+	free(e);
+
+	/* The name cannot leave the directory. */
+	config_init(&c);
+	capture_begin();
+	assert_int_equal(config_set(&c, "db_password_credential", ".."), -1);
+	assert_int_equal(config_set(&c, "db_password_credential", "a/b"), -1);
+	e = capture_end();
+	assert_non_null(strstr(e, "must name a file"));
+	assert_non_null(strstr(e, "may only contain"));
+	free(e);
+	config_clear(&c);
+	assert_int_equal(unsetenv("CREDENTIALS_DIRECTORY"), 0);
+}
+
 static void
 test_bool_spellings(void **state)
 {
@@ -565,6 +651,7 @@ main(void)
 		cmocka_unit_test(test_empty_unsets_optional),
 		cmocka_unit_test(test_env_and_flags_order),
 		cmocka_unit_test(test_password_file_and_masking),
+		cmocka_unit_test(test_password_credential),
 		cmocka_unit_test(test_bool_spellings),
 		cmocka_unit_test(test_man_page_documents_every_key),
 		cmocka_unit_test(test_example_lists_every_key),
