@@ -749,10 +749,8 @@ api_lead_membership_merge(struct call *c, struct resp *r)
 {
 	const struct lead_schema *s;
 	int64_t winner = c->req->path_ints[0], ids[MAX_MERGE_LOSERS], missing;
-	static const char *const booleans[] = { "true", "false", NULL };
 	static const struct vparam merge_params[] = {
-		{ .name = "mergeInCRM", .type = VP_ENUM, .words = booleans,
-		  .flags = VPF_NOCASE, .type_name = "boolean" },
+		{ .name = "mergeInCRM", .type = VP_BOOL },
 	};
 	struct vvalue crm[1];
 	const char *one, **list = NULL;

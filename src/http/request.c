@@ -820,25 +820,6 @@ out:
 	return r;
 }
 
-/* api-behaviour.md §0: POST ...?_method=GET is routed as a GET. */
-static void
-apply_override(struct req *req)
-{
-	size_t i;
-
-	if (req->wire_method != HTTP_POST)
-		return;
-	for (i = 0; i < req->nparams; i++) {
-		if (req->params[i].src == PARAM_MULTIPART ||
-		    strcmp(req->params[i].name, "_method") != 0)
-			continue;
-		if (ci_eq(req->params[i].value, req->params[i].value_len,
-		    "GET"))
-			req->method = HTTP_GET;
-		break;
-	}
-}
-
 /* Copies at most max bytes of s (NULL stays NULL) into *out. */
 static int
 copy_capped(struct arena *a, const char *s, size_t max, const char **out)
@@ -849,6 +830,41 @@ copy_capped(struct arena *a, const char *s, size_t max, const char **out)
 	if (s != NULL && (*out = arena_strndup(a, s, len_max(s, max))) == NULL)
 		r = -API_ERR_SYSTEM;
 	return r;
+}
+
+/*
+ * Method override (api-behaviour.md §0): a POST whose query or
+ * urlencoded body has _method=<METHOD> is routed as that method, for
+ * every route (POST ...?_method=GET for long reads, POST ...?_method=
+ * DELETE as real clients delete leads).  The name is taken in any letter
+ * case; an unknown one is routed as an unknown method (605, naming it).
+ */
+static int
+apply_override(struct req *req, struct arena *a)
+{
+	const struct param *p;
+	size_t i;
+	int m;
+
+	if (req->wire_method != HTTP_POST)
+		return 0;
+	for (i = 0; i < req->nparams; i++) {
+		p = &req->params[i];
+		if (p->src == PARAM_MULTIPART ||
+		    strcmp(p->name, "_method") != 0 || p->value_len == 0)
+			continue;
+		for (m = 0; m < HTTP_OTHER; m++)
+			if (ci_eq(p->value, p->value_len, method_names[m]))
+				break;
+		req->method = (enum http_method)m;
+		if (m != HTTP_OTHER) {
+			req->method_name = method_names[m];
+			return 0;
+		}
+		return copy_capped(a, p->value, MAX_LOG_FIELD_BYTES,
+		    &req->method_name);
+	}
+	return 0;
 }
 
 /*
@@ -1021,9 +1037,9 @@ request_read(struct req *req, struct arena *a, const struct req_env *env)
 	    (r = parse_clen(env_get(env, "CONTENT_LENGTH"), &clen)) != 0 ||
 	    (r = read_headers(&c)) != 0 ||
 	    (r = read_body(&c, clen)) != 0 ||
-	    (r = decode(&c)) != 0)
+	    (r = decode(&c)) != 0 ||
+	    (r = apply_override(req, a)) != 0)
 		goto out;
-	apply_override(req);
 	r = 0;
 out:
 	return r;

@@ -438,9 +438,11 @@ test_merge_bad_losers(void **state)
 	    -API_ERR_INVALID_VALUE);
 	req.nparams = 0;
 	param("leadId", "2");
-	param("mergeInCRM", "yes");
+	param("mergeInCRM", "maybe");
 	assert_int_equal(api_lead_membership_merge(&call, &resp),
 	    -API_ERR_INVALID_VALUE);
+	assert_string_equal(resp.err_msg,
+	    "Invalid value 'maybe'. Required of type 'boolean'");
 	req.nparams = 0;
 	for (i = 2; i <= 27; i++)
 		n += snprintf(many + n, sizeof(many) - (size_t)n, "%s%d",

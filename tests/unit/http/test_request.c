@@ -782,8 +782,11 @@ test_method_override(void **state)
 		    "_method=GET&filterType=id&filterValues=1,2", HTTP_GET },
 		{ "POST", "_method=GET", "application/json", "{\"input\":[]}",
 		    HTTP_GET },
-		{ "POST", "_method=DELETE", NULL, NULL, HTTP_POST },
-		{ "POST", "_method=GETX", NULL, NULL, HTTP_POST },
+		{ "POST", "_method=DELETE", NULL, NULL, HTTP_DELETE },
+		{ "POST", "_method=delete", "application/json",
+		    "{\"input\":[{\"id\":1}]}", HTTP_DELETE },
+		{ "POST", "_method=Put", NULL, NULL, HTTP_PUT },
+		{ "POST", "_method=GETX", NULL, NULL, HTTP_OTHER },
 		{ "POST", "_method=", NULL, NULL, HTTP_POST },
 		{ "POST", "_METHOD=GET", NULL, NULL, HTTP_POST },
 		{ "POST", "_method=POST&_method=GET", NULL, NULL, HTTP_POST },
@@ -811,6 +814,14 @@ test_method_override(void **state)
 		assert_int_equal(t->req.wire_method,
 		    request_method(cases[i].method));
 	}
+	/* An unknown name is kept for the 605 message. */
+	reset(t);
+	set(t, "REQUEST_METHOD", "POST");
+	set(t, "PATH_INFO", "/rest/v1/leads.json");
+	set(t, "QUERY_STRING", "_method=FETCH");
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.method, HTTP_OTHER);
+	assert_string_equal(t->req.method_name, "FETCH");
 }
 
 static void
