@@ -22,6 +22,10 @@
 /* Formats a message into the request arena; NULL on exhaustion. */
 static const char *
 vmsg(struct call *c, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+static const char *
+vmsg(struct call *c, const char *fmt, va_list ap)
 {
 	char msg[1024];
 

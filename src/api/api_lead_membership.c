@@ -595,59 +595,6 @@ out:
 
 /* ---- Associate ----------------------------------------------------- */
 
-/* Whether s[0..n) is 1..max ASCII digits. */
-static bool
-is_digits(const char *s, size_t n, size_t max)
-{
-	size_t i;
-
-	if (n == 0 || n > max)
-		return false;
-	for (i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
-
-static bool
-is_alnum(char ch)
-{
-	return (ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') ||
-	    (ch >= 'a' && ch <= 'z');
-}
-
-/*
- * Whether v is a _mkto_trk cookie value: "id:" munchkin id (NNN-XXX-NNN)
- * "&token:_mch-" host "-" digits "-" digits, e.g.
- * id:287-GTJ-838&token:_mch-marketo.com-1396310362214-46169.
- */
-static bool
-is_mkto_cookie(const char *v)
-{
-	static const char tok[] = "&token:_mch-";
-	const char *host, *end, *d1, *d2;
-	size_t n = strlen(v), i;
-
-	if (n > MAX_COOKIE_BYTES || n < 15 + sizeof(tok) ||
-	    strncmp(v, "id:", 3) != 0 || !is_digits(v + 3, 3, 3) ||
-	    v[6] != '-' || !is_alnum(v[7]) || !is_alnum(v[8]) ||
-	    !is_alnum(v[9]) || v[10] != '-' || !is_digits(v + 11, 3, 3) ||
-	    strncmp(v + 14, tok, sizeof(tok) - 1) != 0)
-		return false;
-	host = v + 14 + sizeof(tok) - 1;
-	end = v + n;
-	if ((d2 = memrchr(host, '-', (size_t)(end - host))) == NULL ||
-	    !is_digits(d2 + 1, (size_t)(end - d2 - 1), 20) ||
-	    (d1 = memrchr(host, '-', (size_t)(d2 - host))) == NULL ||
-	    !is_digits(d1 + 1, (size_t)(d2 - d1 - 1), 20) || d1 == host)
-		return false;
-	for (i = 0; host + i < d1; i++)
-		if (!is_alnum(host[i]) && host[i] != '.' && host[i] != '-' &&
-		    host[i] != '_')
-			return false;
-	return true;
-}
-
 /*
  * The cookie parameter.  A client that did not encode the '&' of the
  * value sends "cookie=id:...&token:_mch-...": the second half arrives as
@@ -690,7 +637,7 @@ api_lead_membership_associate(struct call *c, struct resp *r)
 		err = -API_ERR_MISSING_PARAM;
 		goto out;
 	}
-	if (!is_mkto_cookie(cookie)) {
+	if (!lead_cookie_is_valid(cookie, strlen(cookie))) {
 		api_common_err_msg(c, r, "Invalid cookie value '%s'",
 		    api_common_echo(c, cookie));
 		err = -API_ERR_INVALID_COOKIE;

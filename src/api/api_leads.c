@@ -1085,7 +1085,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 		if (!json_object_is_type(ck, json_type_string) ||
 		    !lead_cookie_is_valid(cookie, strlen(cookie)))
 			refuse(c, sy.recs, 1012, "Invalid cookie value '%s'",
-			    cookie != NULL ? cookie : "");
+			    cookie != NULL ? api_common_echo(c, cookie) : "");
 	}
 	if (!sy.recs->skip && (ff.attrs = form_attrs(c, &form, fields,
 	    visitor, pid)) == NULL)

@@ -489,29 +489,53 @@ lead_value_json(const struct lead_field *f, const char *text, size_t len)
 	return json_object_new_string_len(text, (int)len);
 }
 
+/* Whether the n bytes at s are 1..max decimal digits. */
+static bool
+is_digits(const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n == 0 || n > max)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
 /*
- * A _mkto_trk value: "id:<munchkin id>&token:_mch-<domain>-<digits>-<n>".
- * The munchkin id is letters, digits and '-'; the token part is printable
- * ASCII without white space or '&'.  Anything else is 1012.
+ * A _mkto_trk value as the tracking script writes it: "id:" and the
+ * munchkin id (NNN-XXX-NNN: digits, letters or digits, digits), then
+ * "&token:_mch-", the cookie's domain (letters, digits, '.', '-', '_'),
+ * "-", the time it was set in milliseconds and "-", a random number, e.g.
+ * id:287-GTJ-838&token:_mch-marketo.com-1396310362214-46169.  The one
+ * rule for Associate Lead, Submit Form and filterType=cookies: anything
+ * else is 1012 everywhere.
  */
 bool
-lead_cookie_is_valid(const char *s, size_t n)
+lead_cookie_is_valid(const char *v, size_t n)
 {
 	static const char tok[] = "&token:_mch-";
-	size_t i, id_end;
+	const char *host, *end, *d1, *d2;
+	size_t i;
 
-	if (n > LEAD_COOKIE_BYTES || n < 3 || memcmp(s, "id:", 3) != 0)
+	if (n > LEAD_COOKIE_BYTES || n < 14 + sizeof(tok) ||
+	    memcmp(v, "id:", 3) != 0 || !is_digits(v + 3, 3, 3) ||
+	    v[6] != '-' || !isalnum((unsigned char)v[7]) ||
+	    !isalnum((unsigned char)v[8]) || !isalnum((unsigned char)v[9]) ||
+	    v[10] != '-' || !is_digits(v + 11, 3, 3) ||
+	    memcmp(v + 14, tok, sizeof(tok) - 1) != 0)
 		return false;
-	for (i = 3; i < n && s[i] != '&'; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '-')
-			return false;
-	id_end = i;
-	if (id_end == 3 || n - id_end <= sizeof(tok) - 1 ||
-	    memcmp(s + id_end, tok, sizeof(tok) - 1) != 0)
+	host = v + 14 + sizeof(tok) - 1;
+	end = v + n;
+	if ((d2 = memrchr(host, '-', (size_t)(end - host))) == NULL ||
+	    !is_digits(d2 + 1, (size_t)(end - d2 - 1), 20) ||
+	    (d1 = memrchr(host, '-', (size_t)(d2 - host))) == NULL ||
+	    !is_digits(d1 + 1, (size_t)(d2 - d1 - 1), 20) || d1 == host)
 		return false;
-	for (i = id_end + sizeof(tok) - 1; i < n; i++)
-		if ((unsigned char)s[i] <= 0x20 ||
-		    (unsigned char)s[i] >= 0x7F || s[i] == '&')
+	for (i = 0; host + i < d1; i++)
+		if (!isalnum((unsigned char)host[i]) && host[i] != '.' &&
+		    host[i] != '-' && host[i] != '_')
 			return false;
 	return true;
 }

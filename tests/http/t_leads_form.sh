@@ -71,7 +71,7 @@ def submit(fields, **extra):
                 {'formId': fid, 'programId': pid, 'input': [item]})
 
 email = 'form-%s@example.com' % tag
-cookie = 'id:063-GJP-217&token:_mch-example.com-1594662481190-%s' % tag
+cookie = 'id:063-GJP-217&token:_mch-example.com-1594662481190-%d' % int(tag, 16)
 visitor = {'pageURL': 'https://example.com/p', 'queryString': 'a=1&b=2',
            'leadClientIpAddress': '192.0.2.5', 'userAgentString': 'Mozilla/5.0'}
 doc = submit({'email': email, 'firstName': 'Fran'}, visitorData=visitor,
@@ -121,6 +121,10 @@ cases = [
      "Missing value for the required parameter 'email'"),
     (submit({'email': email}, cookie='not a cookie'), '1012',
      "Invalid cookie value 'not a cookie'"),
+    # One cookie rule everywhere: a munchkin id not NNN-XXX-NNN is refused
+    # here as Associate Lead and filterType=cookies refuse it.
+    (submit({'email': email}, cookie='id:1&token:_mch-x.com-1-2'), '1012',
+     "Invalid cookie value 'id:1&token:_mch-x.com-1-2'"),
     (submit({'email': email}, visitorData={'pageURL': 5}), '1003', None),
     (call('POST', '/rest/v1/leads/submitForm.json',
           {'formId': fid, 'input': [{'visitorData': {}}]}), '1003',

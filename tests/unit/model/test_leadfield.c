@@ -359,9 +359,15 @@ test_cookies(void **state)
 		"id:063-GJP-217&token:_mch-a b", "id:063-GJP-217&token:x",
 		"id:&token:_mch-x", "id:1-2-3&token:_mch-x&y",
 		"'; DROP TABLE lead; --",
+		/* One rule everywhere: the tracking script's form only. */
+		"id:1&token:_mch-x.com-1-2",
+		"id:28A-GTJ-838&token:_mch-marketo.com-1396310362214-46169",
+		"id:287-GTJ-838&token:_mch-marketo.com-abc-46169",
+		"id:287-GTJ-838&token:_mch-marketo.com-1396310362214",
+		"id:287-GTJ-838&token:_mch-market/o.com-1396310362214-46169",
 	};
 	char big[400];
-	size_t i;
+	size_t i, n;
 
 	(void)state;
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
@@ -369,10 +375,14 @@ test_cookies(void **state)
 	for (i = 0; i < sizeof(nope) / sizeof(nope[0]); i++)
 		if (lead_cookie_is_valid(nope[i], strlen(nope[i])))
 			fail_msg("accepted cookie %s", nope[i]);
+	/* A long domain up to the bound. */
 	memset(big, 'a', sizeof(big));
-	memcpy(big, "id:1&token:_mch-", 16);
-	assert_true(lead_cookie_is_valid(big, LEAD_COOKIE_BYTES));
-	assert_false(lead_cookie_is_valid(big, LEAD_COOKIE_BYTES + 1));
+	memcpy(big, "id:123-ABC-456&token:_mch-", 26);
+	n = LEAD_COOKIE_BYTES;
+	memcpy(big + n - 4, "-1-2", 4);
+	assert_true(lead_cookie_is_valid(big, n));
+	memcpy(big + n - 4, "a-1-2", 5);
+	assert_false(lead_cookie_is_valid(big, n + 1));
 }
 
 static void
