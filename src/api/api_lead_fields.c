@@ -82,11 +82,18 @@ map_attr(const char *name, bool read_only)
 	return o;
 }
 
-/* One field as Describe Lead shows it. */
+/*
+ * One field as Describe Lead shows it, as a real instance does: rest.
+ * readOnly is the field's, except that id is not read-only there (a
+ * record names the lead by it); the soap member only for fields the SOAP
+ * API has (a custom field has it under its own name), never read-only.
+ */
 static struct json_object *
 describe_json(const struct lead_field *f)
 {
 	struct json_object *o = json_object_new_object();
+	const char *soap = f->soap_name != NULL ? f->soap_name :
+	    f->is_custom ? f->name : NULL;
 
 	json_object_object_add(o, "id", json_object_new_int(f->attr_id));
 	json_object_object_add(o, "displayName",
@@ -96,10 +103,10 @@ describe_json(const struct lead_field *f)
 	if (f->length > 0)
 		json_object_object_add(o, "length",
 		    json_object_new_int(f->length));
-	json_object_object_add(o, "rest", map_attr(f->name, f->read_only));
-	if (f->soap_name != NULL)
-		json_object_object_add(o, "soap",
-		    map_attr(f->soap_name, f->read_only));
+	json_object_object_add(o, "rest", map_attr(f->name,
+	    f->read_only && strcmp(f->name, "id") != 0));
+	if (soap != NULL)
+		json_object_object_add(o, "soap", map_attr(soap, false));
 	return o;
 }
 
@@ -510,7 +517,10 @@ create_one(struct call *c, struct json_object *o, bool *created)
 	nf.display_name = rec_str(&rec, ATTR_DISPLAY_NAME, &len);
 	nf.description = rec_str(&rec, ATTR_DESCRIPTION, &len);
 	nf.is_hidden = rec_bool(&rec, ATTR_IS_HIDDEN, false);
-	nf.is_html_encoding = rec_bool(&rec, ATTR_IS_HTML_ENCODING, true);
+	/* As the standard fields: dates and booleans are not encoded. */
+	nf.is_html_encoding = rec_bool(&rec, ATTR_IS_HTML_ENCODING,
+	    nf.type != LF_DATE && nf.type != LF_DATETIME &&
+	    nf.type != LF_BOOLEAN);
 	nf.is_sensitive = rec_bool(&rec, ATTR_IS_SENSITIVE, false);
 	rr = repo_lead_schema_insert(c->app->db, &nf, &conflict, &full);
 	if (rr == 0) {
