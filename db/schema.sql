@@ -106,6 +106,7 @@ CREATE TABLE `co_type` (
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
   `approved_at` datetime DEFAULT NULL,
+  `added_after_approval` int(11) NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   UNIQUE KEY `co_type_api_name` (`api_name`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

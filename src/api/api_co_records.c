@@ -324,9 +324,8 @@ check_links(struct call *c, const struct co_type *t, struct rec *recs,
 	struct co_rows rows;
 	struct lead_value *keys = NULL;
 	const char *keycol;
-	int64_t *ids = NULL;
 	size_t *map = NULL, j, i, k, m;
-	bool *found = NULL, lead;
+	bool *found = NULL, lead, company;
 	int rr, err = 0;
 
 	memset(&lt, 0, sizeof(lt));
@@ -337,7 +336,7 @@ check_links(struct call *c, const struct co_type *t, struct rec *recs,
 		if (!f->is_link)
 			continue;
 		lead = strcasecmp(f->related_object, "lead") == 0;
-		ids = xcalloc(n + 1, sizeof(*ids));
+		company = strcasecmp(f->related_object, "company") == 0;
 		keys = xcalloc(n + 1, sizeof(*keys));
 		map = xcalloc(n + 1, sizeof(*map));
 		found = xcalloc(n + 1, sizeof(*found));
@@ -346,14 +345,22 @@ check_links(struct call *c, const struct co_type *t, struct rec *recs,
 			    recs[i].vals[j].kind == LV_ABSENT ||
 			    recs[i].vals[j].kind == LV_NULL)
 				continue;
-			ids[m] = recs[i].vals[j].i;
 			keys[m] = recs[i].vals[j];
 			map[m++] = i;
 		}
 		if (m == 0)
 			goto next;
-		if (lead) {
-			rr = repo_custom_objects_leads_exist(c->app->db, ids, m,
+		if (company) {
+			/*
+			 * Companies are not kept by this service: a link to
+			 * one is stored as given (docs/behaviour.md §6.1).
+			 */
+			for (i = 0; i < m; i++)
+				found[i] = true;
+			rr = 0;
+		} else if (lead) {
+			rr = repo_custom_objects_leads_exist(c->app->db, keys,
+			    m, strcasecmp(f->related_field, "email") == 0,
 			    found);
 		} else {
 			rr = repo_custom_objects_type_get(c->app->db,
@@ -391,11 +398,9 @@ check_links(struct call *c, const struct co_type *t, struct rec *recs,
 next:
 		repo_custom_objects_rows_free(&rows);
 		co_type_clear(&lt);
-		free(ids);
 		free(keys);
 		free(map);
 		free(found);
-		ids = NULL;
 		keys = NULL;
 		map = NULL;
 		found = NULL;

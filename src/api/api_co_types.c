@@ -41,7 +41,6 @@
 #include "api/api.h"
 #include "api/api_co_types.h"
 #include "api/api_common.h"
-#include "api/api_leads_catalog.h"
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -124,6 +123,7 @@ fields_json(const struct co_type *t)
 {
 	struct json_object *a = json_object_new_array();
 	const struct co_field *f;
+	enum co_dtype dt;
 	size_t i;
 	int len;
 
@@ -135,23 +135,31 @@ fields_json(const struct co_type *t)
 	    "datetime", 0, false));
 	for (i = 0; i < t->nfields; i++) {
 		f = &t->fields[i];
-		len = f->type == CO_STRING || f->type == CO_EMAIL ||
-		    f->type == CO_PHONE ? CO_STRING_LENGTH : 0;
+		/* A link shows the type of what it holds: a lead id is an
+		 * integer (the documentation's describe of a lead link). */
+		dt = f->is_link ? f->key_type : f->type;
+		len = dt == CO_STRING || dt == CO_EMAIL || dt == CO_PHONE ?
+		    CO_STRING_LENGTH : 0;
 		json_object_array_add(a, field_json(f->name, f->display_name,
-		    f->description, co_dtype_name(f->type), len,
-		    !f->is_dedupe));
+		    f->description, co_dtype_name(dt), len, !f->is_dedupe));
 	}
 	return a;
 }
 
-/* The display name of a link target: "Lead" for leads (§6.1 sample). */
+/*
+ * The display name of a link target: "Lead" and "Company" for the
+ * standard objects (§6.1 sample), a custom object's API name.
+ */
 static const char *
 related_name(const struct co_field *f)
 {
-	if (f->related_object != NULL &&
-	    strcasecmp(f->related_object, "lead") == 0)
+	if (f->related_object == NULL)
+		return "";
+	if (strcasecmp(f->related_object, "lead") == 0)
 		return "Lead";
-	return f->related_object != NULL ? f->related_object : "";
+	if (strcasecmp(f->related_object, "company") == 0)
+		return "Company";
+	return f->related_object;
 }
 
 struct json_object *
@@ -380,81 +388,81 @@ api_co_types_data_types(struct call *c, struct resp *r)
 	return 0;
 }
 
+/* {"name","displayName","dataType"}: a field of a linkable object. */
+static struct json_object *
+linkable_field(const char *name, const char *display, const char *dtype)
+{
+	struct json_object *f = json_object_new_object();
+
+	json_object_object_add(f, "name", json_object_new_string(name));
+	json_object_object_add(f, "displayName",
+	    json_object_new_string(display != NULL ? display : name));
+	json_object_object_add(f, "dataType", json_object_new_string(dtype));
+	return f;
+}
+
+/* {"name","displayName","fields":[]}: a linkable object. */
+static struct json_object *
+linkable_object(struct resp *r, const char *name, const char *display)
+{
+	struct json_object *o = json_object_new_object(), *a;
+
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "displayName",
+	    json_object_new_string(display != NULL ? display : name));
+	a = json_object_new_array();
+	json_object_object_add(o, "fields", a);
+	resp_add(r, o);
+	return a;
+}
+
 /*
- * GET /rest/v1/customobjects/schema/linkableObjects.json: lead, with the
- * fields of the lead catalogue (a link to a lead is made on its "id"),
- * and every approved custom object a link may point to (one dedupe
- * field, no link field of its own), with that key field.
+ * GET /rest/v1/customobjects/schema/linkableObjects.json: what a link
+ * field may point to, as the documentation's example shows it.  lead,
+ * on "Id" or "Email Address" (the standard objects' fields are named by
+ * their display names there); company on "Id"; and every approved
+ * custom object without a link field of its own, on "marketoGUID" or,
+ * when it has exactly one, its dedupe field.
  */
 int
 api_co_types_linkable(struct call *c, struct resp *r)
 {
-	const struct lead_schema *ls;
-	struct json_object *o, *a, *f;
+	struct json_object *a;
 	struct co_type t;
 	char **names = NULL;
 	size_t n = 0, i, j;
-	int err, rr;
+	int err = 0, rr;
 
 	memset(&t, 0, sizeof(t));
-	if ((err = api_leads_catalog_get(c, false, &ls)) != 0)
-		return err;
-	o = json_object_new_object();
-	json_object_object_add(o, "name", json_object_new_string("lead"));
-	json_object_object_add(o, "displayName",
-	    json_object_new_string("Lead"));
-	a = json_object_new_array();
-	for (i = 0; i < ls->count; i++) {
-		f = json_object_new_object();
-		json_object_object_add(f, "name",
-		    json_object_new_string(ls->fields[i].name));
-		json_object_object_add(f, "displayName",
-		    json_object_new_string(ls->fields[i].display_name));
-		json_object_object_add(f, "dataType", json_object_new_string(
-		    lf_type_name(ls->fields[i].type)));
-		json_object_array_add(a, f);
-	}
-	json_object_object_add(o, "fields", a);
-	resp_add(r, o);
+	a = linkable_object(r, "lead", "Lead");
+	json_object_array_add(a, linkable_field(CO_LEAD_ID_DISPLAY, NULL,
+	    "integer"));
+	json_object_array_add(a, linkable_field(CO_LEAD_EMAIL_DISPLAY, NULL,
+	    "email"));
+	a = linkable_object(r, "company", "Company");
+	json_object_array_add(a, linkable_field(CO_LEAD_ID_DISPLAY, NULL,
+	    "integer"));
 	if ((rr = repo_custom_objects_type_list(c->app->db, &names, &n)) != 0)
 		return err_from_repo(rr);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && err == 0; i++) {
 		rr = repo_custom_objects_type_get(c->app->db, names[i], true,
 		    &t);
-		if (rr == -REPO_ERR_NOT_FOUND) {
-			co_type_clear(&t);
-			continue;
-		}
-		if (rr != 0) {
+		if (rr != 0 && rr != -REPO_ERR_NOT_FOUND)
 			err = err_from_repo(rr);
-			break;
-		}
-		if (!co_type_has_link(&t) && co_type_ndedupe(&t) == 1) {
-			o = json_object_new_object();
-			json_object_object_add(o, "name",
-			    json_object_new_string(t.api_name));
-			json_object_object_add(o, "displayName",
-			    api_common_str_or_null(t.display_name));
-			a = json_object_new_array();
-			for (j = 0; j < t.nfields; j++) {
-				if (!t.fields[j].is_dedupe)
-					continue;
-				f = json_object_new_object();
-				json_object_object_add(f, "name",
-				    json_object_new_string(t.fields[j].name));
-				json_object_object_add(f, "displayName",
-				    api_common_str_or_null(t.fields[j].display_name));
-				json_object_object_add(f, "dataType",
-				    json_object_new_string(co_dtype_name(
-				    t.fields[j].type)));
-				json_object_array_add(a, f);
-			}
-			json_object_object_add(o, "fields", a);
-			resp_add(r, o);
+		else if (rr == 0 && !co_type_has_link(&t)) {
+			a = linkable_object(r, t.api_name, t.display_name);
+			json_object_array_add(a, linkable_field("marketoGUID",
+			    "Marketo GUID", "string"));
+			for (j = 0; j < t.nfields &&
+			    co_type_ndedupe(&t) == 1; j++)
+				if (t.fields[j].is_dedupe)
+					json_object_array_add(a,
+					    linkable_field(t.fields[j].name,
+					    t.fields[j].display_name,
+					    co_dtype_name(t.fields[j].type)));
 		}
 		co_type_clear(&t);
 	}
-	co_type_clear(&t);
 	repo_custom_objects_names_free(names, n);
 	return err;
 }
@@ -509,6 +517,10 @@ run_edit(struct call *c, struct resp *r, const char *name, struct co_edit *e)
 	rr = repo_custom_objects_type_edit(c->app->db, name, e);
 	if (rr == -REPO_ERR_INVALID)
 		return edit_fail(c, r, e);
+	if (rr == -REPO_ERR_CONFLICT && e->display_taken[0] != '\0')
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "displayName is already used by custom object type '%s'",
+		    e->display_taken);
 	if (rr != 0)
 		return api_co_types_err(c, r, rr, name);
 	return 0;
@@ -632,9 +644,42 @@ struct field_in {
 	unsigned	 mask;		/* CO_UPD_* given */
 };
 
+/* Whether field names key (no case), by API or display name. */
+static bool
+is_key(const char *field, const char *api, const char *display)
+{
+	return strcasecmp(field, api) == 0 || strcasecmp(field, display) == 0;
+}
+
+/* Sets f's link to a standard object's key (static strings). */
+static int
+link_standard(struct call *c, struct resp *r, const char *name,
+    const char *field, struct co_field *f)
+{
+	bool lead = strcasecmp(name, "lead") == 0;
+
+	f->related_object = (char *)(uintptr_t)(lead ? "lead" : "company");
+	if (is_key(field, "id", CO_LEAD_ID_DISPLAY)) {
+		f->related_field = (char *)(uintptr_t)"id";
+		f->key_type = CO_INTEGER;
+		return 0;
+	}
+	if (lead && is_key(field, "email", CO_LEAD_EMAIL_DISPLAY)) {
+		f->related_field = (char *)(uintptr_t)"email";
+		f->key_type = CO_EMAIL;
+		return 0;
+	}
+	return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "A link to %s "
+	    "is made on %s, not '%s'", name, lead ? "'" CO_LEAD_ID_DISPLAY
+	    "' or '" CO_LEAD_EMAIL_DISPLAY "'" : "'" CO_LEAD_ID_DISPLAY "'",
+	    api_common_echo(c, field));
+}
+
 /*
  * Resolves relatedTo {name, field} of a link field into f: a lead by its
- * id, or an approved custom object by its one dedupe field.
+ * id or email address, a company by its id, or an approved custom object
+ * without links of its own by its marketoGUID or its one dedupe field
+ * (what Get Custom Object Linkable Objects lists).
  */
 static int
 resolve_link(struct call *c, struct resp *r, struct json_object *rel,
@@ -659,21 +704,13 @@ resolve_link(struct call *c, struct resp *r, struct json_object *rel,
 	if (field == NULL || field[0] == '\0')
 		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing value for "
 		    "the required parameter 'relatedTo.field'");
-	if (strcasecmp(name, "lead") == 0) {
-		if (strcasecmp(field, "id") != 0)
-			return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "A link to "
-			    "lead is made on its field 'id', not '%s'",
-			    api_common_echo(c, field));
-		f->related_object = (char *)(uintptr_t)"lead";
-		f->related_field = (char *)(uintptr_t)"id";
-		f->key_type = CO_INTEGER;
-		return 0;
-	}
+	if (strcasecmp(name, "lead") == 0 || strcasecmp(name, "company") == 0)
+		return link_standard(c, r, name, field, f);
 	rr = repo_custom_objects_type_get(c->app->db, name, true, &t);
 	if (rr == -REPO_ERR_NOT_FOUND) {
 		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Linked object "
-		    "'%s' not found: a link goes to lead or to an approved "
-		    "custom object type", api_common_echo(c, name));
+		    "'%s' not found: a link goes to lead, company or an "
+		    "approved custom object type", api_common_echo(c, name));
 		goto out;
 	}
 	if (rr != 0) {
@@ -689,16 +726,20 @@ resolve_link(struct call *c, struct resp *r, struct json_object *rel,
 	for (i = 0; i < t.nfields; i++)
 		if (t.fields[i].is_dedupe)
 			k = &t.fields[i];
-	if (co_type_ndedupe(&t) != 1 || k == NULL ||
-	    strcasecmp(k->name, field) != 0) {
+	if (strcasecmp(field, "marketoGUID") == 0) {
+		f->related_field = arena_strdup(&c->app->arena, "marketoGUID");
+		f->key_type = CO_STRING;
+	} else if (co_type_ndedupe(&t) == 1 && k != NULL &&
+	    strcasecmp(k->name, field) == 0) {
+		f->related_field = arena_strdup(&c->app->arena, k->name);
+		f->key_type = k->type;
+	} else {
 		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "A link to custom "
-		    "object type '%s' is made on its one dedupe field, not "
-		    "'%s'", t.api_name, api_common_echo(c, field));
+		    "object type '%s' is made on marketoGUID or its one dedupe "
+		    "field, not '%s'", t.api_name, api_common_echo(c, field));
 		goto out;
 	}
 	f->related_object = arena_strdup(&c->app->arena, t.api_name);
-	f->related_field = arena_strdup(&c->app->arena, k->name);
-	f->key_type = k->type;
 	err = f->related_object != NULL && f->related_field != NULL ? 0 :
 	    -API_ERR_SYSTEM;
 out:

@@ -402,6 +402,7 @@ static enum run_end
 write_records(struct job_run *j, struct csv_writer *w)
 {
 	struct export_select sel;
+	const struct co_field *lf;
 	const char *const *vals;
 	const unsigned long *lens;
 	const char *h;
@@ -424,6 +425,9 @@ write_records(struct job_run *j, struct csv_writer *w)
 	sel.end = j->job.filter_end;
 	sel.list_id = j->job.list_id;
 	sel.link_field = j->job.link_field;
+	lf = co_type_field(&j->type, j->job.link_field);
+	sel.link_by_email = lf != NULL && lf->is_link &&
+	    lf->key_type == CO_EMAIL;
 	if (db_open(&j->stream_db, j->r->cfg, &repo_schema, false) != 0 ||
 	    repo_bulk_export_stream_open(j->stream_db, &sel,
 	    &j->stream) != 0) {

@@ -206,6 +206,19 @@ co_type_ndedupe(const struct co_type *t)
 }
 
 /* See cotype.h. */
+size_t
+co_type_nnew(const struct co_type *d, const struct co_type *appr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nfields; i++)
+		if (appr == NULL ||
+		    co_type_field(appr, d->fields[i].name) == NULL)
+			n++;
+	return n;
+}
+
+/* See cotype.h. */
 bool
 co_type_has_link(const struct co_type *t)
 {
@@ -465,6 +478,13 @@ co_rule_add_field(struct co_type *d, const struct co_type *appr,
 		return CO_RULE_REFUSED;
 	}
 	if (appr != NULL) {
+		if ((size_t)appr->added + co_type_nnew(d, appr) >=
+		    CO_MAX_ADDED) {
+			snprintf(msg, n, "At most %d fields can be added to a "
+			    "custom object type after its approval",
+			    CO_MAX_ADDED);
+			return CO_RULE_REFUSED;
+		}
 		if (nf->is_dedupe) {
 			snprintf(msg, n, "Dedupe fields cannot be added to an "
 			    "approved custom object type");
@@ -656,6 +676,11 @@ co_rule_approvable(const struct co_type *d, const struct co_type *appr,
 	}
 	if (appr == NULL)
 		return CO_RULE_OK;
+	if ((size_t)appr->added + co_type_nnew(d, appr) > CO_MAX_ADDED) {
+		snprintf(msg, n, "At most %d fields can be added to a custom "
+		    "object type after its approval", CO_MAX_ADDED);
+		return CO_RULE_REFUSED;
+	}
 	/* The key and the links of the records cannot move (§6.1). */
 	for (i = 0; i < d->nfields; i++) {
 		f = &d->fields[i];

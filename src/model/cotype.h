@@ -45,9 +45,18 @@ enum co_dtype {
 #define CO_DESCRIPTION_MAX	2000
 #define CO_MAX_TYPES		10
 #define CO_MAX_FIELDS		50	/* user fields of one type */
+#define CO_MAX_ADDED		20	/* fields added once approved */
 #define CO_MAX_DEDUPE		3
 #define CO_STRING_LENGTH	255	/* string, email, phone values */
 #define CO_GUID_LEN		36
+
+/*
+ * The keys a link field may use on the standard objects, by API name and
+ * by the display name Get Custom Object Linkable Objects shows: a lead
+ * by its id or its email address, a company by its id.
+ */
+#define CO_LEAD_ID_DISPLAY	"Id"
+#define CO_LEAD_EMAIL_DISPLAY	"Email Address"
 
 /*
  * One field of one version.  Strings are owned by the struct holding the
@@ -90,6 +99,8 @@ struct co_type {
 	int64_t		 created_at;	/* epoch seconds */
 	int64_t		 updated_at;	/* epoch seconds */
 	int64_t		 draft_rev;	/* bumped by every draft change */
+	int32_t		 added;		/* fields approved after the first
+					   approval, all approvals together */
 };
 
 /* Text of a type for the API ("string", "link", ...). */
@@ -111,6 +122,9 @@ const struct co_field *co_type_field(const struct co_type *t,
 		    const char *name);
 /* The number of dedupe fields. */
 size_t		 co_type_ndedupe(const struct co_type *t);
+/* The number of fields of d that appr lacks (all of d's when NULL). */
+size_t		 co_type_nnew(const struct co_type *d,
+		    const struct co_type *appr);
 /* Whether the type has a link field. */
 bool		 co_type_has_link(const struct co_type *t);
 
@@ -178,7 +192,9 @@ enum co_rule {
 /*
  * Adds field nf (copied): a unique name, at most 50 fields, at most 3
  * dedupe fields of indexable types, no dedupe or link field after
- * approval.
+ * approval, and once approved at most 20 fields added over all later
+ * approvals (appr->added of them approved already, the new ones of d
+ * pending): a limit apart from the 50, which also holds.
  */
 int		 co_rule_add_field(struct co_type *d,
 		    const struct co_type *appr, const struct co_field *nf,
@@ -208,8 +224,8 @@ int		 co_rule_delete_field(struct co_type *d,
 
 /*
  * Whether draft d may be approved over appr: 1 to 3 dedupe fields, at
- * most 50 fields, and the approved key and links unchanged.  d is not
- * changed.
+ * most 50 fields, at most 20 added since the first approval, and the
+ * approved key and links unchanged.  d is not changed.
  */
 int		 co_rule_approvable(const struct co_type *d,
 		    const struct co_type *appr, char *msg, size_t n);

@@ -1333,9 +1333,16 @@ build_select(struct buf *b, const struct export_select *sel)
 		 */
 		if (!is_ident(sel->link_field))
 			goto out;
-		buf_printf(b, "WHERE EXISTS (SELECT 1 FROM list_member m "
-		    "WHERE m.list_id = ? AND m.lead_id = r.`%s`) "
-		    "ORDER BY r.`id`", sel->link_field);
+		if (sel->link_by_email)
+			buf_printf(b, "WHERE EXISTS (SELECT 1 FROM list_member "
+			    "m JOIN lead l ON l.id = m.lead_id WHERE "
+			    "m.list_id = ? AND l.email = r.`%s` COLLATE "
+			    "utf8mb4_general_ci) "
+			    "ORDER BY r.`id`", sel->link_field);
+		else
+			buf_printf(b, "WHERE EXISTS (SELECT 1 FROM list_member "
+			    "m WHERE m.list_id = ? AND m.lead_id = r.`%s`) "
+			    "ORDER BY r.`id`", sel->link_field);
 		break;
 	default:
 		goto out;

@@ -285,6 +285,7 @@ struct export_select {
 	const char			*end;
 	int32_t				 list_id;
 	const char			*link_field;
+	bool				 link_by_email;	/* lead email */
 };
 
 struct export_stream;

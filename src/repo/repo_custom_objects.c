@@ -51,6 +51,7 @@ enum co_stmt {
 	CO_STMT_PROMOTE,
 	CO_STMT_LINKED_FROM,
 	CO_STMT_TABLE_COLUMNS,
+	CO_STMT_DISPLAY_USED,
 	CO_STMT__MAX
 };
 
@@ -58,7 +59,8 @@ enum co_stmt {
 #define CO_TYPE_COLUMNS \
 	"id, api_name, state, has_approved, has_draft, table_ready, " \
 	"draft_rev, UNIX_TIMESTAMP(created_at), UNIX_TIMESTAMP(updated_at), " \
-	"approving_owner IS NOT NULL AND approving_until >= UTC_TIMESTAMP()"
+	"approving_owner IS NOT NULL AND approving_until >= UTC_TIMESTAMP(), " \
+	"added_after_approval"
 
 #define CO_FIELD_COLUMNS \
 	"name, display_name, data_type, length, description, is_dedupe, " \
@@ -142,9 +144,11 @@ static const char *const sql[CO_STMT__MAX] = {
 	[CO_STMT_LEASE_CLEAR] =
 	    "UPDATE co_type SET approving_owner = NULL, approving_until = NULL "
 	    "WHERE id = ? AND approving_owner = ?",
+	/* added (the new fields of a later approval), id. */
 	[CO_STMT_PROMOTE] =
 	    "UPDATE co_type SET state = 'approved', has_approved = 1, "
 	    "has_draft = 0, table_ready = 1, draft_rev = draft_rev + 1, "
+	    "added_after_approval = added_after_approval + ?, "
 	    "approved_at = UTC_TIMESTAMP(), updated_at = UTC_TIMESTAMP() "
 	    "WHERE id = ?",
 	/* Another type with a link field to this one (either version). */
@@ -155,6 +159,12 @@ static const char *const sql[CO_STMT__MAX] = {
 	[CO_STMT_TABLE_COLUMNS] =
 	    "SELECT COLUMN_NAME FROM information_schema.COLUMNS "
 	    "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?",
+	/* Another type with this display name, in either version, no case. */
+	[CO_STMT_DISPLAY_USED] =
+	    "SELECT t.api_name FROM co_type_version v JOIN co_type t "
+	    "ON t.id = v.type_id WHERE v.type_id <> ? AND "
+	    "v.display_name COLLATE utf8mb4_unicode_ci = ? "
+	    "ORDER BY t.id LIMIT 1",
 };
 
 const struct db_stmt_set repo_custom_objects_sql = {
@@ -350,6 +360,7 @@ type_row_cb(void *arg, char **v, const unsigned long *lens)
 	t->created_at = col_i64(v[7]);
 	t->updated_at = col_i64(v[8]);
 	tr->leased = col_i64(v[9]) != 0;
+	t->added = (int32_t)col_i64(v[10]);
 	tr->found = true;
 	if (tr->table_ready)
 		snprintf(t->table, sizeof(t->table), "co_rec_%lld",
@@ -372,7 +383,7 @@ type_row_get(struct db *db, const char *api_name, bool lock,
 	bind_str(&in[0], api_name, &len);
 	if ((r = db_exec(db, st, in, "repo_custom_objects_type")) != 0)
 		return r;
-	if ((r = fetch_text(db, st, 10, type_row_cb, tr,
+	if ((r = fetch_text(db, st, 11, type_row_cb, tr,
 	    "repo_custom_objects_type")) != 0)
 		return r;
 	return tr->found ? 0 : -REPO_ERR_NOT_FOUND;
@@ -737,6 +748,40 @@ struct edit_arg {
 };
 
 static int
+linked_cb(void *arg, char **v, const unsigned long *lens)
+{
+	char *msg = arg;
+
+	(void)lens;
+	snprintf(msg, CO_NAME_MAX + 1, "%s", v[0] != NULL ? v[0] : "");
+	return 0;
+}
+
+/* -REPO_ERR_CONFLICT when a type other than id has d's display name. */
+static int
+display_check(struct db *db, const struct co_type *d, int64_t id,
+    struct co_edit *e)
+{
+	MYSQL_BIND in[2];
+	MYSQL_STMT *st;
+	unsigned long len;
+	int r;
+
+	e->display_taken[0] = '\0';
+	if (d->display_name == NULL)
+		return 0;
+	len = strlen(d->display_name);
+	bind_i64(&in[0], &id);
+	bind_str(&in[1], d->display_name, &len);
+	st = stmt(db, CO_STMT_DISPLAY_USED);
+	if ((r = db_exec(db, st, in, "repo_custom_objects_edit")) != 0 ||
+	    (r = fetch_text(db, st, 1, linked_cb, e->display_taken,
+	    "repo_custom_objects_edit")) != 0)
+		return r;
+	return e->display_taken[0] != '\0' ? -REPO_ERR_CONFLICT : 0;
+}
+
+static int
 edit_tx(struct db *db, void *arg)
 {
 	struct edit_arg *a = arg;
@@ -801,6 +846,8 @@ edit_tx(struct db *db, void *arg)
 		r = 0;
 		goto out;
 	}
+	if ((r = display_check(db, &draft, cur.id, e)) != 0)
+		goto out;
 	if (e->is_new) {
 		st = stmt(db, CO_STMT_TYPE_INSERT);
 		len = strlen(a->api_name);
@@ -904,15 +951,6 @@ struct delete_arg {
 	int64_t		 id;
 };
 
-static int
-linked_cb(void *arg, char **v, const unsigned long *lens)
-{
-	char *msg = arg;
-
-	(void)lens;
-	snprintf(msg, CO_NAME_MAX + 1, "%s", v[0] != NULL ? v[0] : "");
-	return 0;
-}
 
 static int
 delete_tx(struct db *db, void *arg)
@@ -1055,7 +1093,7 @@ approve_commit_tx(struct db *db, void *arg)
 	struct type_row tr;
 	MYSQL_BIND in[3];
 	unsigned long len = CO_GUID_LEN;
-	int32_t zero = 0, one = 1;
+	int32_t zero = 0, one = 1, added;
 	uint64_t n;
 	int r;
 
@@ -1094,8 +1132,13 @@ approve_commit_tx(struct db *db, void *arg)
 	bind_i64(&in[0], &cur.id);
 	bind_i32(&in[1], &one);
 	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
-	    "repo_custom_objects_approve")) != 0 ||
-	    (r = db_exec(db, stmt(db, CO_STMT_PROMOTE), in,
+	    "repo_custom_objects_approve")) != 0)
+		goto out;
+	/* A later approval counts the fields it adds (the 20 of §6.1). */
+	added = cur.approved ? (int32_t)co_type_nnew(&a->draft, &a->appr) : 0;
+	bind_i32(&in[0], &added);
+	bind_i64(&in[1], &cur.id);
+	if ((r = db_exec(db, stmt(db, CO_STMT_PROMOTE), in,
 	    "repo_custom_objects_approve")) != 0 ||
 	    (r = bump(db)) != 0)
 		goto out;
@@ -1615,33 +1658,37 @@ out:
 }
 
 struct found_ctx {
-	const int64_t	*ids;
-	size_t		 n;
-	bool		*found;
+	const struct lead_value	*keys;
+	size_t			 n;
+	bool			 by_email;
+	bool			*found;
 };
 
 static int
 found_cb(void *arg, char **v, const unsigned long *lens)
 {
 	struct found_ctx *x = arg;
-	int64_t id = col_i64(v[0]);
+	int64_t id = x->by_email ? 0 : col_i64(v[0]);
 	size_t i;
 
-	(void)lens;
 	for (i = 0; i < x->n; i++)
-		if (x->ids[i] == id)
+		if (x->by_email ? x->keys[i].len == lens[0] &&
+		    strncasecmp(x->keys[i].s, v[0], lens[0]) == 0 :
+		    x->keys[i].i == id)
 			x->found[i] = true;
 	return 0;
 }
 
 /* See repo_custom_objects.h. */
 int
-repo_custom_objects_leads_exist(struct db *db, const int64_t *ids, size_t n,
-    bool *found)
+repo_custom_objects_leads_exist(struct db *db, const struct lead_value *keys,
+    size_t n, bool by_email, bool *found)
 {
-	struct found_ctx x = { .ids = ids, .n = n, .found = found };
+	struct found_ctx x = { .keys = keys, .n = n, .by_email = by_email,
+	    .found = found };
 	struct buf q;
 	MYSQL_BIND *in = NULL;
+	unsigned long *lens = NULL;
 	MYSQL_STMT *st;
 	size_t i;
 	int r = -REPO_ERR_INTERNAL;
@@ -1653,15 +1700,22 @@ repo_custom_objects_leads_exist(struct db *db, const int64_t *ids, size_t n,
 		r = 0;
 		goto out;
 	}
-	buf_adds(&q, "SELECT `id` FROM `lead` WHERE `id` IN (");
+	buf_adds(&q, by_email ? "SELECT `email` FROM `lead` WHERE `email` IN (" :
+	    "SELECT `id` FROM `lead` WHERE `id` IN (");
 	for (i = 0; i < n; i++)
 		buf_adds(&q, i == 0 ? "?" : ", ?");
 	buf_adds(&q, ")");
 	if (!buf_ok(&q))
 		goto out;
 	in = xcalloc(n, sizeof(*in));
-	for (i = 0; i < n; i++)
-		bind_i64(&in[i], &ids[i]);
+	lens = xcalloc(n, sizeof(*lens));
+	for (i = 0; i < n; i++) {
+		if (by_email) {
+			lens[i] = (unsigned long)keys[i].len;
+			bind_str(&in[i], keys[i].s, &lens[i]);
+		} else
+			bind_i64(&in[i], &keys[i].i);
+	}
 	if ((r = db_ensure(db)) != 0)
 		goto out;
 	if ((st = db_stmt_sql(db, q.data, "repo_custom_objects_leads")) ==
@@ -1674,6 +1728,7 @@ repo_custom_objects_leads_exist(struct db *db, const int64_t *ids, size_t n,
 		    "repo_custom_objects_leads");
 out:
 	free(in);
+	free(lens);
 	buf_clear(&q);
 	return r;
 }

@@ -75,12 +75,16 @@ struct co_edit {
 	bool	   changed;	/* from fn: false leaves the type as it was */
 	int	   err;		/* out: fn's negative api_err */
 	char	   msg[256];	/* out: fn's message */
+	/* out: the other type whose display name the draft's repeats */
+	char	   display_taken[CO_NAME_MAX + 1];
 };
 
 /*
  * Runs the edit e on type api_name.  Returns 0; -REPO_ERR_INVALID when
- * fn refused (e->err, e->msg); -REPO_ERR_NOT_FOUND when the type does not
- * exist and e->may_create is false; or another negative repo_err.
+ * fn refused (e->err, e->msg); -REPO_ERR_CONFLICT when the draft's
+ * display name is another type's, without regard to case
+ * (e->display_taken names it); -REPO_ERR_NOT_FOUND when the type does
+ * not exist and e->may_create is false; or another negative repo_err.
  */
 int	repo_custom_objects_type_edit(struct db *db, const char *api_name,
 	    struct co_edit *e);
@@ -116,11 +120,13 @@ int	repo_custom_objects_type_delete(struct db *db, const char *api_name,
 	    char *msg);
 
 /*
- * The lead id link check: sets found[i] for each ids[i] that is a lead.
- * Returns 0 or a negative repo_err.
+ * The lead link check: sets found[i] for each keys[i] that names a lead,
+ * by its id (keys[i].i) or, when by_email, its email address (keys[i].s,
+ * no case).  Returns 0 or a negative repo_err.
  */
-int	repo_custom_objects_leads_exist(struct db *db, const int64_t *ids,
-	    size_t n, bool *found);
+int	repo_custom_objects_leads_exist(struct db *db,
+	    const struct lead_value *keys, size_t n, bool by_email,
+	    bool *found);
 
 /* ---- Records ------------------------------------------------------- */
 

@@ -725,6 +725,67 @@ test_filters_and_formats(void **state)
 	assert_int_equal(j.file_size, 4);
 }
 
+/*
+ * A link to leads by email address: the static list filter matches the
+ * record's email with its members' (no case), not their ids.
+ */
+static void
+test_static_list_by_email(void **state)
+{
+	static const struct export_column cols[] = {
+		{ "vin", CO_STRING }, { "owner", CO_EMAIL },
+	};
+	struct export_select sel;
+	struct export_stream *st = NULL;
+	const char *const *vals;
+	const unsigned long *lens;
+	int64_t list, lead1, lead2;
+	char got[64] = "";
+	int e;
+
+	(void)state;
+	sql("DROP TABLE IF EXISTS bx_rec_email");
+	sql("DELETE FROM lead WHERE email LIKE 'bx-mail-%'");
+	sql("CREATE TABLE bx_rec_email (`id` BIGINT NOT NULL AUTO_INCREMENT, "
+	    "`vin` VARCHAR(255) NULL, `owner` VARCHAR(255) NULL, "
+	    "PRIMARY KEY (`id`)) ENGINE=InnoDB");
+	sql("INSERT INTO lead (email, createdAt, updatedAt) VALUES "
+	    "('bx-mail-1@example.com', UTC_TIMESTAMP(), UTC_TIMESTAMP())");
+	lead1 = (int64_t)mysql_insert_id(db_conn(db));
+	sql("INSERT INTO lead (email, createdAt, updatedAt) VALUES "
+	    "('bx-mail-2@example.com', UTC_TIMESTAMP(), UTC_TIMESTAMP())");
+	lead2 = (int64_t)mysql_insert_id(db_conn(db));
+	list = q_i64("SELECT id FROM static_list WHERE name = 'bx list'");
+	sqlf("INSERT INTO list_member (list_id, lead_id, created_at, "
+	    "updated_at) VALUES (%lld, %lld, UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP())", (long long)list, (long long)lead1);
+	sql("INSERT INTO bx_rec_email (vin, owner) VALUES "
+	    "('E1', 'BX-MAIL-1@example.com'), ('E2', 'bx-mail-2@example.com'), "
+	    "('E3', NULL), ('E4', 'bx-mail-1@example.com')");
+	memset(&sel, 0, sizeof(sel));
+	sel.table = "bx_rec_email";
+	sel.cols = cols;
+	sel.ncols = 2;
+	sel.filter = EXPORT_FILTER_STATIC_LIST;
+	sel.list_id = (int32_t)list;
+	sel.link_field = "owner";
+	sel.link_by_email = true;
+	assert_int_equal(repo_bulk_export_stream_open(db, &sel, &st), 0);
+	while ((e = repo_bulk_export_stream_next(st, &vals, &lens)) == 1) {
+		assert_non_null(vals[0]);
+		strncat(got, vals[0], sizeof(got) - strlen(got) - 1);
+		strncat(got, " ", sizeof(got) - strlen(got) - 1);
+	}
+	assert_int_equal(e, 0);
+	repo_bulk_export_stream_close(st);
+	/* lead 2 is not on the list; E3 has no link. */
+	assert_string_equal(got, "E1 E4 ");
+	sqlf("DELETE FROM list_member WHERE lead_id IN (%lld, %lld)",
+	    (long long)lead1, (long long)lead2);
+	sql("DELETE FROM lead WHERE email LIKE 'bx-mail-%'");
+	sql("DROP TABLE bx_rec_email");
+}
+
 static void
 test_job_fails_cleanly(void **state)
 {
@@ -917,6 +978,7 @@ main(void)
 		cmocka_unit_test_setup(test_take_over_dead_process, setup),
 		cmocka_unit_test_setup(test_export_file, setup),
 		cmocka_unit_test_setup(test_filters_and_formats, setup),
+		cmocka_unit_test_setup(test_static_list_by_email, setup),
 		cmocka_unit_test_setup(test_job_fails_cleanly, setup),
 		cmocka_unit_test_setup(test_stop_gives_job_back, setup),
 		cmocka_unit_test_setup(test_expiry_and_purge, setup),

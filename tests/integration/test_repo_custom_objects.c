@@ -591,6 +591,7 @@ test_type_count(void **state)
 		e.arg = &nt;
 		e.may_create = true;
 		snprintf(name, sizeof(name), "t%d", i);
+		nt.display = name;	/* display names are unique */
 		assert_int_equal(repo_custom_objects_type_edit(db, name, &e),
 		    i < 3 ? 0 : -REPO_ERR_INVALID);
 		assert_int_equal(e.ntypes, (size_t)i);
@@ -687,19 +688,34 @@ test_approve_after_crash(void **state)
 static void
 test_leads_exist(void **state)
 {
-	int64_t ids[3];
+	struct lead_value keys[3];
 	bool found[3];
 	long long id;
 
 	(void)state;
+	sql("DELETE FROM lead WHERE email = 'x@y.z'");
 	sql("INSERT INTO lead (email, createdAt, updatedAt) VALUES "
 	    "('x@y.z', UTC_TIMESTAMP(), UTC_TIMESTAMP())");
 	id = sql_int("SELECT MAX(id) FROM lead");
-	ids[0] = id;
-	ids[1] = id + 1000;
-	ids[2] = id;
-	assert_int_equal(repo_custom_objects_leads_exist(db, ids, 3, found),
-	    0);
+	memset(keys, 0, sizeof(keys));
+	keys[0].kind = keys[1].kind = keys[2].kind = LV_INT;
+	keys[0].i = id;
+	keys[1].i = id + 1000;
+	keys[2].i = id;
+	assert_int_equal(repo_custom_objects_leads_exist(db, keys, 3, false,
+	    found), 0);
+	assert_true(found[0]);
+	assert_false(found[1]);
+	assert_true(found[2]);
+	/* By email address, without regard to case. */
+	keys[0].kind = keys[1].kind = keys[2].kind = LV_STR;
+	keys[0].s = "X@Y.z";
+	keys[1].s = "x@y.zz";
+	keys[2].s = "x@y.z";
+	keys[0].len = keys[2].len = 5;
+	keys[1].len = 6;
+	assert_int_equal(repo_custom_objects_leads_exist(db, keys, 3, true,
+	    found), 0);
 	assert_true(found[0]);
 	assert_false(found[1]);
 	assert_true(found[2]);

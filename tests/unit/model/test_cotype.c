@@ -390,6 +390,56 @@ test_rules_approved(void **state)
 	co_type_clear(&appr);
 }
 
+/* Once approved, 20 fields may be added over all later approvals. */
+static void
+test_rules_added(void **state)
+{
+	struct co_type appr, d;
+	struct co_field f;
+	char msg[256], name[16];
+	int i;
+
+	(void)state;
+	make_draft(&appr);
+	copy_type(&d, &appr);
+	memset(&f, 0, sizeof(f));
+	f.type = CO_INTEGER;
+	f.display_name = S("X");
+	for (i = 0; i < CO_MAX_ADDED; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		f.name = name;
+		assert_int_equal(co_rule_add_field(&d, &appr, &f, msg,
+		    sizeof(msg)), CO_RULE_OK);
+	}
+	assert_int_equal(co_type_nnew(&d, &appr), CO_MAX_ADDED);
+	f.name = S("one_more");
+	assert_int_equal(co_rule_add_field(&d, &appr, &f, msg, sizeof(msg)),
+	    CO_RULE_REFUSED);
+	assert_string_equal(msg, "At most 20 fields can be added to a custom "
+	    "object type after its approval");
+	assert_int_equal(co_rule_approvable(&d, &appr, msg, sizeof(msg)),
+	    CO_RULE_OK);
+	/* Five added by earlier approvals leave room for 15. */
+	appr.added = 5;
+	assert_int_equal(co_rule_approvable(&d, &appr, msg, sizeof(msg)),
+	    CO_RULE_REFUSED);
+	co_type_clear(&d);
+	copy_type(&d, &appr);
+	for (i = 0; i < CO_MAX_ADDED - 5; i++) {
+		snprintf(name, sizeof(name), "m%d", i);
+		f.name = name;
+		assert_int_equal(co_rule_add_field(&d, &appr, &f, msg,
+		    sizeof(msg)), CO_RULE_OK);
+	}
+	f.name = S("one_more");
+	assert_int_equal(co_rule_add_field(&d, &appr, &f, msg, sizeof(msg)),
+	    CO_RULE_REFUSED);
+	/* A type never approved is held by the 50 alone. */
+	assert_int_equal(co_type_nnew(&d, NULL), d.nfields);
+	co_type_clear(&d);
+	co_type_clear(&appr);
+}
+
 int
 main(void)
 {
@@ -401,6 +451,7 @@ main(void)
 		cmocka_unit_test(test_guid),
 		cmocka_unit_test(test_rules_draft),
 		cmocka_unit_test(test_rules_approved),
+		cmocka_unit_test(test_rules_added),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
