@@ -46,6 +46,7 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_leads.h"
+#include "repo/repo_programs.h"
 #include "util/arena.h"
 #include "util/num.h"
 #include "util/pagetoken.h"
@@ -88,30 +89,47 @@ is_id_field(const struct lead_field *f)
 	return f != NULL && strcasecmp(f->name, "id") == 0;
 }
 
-/* The membership object; full adds null stream/cadence (Push Lead). */
+/*
+ * The membership object.  Get Leads by Program Id (read) writes it as the
+ * documentation's example does: the program's id, progressionStatus and
+ * progressionStatusType (mauto's channels have no status types apart
+ * from the names, and the example shows both alike), isExhausted,
+ * acquiredBy, reachedSuccess, membershipDate, updatedAt.  Push Lead
+ * writes the swagger's ProgramMembership, with null stream and cadence.
+ */
 static struct json_object *
-membership_json(const struct lead_membership *m, bool with_updated,
-    bool full)
+membership_json(const struct lead_membership *m, bool read)
 {
 	struct json_object *o = json_object_new_object();
 
+	if (read)
+		json_object_object_add(o, "id",
+		    json_object_new_int64(m->program_id));
 	json_object_object_add(o, "progressionStatus", m->status != NULL ?
 	    json_object_new_string(m->status) : NULL);
+	if (read) {
+		json_object_object_add(o, "progressionStatusType",
+		    m->status != NULL ? json_object_new_string(m->status) :
+		    NULL);
+		json_object_object_add(o, "isExhausted",
+		    json_object_new_boolean(m->is_exhausted));
+	}
 	json_object_object_add(o, "acquiredBy",
 	    json_object_new_boolean(m->acquired_by));
 	json_object_object_add(o, "reachedSuccess",
 	    json_object_new_boolean(m->reached_success));
 	json_object_object_add(o, "membershipDate",
 	    api_common_db_time_json(m->membership_date));
-	if (with_updated)
+	if (read)
 		json_object_object_add(o, "updatedAt",
 		    api_common_db_time_json(m->updated_at));
-	json_object_object_add(o, "isExhausted",
-	    json_object_new_boolean(m->is_exhausted));
-	if (full || m->stream != NULL)
+	else
+		json_object_object_add(o, "isExhausted",
+		    json_object_new_boolean(m->is_exhausted));
+	if (!read || m->stream != NULL)
 		json_object_object_add(o, "stream", m->stream != NULL ?
 		    json_object_new_string(m->stream) : NULL);
-	if (full || m->cadence != NULL)
+	if (!read || m->cadence != NULL)
 		json_object_object_add(o, "nurtureCadence", m->cadence != NULL ?
 		    json_object_new_string(m->cadence) : NULL);
 	return o;
@@ -138,7 +156,7 @@ lead_json(const struct lead_row *row, const struct lead_field *const *cols,
 	}
 	if (row->m != NULL)
 		json_object_object_add(o, "membership",
-		    membership_json(row->m, true, false));
+		    membership_json(row->m, true));
 	return o;
 }
 
@@ -746,7 +764,7 @@ write_results(struct resp *r, const struct lead_rec *recs, size_t n,
 			    "created" : "updated");
 			if (membership && rec->has_m)
 				json_object_object_add(o, "membership",
-				    membership_json(&rec->m, false, true));
+				    membership_json(&rec->m, false));
 		} else
 			o = api_common_skipped("id", api_common_id(rec->id), rec->code != 0 ?
 			    rec->code : 1003, "%s", rec->msg != NULL ?
@@ -850,6 +868,24 @@ add_str(struct json_object *o, const char *key, const char *v)
 }
 
 /*
+ * The status a lead pushed without programStatus gets as a new member:
+ * the first of the progression that makes it a member, as a form fill
+ * or a member import does in the product ("Not in Program", which every
+ * channel starts with, means not a member).  Its index, or -1 when the
+ * program has no statuses.
+ */
+static int
+default_status(const struct lead_program *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nstatuses; i++)
+		if (strcasecmp(p->statuses[i].name, PROGRAM_NOT_MEMBER) != 0)
+			return (int)i;
+	return p->nstatuses > 0 ? 0 : -1;
+}
+
+/*
  * POST /rest/v1/leads/push.json: upserts the records (createOrUpdate),
  * makes each lead a member of the program, and records one "Push Lead
  * to Marketo" activity per lead.  Returns 0, -API_ERR_INVALID_REQUEST (no
@@ -900,7 +936,7 @@ api_leads_push(struct call *c, struct resp *r)
 		goto out;
 	}
 	push.program = &prog;
-	push.status = prog.nstatuses > 0 ? 0 : -1;
+	push.status = default_status(&prog);
 	if (pstatus != NULL) {
 		for (i = 0; i < prog.nstatuses; i++)
 			if (strcmp(prog.statuses[i].name, pstatus) == 0)

@@ -24,7 +24,7 @@
 
 /* The Webinar channel's progression, the default of program create. */
 static const char *const webinar_statuses[] = {
-	"Not in Program", "Invited", "Registered", "Attended", "No Show"
+	PROGRAM_NOT_MEMBER, "Invited", "Registered", "Attended", "No Show"
 };
 static const bool webinar_success[] = { false, false, false, true, false };
 

@@ -73,8 +73,9 @@ const struct db_stmt_set repo_leads_sql = {
 /* The membership columns, in fill_membership order. */
 #define MEMBERSHIP_COLUMNS \
 	"ps.name, pm.acquired_by, pm.reached_success, pm.is_exhausted, " \
-	"pm.stream, pm.nurture_cadence, pm.membership_date, pm.updated_at"
-#define MEMBERSHIP_NCOLS	8
+	"pm.stream, pm.nurture_cadence, pm.membership_date, pm.updated_at, " \
+	"pm.program_id"
+#define MEMBERSHIP_NCOLS	9
 #define MEMBERSHIP_JOIN \
 	" FROM program_member pm LEFT JOIN program_status ps ON " \
 	"ps.program_id = pm.program_id AND ps.step = pm.status_step"
@@ -443,6 +444,7 @@ fill_membership(const struct text_rows *t, size_t row, size_t c,
 	m->cadence = text_str(t, row, c + 5);
 	copy_time(m->membership_date, text_str(t, row, c + 6));
 	copy_time(m->updated_at, text_str(t, row, c + 7));
+	m->program_id = text_i64(t, row, c + 8);
 }
 
 /*

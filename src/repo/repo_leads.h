@@ -46,6 +46,7 @@ struct db;
 
 /* A lead's membership of one program (Get Leads by Program Id, Push). */
 struct lead_membership {
+	int64_t		 program_id;
 	const char	*status;	/* progression status; NULL: none */
 	bool		 acquired_by;
 	bool		 reached_success;

@@ -97,6 +97,12 @@ struct repo_program_status {
 	bool		 success;
 };
 
+/*
+ * The first status of every channel's progression: a lead at it is not a
+ * member of the program.
+ */
+#define PROGRAM_NOT_MEMBER	"Not in Program"
+
 /* A program; every string and the statuses (by step) are owned. */
 struct repo_program {
 	int32_t				 id;

@@ -26,7 +26,8 @@ sql "INSERT INTO program (name, type, channel,
     UTC_TIMESTAMP(), UTC_TIMESTAMP())"
 pid=$(sql "SELECT id FROM program WHERE name = '$prog'")
 sql "INSERT INTO program_status (program_id, step, name,
-    success) VALUES ($pid, 1, 'Invited', 0), ($pid, 2, 'Registered', 0),
+    success) VALUES ($pid, 0, 'Not in Program', 0), ($pid, 1, 'Invited', 0),
+    ($pid, 2, 'Registered', 0),
     ($pid, 3, 'Attended', 1)"
 export PUSH_PROGRAM="$prog" PUSH_PID="$pid" PUSH_TAG="$tag" PUSH_ENV="$envfile" \
     PUSH_DB="$dbname"
@@ -104,6 +105,9 @@ if sql('SELECT COUNT(*) FROM activity WHERE activity_type_id = 12 AND '
        'lead_id = %d' % new_id) != '1':
     fail('no New Lead activity')
 
+# Without programStatus a new member gets the first status that makes it
+# a member (Invited), not "Not in Program" (above, in want).
+
 # A named status moves members forward; an unknown one is 1025.
 doc = call('POST', '/rest/v1/leads/push.json', {'programName': prog,
            'programStatus': 'Attended', 'input': [{'email': new}]})
@@ -130,6 +134,13 @@ if first['id'] != old_id or first['email'] != old or \
         first['membership']['progressionStatus'] != 'Invited' or \
         not first['membership']['updatedAt'].endswith('Z'):
     fail('first member', doc)
+# The membership object as the documentation's example has it.
+if list(first['membership']) != ['id', 'progressionStatus',
+        'progressionStatusType', 'isExhausted', 'acquiredBy',
+        'reachedSuccess', 'membershipDate', 'updatedAt'] or \
+        first['membership']['id'] != pid or \
+        first['membership']['progressionStatusType'] != 'Invited':
+    fail('membership object', doc)
 doc = call('GET', path + '&nextPageToken=' + doc['nextPageToken'])
 if len(doc['result']) != 1 or doc['result'][0]['id'] != new_id or \
         doc['result'][0]['membership']['progressionStatus'] != 'Attended' or \
