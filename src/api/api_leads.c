@@ -875,7 +875,7 @@ add_str(struct json_object *o, const char *key, const char *v)
  * program has no statuses.
  */
 static int
-default_status(const struct lead_program *p)
+default_status(const struct repo_program *p)
 {
 	size_t i;
 
@@ -897,7 +897,7 @@ int
 api_leads_push(struct call *c, struct resp *r)
 {
 	struct json_object *body = c->req->json, *input = NULL, **objs, *at;
-	struct lead_program prog;
+	struct repo_program prog;
 	struct lead_push push;
 	struct lead_sync sy;
 	struct rec_rules ru;
@@ -909,6 +909,7 @@ api_leads_push(struct call *c, struct resp *r)
 	memset(&sy, 0, sizeof(sy));
 	memset(&ru, 0, sizeof(ru));
 	memset(&push, 0, sizeof(push));
+	memset(&prog, 0, sizeof(prog));
 	if ((e = member_str(c, r, body, "programName", &pname)) != 0)
 		goto out;
 	if (pname == NULL || pname[0] == '\0') {
@@ -923,8 +924,7 @@ api_leads_push(struct call *c, struct resp *r)
 	    (e = member_str(c, r, body, "lookupField", &lookup)) != 0 ||
 	    (e = member_str(c, r, body, "partitionName", &part)) != 0)
 		goto out;
-	e = repo_leads_program_get_by_name(c->app->db, &c->app->arena, pname,
-	    &prog);
+	e = repo_programs_get_by_name(c->app->db, pname, &prog);
 	if (e == -REPO_ERR_NOT_FOUND) {
 		api_common_err_msg(c, r, "Program '%s' not found",
 		    api_common_echo(c, pname));
@@ -982,6 +982,7 @@ api_leads_push(struct call *c, struct resp *r)
 	write_results(r, sy.recs, n, true);
 	e = 0;
 out:
+	repo_programs_program_clear(&prog);
 	return e;
 }
 
@@ -1047,7 +1048,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	struct json_object *body = c->req->json, *input = NULL, *item;
 	struct json_object *fields = NULL, *visitor = NULL, *ck = NULL;
 	struct lead_form form;
-	struct lead_program prog;
+	struct repo_program prog;
 	struct lead_form_fill ff;
 	struct lead_sync sy;
 	struct rec_rules ru;
@@ -1060,6 +1061,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	memset(&sy, 0, sizeof(sy));
 	memset(&ru, 0, sizeof(ru));
 	memset(&ff, 0, sizeof(ff));
+	memset(&prog, 0, sizeof(prog));
 	if ((e = member_int(c, r, body, "formId", &given, &form_id)) != 0)
 		goto out;
 	if (!given) {
@@ -1089,8 +1091,9 @@ api_leads_submit_form(struct call *c, struct resp *r)
 		goto out;
 	}
 	if (given) {
-		e = repo_leads_program_get_by_id(c->app->db, &c->app->arena,
-		    pid, &prog);
+		e = pid < 1 || pid > INT32_MAX ? -REPO_ERR_NOT_FOUND :
+		    repo_programs_get_by_id(c->app->db, (int32_t)pid, &prog);
+		repo_programs_program_clear(&prog);
 		if (e == -REPO_ERR_NOT_FOUND) {
 			api_common_err_msg(c, r, "Program '%lld' not found",
 			    (long long)pid);

@@ -15,6 +15,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
+#include "db/query.h"
 #include "bounds.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
@@ -204,39 +205,15 @@ stmt(struct db *db, enum bulk_export_stmt s)
 	return db_stmt(db, REPO_BULK_EXPORT, (int)s);
 }
 
-/* Binds res and fetches one row; -REPO_ERR_NOT_FOUND when there is none. */
-static int
-fetch_one(struct db *db, MYSQL_STMT *st, MYSQL_BIND *res, const char *where)
-{
-	int e, r;
-
-	if (mysql_stmt_bind_result(st, res) != 0) {
-		r = db_error(db, st, where);
-		goto out;
-	}
-	e = mysql_stmt_fetch(st);
-	if (e == 0 || e == MYSQL_DATA_TRUNCATED)
-		r = 0;
-	else if (e == MYSQL_NO_DATA)
-		r = -REPO_ERR_NOT_FOUND;
-	else
-		r = db_error(db, st, where);
-out:
-	mysql_stmt_free_result(st);
-	return r;
-}
-
 /* Runs statement s with in; *rows gets the rows it matched. */
 static int
 exec_rows(struct db *db, enum bulk_export_stmt s, MYSQL_BIND *in,
     const char *where, uint64_t *rows)
 {
-	MYSQL_STMT *st = stmt(db, s);
-	int r;
+	uint64_t n;
 
-	if ((r = db_exec(db, st, in, where)) == 0 && rows != NULL)
-		*rows = (uint64_t)mysql_stmt_affected_rows(st);
-	return r;
+	return db_exec_n(db, stmt(db, s), in, rows != NULL ? rows : &n,
+	    where);
 }
 
 /* The raw columns of JOB_COLS. */
@@ -436,7 +413,7 @@ repo_bulk_export_get(struct db *db, const char *export_id,
 	bind_key(in, export_id, &l_id, &client_ref, object_name, &l_obj);
 	bind_job(res, out, &raw);
 	if ((r = db_exec(db, st, in, "repo_bulk_export_get")) != 0 ||
-	    (r = fetch_one(db, st, res, "repo_bulk_export_get")) != 0)
+	    (r = db_fetch_one(db, st, res, "repo_bulk_export_get")) != 0)
 		goto out;
 	r = job_fill(out, &raw);
 out:
@@ -450,7 +427,7 @@ out:
  * length is known after the fetch (bound with no buffer).
  */
 static int
-fetch_text(struct db *db, MYSQL_STMT *st, unsigned int col,
+fetch_column(struct db *db, MYSQL_STMT *st, unsigned int col,
     unsigned long len, char **out)
 {
 	MYSQL_BIND b;
@@ -509,8 +486,8 @@ repo_bulk_export_get_by_id(struct db *db, int64_t id, struct export_job *out)
 		goto out;
 	}
 	if ((r = job_fill(out, &raw)) != 0 ||
-	    (r = fetch_text(db, st, JOB_NCOLS, l_fields, &out->fields)) != 0 ||
-	    (r = fetch_text(db, st, JOB_NCOLS + 1, l_headers,
+	    (r = fetch_column(db, st, JOB_NCOLS, l_fields, &out->fields)) != 0 ||
+	    (r = fetch_column(db, st, JOB_NCOLS + 1, l_headers,
 	    &out->headers)) != 0)
 		goto out;
 	r = 0;
@@ -622,7 +599,7 @@ enqueue_tx(struct db *db, void *p)
 	bind_key(in, a->export_id, &l_id, &a->client_ref, a->object, &l_obj);
 	bind_out_str(&res[0], status, sizeof(status), &l_status, &nul);
 	if ((r = db_exec(db, st, in, "enqueue lock")) != 0 ||
-	    (r = fetch_one(db, st, res, "enqueue lock")) != 0)
+	    (r = db_fetch_one(db, st, res, "enqueue lock")) != 0)
 		goto out;
 	status[l_status < sizeof(status) ? l_status : sizeof(status) - 1] =
 	    '\0';
@@ -635,7 +612,7 @@ enqueue_tx(struct db *db, void *p)
 	st = stmt(db, BX_STMT_COUNT_ACTIVE);
 	bind_out_i64(&res[0], &active, &nul);
 	if ((r = db_exec(db, st, NULL, "enqueue count")) != 0 ||
-	    (r = fetch_one(db, st, res, "enqueue count")) != 0)
+	    (r = db_fetch_one(db, st, res, "enqueue count")) != 0)
 		goto out;
 	if (active >= a->max) {
 		a->why = EXPORT_REFUSED_QUEUE_FULL;
@@ -699,17 +676,7 @@ static int
 get_i64(struct db *db, enum bulk_export_stmt s, MYSQL_BIND *in,
     const char *where, int64_t *out)
 {
-	MYSQL_STMT *st = stmt(db, s);
-	MYSQL_BIND res[1];
-	my_bool nul = 0;
-	int r;
-
-	*out = 0;
-	bind_out_i64(&res[0], out, &nul);
-	if ((r = db_exec(db, st, in, where)) == 0 &&
-	    (r = fetch_one(db, st, res, where)) == 0 && nul)
-		*out = 0;
-	return r;
+	return db_query_i64(db, stmt(db, s), in, out, where);
 }
 
 /* See repo_bulk_export.h. */
@@ -878,7 +845,7 @@ take_over_tx(struct db *db, void *p)
 		    &nul[0]);
 		bind_out_i32(&res[1], &attempts, &nul[1]);
 		if ((r = db_exec(db, st, in, "take over job")) != 0 ||
-		    ((r = fetch_one(db, st, res, "take over job")) != 0 &&
+		    ((r = db_fetch_one(db, st, res, "take over job")) != 0 &&
 		    r != -REPO_ERR_NOT_FOUND))
 			goto out;
 		status[l_status < sizeof(status) ? l_status :
@@ -964,7 +931,7 @@ claim_tx(struct db *db, void *p)
 	bind_out_i64(&res[0], &a->c.job_id, &nul[0]);
 	bind_out_i32(&res[1], &a->c.attempt, &nul[1]);
 	if ((r = db_exec(db, st, NULL, "claim job")) != 0 ||
-	    (r = fetch_one(db, st, res, "claim job")) != 0)
+	    (r = db_fetch_one(db, st, res, "claim job")) != 0)
 		goto out;
 	a->c.slot = (int32_t)slot;
 	a->c.attempt++;

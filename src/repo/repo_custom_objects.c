@@ -18,6 +18,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
+#include "db/query.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -179,158 +180,6 @@ stmt(struct db *db, enum co_stmt s)
 	return db_stmt(db, REPO_CUSTOM_OBJECTS, (int)s);
 }
 
-/*
- * Rows as text: fetch_text binds every column of an executed statement
- * as a string, grows a column's buffer when a value does not fit, and
- * calls fn with NUL-ended values (NULL for SQL NULL).  fn returns 0 to go
- * on or a negative repo_err to stop.
- */
-typedef int (*row_fn)(void *arg, char **vals, const unsigned long *lens);
-
-static int
-fetch_text(struct db *db, MYSQL_STMT *st, size_t ncols, row_fn fn, void *arg,
-    const char *where)
-{
-	MYSQL_BIND *res = NULL;
-	char **bufs = NULL, **vals = NULL;
-	unsigned long *lens = NULL, *sizes = NULL;
-	my_bool *nul = NULL;
-	size_t i;
-	bool grown;
-	int e, r = -REPO_ERR_INTERNAL;
-
-	if (mysql_stmt_field_count(st) != ncols) {
-		log_err("%s: %u columns, expected %zu", where,
-		    mysql_stmt_field_count(st), ncols);
-		goto out;
-	}
-	res = xcalloc(ncols, sizeof(*res));
-	bufs = xcalloc(ncols, sizeof(*bufs));
-	vals = xcalloc(ncols, sizeof(*vals));
-	lens = xcalloc(ncols, sizeof(*lens));
-	sizes = xcalloc(ncols, sizeof(*sizes));
-	nul = xcalloc(ncols, sizeof(*nul));
-	for (i = 0; i < ncols; i++) {
-		sizes[i] = 256;
-		bufs[i] = xmalloc(sizes[i] + 1);
-		bind_out_str(&res[i], bufs[i], sizes[i], &lens[i], &nul[i]);
-	}
-	if (mysql_stmt_bind_result(st, res) != 0) {
-		r = db_error(db, st, where);
-		goto out;
-	}
-	for (;;) {
-		e = mysql_stmt_fetch(st);
-		if (e == MYSQL_NO_DATA)
-			break;
-		if (e == 1) {
-			r = db_error(db, st, where);
-			goto out;
-		}
-		grown = false;
-		for (i = 0; i < ncols; i++) {
-			if (nul[i]) {
-				vals[i] = NULL;
-				continue;
-			}
-			if (lens[i] > sizes[i]) {
-				grown = true;
-				/* Grow and fetch the whole value again. */
-				sizes[i] = lens[i];
-				bufs[i] = xrealloc(bufs[i], sizes[i] + 1);
-				res[i].buffer = bufs[i];
-				res[i].buffer_length = sizes[i];
-				if (mysql_stmt_fetch_column(st, &res[i],
-				    (unsigned)i, 0) != 0) {
-					r = db_error(db, st, where);
-					goto out;
-				}
-			}
-			bufs[i][lens[i]] = '\0';
-			vals[i] = bufs[i];
-		}
-		if ((r = fn(arg, vals, lens)) != 0)
-			goto out;
-		/* Rebind: a grown buffer moved. */
-		if (grown && mysql_stmt_bind_result(st, res) != 0) {
-			r = db_error(db, st, where);
-			goto out;
-		}
-	}
-	r = 0;
-out:
-	mysql_stmt_free_result(st);
-	for (i = 0; bufs != NULL && i < ncols; i++)
-		free(bufs[i]);
-	free(bufs);
-	free(vals);
-	free(lens);
-	free(sizes);
-	free(nul);
-	free(res);
-	return r;
-}
-
-/* An integer column as text; 0 when NULL or malformed. */
-static int64_t
-col_i64(const char *s)
-{
-	int64_t v = 0;
-	bool neg = false;
-
-	if (s == NULL)
-		return 0;
-	if (*s == '-') {
-		neg = true;
-		s++;
-	}
-	while (*s >= '0' && *s <= '9')
-		v = v * 10 + (*s++ - '0');
-	return neg ? -v : v;
-}
-
-static char *
-col_dup(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
-/* Executes a statement and reads its one integer, if any. */
-static int
-query_i64(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, int64_t *out,
-    const char *where)
-{
-	MYSQL_BIND res[1];
-	my_bool nul = 0;
-	int e, r;
-
-	*out = 0;
-	if ((r = db_exec(db, st, in, where)) != 0)
-		return r;
-	bind_out_i64(&res[0], out, &nul);
-	if (mysql_stmt_bind_result(st, res) != 0)
-		r = db_error(db, st, where);
-	else if ((e = mysql_stmt_fetch(st)) == MYSQL_NO_DATA)
-		r = -REPO_ERR_NOT_FOUND;
-	else if (e == 1)
-		r = db_error(db, st, where);
-	mysql_stmt_free_result(st);
-	return r;
-}
-
-/* Executes a write and returns its affected (matched) rows in *n. */
-static int
-exec_n(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, uint64_t *n,
-    const char *where)
-{
-	int r;
-
-	*n = 0;
-	if ((r = db_exec(db, st, in, where)) == 0)
-		*n = (uint64_t)mysql_stmt_affected_rows(st);
-	return r;
-}
-
 /* ---- Reading types -------------------------------------------------- */
 
 /* The co_type row as read, with whether an approval holds the lease. */
@@ -348,19 +197,19 @@ type_row_cb(void *arg, char **v, const unsigned long *lens)
 	struct co_type *t = tr->t;
 
 	(void)lens;
-	t->id = col_i64(v[0]);
+	t->id = db_col_i64(v[0]);
 	free(t->api_name);
-	t->api_name = col_dup(v[1]);
+	t->api_name = db_col_dup(v[1]);
 	free(t->state);
-	t->state = col_dup(v[2]);
-	t->approved = col_i64(v[3]) != 0;
-	t->has_draft = col_i64(v[4]) != 0;
-	tr->table_ready = col_i64(v[5]) != 0;
-	t->draft_rev = col_i64(v[6]);
-	t->created_at = col_i64(v[7]);
-	t->updated_at = col_i64(v[8]);
-	tr->leased = col_i64(v[9]) != 0;
-	t->added = (int32_t)col_i64(v[10]);
+	t->state = db_col_dup(v[2]);
+	t->approved = db_col_i64(v[3]) != 0;
+	t->has_draft = db_col_i64(v[4]) != 0;
+	tr->table_ready = db_col_i64(v[5]) != 0;
+	t->draft_rev = db_col_i64(v[6]);
+	t->created_at = db_col_i64(v[7]);
+	t->updated_at = db_col_i64(v[8]);
+	tr->leased = db_col_i64(v[9]) != 0;
+	t->added = (int32_t)db_col_i64(v[10]);
 	tr->found = true;
 	if (tr->table_ready)
 		snprintf(t->table, sizeof(t->table), "co_rec_%lld",
@@ -383,7 +232,7 @@ type_row_get(struct db *db, const char *api_name, bool lock,
 	bind_str(&in[0], api_name, &len);
 	if ((r = db_exec(db, st, in, "repo_custom_objects_type")) != 0)
 		return r;
-	if ((r = fetch_text(db, st, 11, type_row_cb, tr,
+	if ((r = db_fetch_rows(db, st, 11, type_row_cb, tr,
 	    "repo_custom_objects_type")) != 0)
 		return r;
 	return tr->found ? 0 : -REPO_ERR_NOT_FOUND;
@@ -402,12 +251,12 @@ version_row_cb(void *arg, char **v, const unsigned long *lens)
 
 	(void)lens;
 	free(t->display_name);
-	t->display_name = col_dup(v[0]);
+	t->display_name = db_col_dup(v[0]);
 	free(t->plural_name);
-	t->plural_name = col_dup(v[1]);
+	t->plural_name = db_col_dup(v[1]);
 	free(t->description);
-	t->description = col_dup(v[2]);
-	t->show_in_lead_detail = col_i64(v[3]) != 0;
+	t->description = db_col_dup(v[2]);
+	t->show_in_lead_detail = db_col_i64(v[3]) != 0;
 	vr->found = true;
 	return 0;
 }
@@ -428,18 +277,18 @@ field_row_cb(void *arg, char **v, const unsigned long *lens)
 	t->fields = xrealloc(t->fields, (t->nfields + 1) * sizeof(*t->fields));
 	f = &t->fields[t->nfields++];
 	memset(f, 0, sizeof(*f));
-	f->name = col_dup(v[0]);
-	f->display_name = col_dup(v[1]);
+	f->name = db_col_dup(v[0]);
+	f->display_name = db_col_dup(v[1]);
 	f->type = dt;
-	f->length = (int32_t)col_i64(v[3]);
-	f->description = col_dup(v[4]);
-	f->is_dedupe = col_i64(v[5]) != 0;
+	f->length = (int32_t)db_col_i64(v[3]);
+	f->description = db_col_dup(v[4]);
+	f->is_dedupe = db_col_i64(v[5]) != 0;
 	f->is_link = dt == CO_LINK;
-	f->related_object = col_dup(v[6]);
-	f->related_field = col_dup(v[7]);
+	f->related_object = db_col_dup(v[6]);
+	f->related_field = db_col_dup(v[7]);
 	if (v[8] == NULL || co_dtype_parse(v[8], &f->key_type) != 0)
 		f->key_type = dt == CO_LINK ? CO_INTEGER : dt;
-	f->pos = (int32_t)col_i64(v[9]);
+	f->pos = (int32_t)db_col_i64(v[9]);
 	return 0;
 }
 
@@ -464,7 +313,7 @@ version_get(struct db *db, struct co_type *t, bool is_draft)
 	bind_i32(&in[1], &d);
 	st = stmt(db, CO_STMT_VERSION_GET);
 	if ((r = db_exec(db, st, in, "repo_custom_objects_version")) != 0 ||
-	    (r = fetch_text(db, st, 4, version_row_cb, &vr,
+	    (r = db_fetch_rows(db, st, 4, version_row_cb, &vr,
 	    "repo_custom_objects_version")) != 0)
 		return r;
 	if (!vr.found)
@@ -472,7 +321,7 @@ version_get(struct db *db, struct co_type *t, bool is_draft)
 	st = stmt(db, CO_STMT_FIELDS_GET);
 	if ((r = db_exec(db, st, in, "repo_custom_objects_fields")) != 0)
 		return r;
-	return fetch_text(db, st, 10, field_row_cb, t,
+	return db_fetch_rows(db, st, 10, field_row_cb, t,
 	    "repo_custom_objects_fields");
 }
 
@@ -582,7 +431,7 @@ repo_custom_objects_type_list(struct db *db, char ***names, size_t *n)
 		return r;
 	st = stmt(db, CO_STMT_TYPE_NAMES);
 	if ((r = db_exec(db, st, NULL, "repo_custom_objects_type_list")) == 0)
-		r = fetch_text(db, st, 1, names_cb, &nm,
+		r = db_fetch_rows(db, st, 1, names_cb, &nm,
 		    "repo_custom_objects_type_list");
 	if (r != 0) {
 		repo_custom_objects_names_free(nm.v, nm.n);
@@ -615,7 +464,7 @@ repo_custom_objects_version(struct db *db, int64_t *out)
 	*out = 0;
 	if ((r = db_ensure(db)) != 0)
 		return r;
-	return query_i64(db, stmt(db, CO_STMT_VERSION), NULL, out,
+	return db_query_i64(db, stmt(db, CO_STMT_VERSION), NULL, out,
 	    "repo_custom_objects_version");
 }
 
@@ -628,11 +477,11 @@ type_copy(struct co_type *dst, const struct co_type *src)
 	size_t i;
 
 	*dst = *src;
-	dst->api_name = col_dup(src->api_name);
-	dst->display_name = col_dup(src->display_name);
-	dst->plural_name = col_dup(src->plural_name);
-	dst->description = col_dup(src->description);
-	dst->state = col_dup(src->state);
+	dst->api_name = db_col_dup(src->api_name);
+	dst->display_name = db_col_dup(src->display_name);
+	dst->plural_name = db_col_dup(src->plural_name);
+	dst->description = db_col_dup(src->description);
+	dst->state = db_col_dup(src->state);
 	dst->fields = src->nfields > 0 ?
 	    xcalloc(src->nfields, sizeof(*dst->fields)) : NULL;
 	for (i = 0; i < src->nfields; i++)
@@ -738,7 +587,7 @@ lock_schema(struct db *db)
 {
 	int64_t v;
 
-	return query_i64(db, stmt(db, CO_STMT_LOCK_SCHEMA), NULL, &v,
+	return db_query_i64(db, stmt(db, CO_STMT_LOCK_SCHEMA), NULL, &v,
 	    "repo_custom_objects_lock");
 }
 
@@ -775,7 +624,7 @@ display_check(struct db *db, const struct co_type *d, int64_t id,
 	bind_str(&in[1], d->display_name, &len);
 	st = stmt(db, CO_STMT_DISPLAY_USED);
 	if ((r = db_exec(db, st, in, "repo_custom_objects_edit")) != 0 ||
-	    (r = fetch_text(db, st, 1, linked_cb, e->display_taken,
+	    (r = db_fetch_rows(db, st, 1, linked_cb, e->display_taken,
 	    "repo_custom_objects_edit")) != 0)
 		return r;
 	return e->display_taken[0] != '\0' ? -REPO_ERR_CONFLICT : 0;
@@ -802,7 +651,7 @@ edit_tx(struct db *db, void *arg)
 	e->msg[0] = '\0';
 	if ((r = lock_schema(db)) != 0)
 		goto out;
-	if ((r = query_i64(db, stmt(db, CO_STMT_TYPE_COUNT), NULL, &count,
+	if ((r = db_query_i64(db, stmt(db, CO_STMT_TYPE_COUNT), NULL, &count,
 	    "repo_custom_objects_edit")) != 0)
 		goto out;
 	e->ntypes = (size_t)count;
@@ -981,7 +830,7 @@ delete_tx(struct db *db, void *arg)
 	bind_i64(&in[1], &cur.id);
 	st = stmt(db, CO_STMT_LINKED_FROM);
 	if ((r = db_exec(db, st, in, "repo_custom_objects_delete")) != 0 ||
-	    (r = fetch_text(db, st, 1, linked_cb, from,
+	    (r = db_fetch_rows(db, st, 1, linked_cb, from,
 	    "repo_custom_objects_delete")) != 0)
 		goto out;
 	if (from[0] != '\0') {
@@ -1074,7 +923,7 @@ approve_begin_tx(struct db *db, void *arg)
 	}
 	bind_str(&in[0], a->owner, &len);
 	bind_i64(&in[1], &a->draft.id);
-	if ((r = exec_n(db, stmt(db, CO_STMT_LEASE_TAKE), in, &n,
+	if ((r = db_exec_n(db, stmt(db, CO_STMT_LEASE_TAKE), in, &n,
 	    "repo_custom_objects_approve")) != 0)
 		return r;
 	if (n != 1) {
@@ -1105,7 +954,7 @@ approve_commit_tx(struct db *db, void *arg)
 		goto out;
 	bind_i64(&in[0], &cur.id);
 	bind_str(&in[1], a->owner, &len);
-	if ((r = exec_n(db, stmt(db, CO_STMT_LEASE_HOLD), in, &n,
+	if ((r = db_exec_n(db, stmt(db, CO_STMT_LEASE_HOLD), in, &n,
 	    "repo_custom_objects_approve")) != 0)
 		goto out;
 	if (n != 1 || cur.draft_rev != a->draft.draft_rev || !cur.has_draft) {
@@ -1164,7 +1013,7 @@ table_columns(struct db *db, const char *table, struct names *out)
 	bind_str(&in[0], table, &len);
 	if ((r = db_exec(db, st, in, "repo_custom_objects_columns")) != 0)
 		return r;
-	return fetch_text(db, st, 1, names_cb, out,
+	return db_fetch_rows(db, st, 1, names_cb, out,
 	    "repo_custom_objects_columns");
 }
 
@@ -1537,7 +1386,7 @@ lookup_cb(void *arg, char **v, const unsigned long *lens)
 	}
 	row = &x->out->rows[x->out->n++];
 	memset(row, 0, sizeof(*row));
-	row->id = col_i64(v[0]);
+	row->id = db_col_i64(v[0]);
 	snprintf(row->guid, sizeof(row->guid), "%s", v[1] != NULL ? v[1] : "");
 	row->seq = (size_t)seq;
 	row->vals = xcalloc(x->ncols > 0 ? x->ncols : 1, sizeof(*row->vals));
@@ -1642,7 +1491,7 @@ repo_custom_objects_lookup(struct db *db, const struct co_type *t,
 	}
 	if ((r = db_exec(db, st, in, "repo_custom_objects_lookup")) != 0)
 		goto out;
-	r = fetch_text(db, st, 2 + nkey + ncols, lookup_cb, &x,
+	r = db_fetch_rows(db, st, 2 + nkey + ncols, lookup_cb, &x,
 	    "repo_custom_objects_lookup");
 out:
 	if (r != 0)
@@ -1668,7 +1517,7 @@ static int
 found_cb(void *arg, char **v, const unsigned long *lens)
 {
 	struct found_ctx *x = arg;
-	int64_t id = x->by_email ? 0 : col_i64(v[0]);
+	int64_t id = x->by_email ? 0 : db_col_i64(v[0]);
 	size_t i;
 
 	for (i = 0; i < x->n; i++)
@@ -1724,7 +1573,7 @@ repo_custom_objects_leads_exist(struct db *db, const struct lead_value *keys,
 		goto out;
 	}
 	if ((r = db_exec(db, st, in, "repo_custom_objects_leads")) == 0)
-		r = fetch_text(db, st, 1, found_cb, &x,
+		r = db_fetch_rows(db, st, 1, found_cb, &x,
 		    "repo_custom_objects_leads");
 out:
 	free(in);

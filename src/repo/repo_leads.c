@@ -18,6 +18,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
+#include "db/query.h"
 #include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -31,9 +32,6 @@
 
 enum leads_stmt {
 	LEADS_STMT_PARTITION_GET_BY_NAME,
-	LEADS_STMT_PROGRAM_GET_BY_NAME,
-	LEADS_STMT_PROGRAM_GET_BY_ID,
-	LEADS_STMT_PROGRAM_STATUS_LIST,
 	LEADS_STMT_FORM_GET_BY_ID,
 	LEADS_STMT_FORM_FIELD_LIST,
 	LEADS_STMT_COOKIE_INSERT,
@@ -44,13 +42,6 @@ enum leads_stmt {
 static const char *const sql[LEADS_STMT__MAX] = {
 	[LEADS_STMT_PARTITION_GET_BY_NAME] =
 	    "SELECT id FROM lead_partition WHERE name = ?",
-	[LEADS_STMT_PROGRAM_GET_BY_NAME] =
-	    "SELECT id, name, type FROM program WHERE name = ?",
-	[LEADS_STMT_PROGRAM_GET_BY_ID] =
-	    "SELECT id, name, type FROM program WHERE id = ?",
-	[LEADS_STMT_PROGRAM_STATUS_LIST] =
-	    "SELECT step, name, success FROM program_status "
-	    "WHERE program_id = ? ORDER BY step",
 	[LEADS_STMT_FORM_GET_BY_ID] =
 	    "SELECT id, name, COALESCE(program_id, 0) FROM form WHERE id = ?",
 	[LEADS_STMT_FORM_FIELD_LIST] =
@@ -83,7 +74,6 @@ const struct db_stmt_set repo_leads_sql = {
 /* The longest SQL text built here (300 rows of every column fit). */
 #define SQL_MAX_BYTES		(8 * 1024 * 1024)
 /* Column text fetched into a fixed buffer; longer values are re-read. */
-#define FETCH_INLINE_BYTES	256
 /* The partition of a lead when none is named (migration 0004). */
 #define DEFAULT_PARTITION	1
 
@@ -288,119 +278,11 @@ params_value(struct params *p, const struct lead_field *f,
 
 /* ---- Fetching ------------------------------------------------------ */
 
-/* Rows of text: v[r * ncol + c], NULL for SQL NULL. */
-struct text_rows {
-	const char	**v;
-	size_t		 *len;
-	size_t		  ncol;
-	size_t		  count;
-};
-
-/*
- * Fetches every row of the executed statement st (at most max) as text
- * into the arena.  Values longer than the inline buffer are fetched
- * again at their full length.
- */
-static int
-fetch_text(struct db *db, MYSQL_STMT *st, struct arena *a, size_t ncol,
-    size_t max, const char *where, struct text_rows *out)
-{
-	MYSQL_BIND *res = NULL, col;
-	char *inl = NULL, *p;
-	unsigned long *len = NULL;
-	my_bool *nul = NULL;
-	size_t c, cap;
-	int e = 0, r = -REPO_ERR_INTERNAL;
-
-	memset(out, 0, sizeof(*out));
-	out->ncol = ncol;
-	if (mysql_stmt_field_count(st) != ncol) {
-		log_err("%s: %u columns, expected %zu", where,
-		    mysql_stmt_field_count(st), ncol);
-		goto out;
-	}
-	cap = (size_t)mysql_stmt_num_rows(st);
-	if (cap > max)
-		cap = max;
-	res = xcalloc(ncol, sizeof(*res));
-	len = xcalloc(ncol, sizeof(*len));
-	nul = xcalloc(ncol, sizeof(*nul));
-	inl = xmalloc(ncol * FETCH_INLINE_BYTES);
-	for (c = 0; c < ncol; c++)
-		bind_out_str(&res[c], inl + c * FETCH_INLINE_BYTES,
-		    FETCH_INLINE_BYTES, &len[c], &nul[c]);
-	if (mysql_stmt_bind_result(st, res) != 0) {
-		r = db_error(db, st, where);
-		goto out;
-	}
-	if (cap > 0 && ((out->v = arena_zalloc(a, cap * ncol *
-	    sizeof(*out->v))) == NULL || (out->len = arena_zalloc(a,
-	    cap * ncol * sizeof(*out->len))) == NULL))
-		goto out;
-	while (out->count < cap &&
-	    ((e = mysql_stmt_fetch(st)) == 0 || e == MYSQL_DATA_TRUNCATED)) {
-		for (c = 0; c < ncol; c++) {
-			size_t k = out->count * ncol + c;
-
-			if (nul[c])
-				continue;
-			if ((p = arena_alloc(a, len[c] + 1)) == NULL)
-				goto out;
-			if (len[c] <= FETCH_INLINE_BYTES)
-				memcpy(p, inl + c * FETCH_INLINE_BYTES, len[c]);
-			else {
-				bind_out_str(&col, p, len[c] + 1, &len[c],
-				    &nul[c]);
-				if (mysql_stmt_fetch_column(st, &col,
-				    (unsigned)c, 0) != 0) {
-					r = db_error(db, st, where);
-					goto out;
-				}
-			}
-			p[len[c]] = '\0';
-			out->v[k] = p;
-			out->len[k] = len[c];
-		}
-		out->count++;
-	}
-	if (e != 0 && e != MYSQL_NO_DATA && e != MYSQL_DATA_TRUNCATED) {
-		r = db_error(db, st, where);
-		goto out;
-	}
-	r = 0;
-out:
-	mysql_stmt_free_result(st);
-	free(res);
-	free(len);
-	free(nul);
-	free(inl);
-	return r;
-}
-
-/* A fetched integer column (0 when NULL or not a number). */
-static int64_t
-text_i64(const struct text_rows *t, size_t row, size_t col)
-{
-	const char *s = t->v[row * t->ncol + col];
-	int64_t v;
-
-	if (s == NULL || num_parse_i64n(s, t->len[row * t->ncol + col],
-	    INT64_MIN, INT64_MAX, &v) != 0)
-		return 0;
-	return v;
-}
-
-static const char *
-text_str(const struct text_rows *t, size_t row, size_t col)
-{
-	return t->v[row * t->ncol + col];
-}
-
 /* Executes st with params and fetches up to max rows of ncol columns. */
 static int
 query_text(struct db *db, MYSQL_STMT *st, struct params *p,
     struct arena *a, size_t ncol, size_t max, const char *where,
-    struct text_rows *out)
+    struct db_text_rows *out)
 {
 	int r;
 
@@ -409,7 +291,7 @@ query_text(struct db *db, MYSQL_STMT *st, struct params *p,
 		return db_is_broken(db) ? -REPO_ERR_CONN : -REPO_ERR_INTERNAL;
 	if ((r = db_exec(db, st, p != NULL ? p->b : NULL, where)) != 0)
 		return r;
-	return fetch_text(db, st, a, ncol, max, where, out);
+	return db_fetch_text(db, st, a, ncol, max, where, out);
 }
 
 /* Executes a statement without a result. */
@@ -423,28 +305,23 @@ exec_dyn(struct db *db, MYSQL_STMT *st, struct params *p, const char *where)
 
 /* ---- Reads --------------------------------------------------------- */
 
-/* "YYYY-MM-DD HH:MM:SS" into a fixed buffer ("" for NULL). */
-static void
-copy_time(char dst[LEAD_TIME_BYTES], const char *src)
-{
-	snprintf(dst, LEAD_TIME_BYTES, "%s", src != NULL ? src : "");
-}
-
 /* Fills m from MEMBERSHIP_COLUMNS starting at column c of row. */
 static void
-fill_membership(const struct text_rows *t, size_t row, size_t c,
+fill_membership(const struct db_text_rows *t, size_t row, size_t c,
     struct lead_membership *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->status = text_str(t, row, c);
-	m->acquired_by = text_i64(t, row, c + 1) != 0;
-	m->reached_success = text_i64(t, row, c + 2) != 0;
-	m->is_exhausted = text_i64(t, row, c + 3) != 0;
-	m->stream = text_str(t, row, c + 4);
-	m->cadence = text_str(t, row, c + 5);
-	copy_time(m->membership_date, text_str(t, row, c + 6));
-	copy_time(m->updated_at, text_str(t, row, c + 7));
-	m->program_id = text_i64(t, row, c + 8);
+	m->status = db_text_str(t, row, c);
+	m->acquired_by = db_text_i64(t, row, c + 1) != 0;
+	m->reached_success = db_text_i64(t, row, c + 2) != 0;
+	m->is_exhausted = db_text_i64(t, row, c + 3) != 0;
+	m->stream = db_text_str(t, row, c + 4);
+	m->cadence = db_text_str(t, row, c + 5);
+	db_copy_text(m->membership_date, LEAD_TIME_BYTES,
+	    db_text_str(t, row, c + 6), SIZE_MAX);
+	db_copy_text(m->updated_at, LEAD_TIME_BYTES,
+	    db_text_str(t, row, c + 7), SIZE_MAX);
+	m->program_id = db_text_i64(t, row, c + 8);
 }
 
 /*
@@ -452,7 +329,7 @@ fill_membership(const struct text_rows *t, size_t row, size_t c,
  * with_m) into lead rows.
  */
 static int
-to_lead_rows(const struct text_rows *t, struct arena *a, size_t ncols,
+to_lead_rows(const struct db_text_rows *t, struct arena *a, size_t ncols,
     bool with_m, struct lead_rows *out)
 {
 	size_t i, c;
@@ -467,7 +344,7 @@ to_lead_rows(const struct text_rows *t, struct arena *a, size_t ncols,
 	for (i = 0; i < t->count; i++) {
 		struct lead_row *lr = &out->rows[i];
 
-		lr->id = text_i64(t, i, 0);
+		lr->id = db_text_i64(t, i, 0);
 		lr->vals = (const char **)&t->v[i * t->ncol + 1];
 		lr->lens = &t->len[i * t->ncol + 1];
 		if (with_m) {
@@ -489,7 +366,7 @@ repo_leads_get_by_id(struct db *db, struct arena *a,
 {
 	struct buf b;
 	struct params p;
-	struct text_rows t;
+	struct db_text_rows t;
 	int r = -REPO_ERR_INTERNAL;
 
 	memset(out, 0, sizeof(*out));
@@ -563,7 +440,7 @@ repo_leads_count_by_filter(struct db *db, const struct lead_filter *f,
 {
 	struct buf b;
 	struct params p;
-	struct text_rows t;
+	struct db_text_rows t;
 	struct arena a;
 	size_t np = padded(f->nvalues);
 	int r = -REPO_ERR_INVALID;
@@ -588,7 +465,7 @@ repo_leads_count_by_filter(struct db *db, const struct lead_filter *f,
 	    &p, &a, 1, 1, "repo_leads_count_by_filter", &t)) != 0)
 		goto out;
 	if (t.count == 1)
-		*count = text_i64(&t, 0, 0);
+		*count = db_text_i64(&t, 0, 0);
 	r = 0;
 out:
 	params_clear(&p);
@@ -606,7 +483,7 @@ repo_leads_list_by_filter(struct db *db, struct arena *a,
 {
 	struct buf b;
 	struct params p;
-	struct text_rows t;
+	struct db_text_rows t;
 	size_t np = padded(f->nvalues);
 	int r = -REPO_ERR_INVALID;
 
@@ -650,7 +527,7 @@ repo_leads_list_by_program(struct db *db, struct arena *a,
 {
 	struct buf b;
 	struct params p;
-	struct text_rows t;
+	struct db_text_rows t;
 	int r = -REPO_ERR_INVALID;
 
 	memset(out, 0, sizeof(*out));
@@ -684,97 +561,13 @@ out:
 
 /* ---- Programs, partitions, forms ------------------------------------ */
 
-/* Reads the statuses of p->id into p. */
-static int
-program_statuses(struct db *db, struct arena *a, struct lead_program *p)
-{
-	struct params pa;
-	struct text_rows t;
-	size_t i;
-	int r;
-
-	params_init(&pa, 1);
-	params_i64(&pa, p->id);
-	if ((r = query_text(db, stmt(db, LEADS_STMT_PROGRAM_STATUS_LIST), &pa,
-	    a, 3, MAX_PROGRAM_STATUSES, "repo_leads_program_statuses",
-	    &t)) != 0)
-		goto out;
-	p->nstatuses = t.count;
-	if (t.count > 0 && (p->statuses = arena_zalloc(a, t.count *
-	    sizeof(*p->statuses))) == NULL) {
-		r = -REPO_ERR_INTERNAL;
-		goto out;
-	}
-	for (i = 0; i < t.count; i++) {
-		p->statuses[i].step = (int32_t)text_i64(&t, i, 0);
-		p->statuses[i].name = text_str(&t, i, 1);
-		p->statuses[i].success = text_i64(&t, i, 2) != 0;
-	}
-	r = 0;
-out:
-	params_clear(&pa);
-	return r;
-}
-
-/* Runs one of the program statements (bound to pa) into out. */
-static int
-program_get(struct db *db, struct arena *a, enum leads_stmt s,
-    struct params *pa, struct lead_program *out)
-{
-	struct text_rows t;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	if ((r = query_text(db, stmt(db, s), pa, a, 3, 1,
-	    "repo_leads_program_get", &t)) != 0)
-		return r;
-	if (t.count == 0)
-		return -REPO_ERR_NOT_FOUND;
-	out->id = (int32_t)text_i64(&t, 0, 0);
-	out->name = text_str(&t, 0, 1);
-	out->type = text_str(&t, 0, 2);
-	return program_statuses(db, a, out);
-}
-
-/* See repo_leads.h. */
-int
-repo_leads_program_get_by_name(struct db *db, struct arena *a,
-    const char *name, struct lead_program *out)
-{
-	struct params pa;
-	int r;
-
-	params_init(&pa, 1);
-	params_str(&pa, name);
-	r = program_get(db, a, LEADS_STMT_PROGRAM_GET_BY_NAME, &pa, out);
-	params_clear(&pa);
-	return r;
-}
-
-/* See repo_leads.h. */
-int
-repo_leads_program_get_by_id(struct db *db, struct arena *a, int64_t id,
-    struct lead_program *out)
-{
-	struct params pa;
-	int r;
-
-	params_init(&pa, 1);
-	params_i64(&pa, id);
-	r = program_get(db, a, LEADS_STMT_PROGRAM_GET_BY_ID, &pa, out);
-	params_clear(&pa);
-	return r;
-}
-
 /* See repo_leads.h. */
 int
 repo_leads_partition_get_id_by_name(struct db *db, const char *name,
     int32_t *id)
 {
 	struct params pa;
-	struct text_rows t;
+	struct db_text_rows t;
 	struct arena a;
 	int r;
 
@@ -790,7 +583,7 @@ repo_leads_partition_get_id_by_name(struct db *db, const char *name,
 		r = -REPO_ERR_NOT_FOUND;
 		goto out;
 	}
-	*id = (int32_t)text_i64(&t, 0, 0);
+	*id = (int32_t)db_text_i64(&t, 0, 0);
 	r = 0;
 out:
 	params_clear(&pa);
@@ -804,7 +597,7 @@ repo_leads_form_get_by_id(struct db *db, struct arena *a, int64_t id,
     struct lead_form *out)
 {
 	struct params pa;
-	struct text_rows t;
+	struct db_text_rows t;
 	size_t i;
 	int r;
 
@@ -819,9 +612,9 @@ repo_leads_form_get_by_id(struct db *db, struct arena *a, int64_t id,
 		r = -REPO_ERR_NOT_FOUND;
 		goto out;
 	}
-	out->id = (int32_t)text_i64(&t, 0, 0);
-	out->name = text_str(&t, 0, 1);
-	out->program_id = (int32_t)text_i64(&t, 0, 2);
+	out->id = (int32_t)db_text_i64(&t, 0, 0);
+	out->name = db_text_str(&t, 0, 1);
+	out->program_id = (int32_t)db_text_i64(&t, 0, 2);
 	if ((r = query_text(db, stmt(db, LEADS_STMT_FORM_FIELD_LIST), &pa, a,
 	    1, MAX_FORM_FIELDS, "repo_leads_form_get_by_id", &t)) != 0)
 		goto out;
@@ -831,8 +624,8 @@ repo_leads_form_get_by_id(struct db *db, struct arena *a, int64_t id,
 		goto out;
 	}
 	for (i = 0; i < t.count; i++)
-		if (text_str(&t, i, 0) != NULL)
-			out->fields[out->nfields++] = text_str(&t, i, 0);
+		if (db_text_str(&t, i, 0) != NULL)
+			out->fields[out->nfields++] = db_text_str(&t, i, 0);
 	r = 0;
 out:
 	params_clear(&pa);
@@ -1110,7 +903,7 @@ lookup(struct db *db, struct plan *pl)
 {
 	struct buf b;
 	struct params p;
-	struct text_rows t;
+	struct db_text_rows t;
 	int64_t *ids = NULL;
 	size_t np = padded(pl->ngroups), i, nids = 0;
 	int g, r = -REPO_ERR_INVALID;
@@ -1143,7 +936,7 @@ lookup(struct db *db, struct plan *pl)
 	for (i = 0; i < t.count; i++) {
 		struct kgroup *kg;
 
-		g = group_of_text(pl, text_str(&t, i, 3),
+		g = group_of_text(pl, db_text_str(&t, i, 3),
 		    t.len[i * t.ncol + 3]);
 		if (g < 0) {
 			/* Equal for MariaDB, not for lead_key_norm. */
@@ -1151,11 +944,11 @@ lookup(struct db *db, struct plan *pl)
 			continue;
 		}
 		kg = &pl->groups[g];
-		if (kg->db_count == 0 || text_i64(&t, i, 0) < kg->db_id) {
-			kg->db_id = text_i64(&t, i, 0);
-			kg->db_part = text_i64(&t, i, 2);
+		if (kg->db_count == 0 || db_text_i64(&t, i, 0) < kg->db_id) {
+			kg->db_id = db_text_i64(&t, i, 0);
+			kg->db_part = db_text_i64(&t, i, 2);
 		}
-		kg->db_count += text_i64(&t, i, 1);
+		kg->db_count += db_text_i64(&t, i, 1);
 	}
 	/* Lock the leads a single match will update. */
 	ids = xcalloc(pl->ngroups + 1, sizeof(*ids));
@@ -1315,7 +1108,7 @@ create_rows(struct db *db, struct plan *pl)
 {
 	struct buf b;
 	struct params p;
-	struct text_rows t;
+	struct db_text_rows t;
 	bool *used = NULL;
 	int64_t part = pl->s->partition != 0 ? pl->s->partition :
 	    DEFAULT_PARTITION;
@@ -1386,7 +1179,7 @@ create_rows(struct db *db, struct plan *pl)
 			goto out;
 		}
 		for (i = start; i < end; i++)
-			pl->crows[i].id = text_i64(&t, i - start, 0);
+			pl->crows[i].id = db_text_i64(&t, i - start, 0);
 	}
 out:
 	params_clear(&p);
@@ -1617,12 +1410,12 @@ static int
 push_members(struct db *db, struct plan *pl)
 {
 	const struct lead_push *pu = pl->s->push;
-	const struct lead_program *pg = pu->program;
+	const struct repo_program *pg = pu->program;
 	struct act_row *rows = NULL;
 	bool *created = NULL;
 	struct buf b;
 	struct params p;
-	struct text_rows t;
+	struct db_text_rows t;
 	int64_t step = 0, success = 0;
 	size_t n, i, j, np;
 	int r = 0;
@@ -1694,7 +1487,7 @@ push_members(struct db *db, struct plan *pl)
 		for (j = 0; j < pl->s->n; j++) {
 			struct lead_rec *rec = &pl->s->recs[j];
 
-			if (rec->skip || rec->id != text_i64(&t, i, 0) ||
+			if (rec->skip || rec->id != db_text_i64(&t, i, 0) ||
 			    (rec->status != LEAD_CREATED &&
 			    rec->status != LEAD_UPDATED))
 				continue;
@@ -1820,7 +1613,7 @@ static const char *const del_tables[] = {
 /* Runs "<head> IN (ids padded)" with the ids of d. */
 static int
 del_in(struct db *db, const char *head, const int64_t *ids, size_t n,
-    bool fetch, struct arena *a, struct text_rows *t)
+    bool fetch, struct arena *a, struct db_text_rows *t)
 {
 	struct buf b;
 	struct params p;
@@ -1855,7 +1648,7 @@ static int
 delete_tx(struct db *db, void *arg)
 {
 	struct del_run *d = arg;
-	struct text_rows t;
+	struct db_text_rows t;
 	struct arena a;
 	int64_t *found = NULL;
 	size_t i, j, nfound = 0;
@@ -1870,7 +1663,7 @@ delete_tx(struct db *db, void *arg)
 		goto out;
 	found = xcalloc(t.count + 1, sizeof(*found));
 	for (i = 0; i < t.count; i++)
-		found[nfound++] = text_i64(&t, i, 0);
+		found[nfound++] = db_text_i64(&t, i, 0);
 	if (nfound == 0)
 		goto out;
 	if ((r = del_in(db, "DELETE FROM lead WHERE `id`", found, nfound,

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "model/leadfield.h"
+#include "repo/repo_programs.h"
 
 struct arena;
 struct db;
@@ -118,29 +119,6 @@ int	repo_leads_list_by_program(struct db *db, struct arena *a,
 
 /* ---- Programs, partitions and forms the writes refer to ----------- */
 
-struct lead_program_status {
-	int32_t		 step;
-	const char	*name;		/* arena */
-	bool		 success;
-};
-
-struct lead_program {
-	int32_t				 id;
-	const char			*name;		/* arena */
-	const char			*type;
-	struct lead_program_status	*statuses;	/* by step; arena */
-	size_t				 nstatuses;
-};
-
-/*
- * The program named name (exactly) or with id id, with its statuses,
- * into *out (strings in a).  -REPO_ERR_NOT_FOUND when there is none.
- */
-int	repo_leads_program_get_by_name(struct db *db, struct arena *a,
-	    const char *name, struct lead_program *out);
-int	repo_leads_program_get_by_id(struct db *db, struct arena *a,
-	    int64_t id, struct lead_program *out);
-
 /* The id of the partition named name (exactly); -REPO_ERR_NOT_FOUND. */
 int	repo_leads_partition_get_id_by_name(struct db *db, const char *name,
 	    int32_t *id);
@@ -201,7 +179,7 @@ struct lead_rec {
 
 /* Push Lead's additions: membership of a program and an activity. */
 struct lead_push {
-	const struct lead_program	*program;
+	const struct repo_program	*program;
 	/* A new member's status: an index into statuses, -1 for none. */
 	int				 status;
 	/* Whether it was named (programStatus): members move forward to it. */

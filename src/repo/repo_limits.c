@@ -10,6 +10,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
+#include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_limits.h"
 
@@ -75,28 +76,6 @@ repo_limits_upsert(struct db *db, const char *host,
 	return r;
 }
 
-/* Fetches the one row of an executed statement bound to res. */
-static int
-fetch_one(struct db *db, MYSQL_STMT *st, MYSQL_BIND *res, const char *where)
-{
-	int e, r;
-
-	if (mysql_stmt_bind_result(st, res) != 0) {
-		r = db_error(db, st, where);
-		goto out;
-	}
-	e = mysql_stmt_fetch(st);
-	if (e == 0)
-		r = 0;
-	else if (e == MYSQL_NO_DATA)
-		r = -REPO_ERR_NOT_FOUND;
-	else
-		r = db_error(db, st, where);
-out:
-	mysql_stmt_free_result(st);
-	return r;
-}
-
 /* See repo_limits.h. */
 int
 repo_limits_get_by_host(struct db *db, const char *host,
@@ -119,7 +98,7 @@ repo_limits_get_by_host(struct db *db, const char *host,
 	bind_out_i64(&res[3], &out->day_count, &nul[3]);
 	if ((r = db_exec(db, st, in, "repo_limits_get_by_host")) != 0)
 		goto out;
-	r = fetch_one(db, st, res, "repo_limits_get_by_host");
+	r = db_fetch_one(db, st, res, "repo_limits_get_by_host");
 out:
 	if (r != 0)
 		memset(out, 0, sizeof(*out));
@@ -151,7 +130,7 @@ repo_limits_sum_others(struct db *db, const char *host, int64_t day_key,
 	bind_out_i64(&res[2], &out->day, &nul[2]);
 	if ((r = db_exec(db, st, in, "repo_limits_sum_others")) != 0)
 		goto out;
-	r = fetch_one(db, st, res, "repo_limits_sum_others");
+	r = db_fetch_one(db, st, res, "repo_limits_sum_others");
 out:
 	if (r != 0)
 		memset(out, 0, sizeof(*out));

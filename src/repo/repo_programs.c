@@ -18,6 +18,7 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
+#include "db/query.h"
 #include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -234,23 +235,7 @@ static int
 get_i64(struct db *db, enum programs_stmt s, MYSQL_BIND *in, int64_t *out,
     const char *where)
 {
-	MYSQL_STMT *st = stmt(db, s);
-	MYSQL_BIND res[1];
-	my_bool nul = 0;
-	int e, r;
-
-	*out = 0;
-	if ((r = db_exec(db, st, in, where)) != 0)
-		return r;
-	bind_out_i64(&res[0], out, &nul);
-	if (mysql_stmt_bind_result(st, res) != 0)
-		r = db_error(db, st, where);
-	else if ((e = mysql_stmt_fetch(st)) == MYSQL_NO_DATA)
-		r = -REPO_ERR_NOT_FOUND;
-	else if (e != 0 && e != MYSQL_DATA_TRUNCATED)
-		r = db_error(db, st, where);
-	mysql_stmt_free_result(st);
-	return r;
+	return db_query_i64(db, stmt(db, s), in, out, where);
 }
 
 /* Runs a query of one string column into buf (NUL-ended). */
@@ -258,26 +243,7 @@ static int
 get_str(struct db *db, enum programs_stmt s, MYSQL_BIND *in, char *buf,
     size_t size, const char *where)
 {
-	MYSQL_STMT *st = stmt(db, s);
-	MYSQL_BIND res[1];
-	unsigned long len = 0;
-	my_bool nul = 0;
-	int e, r;
-
-	buf[0] = '\0';
-	if ((r = db_exec(db, st, in, where)) != 0)
-		return r;
-	bind_out_str(&res[0], buf, size - 1, &len, &nul);
-	if (mysql_stmt_bind_result(st, res) != 0)
-		r = db_error(db, st, where);
-	else if ((e = mysql_stmt_fetch(st)) == MYSQL_NO_DATA)
-		r = -REPO_ERR_NOT_FOUND;
-	else if (e != 0 && e != MYSQL_DATA_TRUNCATED)
-		r = db_error(db, st, where);
-	else
-		buf[nul ? 0 : len < size - 1 ? len : size - 1] = '\0';
-	mysql_stmt_free_result(st);
-	return r;
+	return db_query_str(db, stmt(db, s), in, buf, size, where);
 }
 
 /* Whether the lead exists; the row stays locked to the transaction. */
@@ -702,6 +668,20 @@ int
 repo_programs_get_id_by_name(struct db *db, const char *name, int32_t *id)
 {
 	return id_by_name(db, PROGRAMS_STMT_GET_BY_NAME, name, id);
+}
+
+/* See repo_programs.h. */
+int
+repo_programs_get_by_name(struct db *db, const char *name,
+    struct repo_program *out)
+{
+	int32_t id;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = repo_programs_get_id_by_name(db, name, &id)) != 0)
+		return r;
+	return repo_programs_get_by_id(db, id, out);
 }
 
 /* See repo_programs.h. */
@@ -1239,16 +1219,6 @@ struct member_fetch {
 	my_bool		nul[9];
 };
 
-static void
-copy_time(char *dst, const char *src, unsigned long len, my_bool nul)
-{
-	size_t n = nul ? 0 : len < REPO_TIME_BYTES - 1 ? len :
-	    REPO_TIME_BYTES - 1;
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 static int
 membership(struct db *db, enum member_kind kind,
     const struct repo_member_query *q, struct repo_member_list *out)
@@ -1335,8 +1305,10 @@ membership(struct db *db, enum member_kind kind,
 			continue;
 		row = &out->items[out->count++];
 		row->id = f->id;
-		copy_time(row->created_at, f->created, f->len[0], f->nul[1]);
-		copy_time(row->updated_at, f->updated, f->len[1], f->nul[2]);
+		db_copy_text(row->created_at, REPO_TIME_BYTES, f->nul[1] ? NULL :
+		    f->created, f->len[0]);
+		db_copy_text(row->updated_at, REPO_TIME_BYTES, f->nul[2] ? NULL :
+		    f->updated, f->len[1]);
 		if (kind != MEMBER_PROGRAM)
 			continue;
 		row->status = xstrndup(f->status, f->nul[3] ? 0 : f->len[2]);

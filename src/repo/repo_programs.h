@@ -124,6 +124,9 @@ int	repo_programs_get_by_id(struct db *db, int32_t id,
 /* The id of the program named name; -REPO_ERR_NOT_FOUND. */
 int	repo_programs_get_id_by_name(struct db *db, const char *name,
 	    int32_t *id);
+/* The program named name (exactly) with its statuses; as get_by_id. */
+int	repo_programs_get_by_name(struct db *db, const char *name,
+	    struct repo_program *out);
 /* Frees what p owns and zeroes it. */
 void	repo_programs_program_clear(struct repo_program *p);
 

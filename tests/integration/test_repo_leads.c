@@ -556,7 +556,7 @@ add_statuses(int32_t pid)
 static void
 test_push(void **state)
 {
-	struct lead_program prog;
+	struct repo_program prog;
 	struct lead_push push;
 	struct lead_rec r[3];
 	struct lead_sync s;
@@ -570,10 +570,10 @@ test_push(void **state)
 	(void)state;
 	pid = make_program("itest leads push");
 	add_statuses(pid);
-	assert_int_equal(repo_leads_program_get_by_name(db, &arena,
-	    "itest leads nope", &prog), -REPO_ERR_NOT_FOUND);
-	assert_int_equal(repo_leads_program_get_by_name(db, &arena,
-	    "itest leads push", &prog), 0);
+	assert_int_equal(repo_programs_get_by_name(db, "itest leads nope",
+	    &prog), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_programs_get_by_name(db, "itest leads push",
+	    &prog), 0);
 	assert_int_equal(prog.id, pid);
 	assert_int_equal(prog.nstatuses, 3);
 	assert_string_equal(prog.statuses[0].name, "Invited");
@@ -648,6 +648,7 @@ test_push(void **state)
 	assert_int_equal(repo_leads_list_by_program(db, &arena, cols, 1,
 	    pid + 1000, 0, 10, &rows), 0);
 	assert_int_equal(rows.count, 0);
+	repo_programs_program_clear(&prog);
 }
 
 static void

@@ -1,0 +1,307 @@
+/* See query.h. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mysql.h>
+
+#include "db/bind.h"
+#include "db/pool.h"
+#include "db/query.h"
+#include "err.h"
+#include "util/arena.h"
+#include "util/log.h"
+#include "util/num.h"
+#include "util/xmalloc.h"
+
+/* Bytes of a text value fetched at once; longer ones are fetched again. */
+#define INLINE_BYTES	256
+
+/* See query.h. */
+int
+db_fetch_one(struct db *db, MYSQL_STMT *st, MYSQL_BIND *res,
+    const char *where)
+{
+	int e, r;
+
+	if (mysql_stmt_bind_result(st, res) != 0) {
+		r = db_error(db, st, where);
+		goto out;
+	}
+	e = mysql_stmt_fetch(st);
+	if (e == 0 || e == MYSQL_DATA_TRUNCATED)
+		r = 0;
+	else if (e == MYSQL_NO_DATA)
+		r = -REPO_ERR_NOT_FOUND;
+	else
+		r = db_error(db, st, where);
+out:
+	mysql_stmt_free_result(st);
+	return r;
+}
+
+/* See query.h. */
+int
+db_query_i64(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, int64_t *out,
+    const char *where)
+{
+	MYSQL_BIND res[1];
+	my_bool nul = 0;
+	int r;
+
+	*out = 0;
+	if ((r = db_exec(db, st, in, where)) != 0)
+		return r;
+	bind_out_i64(&res[0], out, &nul);
+	if ((r = db_fetch_one(db, st, res, where)) == 0 && nul)
+		*out = 0;
+	return r;
+}
+
+/* See query.h. */
+int
+db_query_str(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, char *buf,
+    size_t size, const char *where)
+{
+	MYSQL_BIND res[1];
+	unsigned long len = 0;
+	my_bool nul = 0;
+	int r;
+
+	buf[0] = '\0';
+	if ((r = db_exec(db, st, in, where)) != 0)
+		return r;
+	bind_out_str(&res[0], buf, size - 1, &len, &nul);
+	if ((r = db_fetch_one(db, st, res, where)) == 0)
+		buf[nul ? 0 : len < size - 1 ? len : size - 1] = '\0';
+	else
+		buf[0] = '\0';
+	return r;
+}
+
+/* See query.h. */
+int
+db_exec_n(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, uint64_t *n,
+    const char *where)
+{
+	int r;
+
+	*n = 0;
+	if ((r = db_exec(db, st, in, where)) == 0)
+		*n = (uint64_t)mysql_stmt_affected_rows(st);
+	return r;
+}
+
+/* See query.h. */
+int
+db_fetch_rows(struct db *db, MYSQL_STMT *st, size_t ncols, db_row_fn fn,
+    void *arg, const char *where)
+{
+	MYSQL_BIND *res = NULL;
+	char **bufs = NULL, **vals = NULL;
+	unsigned long *lens = NULL, *sizes = NULL;
+	my_bool *nul = NULL;
+	size_t i;
+	bool grown;
+	int e, r = -REPO_ERR_INTERNAL;
+
+	if (mysql_stmt_field_count(st) != ncols) {
+		log_err("%s: %u columns, expected %zu", where,
+		    mysql_stmt_field_count(st), ncols);
+		goto out;
+	}
+	res = xcalloc(ncols, sizeof(*res));
+	bufs = xcalloc(ncols, sizeof(*bufs));
+	vals = xcalloc(ncols, sizeof(*vals));
+	lens = xcalloc(ncols, sizeof(*lens));
+	sizes = xcalloc(ncols, sizeof(*sizes));
+	nul = xcalloc(ncols, sizeof(*nul));
+	for (i = 0; i < ncols; i++) {
+		sizes[i] = INLINE_BYTES;
+		bufs[i] = xmalloc(sizes[i] + 1);
+		bind_out_str(&res[i], bufs[i], sizes[i], &lens[i], &nul[i]);
+	}
+	if (mysql_stmt_bind_result(st, res) != 0) {
+		r = db_error(db, st, where);
+		goto out;
+	}
+	for (;;) {
+		e = mysql_stmt_fetch(st);
+		if (e == MYSQL_NO_DATA)
+			break;
+		if (e == 1) {
+			r = db_error(db, st, where);
+			goto out;
+		}
+		grown = false;
+		for (i = 0; i < ncols; i++) {
+			if (nul[i]) {
+				vals[i] = NULL;
+				continue;
+			}
+			if (lens[i] > sizes[i]) {
+				grown = true;
+				/* Grow and fetch the whole value again. */
+				sizes[i] = lens[i];
+				bufs[i] = xrealloc(bufs[i], sizes[i] + 1);
+				res[i].buffer = bufs[i];
+				res[i].buffer_length = sizes[i];
+				if (mysql_stmt_fetch_column(st, &res[i],
+				    (unsigned)i, 0) != 0) {
+					r = db_error(db, st, where);
+					goto out;
+				}
+			}
+			bufs[i][lens[i]] = '\0';
+			vals[i] = bufs[i];
+		}
+		if ((r = fn(arg, vals, lens)) != 0)
+			goto out;
+		/* Rebind: a grown buffer moved. */
+		if (grown && mysql_stmt_bind_result(st, res) != 0) {
+			r = db_error(db, st, where);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	mysql_stmt_free_result(st);
+	for (i = 0; bufs != NULL && i < ncols; i++)
+		free(bufs[i]);
+	free(bufs);
+	free(vals);
+	free(lens);
+	free(sizes);
+	free(nul);
+	free(res);
+	return r;
+}
+
+/* See query.h. */
+int
+db_fetch_text(struct db *db, MYSQL_STMT *st, struct arena *a, size_t ncol,
+    size_t max, const char *where, struct db_text_rows *out)
+{
+	MYSQL_BIND *res = NULL, col;
+	char *inl = NULL, *p;
+	unsigned long *len = NULL;
+	my_bool *nul = NULL;
+	size_t c, cap;
+	int e = 0, r = -REPO_ERR_INTERNAL;
+
+	memset(out, 0, sizeof(*out));
+	out->ncol = ncol;
+	if (mysql_stmt_field_count(st) != ncol) {
+		log_err("%s: %u columns, expected %zu", where,
+		    mysql_stmt_field_count(st), ncol);
+		goto out;
+	}
+	cap = (size_t)mysql_stmt_num_rows(st);
+	if (cap > max)
+		cap = max;
+	res = xcalloc(ncol, sizeof(*res));
+	len = xcalloc(ncol, sizeof(*len));
+	nul = xcalloc(ncol, sizeof(*nul));
+	inl = xmalloc(ncol * INLINE_BYTES);
+	for (c = 0; c < ncol; c++)
+		bind_out_str(&res[c], inl + c * INLINE_BYTES, INLINE_BYTES,
+		    &len[c], &nul[c]);
+	if (mysql_stmt_bind_result(st, res) != 0) {
+		r = db_error(db, st, where);
+		goto out;
+	}
+	if (cap > 0 && ((out->v = arena_zalloc(a, cap * ncol *
+	    sizeof(*out->v))) == NULL || (out->len = arena_zalloc(a,
+	    cap * ncol * sizeof(*out->len))) == NULL))
+		goto out;
+	while (out->count < cap &&
+	    ((e = mysql_stmt_fetch(st)) == 0 || e == MYSQL_DATA_TRUNCATED)) {
+		for (c = 0; c < ncol; c++) {
+			size_t k = out->count * ncol + c;
+
+			if (nul[c])
+				continue;
+			if ((p = arena_alloc(a, len[c] + 1)) == NULL)
+				goto out;
+			if (len[c] <= INLINE_BYTES)
+				memcpy(p, inl + c * INLINE_BYTES, len[c]);
+			else {
+				bind_out_str(&col, p, len[c] + 1, &len[c],
+				    &nul[c]);
+				if (mysql_stmt_fetch_column(st, &col,
+				    (unsigned)c, 0) != 0) {
+					r = db_error(db, st, where);
+					goto out;
+				}
+			}
+			p[len[c]] = '\0';
+			out->v[k] = p;
+			out->len[k] = len[c];
+		}
+		out->count++;
+	}
+	if (e != 0 && e != MYSQL_NO_DATA && e != MYSQL_DATA_TRUNCATED) {
+		r = db_error(db, st, where);
+		goto out;
+	}
+	r = 0;
+out:
+	mysql_stmt_free_result(st);
+	free(res);
+	free(len);
+	free(nul);
+	free(inl);
+	return r;
+}
+
+/* See query.h. */
+int64_t
+db_text_i64(const struct db_text_rows *t, size_t row, size_t col)
+{
+	const char *s = t->v[row * t->ncol + col];
+	int64_t v;
+
+	if (s == NULL || num_parse_i64n(s, t->len[row * t->ncol + col],
+	    INT64_MIN, INT64_MAX, &v) != 0)
+		return 0;
+	return v;
+}
+
+/* See query.h. */
+const char *
+db_text_str(const struct db_text_rows *t, size_t row, size_t col)
+{
+	return t->v[row * t->ncol + col];
+}
+
+/* See query.h. */
+int64_t
+db_col_i64(const char *s)
+{
+	int64_t v;
+
+	if (s == NULL || num_parse_i64n(s, strlen(s), INT64_MIN, INT64_MAX,
+	    &v) != 0)
+		return 0;
+	return v;
+}
+
+/* See query.h. */
+char *
+db_col_dup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* See query.h. */
+void
+db_copy_text(char *dst, size_t size, const char *src, size_t len)
+{
+	size_t n = src == NULL ? 0 :
+	    strnlen(src, len < size - 1 ? len : size - 1);
+
+	if (n > 0)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}

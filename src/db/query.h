@@ -1,0 +1,89 @@
+/*
+ * Read helpers every repository shares: one row into binds, one integer
+ * or one string of one row, every row as text (to a callback, or into an
+ * arena), affected-row counts, and the column conversions that go with
+ * text rows.  They run prepared statements the caller owns (db_stmt or
+ * db_stmt_sql) and answer 0 or a negative repo_err, like db_exec.
+ */
+#ifndef MAUTO_DB_QUERY_H
+#define MAUTO_DB_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mysql.h>
+
+struct arena;
+struct db;
+
+/*
+ * Binds res to the executed statement st's result and reads one row (a
+ * value cut to its buffer still counts as read).  0, -REPO_ERR_NOT_FOUND
+ * when there is no row, or the error.  The result is freed.
+ */
+int	db_fetch_one(struct db *db, MYSQL_STMT *st, MYSQL_BIND *res,
+	    const char *where);
+
+/* Executes st with in and reads the first column of one row; NULL is 0. */
+int	db_query_i64(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
+	    int64_t *out, const char *where);
+
+/*
+ * Executes st with in and copies the first column of one row into buf
+ * (size bytes, NUL-ended, cut when longer; "" for NULL).
+ */
+int	db_query_str(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, char *buf,
+	    size_t size, const char *where);
+
+/* Executes st with in; *n is the number of rows it changed. */
+int	db_exec_n(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, uint64_t *n,
+	    const char *where);
+
+/*
+ * Every row of the executed statement st, which has ncols columns, as
+ * NUL-ended text to fn (NULL for SQL NULL; the buffers grow to any
+ * length and are reused for the next row).  fn returns 0 to go on, or
+ * a negative repo_err that ends the fetch and is returned.
+ */
+typedef int (*db_row_fn)(void *arg, char **vals, const unsigned long *lens);
+int	db_fetch_rows(struct db *db, MYSQL_STMT *st, size_t ncols,
+	    db_row_fn fn, void *arg, const char *where);
+
+/* Rows as text kept in an arena: v[row * ncol + col], NULL for NULL. */
+struct db_text_rows {
+	const char	**v;
+	size_t		 *len;
+	size_t		  ncol;
+	size_t		  count;
+};
+
+/*
+ * Fetches every row of the executed statement st (at most max) as text
+ * into the arena a.  Values longer than an inline buffer are fetched
+ * again at their full length.
+ */
+int	db_fetch_text(struct db *db, MYSQL_STMT *st, struct arena *a,
+	    size_t ncol, size_t max, const char *where,
+	    struct db_text_rows *out);
+
+/* A value of a text row: as an integer (0 for NULL or not a number). */
+int64_t		 db_text_i64(const struct db_text_rows *t, size_t row,
+		    size_t col);
+/* A value of a text row, or NULL. */
+const char	*db_text_str(const struct db_text_rows *t, size_t row,
+		    size_t col);
+
+/* A NUL-ended column value as an integer (0 for NULL or not a number). */
+int64_t		 db_col_i64(const char *s);
+/* A heap copy of a column value, or NULL for NULL. */
+char		*db_col_dup(const char *s);
+
+/*
+ * Copies src (NULL: none), at most len bytes and up to a NUL, into dst of
+ * size bytes, cut to fit and NUL-ended: the times MariaDB writes as text
+ * go into fixed buffers this way (SIZE_MAX for a NUL-ended src).
+ */
+void		 db_copy_text(char *dst, size_t size, const char *src,
+		    size_t len);
+
+#endif
