@@ -61,6 +61,7 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
+#include "repo/repo_lists.h"
 #include "repo/repo_custom_objects.h"
 #include "util/arena.h"
 #include "util/config.h"
@@ -450,7 +451,7 @@ parse_static_list(struct call *c, struct resp *r, const struct co_type *t,
 		    "leads; filter it by updatedAt", t->api_name);
 		goto out;
 	}
-	e = repo_bulk_export_list_id(c->app->db, (int32_t)id, name,
+	e = repo_lists_find(c->app->db, (int32_t)id, name,
 	    &q->list_id);
 	if (e == -REPO_ERR_NOT_FOUND) {
 		if (name != NULL)

@@ -41,6 +41,9 @@
 #include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
+#include "repo/repo_cookies.h"
+#include "repo/repo_merge.h"
+#include "repo/repo_partitions.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 #include "util/num.h"
@@ -372,7 +375,7 @@ api_lead_membership_partitions_list(struct call *c, struct resp *r)
 	size_t i;
 	int err;
 
-	if ((err = repo_programs_partition_list(c->app->db, &l)) != 0) {
+	if ((err = repo_partitions_list(c->app->db, &l)) != 0) {
 		err = err_from_repo(err);
 		goto out;
 	}
@@ -391,7 +394,7 @@ api_lead_membership_partitions_list(struct call *c, struct resp *r)
 	}
 	err = 0;
 out:
-	repo_programs_partition_list_free(&l);
+	repo_partitions_list_free(&l);
 	return err;
 }
 
@@ -472,7 +475,7 @@ api_lead_membership_partitions_update(struct call *c, struct resp *r)
 		m[i].partition = json_object_get_string(v);
 		m[i].skip = false;
 	}
-	if ((err = repo_programs_lead_partition_update(c->app->db, m,
+	if ((err = repo_partitions_lead_update(c->app->db, m,
 	    n)) != 0) {
 		err = err_from_repo(err);
 		goto out;
@@ -643,7 +646,7 @@ api_lead_membership_associate(struct call *c, struct resp *r)
 		err = -API_ERR_INVALID_COOKIE;
 		goto out;
 	}
-	if ((err = repo_programs_cookie_associate(c->app->db, lead,
+	if ((err = repo_cookies_associate(c->app->db, lead,
 	    cookie)) != 0) {
 		if (err == -REPO_ERR_NOT_FOUND) {
 			api_common_err_msg(c, r, "Lead '%lld' not found",
@@ -686,7 +689,7 @@ add_loser(struct call *c, struct resp *r, const char *v, int64_t *ids,
 /*
  * POST /rest/v1/leads/{leadId}/merge.json?leadId=N | leadIds=a,b,c
  * [&mergeInCRM=false]: merges the losers into the winning lead of the
- * path (repo_programs_merge).  Success has no result.  Returns 0 or a
+ * path (repo_merge).  Success has no result.  Returns 0 or a
  * negative api_err: 1001 an id or mergeInCRM of the wrong type, 1003 no
  * loser or the winner among them, 1080 more than 25 losers, 1004 "Lead
  * '<id>' not found".
@@ -735,7 +738,7 @@ api_lead_membership_merge(struct call *c, struct resp *r)
 	/* Fresh: a field created a moment ago on any worker is merged. */
 	if ((err = api_leads_catalog_get(c, true, &s)) != 0)
 		goto out;
-	err = repo_programs_merge(c->app->db, winner, ids, n, s->fields,
+	err = repo_merge(c->app->db, winner, ids, n, s->fields,
 	    s->count, &missing);
 	if (err == -REPO_ERR_NOT_FOUND) {
 		api_common_err_msg(c, r, "Lead '%lld' not found",

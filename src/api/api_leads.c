@@ -45,7 +45,9 @@
 #include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
+#include "repo/repo_forms.h"
 #include "repo/repo_leads.h"
+#include "repo/repo_partitions.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 #include "util/num.h"
@@ -451,7 +453,7 @@ out:
 struct rec_rules {
 	enum lead_action	 action;
 	const struct lead_field	*lookup;
-	const struct lead_form	*form;		/* Submit Form: its fields */
+	const struct repo_form	*form;		/* Submit Form: its fields */
 	/* Fields with rules of their own, from the catalogue in use. */
 	const struct lead_field	*id_field;
 	const struct lead_field	*part_field;
@@ -480,7 +482,7 @@ refuse(struct call *c, struct lead_rec *rec, int code, const char *fmt, ...)
 
 /* Whether the form carries the field (email may always be given). */
 static bool
-on_form(const struct lead_form *form, const struct lead_field *f)
+on_form(const struct repo_form *form, const struct lead_field *f)
 {
 	size_t i;
 
@@ -667,7 +669,7 @@ partition_of(struct call *c, const char *name, int32_t *part, int *code,
 		*msg = "Partition name must be specified";
 		return 0;
 	}
-	e = repo_leads_partition_get_id_by_name(c->app->db, name, part);
+	e = repo_partitions_get_id_by_name(c->app->db, name, part);
 	if (e == -REPO_ERR_NOT_FOUND) {
 		*code = 1008;
 		*msg = arena_printf(&c->app->arena,
@@ -1005,7 +1007,7 @@ static const struct {
  * of strings (the record is then skipped).
  */
 static const char *
-form_attrs(struct call *c, const struct lead_form *form,
+form_attrs(struct call *c, const struct repo_form *form,
     struct json_object *fields, struct json_object *visitor, int64_t pid)
 {
 	struct json_object *at, *v = NULL;
@@ -1047,7 +1049,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 {
 	struct json_object *body = c->req->json, *input = NULL, *item;
 	struct json_object *fields = NULL, *visitor = NULL, *ck = NULL;
-	struct lead_form form;
+	struct repo_form form;
 	struct repo_program prog;
 	struct lead_form_fill ff;
 	struct lead_sync sy;
@@ -1078,7 +1080,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 		e = -API_ERR_INVALID_REQUEST;
 		goto out;
 	}
-	e = repo_leads_form_get_by_id(c->app->db, &c->app->arena, form_id,
+	e = repo_forms_get_by_id(c->app->db, &c->app->arena, form_id,
 	    &form);
 	if (e == -REPO_ERR_NOT_FOUND) {
 		api_common_err_msg(c, r, "Form '%lld' not found",

@@ -17,6 +17,9 @@
 #include "bounds.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
+#include "repo/repo_forms.h"
+#include "repo/repo_lists.h"
+#include "repo/repo_partitions.h"
 #include "repo/repo_programs.h"
 #include "util/config.h"
 #include "util/num.h"
@@ -533,7 +536,7 @@ ctl_list(int argc, char **argv, const struct config *cfg)
 		    need_name("list create", a->name) != 0 ||
 		    open_db(&db, cfg) != 0)
 			goto out;
-		r = repo_programs_static_list_insert(db, a->name, &id);
+		r = repo_lists_insert(db, a->name, &id);
 		if (r == -REPO_ERR_CONFLICT) {
 			fprintf(stderr, "mautoctl: a static list named '%s' "
 			    "exists\n", a->name);
@@ -553,7 +556,7 @@ ctl_list(int argc, char **argv, const struct config *cfg)
 			goto out;
 		}
 		if (open_db(&db, cfg) != 0 || members_add(db, a,
-		    repo_programs_list_member_add, a->list, "list") != 0)
+		    repo_lists_member_add, a->list, "list") != 0)
 			goto out;
 	}
 	rc = fflush(stdout) == 0 ? 0 : 1;
@@ -592,7 +595,7 @@ ctl_form(int argc, char **argv, const struct config *cfg)
 	}
 	if (open_db(&db, cfg) != 0)
 		goto out;
-	r = repo_programs_form_insert(db, a->name, (int32_t)a->program,
+	r = repo_forms_insert(db, a->name, (int32_t)a->program,
 	    a->fields, a->nfields, &id, &miss);
 	if (r == -REPO_ERR_CONFLICT) {
 		fprintf(stderr, "mautoctl: a form named '%s' exists\n",
@@ -678,7 +681,7 @@ ctl_partition(int argc, char **argv, const struct config *cfg)
 	}
 	if (open_db(&db, cfg) != 0)
 		goto out;
-	r = repo_programs_partition_insert(db, a->name, a->description, &id);
+	r = repo_partitions_insert(db, a->name, a->description, &id);
 	if (r == -REPO_ERR_CONFLICT) {
 		fprintf(stderr, "mautoctl: a partition named '%s' exists\n",
 		    a->name);
@@ -721,12 +724,12 @@ demo_list(struct db *db, int32_t *id)
 {
 	int r;
 
-	if ((r = repo_programs_static_list_get_id_by_name(db, DEMO_LIST,
+	if ((r = repo_lists_get_id_by_name(db, DEMO_LIST,
 	    id)) != -REPO_ERR_NOT_FOUND)
 		return r;
-	r = repo_programs_static_list_insert(db, DEMO_LIST, id);
+	r = repo_lists_insert(db, DEMO_LIST, id);
 	if (r == -REPO_ERR_CONFLICT)
-		r = repo_programs_static_list_get_id_by_name(db, DEMO_LIST, id);
+		r = repo_lists_get_id_by_name(db, DEMO_LIST, id);
 	return r;
 }
 
@@ -736,13 +739,13 @@ demo_form(struct db *db, int32_t program, int32_t *id)
 	struct repo_missing miss;
 	int r;
 
-	if ((r = repo_programs_form_get_id_by_name(db, DEMO_FORM, id)) !=
+	if ((r = repo_forms_get_id_by_name(db, DEMO_FORM, id)) !=
 	    -REPO_ERR_NOT_FOUND)
 		return r;
-	r = repo_programs_form_insert(db, DEMO_FORM, program, demo_fields,
+	r = repo_forms_insert(db, DEMO_FORM, program, demo_fields,
 	    sizeof(demo_fields) / sizeof(demo_fields[0]), id, &miss);
 	if (r == -REPO_ERR_CONFLICT)
-		r = repo_programs_form_get_id_by_name(db, DEMO_FORM, id);
+		r = repo_forms_get_id_by_name(db, DEMO_FORM, id);
 	return r;
 }
 

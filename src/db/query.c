@@ -61,6 +61,25 @@ db_query_i64(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, int64_t *out,
 
 /* See query.h. */
 int
+db_query_id(struct db *db, MYSQL_STMT *st, const char *name, int32_t *id,
+    const char *where)
+{
+	MYSQL_BIND in[1];
+	unsigned long len = strlen(name);
+	int64_t v;
+	int r;
+
+	*id = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_str(&in[0], name, &len);
+	if ((r = db_query_i64(db, st, in, &v, where)) == 0)
+		*id = (int32_t)v;
+	return r;
+}
+
+/* See query.h. */
+int
 db_query_str(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, char *buf,
     size_t size, const char *where)
 {

@@ -29,6 +29,13 @@ int	db_query_i64(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
 	    int64_t *out, const char *where);
 
 /*
+ * The id of the row named name: st takes the name and answers one
+ * integer; *id is 0 unless found.  Ensures the connection first.
+ */
+int	db_query_id(struct db *db, MYSQL_STMT *st, const char *name,
+	    int32_t *id, const char *where);
+
+/*
  * Executes st with in and copies the first column of one row into buf
  * (size bytes, NUL-ended, cut when longer; "" for NULL).
  */

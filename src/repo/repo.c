@@ -12,6 +12,11 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_ACTIVITY] = &repo_activity_sql,
 	[REPO_CUSTOM_OBJECTS] = &repo_custom_objects_sql,
 	[REPO_BULK_EXPORT] = &repo_bulk_export_sql,
+	[REPO_PARTITIONS] = &repo_partitions_sql,
+	[REPO_LISTS] = &repo_lists_sql,
+	[REPO_FORMS] = &repo_forms_sql,
+	[REPO_COOKIES] = &repo_cookies_sql,
+	[REPO_MERGE] = &repo_merge_sql,
 };
 
 /*

@@ -8,10 +8,37 @@
 #define MAUTO_REPO_REPO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "db/pool.h"
 #include "err.h"
 
+/* The outcome of one record of a batch. */
+enum repo_rec {
+	REPO_REC_UPDATED,	/* changed (or already as asked) */
+	REPO_REC_NO_LEAD,	/* no lead with that id */
+	REPO_REC_NO_PARTITION,	/* no partition with that name */
+	REPO_REC_NOT_MEMBER,	/* the lead is not a member of the program */
+	REPO_REC_NOT_FORWARD,	/* already in or past the status */
+	REPO_REC__MAX
+};
+
+/* What a -REPO_ERR_NOT_FOUND of a mautoctl write was missing. */
+enum repo_what {
+	REPO_WHAT_NONE,
+	REPO_WHAT_LEAD,
+	REPO_WHAT_PROGRAM,
+	REPO_WHAT_STATUS,
+	REPO_WHAT_LIST,
+	REPO_WHAT_FIELD,
+	REPO_WHAT__MAX
+};
+
+struct repo_missing {
+	enum repo_what	 what;
+	int64_t		 id;		/* the lead, program or list id */
+	size_t		 index;		/* which input (field, status) */
+};
 
 /* Repository modules, in the order their statements are prepared. */
 enum repo_id {
@@ -24,6 +51,11 @@ enum repo_id {
 	REPO_ACTIVITY,
 	REPO_CUSTOM_OBJECTS,
 	REPO_BULK_EXPORT,
+	REPO_PARTITIONS,
+	REPO_LISTS,
+	REPO_FORMS,
+	REPO_COOKIES,
+	REPO_MERGE,
 	REPO__MAX
 };
 
@@ -36,6 +68,11 @@ extern const struct db_stmt_set repo_programs_sql;
 extern const struct db_stmt_set repo_activity_sql;
 extern const struct db_stmt_set repo_custom_objects_sql;
 extern const struct db_stmt_set repo_bulk_export_sql;
+extern const struct db_stmt_set repo_partitions_sql;
+extern const struct db_stmt_set repo_lists_sql;
+extern const struct db_stmt_set repo_forms_sql;
+extern const struct db_stmt_set repo_cookies_sql;
+extern const struct db_stmt_set repo_merge_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets

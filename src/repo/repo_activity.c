@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
 #include <mysql.h>
 
 #include "db/bind.h"
@@ -160,4 +161,15 @@ repo_activity_move(struct db *db, int64_t from_lead, int64_t to_lead)
 	bind_i64(&in[1], &from_lead);
 	return db_exec(db, stmt(db, ACTIVITY_STMT_UPDATE_LEAD), in,
 	    "repo_activity_move");
+}
+
+/* See repo_activity.h. */
+char *
+repo_activity_attrs(struct json_object *o)
+{
+	char *s;
+
+	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return s;
 }

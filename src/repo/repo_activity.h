@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct db;
+struct json_object;
 
 /* Activity type ids (activity_type rows of migration 0004). */
 enum activity_type {
@@ -56,5 +57,11 @@ void	repo_activity_list_free(struct activity_row *rows, size_t n);
 
 /* Moves every activity of from_lead to to_lead (Merge Leads). */
 int	repo_activity_move(struct db *db, int64_t from_lead, int64_t to_lead);
+
+/*
+ * The attributes of an activity as the log stores them: o serialised as
+ * JSON (an owned string) and put.
+ */
+char	*repo_activity_attrs(struct json_object *o);
 
 #endif

@@ -37,8 +37,6 @@ enum bulk_export_stmt {
 	BX_STMT_ENQUEUE,
 	BX_STMT_CANCEL,
 	BX_STMT_DAY_BYTES,
-	BX_STMT_LIST_GET_BY_ID,
-	BX_STMT_LIST_GET_BY_NAME,
 	BX_STMT_SLOTS,
 	BX_STMT_SLOT_LOCK,
 	BX_STMT_SLOT_FREE,
@@ -119,10 +117,6 @@ static const char *const sql[BX_STMT__MAX] = {
 	[BX_STMT_DAY_BYTES] =
 	    "SELECT CAST(COALESCE(SUM(file_size), 0) AS SIGNED) "
 	    "FROM export_job WHERE day_key = ? AND status = 'Completed'",
-	[BX_STMT_LIST_GET_BY_ID] =
-	    "SELECT id FROM static_list WHERE id = ?",
-	[BX_STMT_LIST_GET_BY_NAME] =
-	    "SELECT id FROM static_list WHERE name = ?",
 	[BX_STMT_SLOTS] =
 	    "SELECT slot, COALESCE(owner, ''), COALESCE(job_id, 0), "
 	    "IF(lease_until IS NOT NULL AND lease_until < NOW(6), 1, 0) "
@@ -692,35 +686,6 @@ repo_bulk_export_day_bytes(struct db *db, int32_t day_key, int64_t *out)
 		r = get_i64(db, BX_STMT_DAY_BYTES, in,
 		    "repo_bulk_export_day_bytes", out);
 	}
-	return r;
-}
-
-/* See repo_bulk_export.h. */
-int
-repo_bulk_export_list_id(struct db *db, int32_t id, const char *name,
-    int32_t *out)
-{
-	MYSQL_BIND in[1];
-	unsigned long l_name;
-	int64_t v = 0;
-	int r;
-
-	*out = 0;
-	if ((r = db_ensure(db)) != 0)
-		goto out;
-	if (name != NULL) {
-		l_name = strlen(name);
-		bind_str(&in[0], name, &l_name);
-		r = get_i64(db, BX_STMT_LIST_GET_BY_NAME, in,
-		    "repo_bulk_export_list_id", &v);
-	} else {
-		bind_i32(&in[0], &id);
-		r = get_i64(db, BX_STMT_LIST_GET_BY_ID, in,
-		    "repo_bulk_export_list_id", &v);
-	}
-	if (r == 0)
-		*out = (int32_t)v;
-out:
 	return r;
 }
 

@@ -143,14 +143,6 @@ int	repo_bulk_export_cancel(struct db *db, const char *export_id,
 int	repo_bulk_export_day_bytes(struct db *db, int32_t day_key,
 	    int64_t *out);
 
-/*
- * The id of a static list by id (it must exist) or, when name is not
- * NULL, by name, into *out.  Returns 0, -REPO_ERR_NOT_FOUND or another
- * negative repo_err.
- */
-int	repo_bulk_export_list_id(struct db *db, int32_t id, const char *name,
-	    int32_t *out);
-
 /* ---- Runners ------------------------------------------------------- */
 
 /* One row of export_slot. */

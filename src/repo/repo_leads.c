@@ -23,6 +23,7 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
+#include "repo/repo_cookies.h"
 #include "repo/repo_leads.h"
 #include "util/arena.h"
 #include "util/buf.h"
@@ -31,28 +32,13 @@
 #include "util/xmalloc.h"
 
 enum leads_stmt {
-	LEADS_STMT_PARTITION_GET_BY_NAME,
-	LEADS_STMT_FORM_GET_BY_ID,
-	LEADS_STMT_FORM_FIELD_LIST,
-	LEADS_STMT_COOKIE_INSERT,
-	LEADS_STMT_COOKIE_UPDATE,
+	LEADS_STMT_LOCK,
 	LEADS_STMT__MAX
 };
 
 static const char *const sql[LEADS_STMT__MAX] = {
-	[LEADS_STMT_PARTITION_GET_BY_NAME] =
-	    "SELECT id FROM lead_partition WHERE name = ?",
-	[LEADS_STMT_FORM_GET_BY_ID] =
-	    "SELECT id, name, COALESCE(program_id, 0) FROM form WHERE id = ?",
-	[LEADS_STMT_FORM_FIELD_LIST] =
-	    "SELECT field_name FROM form_field WHERE form_id = ? "
-	    "ORDER BY field_name",
-	/* A cookie that belongs to a lead already stays with it (§5.8). */
-	[LEADS_STMT_COOKIE_INSERT] =
-	    "INSERT IGNORE INTO lead_cookie (cookie, lead_id, created_at) "
-	    "VALUES (?, ?, UTC_TIMESTAMP())",
-	[LEADS_STMT_COOKIE_UPDATE] =
-	    "UPDATE lead SET `cookies` = ? WHERE id = ?",
+	[LEADS_STMT_LOCK] =
+	    "SELECT leadPartitionId FROM lead WHERE id = ? FOR UPDATE",
 };
 
 const struct db_stmt_set repo_leads_sql = {
@@ -73,7 +59,6 @@ const struct db_stmt_set repo_leads_sql = {
 
 /* The longest SQL text built here (300 rows of every column fit). */
 #define SQL_MAX_BYTES		(8 * 1024 * 1024)
-/* Column text fetched into a fixed buffer; longer values are re-read. */
 /* The partition of a lead when none is named (migration 0004). */
 #define DEFAULT_PARTITION	1
 
@@ -561,75 +546,39 @@ out:
 
 /* ---- Programs, partitions, forms ------------------------------------ */
 
+/* ---- Locks for other repositories' transactions ------------------- */
+
 /* See repo_leads.h. */
 int
-repo_leads_partition_get_id_by_name(struct db *db, const char *name,
-    int32_t *id)
+repo_leads_lock(struct db *db, int64_t id, int64_t *partition)
 {
-	struct params pa;
-	struct db_text_rows t;
-	struct arena a;
-	int r;
+	MYSQL_BIND in[1];
+	int64_t p;
 
-	*id = 0;
-	arena_init(&a);
-	params_init(&pa, 1);
-	params_str(&pa, name);
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = query_text(db, stmt(db, LEADS_STMT_PARTITION_GET_BY_NAME),
-	    &pa, &a, 1, 1, "repo_leads_partition_get_id_by_name", &t)) != 0)
-		goto out;
-	if (t.count == 0) {
-		r = -REPO_ERR_NOT_FOUND;
-		goto out;
-	}
-	*id = (int32_t)db_text_i64(&t, 0, 0);
-	r = 0;
-out:
-	params_clear(&pa);
-	arena_clear(&a);
-	return r;
+	bind_i64(&in[0], &id);
+	return db_query_i64(db, stmt(db, LEADS_STMT_LOCK), in,
+	    partition != NULL ? partition : &p, "repo_leads_lock");
 }
 
 /* See repo_leads.h. */
 int
-repo_leads_form_get_by_id(struct db *db, struct arena *a, int64_t id,
-    struct lead_form *out)
+repo_leads_lock_all(struct db *db, const int64_t *ids, size_t n,
+    struct repo_missing *miss)
 {
-	struct params pa;
-	struct db_text_rows t;
 	size_t i;
 	int r;
 
-	memset(out, 0, sizeof(*out));
-	params_init(&pa, 1);
-	params_i64(&pa, id);
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = query_text(db, stmt(db, LEADS_STMT_FORM_GET_BY_ID), &pa, a,
-	    3, 1, "repo_leads_form_get_by_id", &t)) != 0)
-		goto out;
-	if (t.count == 0) {
-		r = -REPO_ERR_NOT_FOUND;
-		goto out;
+	for (i = 0; i < n; i++) {
+		if ((r = repo_leads_lock(db, ids[i], NULL)) != 0) {
+			if (r == -REPO_ERR_NOT_FOUND) {
+				miss->what = REPO_WHAT_LEAD;
+				miss->id = ids[i];
+				miss->index = i;
+			}
+			return r;
+		}
 	}
-	out->id = (int32_t)db_text_i64(&t, 0, 0);
-	out->name = db_text_str(&t, 0, 1);
-	out->program_id = (int32_t)db_text_i64(&t, 0, 2);
-	if ((r = query_text(db, stmt(db, LEADS_STMT_FORM_FIELD_LIST), &pa, a,
-	    1, MAX_FORM_FIELDS, "repo_leads_form_get_by_id", &t)) != 0)
-		goto out;
-	if (t.count > 0 && (out->fields = arena_zalloc(a, t.count *
-	    sizeof(*out->fields))) == NULL) {
-		r = -REPO_ERR_INTERNAL;
-		goto out;
-	}
-	for (i = 0; i < t.count; i++)
-		if (db_text_str(&t, i, 0) != NULL)
-			out->fields[out->nfields++] = db_text_str(&t, i, 0);
-	r = 0;
-out:
-	params_clear(&pa);
-	return r;
+	return 0;
 }
 
 /* ---- The upsert ---------------------------------------------------- */
@@ -1511,11 +1460,9 @@ form_fill(struct db *db, struct plan *pl)
 {
 	const struct lead_form_fill *ff = pl->s->form;
 	struct activity act;
-	struct params p;
 	size_t i;
 	int r = 0;
 
-	memset(&p, 0, sizeof(p));
 	for (i = 0; i < pl->s->n; i++) {
 		struct lead_rec *rec = &pl->s->recs[i];
 
@@ -1532,21 +1479,10 @@ form_fill(struct db *db, struct plan *pl)
 			goto out;
 		if (ff->cookie == NULL)
 			continue;
-		params_clear(&p);
-		params_init(&p, 2);
-		params_str(&p, ff->cookie);
-		params_i64(&p, rec->id);
-		if ((r = exec_dyn(db, stmt(db, LEADS_STMT_COOKIE_INSERT), &p,
-		    "repo_leads_sync cookie")) != 0)
-			goto out;
-		if (mysql_stmt_affected_rows(stmt(db,
-		    LEADS_STMT_COOKIE_INSERT)) == 1 && (r = exec_dyn(db,
-		    stmt(db, LEADS_STMT_COOKIE_UPDATE), &p,
-		    "repo_leads_sync cookie")) != 0)
+		if ((r = repo_cookies_add_new(db, rec->id, ff->cookie)) != 0)
 			goto out;
 	}
 out:
-	params_clear(&p);
 	return r;
 }
 

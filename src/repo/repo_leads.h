@@ -37,6 +37,8 @@
 #include <stdint.h>
 
 #include "model/leadfield.h"
+#include "repo/repo.h"
+#include "repo/repo_forms.h"
 #include "repo/repo_programs.h"
 
 struct arena;
@@ -117,23 +119,20 @@ int	repo_leads_list_by_program(struct db *db, struct arena *a,
 	    int64_t program_id, int64_t after, int limit,
 	    struct lead_rows *out);
 
-/* ---- Programs, partitions and forms the writes refer to ----------- */
+/* ---- Locks for other repositories' transactions ------------------ */
 
-/* The id of the partition named name (exactly); -REPO_ERR_NOT_FOUND. */
-int	repo_leads_partition_get_id_by_name(struct db *db, const char *name,
-	    int32_t *id);
-
-struct lead_form {
-	int32_t		 id;
-	const char	*name;		/* arena */
-	int32_t		 program_id;	/* 0: none */
-	const char	**fields;	/* field names on the form; arena */
-	size_t		 nfields;
-};
-
-/* The form id with its field names; -REPO_ERR_NOT_FOUND. */
-int	repo_leads_form_get_by_id(struct db *db, struct arena *a, int64_t id,
-	    struct lead_form *out);
+/*
+ * Inside the caller's transaction: locks lead id's row (FOR UPDATE) and
+ * reads its partition into *partition (may be NULL).
+ * -REPO_ERR_NOT_FOUND when there is no such lead.
+ */
+int	repo_leads_lock(struct db *db, int64_t id, int64_t *partition);
+/*
+ * Locks every lead of ids; on the first unknown one, -REPO_ERR_NOT_FOUND
+ * with *miss (LEAD, its id and index).
+ */
+int	repo_leads_lock_all(struct db *db, const int64_t *ids, size_t n,
+	    struct repo_missing *miss);
 
 /* ---- The upsert ---------------------------------------------------- */
 
@@ -189,7 +188,7 @@ struct lead_push {
 
 /* Submit Form's additions: the form activity and a cookie. */
 struct lead_form_fill {
-	const struct lead_form	*form;
+	const struct repo_form	*form;
 	const char		*attrs;		/* activity attributes, JSON */
 	const char		*cookie;	/* NULL: none */
 };

@@ -1,6 +1,6 @@
 /*
- * Programs, statuses, static lists, forms, partitions, memberships,
- * cookies and Merge Leads (repo_programs.h).
+ * Programs, their statuses and members, smart campaign members, and the
+ * membership reads of one lead (repo_programs.h).
  *
  * Galera (galera.md): every write is one db_run_tx transaction, re-run
  * as a whole on 1213; rows are locked with SELECT ... FOR UPDATE before
@@ -23,18 +23,13 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
+#include "repo/repo_leads.h"
 #include "repo/repo_programs.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
 
 enum programs_stmt {
-	PROGRAMS_STMT_PARTITION_LIST,
-	PROGRAMS_STMT_PARTITION_INSERT,
-	PROGRAMS_STMT_PARTITION_GET_BY_NAME,
-	PROGRAMS_STMT_PARTITION_GET_BY_ID,
-	PROGRAMS_STMT_LEAD_LOCK,
-	PROGRAMS_STMT_LEAD_PARTITION_UPDATE,
 	PROGRAMS_STMT_GET_BY_ID,
 	PROGRAMS_STMT_GET_BY_NAME,
 	PROGRAMS_STMT_LOCK,
@@ -46,29 +41,14 @@ enum programs_stmt {
 	PROGRAMS_STMT_MEMBER_UPSERT,
 	PROGRAMS_STMT_MEMBER_LOCK,
 	PROGRAMS_STMT_MEMBER_UPDATE_STATUS,
-	PROGRAMS_STMT_STATIC_LIST_INSERT,
-	PROGRAMS_STMT_STATIC_LIST_GET_BY_NAME,
-	PROGRAMS_STMT_STATIC_LIST_LOCK,
-	PROGRAMS_STMT_LIST_MEMBER_INSERT,
-	PROGRAMS_STMT_FORM_INSERT,
-	PROGRAMS_STMT_FORM_GET_BY_NAME,
-	PROGRAMS_STMT_FORM_FIELD_INSERT,
-	PROGRAMS_STMT_FIELD_GET_BY_NAME,
 	PROGRAMS_STMT_CAMPAIGN_MEMBER_INSERT,
 	PROGRAMS_STMT_LIST_MEMBERSHIP,
 	PROGRAMS_STMT_PROGRAM_MEMBERSHIP,
 	PROGRAMS_STMT_CAMPAIGN_MEMBERSHIP,
-	PROGRAMS_STMT_COOKIE_UPSERT,
-	PROGRAMS_STMT_COOKIE_RESET_OTHERS,
-	PROGRAMS_STMT_LEAD_COOKIES_SET,
-	PROGRAMS_STMT_LIST_MEMBER_MOVE,
-	PROGRAMS_STMT_LIST_MEMBER_DELETE_BY_LEAD,
 	PROGRAMS_STMT_PROGRAM_MEMBER_MOVE,
 	PROGRAMS_STMT_PROGRAM_MEMBER_DELETE_BY_LEAD,
 	PROGRAMS_STMT_CAMPAIGN_MEMBER_MOVE,
 	PROGRAMS_STMT_CAMPAIGN_MEMBER_DELETE_BY_LEAD,
-	PROGRAMS_STMT_COOKIE_MOVE,
-	PROGRAMS_STMT_LEAD_DELETE,
 	PROGRAMS_STMT__MAX
 };
 
@@ -81,19 +61,6 @@ enum programs_stmt {
 	"nurture_cadence, membership_date, updated_at"
 
 static const char *const sql[PROGRAMS_STMT__MAX] = {
-	[PROGRAMS_STMT_PARTITION_LIST] =
-	    "SELECT id, name, description FROM lead_partition ORDER BY id",
-	[PROGRAMS_STMT_PARTITION_INSERT] =
-	    "INSERT INTO lead_partition (name, description) VALUES (?, ?)",
-	[PROGRAMS_STMT_PARTITION_GET_BY_NAME] =
-	    "SELECT id FROM lead_partition WHERE name = ?",
-	[PROGRAMS_STMT_PARTITION_GET_BY_ID] =
-	    "SELECT name FROM lead_partition WHERE id = ?",
-	[PROGRAMS_STMT_LEAD_LOCK] =
-	    "SELECT leadPartitionId FROM lead WHERE id = ? FOR UPDATE",
-	[PROGRAMS_STMT_LEAD_PARTITION_UPDATE] =
-	    "UPDATE lead SET leadPartitionId = ?, updatedAt = UTC_TIMESTAMP() "
-	    "WHERE id = ?",
 	[PROGRAMS_STMT_GET_BY_ID] =
 	    "SELECT id, name, type, channel FROM program WHERE id = ?",
 	[PROGRAMS_STMT_GET_BY_NAME] =
@@ -128,25 +95,6 @@ static const char *const sql[PROGRAMS_STMT__MAX] = {
 	    "UPDATE program_member SET status_step = ?, "
 	    "reached_success = reached_success OR ?, "
 	    "updated_at = UTC_TIMESTAMP() WHERE program_id = ? AND lead_id = ?",
-	[PROGRAMS_STMT_STATIC_LIST_INSERT] =
-	    "INSERT INTO static_list (name, created_at, updated_at) "
-	    "VALUES (?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
-	[PROGRAMS_STMT_STATIC_LIST_GET_BY_NAME] =
-	    "SELECT id FROM static_list WHERE name = ?",
-	[PROGRAMS_STMT_STATIC_LIST_LOCK] =
-	    "SELECT id FROM static_list WHERE id = ? LOCK IN SHARE MODE",
-	[PROGRAMS_STMT_LIST_MEMBER_INSERT] =
-	    "INSERT IGNORE INTO list_member (list_id, lead_id, created_at, "
-	    "updated_at) VALUES (?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
-	[PROGRAMS_STMT_FORM_INSERT] =
-	    "INSERT INTO form (name, program_id, created_at, updated_at) "
-	    "VALUES (?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
-	[PROGRAMS_STMT_FORM_GET_BY_NAME] =
-	    "SELECT id FROM form WHERE name = ?",
-	[PROGRAMS_STMT_FORM_FIELD_INSERT] =
-	    "INSERT IGNORE INTO form_field (form_id, field_name) VALUES (?, ?)",
-	[PROGRAMS_STMT_FIELD_GET_BY_NAME] =
-	    "SELECT name FROM lead_field WHERE name = ?",
 	[PROGRAMS_STMT_CAMPAIGN_MEMBER_INSERT] =
 	    "INSERT IGNORE INTO campaign_member (campaign_id, lead_id, "
 	    "created_at, updated_at) "
@@ -172,24 +120,6 @@ static const char *const sql[PROGRAMS_STMT__MAX] = {
 	    "AND (? IS NULL OR updated_at >= CAST(? AS DATETIME)) "
 	    "AND (? IS NULL OR updated_at <= CAST(? AS DATETIME)) "
 	    "ORDER BY campaign_id LIMIT ?",
-	[PROGRAMS_STMT_COOKIE_UPSERT] =
-	    "INSERT INTO lead_cookie (cookie, lead_id, created_at) "
-	    "VALUES (?, ?, UTC_TIMESTAMP()) ON DUPLICATE KEY UPDATE "
-	    "lead_id = VALUES(lead_id), created_at = VALUES(created_at)",
-	[PROGRAMS_STMT_COOKIE_RESET_OTHERS] =
-	    "UPDATE lead l SET l.cookies = (SELECT c.cookie FROM lead_cookie c "
-	    "WHERE c.lead_id = l.id ORDER BY c.created_at DESC, c.cookie "
-	    "LIMIT 1), l.updatedAt = UTC_TIMESTAMP() "
-	    "WHERE l.cookies = ? AND l.id <> ?",
-	[PROGRAMS_STMT_LEAD_COOKIES_SET] =
-	    "UPDATE lead SET cookies = ?, updatedAt = UTC_TIMESTAMP() "
-	    "WHERE id = ?",
-	[PROGRAMS_STMT_LIST_MEMBER_MOVE] =
-	    "INSERT IGNORE INTO list_member (list_id, lead_id, created_at, "
-	    "updated_at) SELECT list_id, ?, created_at, updated_at "
-	    "FROM list_member WHERE lead_id = ?",
-	[PROGRAMS_STMT_LIST_MEMBER_DELETE_BY_LEAD] =
-	    "DELETE FROM list_member WHERE lead_id = ?",
 	[PROGRAMS_STMT_PROGRAM_MEMBER_MOVE] =
 	    "INSERT IGNORE INTO program_member (program_id, lead_id, "
 	    MEMBER_COLS ") SELECT program_id, ?, " MEMBER_COLS " "
@@ -202,10 +132,6 @@ static const char *const sql[PROGRAMS_STMT__MAX] = {
 	    "updated_at FROM campaign_member WHERE lead_id = ?",
 	[PROGRAMS_STMT_CAMPAIGN_MEMBER_DELETE_BY_LEAD] =
 	    "DELETE FROM campaign_member WHERE lead_id = ?",
-	[PROGRAMS_STMT_COOKIE_MOVE] =
-	    "UPDATE lead_cookie SET lead_id = ? WHERE lead_id = ?",
-	[PROGRAMS_STMT_LEAD_DELETE] =
-	    "DELETE FROM lead WHERE id = ?",
 };
 
 const struct db_stmt_set repo_programs_sql = {
@@ -216,7 +142,6 @@ const struct db_stmt_set repo_programs_sql = {
 
 /* Column buffers: a VARCHAR(255) utf8mb4 value is at most 1020 bytes. */
 #define NAME_BUF	(MAX_OBJECT_NAME_BYTES * 4 + 1)
-#define DESC_BUF	(2000 * 4 + 1)
 
 static MYSQL_STMT *
 stmt(struct db *db, enum programs_stmt s)
@@ -238,37 +163,6 @@ get_i64(struct db *db, enum programs_stmt s, MYSQL_BIND *in, int64_t *out,
 	return db_query_i64(db, stmt(db, s), in, out, where);
 }
 
-/* Runs a query of one string column into buf (NUL-ended). */
-static int
-get_str(struct db *db, enum programs_stmt s, MYSQL_BIND *in, char *buf,
-    size_t size, const char *where)
-{
-	return db_query_str(db, stmt(db, s), in, buf, size, where);
-}
-
-/* Whether the lead exists; the row stays locked to the transaction. */
-static int
-lead_lock(struct db *db, int64_t id, int64_t *partition)
-{
-	MYSQL_BIND in[1];
-	int64_t p;
-
-	bind_i64(&in[0], &id);
-	return get_i64(db, PROGRAMS_STMT_LEAD_LOCK, in,
-	    partition != NULL ? partition : &p, "lead_lock");
-}
-
-/* Serialises o as activity attributes (owned string) and puts o. */
-static char *
-attrs_text(struct json_object *o)
-{
-	char *s;
-
-	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	return s;
-}
-
 /* Inserts an id-returning row; *id is the new row's id. */
 static int
 insert_id(struct db *db, enum programs_stmt s, MYSQL_BIND *in, int32_t *id,
@@ -280,218 +174,6 @@ insert_id(struct db *db, enum programs_stmt s, MYSQL_BIND *in, int32_t *id,
 	if ((r = run(db, s, in, where)) == 0)
 		*id = (int32_t)mysql_stmt_insert_id(stmt(db, s));
 	return r;
-}
-
-/* ---- Partitions ---------------------------------------------------- */
-
-/* See repo_programs.h. */
-int
-repo_programs_partition_list(struct db *db, struct repo_partition_list *out)
-{
-	MYSQL_STMT *st;
-	MYSQL_BIND res[3];
-	struct repo_partition *p;
-	char *name = NULL, *desc = NULL;
-	unsigned long nlen, dlen;
-	my_bool nul[3];
-	int32_t id;
-	size_t cap = 0;
-	int e, r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	st = stmt(db, PROGRAMS_STMT_PARTITION_LIST);
-	if ((r = db_exec(db, st, NULL, "repo_programs_partition_list")) != 0)
-		return r;
-	name = xmalloc(NAME_BUF);
-	desc = xmalloc(DESC_BUF);
-	bind_out_i32(&res[0], &id, &nul[0]);
-	bind_out_str(&res[1], name, NAME_BUF, &nlen, &nul[1]);
-	bind_out_str(&res[2], desc, DESC_BUF, &dlen, &nul[2]);
-	if (mysql_stmt_bind_result(st, res) != 0) {
-		r = db_error(db, st, "repo_programs_partition_list");
-		goto out;
-	}
-	while ((e = mysql_stmt_fetch(st)) == 0) {
-		if (out->count == cap) {
-			cap = cap == 0 ? 8 : cap * 2;
-			out->items = xrealloc(out->items,
-			    cap * sizeof(*out->items));
-		}
-		p = &out->items[out->count++];
-		p->id = id;
-		p->name = xstrndup(name, nlen);
-		p->description = nul[2] ? NULL : xstrndup(desc, dlen);
-	}
-	if (e != MYSQL_NO_DATA) {
-		r = db_error(db, st, "repo_programs_partition_list");
-		goto out;
-	}
-	r = 0;
-out:
-	mysql_stmt_free_result(st);
-	free(name);
-	free(desc);
-	if (r != 0)
-		repo_programs_partition_list_free(out);
-	return r;
-}
-
-/* See repo_programs.h. */
-void
-repo_programs_partition_list_free(struct repo_partition_list *l)
-{
-	size_t i;
-
-	if (l == NULL)
-		return;
-	for (i = 0; i < l->count; i++) {
-		free(l->items[i].name);
-		free(l->items[i].description);
-	}
-	free(l->items);
-	l->items = NULL;
-	l->count = 0;
-}
-
-struct named_insert {
-	enum programs_stmt	 s;
-	const char		*name;
-	const char		*extra;		/* partition description */
-	int32_t			 id;
-};
-
-static int
-named_insert_tx(struct db *db, void *arg)
-{
-	struct named_insert *a = arg;
-	MYSQL_BIND in[2];
-	unsigned long nlen = strlen(a->name), elen = 0;
-
-	/* Statements with one parameter (the name) ignore the second. */
-
-	bind_str(&in[0], a->name, &nlen);
-	if (a->extra != NULL) {
-		elen = strlen(a->extra);
-		bind_str(&in[1], a->extra, &elen);
-	} else
-		bind_null(&in[1]);
-	return insert_id(db, a->s, in, &a->id, "named_insert");
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_partition_insert(struct db *db, const char *name,
-    const char *description, int32_t *id)
-{
-	struct named_insert a = { PROGRAMS_STMT_PARTITION_INSERT, name,
-	    description, 0 };
-	int r;
-
-	r = db_run_tx(db, named_insert_tx, &a, false);
-	*id = r == 0 ? a.id : 0;
-	return r;
-}
-
-struct partition_tx {
-	struct repo_partition_move	*m;
-	size_t				 n;
-};
-
-/* Records the partition change of one lead (activity 100). */
-static int
-partition_activity(struct db *db, int64_t lead, int64_t from, int64_t to,
-    const char *to_name)
-{
-	struct activity a;
-	struct json_object *o;
-	MYSQL_BIND in[1];
-	char *from_name;
-	int r;
-
-	from_name = xmalloc(NAME_BUF);
-	bind_i64(&in[0], &from);
-	r = get_str(db, PROGRAMS_STMT_PARTITION_GET_BY_ID, in, from_name,
-	    NAME_BUF, "partition_activity");
-	if (r != 0 && r != -REPO_ERR_NOT_FOUND)
-		goto out;
-	o = json_object_new_object();
-	json_object_object_add(o, "Old Partition ID",
-	    json_object_new_int64(from));
-	json_object_object_add(o, "Old Partition",
-	    json_object_new_string(from_name));
-	json_object_object_add(o, "New Partition ID",
-	    json_object_new_int64(to));
-	json_object_object_add(o, "New Partition",
-	    json_object_new_string(to_name));
-	memset(&a, 0, sizeof(a));
-	a.lead_id = lead;
-	a.type = ACT_CHANGE_PARTITION;
-	a.primary_id = to;
-	a.primary_value = to_name;
-	a.attributes = attrs_text(o);
-	r = repo_activity_insert(db, &a);
-	free((char *)(uintptr_t)a.attributes);
-out:
-	free(from_name);
-	return r;
-}
-
-static int
-partition_tx(struct db *db, void *arg)
-{
-	struct partition_tx *t = arg;
-	struct repo_partition_move *m;
-	MYSQL_BIND in[2];
-	unsigned long len;
-	int64_t pid, old;
-	size_t i;
-	int r;
-
-	for (i = 0; i < t->n; i++) {
-		m = &t->m[i];
-		if (m->skip)
-			continue;
-		r = lead_lock(db, m->lead_id, &old);
-		if (r == -REPO_ERR_NOT_FOUND) {
-			m->result = REPO_REC_NO_LEAD;
-			continue;
-		}
-		if (r != 0)
-			return r;
-		len = strlen(m->partition);
-		bind_str(&in[0], m->partition, &len);
-		r = get_i64(db, PROGRAMS_STMT_PARTITION_GET_BY_NAME, in, &pid,
-		    "repo_programs_lead_partition_update");
-		if (r == -REPO_ERR_NOT_FOUND) {
-			m->result = REPO_REC_NO_PARTITION;
-			continue;
-		}
-		if (r != 0)
-			return r;
-		m->result = REPO_REC_UPDATED;
-		if (pid == old)
-			continue;
-		bind_i64(&in[0], &pid);
-		bind_i64(&in[1], &m->lead_id);
-		if ((r = run(db, PROGRAMS_STMT_LEAD_PARTITION_UPDATE, in,
-		    "repo_programs_lead_partition_update")) != 0 ||
-		    (r = partition_activity(db, m->lead_id, old, pid,
-		    m->partition)) != 0)
-			return r;
-	}
-	return 0;
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_lead_partition_update(struct db *db,
-    struct repo_partition_move *moves, size_t n)
-{
-	struct partition_tx t = { moves, n };
-
-	return db_run_tx(db, partition_tx, &t, false);
 }
 
 /* ---- Programs ------------------------------------------------------ */
@@ -644,30 +326,12 @@ out:
 	return r;
 }
 
-/* Looks an id up by name with statement s. */
-static int
-id_by_name(struct db *db, enum programs_stmt s, const char *name,
-    int32_t *id)
-{
-	MYSQL_BIND in[1];
-	unsigned long len = strlen(name);
-	int64_t v;
-	int r;
-
-	*id = 0;
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	bind_str(&in[0], name, &len);
-	if ((r = get_i64(db, s, in, &v, "id_by_name")) == 0)
-		*id = (int32_t)v;
-	return r;
-}
-
 /* See repo_programs.h. */
 int
 repo_programs_get_id_by_name(struct db *db, const char *name, int32_t *id)
 {
-	return id_by_name(db, PROGRAMS_STMT_GET_BY_NAME, name, id);
+	return db_query_id(db, stmt(db, PROGRAMS_STMT_GET_BY_NAME), name, id,
+	    "repo_programs_get_id_by_name");
 }
 
 /* See repo_programs.h. */
@@ -682,6 +346,43 @@ repo_programs_get_by_name(struct db *db, const char *name,
 	if ((r = repo_programs_get_id_by_name(db, name, &id)) != 0)
 		return r;
 	return repo_programs_get_by_id(db, id, out);
+}
+
+/* See repo_programs.h. */
+int
+repo_programs_lock(struct db *db, int32_t id)
+{
+	MYSQL_BIND in[1];
+	int64_t v;
+
+	bind_i32(&in[0], &id);
+	return get_i64(db, PROGRAMS_STMT_LOCK, in, &v, "repo_programs_lock");
+}
+
+/* See repo_programs.h. */
+int
+repo_programs_members_move(struct db *db, int64_t to, int64_t from)
+{
+	static const enum programs_stmt moves[][2] = {
+		{ PROGRAMS_STMT_PROGRAM_MEMBER_MOVE,
+		  PROGRAMS_STMT_PROGRAM_MEMBER_DELETE_BY_LEAD },
+		{ PROGRAMS_STMT_CAMPAIGN_MEMBER_MOVE,
+		  PROGRAMS_STMT_CAMPAIGN_MEMBER_DELETE_BY_LEAD },
+	};
+	MYSQL_BIND in[2];
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		bind_i64(&in[0], &to);
+		bind_i64(&in[1], &from);
+		if ((r = run(db, moves[i][0], in,
+		    "repo_programs_members_move")) != 0 ||
+		    (r = run(db, moves[i][1], &in[1],
+		    "repo_programs_members_move")) != 0)
+			return r;
+	}
+	return 0;
 }
 
 /* See repo_programs.h. */
@@ -814,7 +515,7 @@ member_add_tx(struct db *db, void *arg)
 	MYSQL_BIND in[4];
 	int r;
 
-	if ((r = lead_lock(db, a->lead_id, NULL)) != 0) {
+	if ((r = repo_leads_lock(db, a->lead_id, NULL)) != 0) {
 		if (r == -REPO_ERR_NOT_FOUND) {
 			a->miss->what = REPO_WHAT_LEAD;
 			a->miss->id = a->lead_id;
@@ -911,7 +612,7 @@ status_activity(struct db *db, const struct repo_program *p, int64_t lead,
 	a.type = ACT_CHANGE_PROGRAM_STATUS;
 	a.primary_id = p->id;
 	a.primary_value = p->name;
-	a.attributes = attrs_text(o);
+	a.attributes = repo_activity_attrs(o);
 	r = repo_activity_insert(db, &a);
 	free((char *)(uintptr_t)a.attributes);
 	return r;
@@ -938,7 +639,7 @@ status_tx(struct db *db, void *arg)
 		r = get_i64(db, PROGRAMS_STMT_MEMBER_LOCK, in, &old,
 		    "repo_programs_member_status_update");
 		if (r == -REPO_ERR_NOT_FOUND) {
-			r = lead_lock(db, c->lead_id, NULL);
+			r = repo_leads_lock(db, c->lead_id, NULL);
 			if (r != 0 && r != -REPO_ERR_NOT_FOUND)
 				return r;
 			c->result = r == 0 ? REPO_REC_NOT_MEMBER :
@@ -977,118 +678,14 @@ repo_programs_member_status_update(struct db *db,
 	return db_run_tx(db, status_tx, &t, false);
 }
 
-/* ---- Static lists, forms, smart campaign members ------------------- */
-
-/* See repo_programs.h. */
-int
-repo_programs_static_list_insert(struct db *db, const char *name,
-    int32_t *id)
-{
-	struct named_insert a = { PROGRAMS_STMT_STATIC_LIST_INSERT, name,
-	    NULL, 0 };
-	int r;
-
-	r = db_run_tx(db, named_insert_tx, &a, false);
-	*id = r == 0 ? a.id : 0;
-	return r;
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_static_list_get_id_by_name(struct db *db, const char *name,
-    int32_t *id)
-{
-	return id_by_name(db, PROGRAMS_STMT_STATIC_LIST_GET_BY_NAME, name, id);
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_form_get_id_by_name(struct db *db, const char *name,
-    int32_t *id)
-{
-	return id_by_name(db, PROGRAMS_STMT_FORM_GET_BY_NAME, name, id);
-}
-
-/* Checks that every lead of leads exists (locking them). */
-static int
-leads_exist(struct db *db, const int64_t *leads, size_t n,
-    struct repo_missing *miss)
-{
-	size_t i;
-	int r;
-
-	for (i = 0; i < n; i++) {
-		if ((r = lead_lock(db, leads[i], NULL)) != 0) {
-			if (r == -REPO_ERR_NOT_FOUND) {
-				miss->what = REPO_WHAT_LEAD;
-				miss->id = leads[i];
-				miss->index = i;
-			}
-			return r;
-		}
-	}
-	return 0;
-}
+/* ---- Smart campaign members ---------------------------------------- */
 
 struct member_batch {
-	int32_t			 id;		/* list or campaign */
+	int32_t			 id;		/* the campaign */
 	const int64_t		*leads;
 	size_t			 n;
 	struct repo_missing	*miss;
 };
-
-static int
-list_member_tx(struct db *db, void *arg)
-{
-	struct member_batch *b = arg;
-	struct activity a;
-	MYSQL_BIND in[2];
-	int64_t v;
-	size_t i;
-	int r;
-
-	memset(b->miss, 0, sizeof(*b->miss));
-	bind_i32(&in[0], &b->id);
-	r = get_i64(db, PROGRAMS_STMT_STATIC_LIST_LOCK, in, &v,
-	    "repo_programs_list_member_add");
-	if (r != 0) {
-		if (r == -REPO_ERR_NOT_FOUND) {
-			b->miss->what = REPO_WHAT_LIST;
-			b->miss->id = b->id;
-		}
-		return r;
-	}
-	if ((r = leads_exist(db, b->leads, b->n, b->miss)) != 0)
-		return r;
-	for (i = 0; i < b->n; i++) {
-		bind_i32(&in[0], &b->id);
-		bind_i64(&in[1], &b->leads[i]);
-		if ((r = run(db, PROGRAMS_STMT_LIST_MEMBER_INSERT, in,
-		    "repo_programs_list_member_add")) != 0)
-			return r;
-		if (mysql_stmt_affected_rows(stmt(db,
-		    PROGRAMS_STMT_LIST_MEMBER_INSERT)) != 1)
-			continue;
-		memset(&a, 0, sizeof(a));
-		a.lead_id = b->leads[i];
-		a.type = ACT_ADD_TO_LIST;
-		a.primary_id = b->id;
-		if ((r = repo_activity_insert(db, &a)) != 0)
-			return r;
-	}
-	return 0;
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_list_member_add(struct db *db, int32_t list_id,
-    const int64_t *leads, size_t n, struct repo_missing *miss)
-{
-	struct member_batch b = { list_id, leads, n, miss };
-
-	memset(miss, 0, sizeof(*miss));
-	return db_run_tx(db, list_member_tx, &b, false);
-}
 
 static int
 campaign_member_tx(struct db *db, void *arg)
@@ -1099,7 +696,7 @@ campaign_member_tx(struct db *db, void *arg)
 	int r;
 
 	memset(b->miss, 0, sizeof(*b->miss));
-	if ((r = leads_exist(db, b->leads, b->n, b->miss)) != 0)
+	if ((r = repo_leads_lock_all(db, b->leads, b->n, b->miss)) != 0)
 		return r;
 	for (i = 0; i < b->n; i++) {
 		bind_i32(&in[0], &b->id);
@@ -1120,86 +717,6 @@ repo_programs_campaign_member_add(struct db *db, int32_t campaign_id,
 
 	memset(miss, 0, sizeof(*miss));
 	return db_run_tx(db, campaign_member_tx, &b, true);
-}
-
-struct form_insert {
-	const char		*name;
-	int32_t			 program_id;
-	const char *const	*fields;
-	size_t			 nfields;
-	int32_t			 id;
-	struct repo_missing	*miss;
-};
-
-static int
-form_insert_tx(struct db *db, void *arg)
-{
-	struct form_insert *f = arg;
-	MYSQL_BIND in[2];
-	unsigned long len;
-	char canon[LF_NAME_BYTES * 4 + 1];
-	int64_t v;
-	size_t i;
-	int r;
-
-	memset(f->miss, 0, sizeof(*f->miss));
-	if (f->program_id != 0) {
-		bind_i32(&in[0], &f->program_id);
-		r = get_i64(db, PROGRAMS_STMT_LOCK, in, &v,
-		    "repo_programs_form_insert");
-		if (r == -REPO_ERR_NOT_FOUND) {
-			f->miss->what = REPO_WHAT_PROGRAM;
-			f->miss->id = f->program_id;
-		}
-		if (r != 0)
-			return r;
-	}
-	len = strlen(f->name);
-	bind_str(&in[0], f->name, &len);
-	if (f->program_id != 0)
-		bind_i32(&in[1], &f->program_id);
-	else
-		bind_null(&in[1]);
-	if ((r = insert_id(db, PROGRAMS_STMT_FORM_INSERT, in, &f->id,
-	    "repo_programs_form_insert")) != 0)
-		return r;
-	for (i = 0; i < f->nfields; i++) {
-		len = strlen(f->fields[i]);
-		bind_str(&in[0], f->fields[i], &len);
-		r = get_str(db, PROGRAMS_STMT_FIELD_GET_BY_NAME, in, canon,
-		    sizeof(canon), "repo_programs_form_insert");
-		if (r == -REPO_ERR_NOT_FOUND) {
-			f->miss->what = REPO_WHAT_FIELD;
-			f->miss->index = i;
-		}
-		if (r != 0)
-			return r;
-		len = strlen(canon);
-		bind_i32(&in[0], &f->id);
-		bind_str(&in[1], canon, &len);
-		if ((r = run(db, PROGRAMS_STMT_FORM_FIELD_INSERT, in,
-		    "repo_programs_form_insert")) != 0)
-			return r;
-	}
-	return 0;
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_form_insert(struct db *db, const char *name,
-    int32_t program_id, const char *const *fields, size_t nfields,
-    int32_t *id, struct repo_missing *miss)
-{
-	struct form_insert f = { name, program_id, fields, nfields, 0, miss };
-	int r;
-
-	*id = 0;
-	memset(miss, 0, sizeof(*miss));
-	if (nfields > MAX_FORM_FIELDS)
-		return -REPO_ERR_INVALID;
-	if ((r = db_run_tx(db, form_insert_tx, &f, false)) == 0)
-		*id = f.id;
-	return r;
 }
 
 /* ---- Membership reads ---------------------------------------------- */
@@ -1372,248 +889,4 @@ repo_programs_member_list_free(struct repo_member_list *l)
 	free(l->items);
 	l->items = NULL;
 	l->count = 0;
-}
-
-/* ---- Cookies ------------------------------------------------------- */
-
-struct cookie_tx {
-	int64_t		 lead_id;
-	const char	*cookie;
-};
-
-static int
-cookie_tx(struct db *db, void *arg)
-{
-	struct cookie_tx *a = arg;
-	MYSQL_BIND in[2];
-	unsigned long len = strlen(a->cookie);
-	int r;
-
-	if ((r = lead_lock(db, a->lead_id, NULL)) != 0)
-		return r;
-	bind_str(&in[0], a->cookie, &len);
-	bind_i64(&in[1], &a->lead_id);
-	if ((r = run(db, PROGRAMS_STMT_COOKIE_UPSERT, in,
-	    "repo_programs_cookie_associate")) != 0 ||
-	    (r = run(db, PROGRAMS_STMT_COOKIE_RESET_OTHERS, in,
-	    "repo_programs_cookie_associate")) != 0)
-		return r;
-	return run(db, PROGRAMS_STMT_LEAD_COOKIES_SET, in,
-	    "repo_programs_cookie_associate");
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_cookie_associate(struct db *db, int64_t lead_id,
-    const char *cookie)
-{
-	struct cookie_tx a = { lead_id, cookie };
-
-	return db_run_tx(db, cookie_tx, &a, true);
-}
-
-/* ---- Merge --------------------------------------------------------- */
-
-/* Columns a merge never copies: system-managed or generated (0004). */
-static const char *const merge_skip[] = {
-	"id", "createdAt", "updatedAt", "mktoName", "leadPerson", NULL
-};
-
-static bool
-is_text_type(enum lf_type t)
-{
-	return t == LF_STRING || t == LF_TEXT || t == LF_EMAIL ||
-	    t == LF_PHONE || t == LF_URL;
-}
-
-/* Whether a catalogue name can be back-quoted as a column name. */
-static bool
-is_column_name(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > LF_NAME_BYTES)
-		return false;
-	for (i = 0; i < n; i++)
-		if (s[i] == '`' || (unsigned char)s[i] < 0x20)
-			return false;
-	return true;
-}
-
-/*
- * The UPDATE that fills the winner's empty columns from one loser:
- * parameters (loser id, winner id).  A text column counts as empty when
- * NULL or '', any other only when NULL (comparing a number or date with
- * '' is an error in strict mode).  Returns the owned SQL or NULL when a
- * field name cannot be a column.
- */
-static char *
-merge_sql(const struct lead_field *fields, size_t nfields)
-{
-	struct buf b;
-	const char *c;
-	char *s = NULL;
-	size_t i, k;
-	bool skip;
-
-	buf_init(&b, 4 * 1024 * 1024);
-	buf_adds(&b, "UPDATE lead w JOIN lead l ON l.id = ? SET ");
-	for (i = 0; i < nfields; i++) {
-		c = fields[i].name;
-		for (k = 0, skip = false; merge_skip[k] != NULL; k++)
-			if (strcmp(c, merge_skip[k]) == 0)
-				skip = true;
-		if (skip)
-			continue;
-		if (!is_column_name(c))
-			goto out;
-		if (is_text_type(fields[i].type))
-			buf_printf(&b, "w.`%s` = IF((w.`%s` IS NULL OR "
-			    "w.`%s` = '') AND l.`%s` <> '', l.`%s`, w.`%s`), ",
-			    c, c, c, c, c, c);
-		else
-			buf_printf(&b, "w.`%s` = COALESCE(w.`%s`, l.`%s`), ",
-			    c, c, c);
-	}
-	buf_adds(&b, "w.updatedAt = UTC_TIMESTAMP() WHERE w.id = ?");
-	if (buf_ok(&b))
-		s = xstrdup(b.data);
-out:
-	buf_clear(&b);
-	return s;
-}
-
-struct merge_tx {
-	int64_t			 winner;
-	const int64_t		*losers;
-	size_t			 nlosers;
-	const char		*update_sql;
-	int64_t			*missing;
-};
-
-/* Moves the memberships and cookies of one loser to the winner. */
-static int
-merge_move(struct db *db, int64_t winner, int64_t loser)
-{
-	static const enum programs_stmt moves[][2] = {
-		{ PROGRAMS_STMT_LIST_MEMBER_MOVE,
-		  PROGRAMS_STMT_LIST_MEMBER_DELETE_BY_LEAD },
-		{ PROGRAMS_STMT_PROGRAM_MEMBER_MOVE,
-		  PROGRAMS_STMT_PROGRAM_MEMBER_DELETE_BY_LEAD },
-		{ PROGRAMS_STMT_CAMPAIGN_MEMBER_MOVE,
-		  PROGRAMS_STMT_CAMPAIGN_MEMBER_DELETE_BY_LEAD },
-	};
-	MYSQL_BIND in[2];
-	size_t i;
-	int r;
-
-	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
-		bind_i64(&in[0], &winner);
-		bind_i64(&in[1], &loser);
-		if ((r = run(db, moves[i][0], in, "repo_programs_merge")) != 0)
-			return r;
-		bind_i64(&in[0], &loser);
-		if ((r = run(db, moves[i][1], in, "repo_programs_merge")) != 0)
-			return r;
-	}
-	bind_i64(&in[0], &winner);
-	bind_i64(&in[1], &loser);
-	if ((r = run(db, PROGRAMS_STMT_COOKIE_MOVE, in,
-	    "repo_programs_merge")) != 0)
-		return r;
-	return repo_activity_move(db, loser, winner);
-}
-
-static int
-merge_tx(struct db *db, void *arg)
-{
-	struct merge_tx *m = arg;
-	struct json_object *o, *ids;
-	struct activity a;
-	MYSQL_STMT *up;
-	MYSQL_BIND in[2];
-	int64_t loser;
-	size_t i;
-	int r;
-
-	*m->missing = 0;
-	if ((r = lead_lock(db, m->winner, NULL)) != 0) {
-		if (r == -REPO_ERR_NOT_FOUND)
-			*m->missing = m->winner;
-		return r;
-	}
-	for (i = 0; i < m->nlosers; i++) {
-		if ((r = lead_lock(db, m->losers[i], NULL)) != 0) {
-			if (r == -REPO_ERR_NOT_FOUND)
-				*m->missing = m->losers[i];
-			return r;
-		}
-	}
-	if ((up = db_stmt_sql(db, m->update_sql, "repo_programs_merge")) ==
-	    NULL)
-		return db_is_broken(db) ? -REPO_ERR_CONN : -REPO_ERR_INTERNAL;
-	for (i = 0; i < m->nlosers; i++) {
-		loser = m->losers[i];
-		bind_i64(&in[0], &loser);
-		bind_i64(&in[1], &m->winner);
-		if ((r = db_exec(db, up, in, "repo_programs_merge")) != 0 ||
-		    (r = merge_move(db, m->winner, loser)) != 0)
-			return r;
-	}
-	ids = json_object_new_array();
-	for (i = 0; i < m->nlosers; i++)
-		json_object_array_add(ids, json_object_new_int64(m->losers[i]));
-	o = json_object_new_object();
-	json_object_object_add(o, "Merged Lead IDs", ids);
-	json_object_object_add(o, "Merge Source",
-	    json_object_new_string("Web Service API"));
-	memset(&a, 0, sizeof(a));
-	a.lead_id = m->winner;
-	a.type = ACT_MERGE_LEADS;
-	a.attributes = attrs_text(o);
-	r = repo_activity_insert(db, &a);
-	free((char *)(uintptr_t)a.attributes);
-	if (r != 0)
-		return r;
-	for (i = 0; i < m->nlosers; i++) {
-		loser = m->losers[i];
-		bind_i64(&in[0], &loser);
-		if ((r = run(db, PROGRAMS_STMT_LEAD_DELETE, in,
-		    "repo_programs_merge")) != 0)
-			return r;
-	}
-	return 0;
-}
-
-/* See repo_programs.h. */
-int
-repo_programs_merge(struct db *db, int64_t winner, const int64_t *losers,
-    size_t nlosers, const struct lead_field *fields, size_t nfields,
-    int64_t *missing)
-{
-	struct merge_tx m;
-	char *q;
-	size_t i;
-	int r;
-
-	*missing = 0;
-	if (nlosers == 0 || nlosers > MAX_MERGE_LOSERS)
-		return -REPO_ERR_INVALID;
-	/* A winner among the losers would lose its own memberships. */
-	for (i = 0; i < nlosers; i++)
-		if (losers[i] == winner)
-			return -REPO_ERR_INVALID;
-	if ((q = merge_sql(fields, nfields)) == NULL) {
-		log_err("repo_programs_merge: a field name is not a column");
-		return -REPO_ERR_INVALID;
-	}
-	memset(&m, 0, sizeof(m));
-	m.winner = winner;
-	m.losers = losers;
-	m.nlosers = nlosers;
-	m.update_sql = q;
-	m.missing = missing;
-	r = db_run_tx(db, merge_tx, &m, false);
-	free(q);
-	return r;
 }

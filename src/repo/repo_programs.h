@@ -1,7 +1,8 @@
 /*
- * Programs and their ordered statuses, static lists, forms, lead
- * partitions, the memberships of leads in programs, lists and smart
- * campaigns, tracking cookies, and Merge Leads (migration 0004).  Used by
+ * Programs and their ordered statuses, program members, smart campaign
+ * members, and the memberships of one lead in programs, lists and smart
+ * campaigns (migration 0004).  Partitions, lists, forms, cookies and
+ * Merge Leads have repositories of their own.  Used by api_leads.c,
  * api_lead_membership.c and mautoctl (ctl_program.c).
  *
  * Every write runs in one transaction (db_run_tx: retried as a whole on
@@ -16,78 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "repo/repo.h"
+
 struct db;
 struct lead_field;
-
-/* The outcome of one record of a batch. */
-enum repo_rec {
-	REPO_REC_UPDATED,	/* changed (or already as asked) */
-	REPO_REC_NO_LEAD,	/* no lead with that id */
-	REPO_REC_NO_PARTITION,	/* no partition with that name */
-	REPO_REC_NOT_MEMBER,	/* the lead is not a member of the program */
-	REPO_REC_NOT_FORWARD,	/* already in or past the status */
-	REPO_REC__MAX
-};
-
-/* What a -REPO_ERR_NOT_FOUND of a mautoctl write was missing. */
-enum repo_what {
-	REPO_WHAT_NONE,
-	REPO_WHAT_LEAD,
-	REPO_WHAT_PROGRAM,
-	REPO_WHAT_STATUS,
-	REPO_WHAT_LIST,
-	REPO_WHAT_FIELD,
-	REPO_WHAT__MAX
-};
-
-struct repo_missing {
-	enum repo_what	 what;
-	int64_t		 id;		/* the lead, program or list id */
-	size_t		 index;		/* which input (field, status) */
-};
-
-/* ---- Partitions -------------------------------------------------- */
-
-struct repo_partition {
-	int32_t		 id;
-	char		*name;		/* owned */
-	char		*description;	/* owned; NULL when none */
-};
-
-struct repo_partition_list {
-	struct repo_partition	*items;
-	size_t			 count;
-};
-
-/* Every partition, by id, into *out (free with ..._list_free). */
-int	repo_programs_partition_list(struct db *db,
-	    struct repo_partition_list *out);
-void	repo_programs_partition_list_free(struct repo_partition_list *l);
-
-/*
- * Creates a partition; *id is its id.  -REPO_ERR_CONFLICT when the name
- * is taken.  description may be NULL.
- */
-int	repo_programs_partition_insert(struct db *db, const char *name,
-	    const char *description, int32_t *id);
-
-/* One record of Update Lead Partition. */
-struct repo_partition_move {
-	int64_t		 lead_id;
-	const char	*partition;	/* name, case-sensitive; borrowed */
-	bool		 skip;		/* refused by the caller: left alone */
-	enum repo_rec	 result;	/* out: UPDATED, NO_LEAD, */
-					/* NO_PARTITION */
-};
-
-/*
- * Moves leads to the named partitions in one transaction: leadPartitionId
- * and updatedAt are set and a "Change Lead Partition" activity (100) is
- * recorded when the partition changes.  Returns 0 with every result set,
- * or a negative repo_err (nothing changed).
- */
-int	repo_programs_lead_partition_update(struct db *db,
-	    struct repo_partition_move *moves, size_t n);
 
 /* ---- Programs ---------------------------------------------------- */
 
@@ -124,6 +57,16 @@ int	repo_programs_get_by_id(struct db *db, int32_t id,
 /* The id of the program named name; -REPO_ERR_NOT_FOUND. */
 int	repo_programs_get_id_by_name(struct db *db, const char *name,
 	    int32_t *id);
+/*
+ * Inside the caller's transaction: locks program id in share mode (it
+ * cannot be deleted meanwhile); -REPO_ERR_NOT_FOUND.
+ */
+int	repo_programs_lock(struct db *db, int32_t id);
+/*
+ * Inside the caller's transaction (Merge Leads): the program and smart
+ * campaign memberships of lead from become lead to's (to's row wins).
+ */
+int	repo_programs_members_move(struct db *db, int64_t to, int64_t from);
 /* The program named name (exactly) with its statuses; as get_by_id. */
 int	repo_programs_get_by_name(struct db *db, const char *name,
 	    struct repo_program *out);
@@ -180,36 +123,7 @@ int	repo_programs_member_status_update(struct db *db,
 	    const struct repo_program *p, size_t st,
 	    struct repo_status_change *recs, size_t n);
 
-/* ---- Static lists, forms, smart campaign members ----------------- */
-
-/* Creates a static list; -REPO_ERR_CONFLICT when the name is taken. */
-int	repo_programs_static_list_insert(struct db *db, const char *name,
-	    int32_t *id);
-/* The id of the static list named name; -REPO_ERR_NOT_FOUND. */
-int	repo_programs_static_list_get_id_by_name(struct db *db,
-	    const char *name, int32_t *id);
-
-/*
- * Adds leads to a static list (members already there are kept), with an
- * "Add to List" activity (24) for each lead added.  -REPO_ERR_NOT_FOUND
- * with *miss (the list, or the first unknown lead): nothing is added.
- */
-int	repo_programs_list_member_add(struct db *db, int32_t list_id,
-	    const int64_t *leads, size_t n, struct repo_missing *miss);
-
-/*
- * Creates a form carrying the named lead fields (names resolved without
- * case against lead_field; stored as the catalogue spells them) and
- * belonging to program_id (0: none).  -REPO_ERR_CONFLICT when the name is
- * taken; -REPO_ERR_NOT_FOUND with *miss (the program, or FIELD and the
- * index of the first unknown field).
- */
-int	repo_programs_form_insert(struct db *db, const char *name,
-	    int32_t program_id, const char *const *fields, size_t nfields,
-	    int32_t *id, struct repo_missing *miss);
-/* The id of the form named name; -REPO_ERR_NOT_FOUND. */
-int	repo_programs_form_get_id_by_name(struct db *db, const char *name,
-	    int32_t *id);
+/* ---- Smart campaign members ------------------------------------- */
 
 /*
  * Makes leads members of smart campaign campaign_id (members already
@@ -263,31 +177,5 @@ int	repo_programs_program_membership(struct db *db,
 int	repo_programs_campaign_membership(struct db *db,
 	    const struct repo_member_query *q, struct repo_member_list *out);
 void	repo_programs_member_list_free(struct repo_member_list *l);
-
-/* ---- Cookies and merge ------------------------------------------- */
-
-/*
- * Associates a tracking cookie with lead_id: stored in lead_cookie (a
- * cookie another lead had moves to this one; that lead's `cookies`
- * column then shows its newest remaining cookie), and set as the lead's
- * `cookies` column.  -REPO_ERR_NOT_FOUND when there is no such lead.
- */
-int	repo_programs_cookie_associate(struct db *db, int64_t lead_id,
-	    const char *cookie);
-
-/*
- * Merges the losers into the winner in one transaction: each field of
- * fields (the catalogue) that is NULL (or '' for text) on the winner
- * takes the first loser's non-empty value (id, createdAt, updatedAt and
- * the generated mktoName and leadPerson are never copied); the losers'
- * activities, list, program and smart campaign memberships and cookies
- * move to the winner (the winner's row wins a conflict); a "Merge Leads"
- * activity (32) listing the loser ids is recorded on the winner; the
- * losers are deleted.  -REPO_ERR_NOT_FOUND with *missing the first
- * unknown id (winner first): nothing changed.
- */
-int	repo_programs_merge(struct db *db, int64_t winner,
-	    const int64_t *losers, size_t nlosers,
-	    const struct lead_field *fields, size_t nfields, int64_t *missing);
 
 #endif

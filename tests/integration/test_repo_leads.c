@@ -27,8 +27,10 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
+#include "repo/repo_forms.h"
 #include "repo/repo_lead_fields.h"
 #include "repo/repo_leads.h"
+#include "repo/repo_partitions.h"
 #include "util/arena.h"
 #include "util/config.h"
 #include "itest.h"
@@ -399,10 +401,10 @@ test_partition(void **state)
 
 	(void)state;
 	sql("INSERT INTO lead_partition (id, name) VALUES (2, 'Mexico')");
-	assert_int_equal(repo_leads_partition_get_id_by_name(db, "Mexico",
+	assert_int_equal(repo_partitions_get_id_by_name(db, "Mexico",
 	    &part), 0);
 	assert_int_equal(part, 2);
-	assert_int_equal(repo_leads_partition_get_id_by_name(db, "mexico",
+	assert_int_equal(repo_partitions_get_id_by_name(db, "mexico",
 	    &part), -REPO_ERR_NOT_FOUND);
 	rec_set(&r[0], "email", "email", "mx@example.com", NULL);
 	sync_init(&s, LEAD_CREATE_OR_UPDATE, r, 1);
@@ -654,7 +656,7 @@ test_push(void **state)
 static void
 test_form(void **state)
 {
-	struct lead_form form;
+	struct repo_form form;
 	struct lead_form_fill ff;
 	struct lead_rec r[1];
 	struct lead_sync s;
@@ -670,9 +672,9 @@ test_form(void **state)
 	snprintf(q, sizeof(q), "INSERT INTO form_field VALUES (%lld, "
 	    "'firstName'), (%lld, 'email')", (long long)fid, (long long)fid);
 	sql(q);
-	assert_int_equal(repo_leads_form_get_by_id(db, &arena, fid + 1000,
+	assert_int_equal(repo_forms_get_by_id(db, &arena, fid + 1000,
 	    &form), -REPO_ERR_NOT_FOUND);
-	assert_int_equal(repo_leads_form_get_by_id(db, &arena, fid, &form), 0);
+	assert_int_equal(repo_forms_get_by_id(db, &arena, fid, &form), 0);
 	assert_string_equal(form.name, "itest leads form");
 	assert_int_equal(form.nfields, 2);
 	memset(&ff, 0, sizeof(ff));

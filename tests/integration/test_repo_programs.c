@@ -26,7 +26,12 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
+#include "repo/repo_cookies.h"
+#include "repo/repo_forms.h"
 #include "repo/repo_lead_fields.h"
+#include "repo/repo_lists.h"
+#include "repo/repo_merge.h"
+#include "repo/repo_partitions.h"
 #include "repo/repo_programs.h"
 #include "util/config.h"
 #include "util/num.h"
@@ -230,13 +235,13 @@ test_partitions(void **state)
 	int32_t id, id2;
 
 	(void)state;
-	assert_int_equal(repo_programs_partition_insert(db, "Mexico",
+	assert_int_equal(repo_partitions_insert(db, "Mexico",
 	    "Mexican leads", &id), 0);
-	assert_int_equal(repo_programs_partition_insert(db, "Mexico", NULL,
+	assert_int_equal(repo_partitions_insert(db, "Mexico", NULL,
 	    &id2), -REPO_ERR_CONFLICT);
-	assert_int_equal(repo_programs_partition_insert(db, "NoDesc", NULL,
+	assert_int_equal(repo_partitions_insert(db, "NoDesc", NULL,
 	    &id2), 0);
-	assert_int_equal(repo_programs_partition_list(db, &l), 0);
+	assert_int_equal(repo_partitions_list(db, &l), 0);
 	assert_int_equal(l.count, 3);
 	assert_int_equal(l.items[0].id, 1);
 	assert_string_equal(l.items[0].name, "Default");
@@ -246,7 +251,7 @@ test_partitions(void **state)
 	assert_string_equal(l.items[1].name, "Mexico");
 	assert_string_equal(l.items[1].description, "Mexican leads");
 	assert_null(l.items[2].description);
-	repo_programs_partition_list_free(&l);
+	repo_partitions_list_free(&l);
 	assert_int_equal(l.count, 0);
 }
 
@@ -258,7 +263,7 @@ test_partition_update(void **state)
 	int32_t mx;
 
 	(void)state;
-	assert_int_equal(repo_programs_partition_insert(db, "Mexico", NULL,
+	assert_int_equal(repo_partitions_insert(db, "Mexico", NULL,
 	    &mx), 0);
 	a = lead_new("a@example.com", "");
 	b = lead_new("b@example.com", "");
@@ -274,7 +279,7 @@ test_partition_update(void **state)
 	m[3].skip = true;			/* the caller refused it */
 	m[4].lead_id = a;
 	m[4].partition = "Mexico";		/* already there */
-	assert_int_equal(repo_programs_lead_partition_update(db, m, 5), 0);
+	assert_int_equal(repo_partitions_lead_update(db, m, 5), 0);
 	assert_int_equal(m[0].result, REPO_REC_UPDATED);
 	assert_int_equal(m[1].result, REPO_REC_NO_LEAD);
 	assert_int_equal(m[2].result, REPO_REC_NO_PARTITION);
@@ -428,27 +433,27 @@ test_lists_forms_campaigns(void **state)
 	(void)state;
 	leads[0] = lead_new("a@example.com", "");
 	leads[1] = lead_new("b@example.com", "");
-	assert_int_equal(repo_programs_static_list_insert(db, "L", &list), 0);
-	assert_int_equal(repo_programs_static_list_insert(db, "L", &id),
+	assert_int_equal(repo_lists_insert(db, "L", &list), 0);
+	assert_int_equal(repo_lists_insert(db, "L", &id),
 	    -REPO_ERR_CONFLICT);
-	assert_int_equal(repo_programs_static_list_get_id_by_name(db, "L",
+	assert_int_equal(repo_lists_get_id_by_name(db, "L",
 	    &got), 0);
 	assert_int_equal(got, list);
-	assert_int_equal(repo_programs_list_member_add(db, list + 1000, leads,
+	assert_int_equal(repo_lists_member_add(db, list + 1000, leads,
 	    2, &miss), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(miss.what, REPO_WHAT_LIST);
 	bogus[0] = leads[0];
 	bogus[1] = 99999999;
-	assert_int_equal(repo_programs_list_member_add(db, list, bogus, 2,
+	assert_int_equal(repo_lists_member_add(db, list, bogus, 2,
 	    &miss), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(miss.what, REPO_WHAT_LEAD);
 	assert_int_equal(miss.id, 99999999);
 	assert_int_equal(miss.index, 1);
 	/* Nothing was added: the good lead of that call is not a member. */
 	assert_int_equal(int_of("SELECT COUNT(*) FROM list_member"), 0);
-	assert_int_equal(repo_programs_list_member_add(db, list, leads, 2,
+	assert_int_equal(repo_lists_member_add(db, list, leads, 2,
 	    &miss), 0);
-	assert_int_equal(repo_programs_list_member_add(db, list, leads, 1,
+	assert_int_equal(repo_lists_member_add(db, list, leads, 1,
 	    &miss), 0);
 	assert_int_equal(int_of("SELECT COUNT(*) FROM list_member"), 2);
 	/* An "Add to List" activity per lead added, not per call. */
@@ -456,26 +461,26 @@ test_lists_forms_campaigns(void **state)
 	    "activity_type_id = 24 AND primary_value_id = %d", list), 2);
 
 	pid = program_new("Form Program");
-	assert_int_equal(repo_programs_form_insert(db, "F", pid, fields, 3,
+	assert_int_equal(repo_forms_insert(db, "F", pid, fields, 3,
 	    &id, &miss), 0);
 	assert_string_equal(str_of("SELECT GROUP_CONCAT(field_name ORDER BY "
 	    "field_name) FROM form_field WHERE form_id = %d", id),
 	    "email,firstName");
 	assert_int_equal(int_of("SELECT program_id FROM form WHERE id = %d",
 	    id), pid);
-	assert_int_equal(repo_programs_form_insert(db, "F", 0, fields, 1, &got,
+	assert_int_equal(repo_forms_insert(db, "F", 0, fields, 1, &got,
 	    &miss), -REPO_ERR_CONFLICT);
-	assert_int_equal(repo_programs_form_insert(db, "G", 0, bad, 2, &got,
+	assert_int_equal(repo_forms_insert(db, "G", 0, bad, 2, &got,
 	    &miss), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(miss.what, REPO_WHAT_FIELD);
 	assert_int_equal(miss.index, 1);
-	assert_int_equal(repo_programs_form_insert(db, "H", pid + 1000, fields,
+	assert_int_equal(repo_forms_insert(db, "H", pid + 1000, fields,
 	    1, &got, &miss), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(miss.what, REPO_WHAT_PROGRAM);
 	assert_int_equal(int_of("SELECT COUNT(*) FROM form"), 1);
-	assert_int_equal(repo_programs_form_get_id_by_name(db, "F", &got), 0);
+	assert_int_equal(repo_forms_get_id_by_name(db, "F", &got), 0);
 	assert_int_equal(got, id);
-	assert_int_equal(repo_programs_form_get_id_by_name(db, "G", &got),
+	assert_int_equal(repo_forms_get_id_by_name(db, "G", &got),
 	    -REPO_ERR_NOT_FOUND);
 
 	assert_int_equal(repo_programs_campaign_member_add(db, 77, bogus, 2,
@@ -603,16 +608,16 @@ test_cookies(void **state)
 	(void)state;
 	a = lead_new("a@example.com", "");
 	b = lead_new("b@example.com", "");
-	assert_int_equal(repo_programs_cookie_associate(db, 99999999, c0),
+	assert_int_equal(repo_cookies_associate(db, 99999999, c0),
 	    -REPO_ERR_NOT_FOUND);
 	assert_int_equal(int_of("SELECT COUNT(*) FROM lead_cookie"), 0);
-	assert_int_equal(repo_programs_cookie_associate(db, a, c0), 0);
+	assert_int_equal(repo_cookies_associate(db, a, c0), 0);
 	sql("UPDATE lead_cookie SET created_at = '2024-01-01'");
-	assert_int_equal(repo_programs_cookie_associate(db, a, c1), 0);
+	assert_int_equal(repo_cookies_associate(db, a, c1), 0);
 	assert_string_equal(str_of("SELECT cookies FROM lead WHERE id = %lld",
 	    (long long)a), c1);
 	/* c1 moves to b; a shows its remaining cookie again. */
-	assert_int_equal(repo_programs_cookie_associate(db, b, c1), 0);
+	assert_int_equal(repo_cookies_associate(db, b, c1), 0);
 	assert_string_equal(str_of("SELECT cookies FROM lead WHERE id = %lld",
 	    (long long)b), c1);
 	assert_string_equal(str_of("SELECT cookies FROM lead WHERE id = %lld",
@@ -620,7 +625,7 @@ test_cookies(void **state)
 	assert_int_equal(int_of("SELECT lead_id FROM lead_cookie WHERE "
 	    "cookie = '%s'", c1), b);
 	/* c0 moves too: a has none left. */
-	assert_int_equal(repo_programs_cookie_associate(db, b, c0), 0);
+	assert_int_equal(repo_cookies_associate(db, b, c0), 0);
 	assert_string_equal(str_of("SELECT COALESCE(cookies, 'none') FROM "
 	    "lead WHERE id = %lld", (long long)a), "none");
 	assert_int_equal(int_of("SELECT COUNT(*) FROM lead_cookie WHERE "
@@ -679,7 +684,7 @@ test_merge(void **state)
 	assert_int_equal(repo_lead_fields_load(db, &s), 0);
 	losers[0] = f.l1;
 	losers[1] = f.l2;
-	assert_int_equal(repo_programs_merge(db, f.w, losers, 2, s.fields,
+	assert_int_equal(repo_merge(db, f.w, losers, 2, s.fields,
 	    s.count, &missing), 0);
 	/* Empty winner fields take the first loser's non-empty value. */
 	assert_string_equal(str_of("SELECT CONCAT_WS('|', email, firstName, "
@@ -724,16 +729,16 @@ test_merge_refused(void **state)
 	assert_int_equal(repo_lead_fields_load(db, &s), 0);
 	losers[0] = f.l1;
 	losers[1] = 99999999;
-	assert_int_equal(repo_programs_merge(db, f.w, losers, 2, s.fields,
+	assert_int_equal(repo_merge(db, f.w, losers, 2, s.fields,
 	    s.count, &missing), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(missing, 99999999);
-	assert_int_equal(repo_programs_merge(db, 99999998, losers, 1,
+	assert_int_equal(repo_merge(db, 99999998, losers, 1,
 	    s.fields, s.count, &missing), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(missing, 99999998);
 	losers[1] = f.w;
-	assert_int_equal(repo_programs_merge(db, f.w, losers, 2, s.fields,
+	assert_int_equal(repo_merge(db, f.w, losers, 2, s.fields,
 	    s.count, &missing), -REPO_ERR_INVALID);
-	assert_int_equal(repo_programs_merge(db, f.w, losers, 0, s.fields,
+	assert_int_equal(repo_merge(db, f.w, losers, 0, s.fields,
 	    s.count, &missing), -REPO_ERR_INVALID);
 	assert_int_equal(int_of("SELECT COUNT(*) FROM lead"), 3);
 	assert_string_equal(str_of("SELECT COALESCE(firstName, 'null') FROM "
@@ -774,7 +779,7 @@ test_merge_atomic(void **state)
 	    "MESSAGE_TEXT = 'itest: refused'; END IF; END", (long long)f.l2);
 	losers[0] = f.l1;
 	losers[1] = f.l2;
-	assert_int_not_equal(repo_programs_merge(db, f.w, losers, 2,
+	assert_int_not_equal(repo_merge(db, f.w, losers, 2,
 	    s.fields, s.count, &missing), 0);
 	sql("DROP TRIGGER itest_lead_delete");
 	assert_string_equal(str_of("SELECT CONCAT_WS(';', "
@@ -791,7 +796,7 @@ test_merge_atomic(void **state)
 	assert_int_equal(int_of("SELECT COUNT(*) FROM activity WHERE "
 	    "activity_type_id = 32"), 0);
 	/* And the same merge without the trigger works. */
-	assert_int_equal(repo_programs_merge(db, f.w, losers, 2, s.fields,
+	assert_int_equal(repo_merge(db, f.w, losers, 2, s.fields,
 	    s.count, &missing), 0);
 	assert_int_equal(int_of("SELECT COUNT(*) FROM lead"), 1);
 	lead_schema_clear(&s);
@@ -812,7 +817,7 @@ test_merge_custom_field(void **state)
 	w = lead_new("w@example.com", "");
 	l = lead_new("l@example.com", ", itestScore = 42");
 	assert_int_equal(repo_lead_fields_load(db, &s), 0);
-	assert_int_equal(repo_programs_merge(db, w, &l, 1, s.fields, s.count,
+	assert_int_equal(repo_merge(db, w, &l, 1, s.fields, s.count,
 	    &missing), 0);
 	assert_int_equal(int_of("SELECT itestScore FROM lead WHERE id = %lld",
 	    (long long)w), 42);

@@ -26,14 +26,17 @@
 #include "http/response.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
+#include "repo/repo_cookies.h"
+#include "repo/repo_merge.h"
+#include "repo/repo_partitions.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 
 /* ---- mocks ---- */
 
-int	__wrap_repo_programs_partition_list(struct db *,
+int	__wrap_repo_partitions_list(struct db *,
 	    struct repo_partition_list *);
-int	__wrap_repo_programs_lead_partition_update(struct db *,
+int	__wrap_repo_partitions_lead_update(struct db *,
 	    struct repo_partition_move *, size_t);
 int	__wrap_repo_programs_get_by_id(struct db *, int32_t,
 	    struct repo_program *);
@@ -46,9 +49,9 @@ int	__wrap_repo_programs_program_membership(struct db *,
 	    const struct repo_member_query *, struct repo_member_list *);
 int	__wrap_repo_programs_campaign_membership(struct db *,
 	    const struct repo_member_query *, struct repo_member_list *);
-int	__wrap_repo_programs_cookie_associate(struct db *, int64_t,
+int	__wrap_repo_cookies_associate(struct db *, int64_t,
 	    const char *);
-int	__wrap_repo_programs_merge(struct db *, int64_t, const int64_t *,
+int	__wrap_repo_merge(struct db *, int64_t, const int64_t *,
 	    size_t, const struct lead_field *, size_t, int64_t *);
 int	__wrap_api_leads_catalog_get(struct call *, bool, const struct lead_schema **);
 
@@ -82,7 +85,7 @@ static struct lead_field fields[2];
 static struct lead_schema schema = { fields, 2, 1, NULL };
 
 int
-__wrap_repo_programs_partition_list(struct db *db,
+__wrap_repo_partitions_list(struct db *db,
     struct repo_partition_list *out)
 {
 	(void)db;
@@ -98,7 +101,7 @@ __wrap_repo_programs_partition_list(struct db *db,
 }
 
 int
-__wrap_repo_programs_lead_partition_update(struct db *db,
+__wrap_repo_partitions_lead_update(struct db *db,
     struct repo_partition_move *m, size_t n)
 {
 	size_t i;
@@ -219,7 +222,7 @@ __wrap_repo_programs_campaign_membership(struct db *db,
 }
 
 int
-__wrap_repo_programs_cookie_associate(struct db *db, int64_t lead,
+__wrap_repo_cookies_associate(struct db *db, int64_t lead,
     const char *cookie)
 {
 	(void)db;
@@ -230,7 +233,7 @@ __wrap_repo_programs_cookie_associate(struct db *db, int64_t lead,
 }
 
 int
-__wrap_repo_programs_merge(struct db *db, int64_t winner,
+__wrap_repo_merge(struct db *db, int64_t winner,
     const int64_t *losers, size_t n, const struct lead_field *f, size_t nf,
     int64_t *missing)
 {
