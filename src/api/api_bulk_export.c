@@ -62,7 +62,7 @@
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
 #include "repo/repo_lists.h"
-#include "repo/repo_custom_objects.h"
+#include "repo/repo_co_types.h"
 #include "util/arena.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -589,7 +589,7 @@ api_bulk_export_create(struct call *c, struct resp *r)
 
 	memset(&t, 0, sizeof(t));
 	memset(&n, 0, sizeof(n));
-	e = repo_custom_objects_type_get(c->app->db, path_object(c), true, &t);
+	e = repo_co_types_get(c->app->db, path_object(c), true, &t);
 	if (e == -REPO_ERR_NOT_FOUND) {
 		api_common_err_msg(c, r, "Custom object type '%s' not found",
 		    api_common_echo(c, path_object(c)));

@@ -2,7 +2,7 @@
  * Custom Object records (api-behaviour.md §6.2): the records API under
  * /rest/v1/customobjects/{name}... of an approved type (api_co_types.c has
  * the type metadata API and the error codes both files choose).  Records
- * are read and written by repo_custom_objects.c in multi-row statements.
+ * are read and written by repo_co_records.c in multi-row statements.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,7 +27,9 @@
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
-#include "repo/repo_custom_objects.h"
+#include "repo/repo_co_records.h"
+#include "repo/repo_co_types.h"
+#include "repo/repo_leads.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/num.h"
@@ -58,7 +60,7 @@ records_type(struct call *c, struct resp *r, struct co_type *t)
 	const char *name = c->req->path_params[0];
 	int rr;
 
-	rr = repo_custom_objects_type_get(c->app->db, name, true, t);
+	rr = repo_co_types_get(c->app->db, name, true, t);
 	if (rr == -REPO_ERR_NOT_FOUND)
 		return api_common_fail(c, r, -API_ERR_OBJECT_NOT_FOUND, "Custom object "
 		    "'%s' not found (or not approved)", api_common_echo(c, name));
@@ -216,7 +218,7 @@ read_record(struct call *c, const struct co_type *t, struct json_object *o,
 	if (rc->state == REC_SKIPPED)
 		return;
 	buf_init(&kb, CO_SQL_MAX);
-	repo_custom_objects_key_text(&kb, rc->key, rc->nkey);
+	repo_co_records_key_text(&kb, rc->key, rc->nkey);
 	rc->keytext = buf_ok(&kb) ? arena_strndup(&c->app->arena,
 	    kb.data != NULL ? kb.data : "", kb.len) : NULL;
 	rc->keylen = kb.len;
@@ -359,15 +361,15 @@ check_links(struct call *c, const struct co_type *t, struct rec *recs,
 				found[i] = true;
 			rr = 0;
 		} else if (lead) {
-			rr = repo_custom_objects_leads_exist(c->app->db, keys,
+			rr = repo_leads_exist(c->app->db, keys,
 			    m, strcasecmp(f->related_field, "email") == 0,
 			    found);
 		} else {
-			rr = repo_custom_objects_type_get(c->app->db,
+			rr = repo_co_types_get(c->app->db,
 			    f->related_object, true, &lt);
 			keycol = f->related_field;
 			if (rr == 0)
-				rr = repo_custom_objects_lookup(c->app->db, &lt,
+				rr = repo_co_records_lookup(c->app->db, &lt,
 				    &keycol, 1, keys, m, NULL, 0, 0, 0, &rows);
 			for (i = 0; rr == 0 && i < rows.n; i++)
 				found[rows.rows[i].seq] = true;
@@ -396,7 +398,7 @@ check_links(struct call *c, const struct co_type *t, struct rec *recs,
 				    f->name, value_text(c, &keys[i]));
 		}
 next:
-		repo_custom_objects_rows_free(&rows);
+		repo_co_records_rows_free(&rows);
 		co_type_clear(&lt);
 		free(keys);
 		free(map);
@@ -463,7 +465,7 @@ find_existing(struct call *c, const struct co_type *t, struct rec *recs,
 	}
 	if (m == 0)
 		return 0;
-	rr = repo_custom_objects_lookup(c->app->db, t, keycols, nkey, keys, m,
+	rr = repo_co_records_lookup(c->app->db, t, keycols, nkey, keys, m,
 	    NULL, 0, 0, 0, &rows);
 	if (rr != 0)
 		return err_from_repo(rr);
@@ -474,7 +476,7 @@ find_existing(struct call *c, const struct co_type *t, struct rec *recs,
 		rc->id = rows.rows[i].id;
 		memcpy(rc->guid, rows.rows[i].guid, sizeof(rc->guid));
 	}
-	repo_custom_objects_rows_free(&rows);
+	repo_co_records_rows_free(&rows);
 	return 0;
 }
 
@@ -535,7 +537,7 @@ sync_write(struct call *c, const struct co_type *t, struct rec *recs,
 			cmap[nc++] = i;
 		}
 	}
-	rr = repo_custom_objects_write(c->app->db, t, cw, nc, uw, nu,
+	rr = repo_co_records_write(c->app->db, t, cw, nc, uw, nu,
 	    one_by_one);
 	if (rr == -REPO_ERR_CONFLICT && !one_by_one)
 		return 1;
@@ -663,7 +665,7 @@ api_co_records_delete(struct call *c, struct resp *r)
 		recs[i].state = REC_DONE;
 		ids[m++] = recs[i].id;
 	}
-	rr = repo_custom_objects_delete_ids(c->app->db, &t, ids, m);
+	rr = repo_co_records_delete_ids(c->app->db, &t, ids, m);
 	if (rr != 0) {
 		err = err_from_repo(rr);
 		goto out;
@@ -990,7 +992,7 @@ api_co_records_get(struct call *c, struct resp *r)
 		goto out;
 	}
 	if (m > 0) {
-		rr = repo_custom_objects_lookup(c->app->db, &t, keycols, nkey,
+		rr = repo_co_records_lookup(c->app->db, &t, keycols, nkey,
 		    keys, m, cols, ncols, after, (size_t)batch + 1, &rows);
 		if (rr != 0) {
 			err = err_from_repo(rr);
@@ -1021,7 +1023,7 @@ api_co_records_get(struct call *c, struct resp *r)
 	}
 	err = 0;
 out:
-	repo_custom_objects_rows_free(&rows);
+	repo_co_records_rows_free(&rows);
 	co_type_clear(&t);
 	return err;
 }

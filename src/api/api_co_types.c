@@ -3,7 +3,7 @@
  * /rest/v1/customobjects/schema... (draft -> approved -> approvedWithDraft,
  * the rules of §6.1); the records API is api_co_records.c.  Input is
  * checked here; the rules of type changes are in model/cotype.c and run on
- * the draft inside the repository's transaction (repo_custom_objects.c).
+ * the draft inside the repository's transaction (repo_co_types.c, repo_co_records.c).
  *
  * Error codes the Custom Objects files choose where the service documents
  * none:
@@ -49,7 +49,7 @@
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
-#include "repo/repo_custom_objects.h"
+#include "repo/repo_co_types.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/num.h"
@@ -300,13 +300,13 @@ api_co_types_browse(struct call *c, struct resp *r, enum co_ver ver,
 	memset(&t, 0, sizeof(t));
 	if ((nwant = req_param_list(c->req, "names", &want)) < 0)
 		return nwant;
-	if ((rr = repo_custom_objects_type_list(c->app->db, &names, &n)) != 0)
+	if ((rr = repo_co_types_list(c->app->db, &names, &n)) != 0)
 		return err_from_repo(rr);
 	err = 0;
 	for (i = 0; i < n; i++) {
 		if (!in_names(want, nwant, names[i]))
 			continue;
-		rr = repo_custom_objects_type_read(c->app->db, names[i],
+		rr = repo_co_types_read(c->app->db, names[i],
 		    approved_only ? CO_VER_APPROVED : ver, &t);
 		if (rr == -REPO_ERR_NOT_FOUND)
 			continue;	/* gone meanwhile, or no such version */
@@ -320,7 +320,7 @@ api_co_types_browse(struct call *c, struct resp *r, enum co_ver ver,
 		co_type_clear(&t);
 	}
 	co_type_clear(&t);
-	repo_custom_objects_names_free(names, n);
+	repo_co_types_names_free(names, n);
 	return err;
 }
 
@@ -354,9 +354,9 @@ api_co_types_describe(struct call *c, struct resp *r)
 
 	if ((err = state_param(c, r, &ver, &state)) != 0)
 		return err;
-	err = repo_custom_objects_type_read(c->app->db, name, ver, &t);
+	err = repo_co_types_read(c->app->db, name, ver, &t);
 	if (err == -REPO_ERR_NOT_FOUND && ver != CO_VER_DEFAULT &&
-	    repo_custom_objects_type_read(c->app->db, name, CO_VER_DEFAULT,
+	    repo_co_types_read(c->app->db, name, CO_VER_DEFAULT,
 	    &t) == 0) {
 		co_type_clear(&t);
 		return api_common_fail(c, r, -API_ERR_OBJECT_NOT_FOUND, "Custom object "
@@ -442,10 +442,10 @@ api_co_types_linkable(struct call *c, struct resp *r)
 	a = linkable_object(r, "company", "Company");
 	json_object_array_add(a, linkable_field(CO_LEAD_ID_DISPLAY, NULL,
 	    "integer"));
-	if ((rr = repo_custom_objects_type_list(c->app->db, &names, &n)) != 0)
+	if ((rr = repo_co_types_list(c->app->db, &names, &n)) != 0)
 		return err_from_repo(rr);
 	for (i = 0; i < n && err == 0; i++) {
-		rr = repo_custom_objects_type_get(c->app->db, names[i], true,
+		rr = repo_co_types_get(c->app->db, names[i], true,
 		    &t);
 		if (rr != 0 && rr != -REPO_ERR_NOT_FOUND)
 			err = err_from_repo(rr);
@@ -463,7 +463,7 @@ api_co_types_linkable(struct call *c, struct resp *r)
 		}
 		co_type_clear(&t);
 	}
-	repo_custom_objects_names_free(names, n);
+	repo_co_types_names_free(names, n);
 	return err;
 }
 
@@ -491,7 +491,7 @@ api_co_types_dependents(struct call *c, struct resp *r)
 	struct co_type t;
 	int err;
 
-	err = repo_custom_objects_type_read(c->app->db, name, CO_VER_DEFAULT,
+	err = repo_co_types_read(c->app->db, name, CO_VER_DEFAULT,
 	    &t);
 	if (err == 0)
 		(void)dependent_assets(c, &t, r);
@@ -514,7 +514,7 @@ run_edit(struct call *c, struct resp *r, const char *name, struct co_edit *e)
 {
 	int rr;
 
-	rr = repo_custom_objects_type_edit(c->app->db, name, e);
+	rr = repo_co_types_edit(c->app->db, name, e);
 	if (rr == -REPO_ERR_INVALID)
 		return edit_fail(c, r, e);
 	if (rr == -REPO_ERR_CONFLICT && e->display_taken[0] != '\0')
@@ -706,7 +706,7 @@ resolve_link(struct call *c, struct resp *r, struct json_object *rel,
 		    "the required parameter 'relatedTo.field'");
 	if (strcasecmp(name, "lead") == 0 || strcasecmp(name, "company") == 0)
 		return link_standard(c, r, name, field, f);
-	rr = repo_custom_objects_type_get(c->app->db, name, true, &t);
+	rr = repo_co_types_get(c->app->db, name, true, &t);
 	if (rr == -REPO_ERR_NOT_FOUND) {
 		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Linked object "
 		    "'%s' not found: a link goes to lead, company or an "
@@ -1002,7 +1002,7 @@ api_co_types_approve(struct call *c, struct resp *r)
 	char msg[MSG_BYTES];
 	int rr, err = 0;
 
-	rr = repo_custom_objects_approve(c->app->db, name, approve_check, &err,
+	rr = repo_co_types_approve(c->app->db, name, approve_check, &err,
 	    msg);
 	if (rr == -REPO_ERR_INVALID)
 		return api_common_fail(c, r, err != 0 ? err : -API_ERR_INVALID_REQUEST,
@@ -1017,7 +1017,7 @@ api_co_types_discard(struct call *c, struct resp *r)
 	const char *name = c->req->path_params[0];
 	int rr;
 
-	rr = repo_custom_objects_discard(c->app->db, name);
+	rr = repo_co_types_discard(c->app->db, name);
 	if (rr == -REPO_ERR_INVALID)
 		return -API_ERR_CO_DISCARD;
 	return rr == 0 ? 0 : api_co_types_err(c, r, rr, name);
@@ -1036,7 +1036,7 @@ api_co_types_delete(struct call *c, struct resp *r)
 	size_t deps;
 	int rr;
 
-	rr = repo_custom_objects_type_read(c->app->db, name, CO_VER_DEFAULT,
+	rr = repo_co_types_read(c->app->db, name, CO_VER_DEFAULT,
 	    &t);
 	deps = rr == 0 ? dependent_assets(c, &t, NULL) : 0;
 	co_type_clear(&t);
@@ -1046,7 +1046,7 @@ api_co_types_delete(struct call *c, struct resp *r)
 		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Custom object "
 		    "type '%s' is used by %zu assets (see dependentAssets)",
 		    api_common_echo(c, name), deps);
-	rr = repo_custom_objects_type_delete(c->app->db, name, msg);
+	rr = repo_co_types_delete(c->app->db, name, msg);
 	if (rr == -REPO_ERR_INVALID)
 		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "%s", msg);
 	return rr == 0 ? 0 : api_co_types_err(c, r, rr, name);

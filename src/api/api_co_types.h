@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "model/cotype.h"
-#include "repo/repo_custom_objects.h"
+#include "repo/repo_co_types.h"
 
 struct call;
 struct json_object;

@@ -68,7 +68,7 @@
 #include "model/cotype.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
-#include "repo/repo_custom_objects.h"
+#include "repo/repo_co_types.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/num.h"
@@ -319,7 +319,7 @@ resolve_columns(struct job_run *j)
 	size_t i, k, n = 0;
 	int e;
 
-	e = repo_custom_objects_type_get(j->r->db, j->job.object_name, true,
+	e = repo_co_types_get(j->r->db, j->job.object_name, true,
 	    &j->type);
 	if (e == -REPO_ERR_NOT_FOUND) {
 		(void)snprintf(j->why, sizeof(j->why), "Custom object type "

@@ -9,7 +9,7 @@
  * which the records follow.  Approving a type makes its records real:
  * one table co_rec_<id> whose columns are id, marketoGUID, createdAt,
  * updatedAt and one column per approved field, named by the field's API
- * name (repo_custom_objects.c).
+ * name (repo_co_types.c, repo_co_records.c).
  */
 #ifndef MAUTO_MODEL_COTYPE_H
 #define MAUTO_MODEL_COTYPE_H

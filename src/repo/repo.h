@@ -49,7 +49,7 @@ enum repo_id {
 	REPO_LEADS,
 	REPO_PROGRAMS,
 	REPO_ACTIVITY,
-	REPO_CUSTOM_OBJECTS,
+	REPO_CO_TYPES,
 	REPO_BULK_EXPORT,
 	REPO_PARTITIONS,
 	REPO_LISTS,
@@ -66,7 +66,7 @@ extern const struct db_stmt_set repo_lead_schema_sql;
 extern const struct db_stmt_set repo_leads_sql;
 extern const struct db_stmt_set repo_programs_sql;
 extern const struct db_stmt_set repo_activity_sql;
-extern const struct db_stmt_set repo_custom_objects_sql;
+extern const struct db_stmt_set repo_co_types_sql;
 extern const struct db_stmt_set repo_bulk_export_sql;
 extern const struct db_stmt_set repo_partitions_sql;
 extern const struct db_stmt_set repo_lists_sql;

@@ -1652,3 +1652,81 @@ repo_leads_delete(struct db *db, struct lead_del *recs, size_t n)
 	free(d.ids);
 	return r;
 }
+
+/* ---- Lead links of custom object records ------------------------- */
+
+struct found_ctx {
+	const struct lead_value	*keys;
+	size_t			 n;
+	bool			 by_email;
+	bool			*found;
+};
+
+static int
+found_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct found_ctx *x = arg;
+	int64_t id = x->by_email ? 0 : db_col_i64(v[0]);
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (x->by_email ? x->keys[i].len == lens[0] &&
+		    strncasecmp(x->keys[i].s, v[0], lens[0]) == 0 :
+		    x->keys[i].i == id)
+			x->found[i] = true;
+	return 0;
+}
+
+/* See repo_leads.h. */
+int
+repo_leads_exist(struct db *db, const struct lead_value *keys,
+    size_t n, bool by_email, bool *found)
+{
+	struct found_ctx x = { .keys = keys, .n = n, .by_email = by_email,
+	    .found = found };
+	struct buf q;
+	MYSQL_BIND *in = NULL;
+	unsigned long *lens = NULL;
+	MYSQL_STMT *st;
+	size_t i;
+	int r = -REPO_ERR_INTERNAL;
+
+	buf_init(&q, SQL_MAX_BYTES);
+	for (i = 0; i < n; i++)
+		found[i] = false;
+	if (n == 0) {
+		r = 0;
+		goto out;
+	}
+	buf_adds(&q, by_email ? "SELECT `email` FROM `lead` WHERE `email` IN (" :
+	    "SELECT `id` FROM `lead` WHERE `id` IN (");
+	for (i = 0; i < n; i++)
+		buf_adds(&q, i == 0 ? "?" : ", ?");
+	buf_adds(&q, ")");
+	if (!buf_ok(&q))
+		goto out;
+	in = xcalloc(n, sizeof(*in));
+	lens = xcalloc(n, sizeof(*lens));
+	for (i = 0; i < n; i++) {
+		if (by_email) {
+			lens[i] = (unsigned long)keys[i].len;
+			bind_str(&in[i], keys[i].s, &lens[i]);
+		} else
+			bind_i64(&in[i], &keys[i].i);
+	}
+	if ((r = db_ensure(db)) != 0)
+		goto out;
+	if ((st = db_stmt_sql(db, q.data, "repo_leads_exist")) ==
+	    NULL) {
+		r = -REPO_ERR_INTERNAL;
+		goto out;
+	}
+	if ((r = db_exec(db, st, in, "repo_leads_exist")) == 0)
+		r = db_fetch_rows(db, st, 1, found_cb, &x,
+		    "repo_leads_exist");
+out:
+	free(in);
+	free(lens);
+	buf_clear(&q);
+	return r;
+}

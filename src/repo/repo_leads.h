@@ -231,4 +231,13 @@ struct lead_del {
  */
 int	repo_leads_delete(struct db *db, struct lead_del *recs, size_t n);
 
+/*
+ * The lead link check: sets found[i] for each keys[i] that names a lead,
+ * by its id (keys[i].i) or, when by_email, its email address (keys[i].s,
+ * no case).  Returns 0 or a negative repo_err.
+ */
+int	repo_leads_exist(struct db *db,
+	    const struct lead_value *keys, size_t n, bool by_email,
+	    bool *found);
+
 #endif

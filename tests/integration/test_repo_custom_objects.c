@@ -24,7 +24,9 @@
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
-#include "repo/repo_custom_objects.h"
+#include "repo/repo_co_records.h"
+#include "repo/repo_co_types.h"
+#include "repo/repo_leads.h"
 #include "util/buf.h"
 #include "util/config.h"
 #include "itest.h"
@@ -185,7 +187,7 @@ edit(const char *name, const char *display, const struct co_field *f,
 	e.fn = create_fn;
 	e.arg = &nt;
 	e.may_create = may_create;
-	return repo_custom_objects_type_edit(db, name, &e);
+	return repo_co_types_edit(db, name, &e);
 }
 
 static int
@@ -201,7 +203,7 @@ approve(const char *name)
 	char msg[256];
 	int err = 0;
 
-	return repo_custom_objects_approve(db, name, check, &err, msg);
+	return repo_co_types_approve(db, name, check, &err, msg);
 }
 
 /* A type "car": vin (dedupe string), year (integer), leadId (link). */
@@ -268,7 +270,7 @@ write_cars(const struct co_type *t, const char *prefix, size_t n)
 			w[i].vals[1].i = (int64_t)(from + i);
 			co_guid_new(w[i].guid);
 		}
-		assert_int_equal(repo_custom_objects_write(db, t, w, k, NULL,
+		assert_int_equal(repo_co_records_write(db, t, w, k, NULL,
 		    0, false), 0);
 	}
 	free(w);
@@ -284,14 +286,14 @@ test_draft_then_approved(void **state)
 	struct co_type t;
 
 	(void)state;
-	assert_int_equal(repo_custom_objects_type_get(db, "car", false, &t),
+	assert_int_equal(repo_co_types_get(db, "car", false, &t),
 	    -REPO_ERR_NOT_FOUND);
 	co_type_clear(&t);
 	assert_int_equal(edit("car", "Car", NULL, 0, false),
 	    -REPO_ERR_NOT_FOUND);
 	assert_int_equal(edit("car", "Car", car_fields, 3, true), 0);
 
-	assert_int_equal(repo_custom_objects_type_get(db, "CAR", false, &t), 0);
+	assert_int_equal(repo_co_types_get(db, "CAR", false, &t), 0);
 	assert_string_equal(t.state, "draft");
 	assert_true(t.is_draft);
 	assert_false(t.approved);
@@ -303,12 +305,12 @@ test_draft_then_approved(void **state)
 	assert_string_equal(t.fields[2].related_object, "lead");
 	assert_int_equal(t.fields[2].key_type, CO_INTEGER);
 	co_type_clear(&t);
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t),
+	assert_int_equal(repo_co_types_get(db, "car", true, &t),
 	    -REPO_ERR_NOT_FOUND);
 	co_type_clear(&t);
 
 	assert_int_equal(approve("car"), 0);
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t), 0);
+	assert_int_equal(repo_co_types_get(db, "car", true, &t), 0);
 	assert_string_equal(t.state, "approved");
 	assert_false(t.has_draft);
 	assert_true(t.approved);
@@ -347,7 +349,7 @@ test_approve_needs_dedupe(void **state)
 	(void)state;
 	assert_int_equal(edit("thing", "Thing", &f, 1, true), 0);
 	assert_int_equal(approve("thing"), -REPO_ERR_INVALID);
-	assert_int_equal(repo_custom_objects_type_get(db, "thing", false, &t),
+	assert_int_equal(repo_co_types_get(db, "thing", false, &t),
 	    0);
 	assert_string_equal(t.state, "draft");
 	co_type_clear(&t);
@@ -367,7 +369,7 @@ test_records_write_lookup(void **state)
 
 	(void)state;
 	make_car();
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t), 0);
+	assert_int_equal(repo_co_types_get(db, "car", true, &t), 0);
 	memset(v1, 0, sizeof(v1));
 	memset(v2, 0, sizeof(v2));
 	v1[0] = (struct lead_value){ .kind = LV_STR, .s = "A1", .len = 2 };
@@ -378,7 +380,7 @@ test_records_write_lookup(void **state)
 	w[1].vals = v2;
 	co_guid_new(w[0].guid);
 	co_guid_new(w[1].guid);
-	assert_int_equal(repo_custom_objects_write(db, &t, w, 2, NULL, 0,
+	assert_int_equal(repo_co_records_write(db, &t, w, 2, NULL, 0,
 	    false), 0);
 	assert_int_equal(count_rows(&t), 2);
 
@@ -386,7 +388,7 @@ test_records_write_lookup(void **state)
 	keys[0] = (struct lead_value){ .kind = LV_STR, .s = "zz", .len = 2 };
 	keys[1] = v2[0];
 	keys[2] = v1[0];
-	assert_int_equal(repo_custom_objects_lookup(db, &t, &keycol, 1, keys,
+	assert_int_equal(repo_co_records_lookup(db, &t, &keycol, 1, keys,
 	    3, cols, 2, 0, 0, &rows), 0);
 	assert_int_equal(rows.n, 2);
 	assert_int_equal(rows.rows[0].seq, 2);	/* A1: id order */
@@ -396,45 +398,45 @@ test_records_write_lookup(void **state)
 	assert_int_equal(rows.rows[1].seq, 1);
 	assert_null(rows.rows[1].vals[0]);	/* year NULL */
 	/* Paging: limit and after_id. */
-	repo_custom_objects_rows_free(&rows);
-	assert_int_equal(repo_custom_objects_lookup(db, &t, &keycol, 1, keys,
+	repo_co_records_rows_free(&rows);
+	assert_int_equal(repo_co_records_lookup(db, &t, &keycol, 1, keys,
 	    3, cols, 2, 0, 1, &rows), 0);
 	assert_int_equal(rows.n, 1);
 	{
 		int64_t after = rows.rows[0].id;
 
-		repo_custom_objects_rows_free(&rows);
-		assert_int_equal(repo_custom_objects_lookup(db, &t, &keycol,
+		repo_co_records_rows_free(&rows);
+		assert_int_equal(repo_co_records_lookup(db, &t, &keycol,
 		    1, keys, 3, cols, 2, after, 1, &rows), 0);
 		assert_int_equal(rows.n, 1);
 		assert_int_equal(rows.rows[0].seq, 1);
 	}
-	repo_custom_objects_rows_free(&rows);
+	repo_co_records_rows_free(&rows);
 
 	/* An update gives year; absent fields stay. */
 	memset(v3, 0, sizeof(v3));
 	v3[1] = (struct lead_value){ .kind = LV_INT, .i = 1999 };
 	memset(u, 0, sizeof(u));
 	u[0].vals = v3;
-	assert_int_equal(repo_custom_objects_lookup(db, &t, &keycol, 1,
+	assert_int_equal(repo_co_records_lookup(db, &t, &keycol, 1,
 	    &v1[0], 1, NULL, 0, 0, 0, &rows), 0);
 	assert_int_equal(rows.n, 1);
 	u[0].id = rows.rows[0].id;
 	memcpy(u[0].guid, rows.rows[0].guid, sizeof(u[0].guid));
-	repo_custom_objects_rows_free(&rows);
-	assert_int_equal(repo_custom_objects_write(db, &t, NULL, 0, u, 1,
+	repo_co_records_rows_free(&rows);
+	assert_int_equal(repo_co_records_write(db, &t, NULL, 0, u, 1,
 	    false), 0);
-	assert_int_equal(repo_custom_objects_lookup(db, &t, &keycol, 1,
+	assert_int_equal(repo_co_records_lookup(db, &t, &keycol, 1,
 	    &v1[0], 1, cols, 1, 0, 0, &rows), 0);
 	assert_string_equal(rows.rows[0].vals[0], "1999");
-	repo_custom_objects_rows_free(&rows);
+	repo_co_records_rows_free(&rows);
 	assert_int_equal(count_rows(&t), 2);
 
 	/* A create of an existing key: batch refused, one by one marked. */
 	co_guid_new(w[0].guid);
-	assert_int_equal(repo_custom_objects_write(db, &t, w, 1, NULL, 0,
+	assert_int_equal(repo_co_records_write(db, &t, w, 1, NULL, 0,
 	    false), -REPO_ERR_CONFLICT);
-	assert_int_equal(repo_custom_objects_write(db, &t, w, 1, NULL, 0,
+	assert_int_equal(repo_co_records_write(db, &t, w, 1, NULL, 0,
 	    true), 0);
 	assert_true(w[0].conflict);
 	assert_int_equal(count_rows(&t), 2);
@@ -452,14 +454,14 @@ test_records_write_lookup(void **state)
 				up[i] = (char)(up[i] - 'a' + 'A');
 		g = (struct lead_value){ .kind = LV_STR, .s = w[1].guid,
 		    .len = CO_GUID_LEN };
-		assert_int_equal(repo_custom_objects_lookup(db, &t, &gcol, 1,
+		assert_int_equal(repo_co_records_lookup(db, &t, &gcol, 1,
 		    &g, 1, NULL, 0, 0, 0, &rows), 0);
 		assert_int_equal(rows.n, 1);
 		assert_int_equal(rows.rows[0].seq, 0);
 		/* Delete it by id. */
-		assert_int_equal(repo_custom_objects_delete_ids(db, &t,
+		assert_int_equal(repo_co_records_delete_ids(db, &t,
 		    &rows.rows[0].id, 1), 0);
-		repo_custom_objects_rows_free(&rows);
+		repo_co_records_rows_free(&rows);
 	}
 	assert_int_equal(count_rows(&t), 1);
 	co_type_clear(&t);
@@ -482,38 +484,38 @@ test_reapprove_keeps_records(void **state)
 
 	(void)state;
 	make_car();
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t), 0);
+	assert_int_equal(repo_co_types_get(db, "car", true, &t), 0);
 	write_cars(&t, "v", 1000);
 	assert_int_equal(count_rows(&t), 1000);
 
 	assert_int_equal(edit("car", NULL, &color, 1, false), 0);
-	assert_int_equal(repo_custom_objects_type_get(db, "car", false, &t2),
+	assert_int_equal(repo_co_types_get(db, "car", false, &t2),
 	    0);
 	assert_string_equal(t2.state, "approvedWithDraft");
 	assert_true(t2.is_draft);
 	assert_int_equal(t2.nfields, 4);
 	co_type_clear(&t2);
 	/* The records still follow the approved version. */
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t2),
+	assert_int_equal(repo_co_types_get(db, "car", true, &t2),
 	    0);
 	assert_int_equal(t2.nfields, 3);
 	co_type_clear(&t2);
 	assert_false(has_column(t.table, "color"));
 
 	assert_int_equal(approve("car"), 0);
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t2),
+	assert_int_equal(repo_co_types_get(db, "car", true, &t2),
 	    0);
 	assert_string_equal(t2.state, "approved");
 	assert_int_equal(t2.nfields, 4);
 	assert_string_equal(t2.table, t.table);
 	assert_true(has_column(t.table, "color"));
 	assert_int_equal(count_rows(&t2), 1000);
-	assert_int_equal(repo_custom_objects_lookup(db, &t2, &keycol, 1, &key,
+	assert_int_equal(repo_co_records_lookup(db, &t2, &keycol, 1, &key,
 	    1, cols, 2, 0, 0, &rows), 0);
 	assert_int_equal(rows.n, 1);
 	assert_null(rows.rows[0].vals[0]);
 	assert_string_equal(rows.rows[0].vals[1], "999");
-	repo_custom_objects_rows_free(&rows);
+	repo_co_records_rows_free(&rows);
 	co_type_clear(&t2);
 	co_type_clear(&t);
 }
@@ -527,7 +529,7 @@ test_reapprove_drops_deleted_column(void **state)
 
 	(void)state;
 	make_car();
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t), 0);
+	assert_int_equal(repo_co_types_get(db, "car", true, &t), 0);
 	write_cars(&t, "d", 10);
 	assert_true(has_column(t.table, "year"));
 	/* A draft without "year" (a fresh edit that deletes it). */
@@ -537,7 +539,7 @@ test_reapprove_drops_deleted_column(void **state)
 
 		e.fn = create_fn;
 		e.arg = &nt;
-		assert_int_equal(repo_custom_objects_type_edit(db, "car", &e),
+		assert_int_equal(repo_co_types_edit(db, "car", &e),
 		    0);
 	}
 	sql("DELETE FROM co_field WHERE is_draft = 1 AND name = 'year'");
@@ -558,20 +560,20 @@ test_discard(void **state)
 	(void)state;
 	assert_int_equal(edit("car", "Car", car_fields, 3, true), 0);
 	/* A type never approved has nothing to go back to. */
-	assert_int_equal(repo_custom_objects_discard(db, "car"),
+	assert_int_equal(repo_co_types_discard(db, "car"),
 	    -REPO_ERR_INVALID);
 	assert_int_equal(approve("car"), 0);
 	/* Approved without a draft. */
-	assert_int_equal(repo_custom_objects_discard(db, "car"),
+	assert_int_equal(repo_co_types_discard(db, "car"),
 	    -REPO_ERR_INVALID);
 	assert_int_equal(edit("car", NULL, &color, 1, false), 0);
-	assert_int_equal(repo_custom_objects_discard(db, "car"), 0);
-	assert_int_equal(repo_custom_objects_type_get(db, "car", false, &t), 0);
+	assert_int_equal(repo_co_types_discard(db, "car"), 0);
+	assert_int_equal(repo_co_types_get(db, "car", false, &t), 0);
 	assert_string_equal(t.state, "approved");
 	assert_false(t.is_draft);
 	assert_int_equal(t.nfields, 3);
 	co_type_clear(&t);
-	assert_int_equal(repo_custom_objects_discard(db, "nosuch"),
+	assert_int_equal(repo_co_types_discard(db, "nosuch"),
 	    -REPO_ERR_NOT_FOUND);
 }
 
@@ -592,7 +594,7 @@ test_type_count(void **state)
 		e.may_create = true;
 		snprintf(name, sizeof(name), "t%d", i);
 		nt.display = name;	/* display names are unique */
-		assert_int_equal(repo_custom_objects_type_edit(db, name, &e),
+		assert_int_equal(repo_co_types_edit(db, name, &e),
 		    i < 3 ? 0 : -REPO_ERR_INVALID);
 		assert_int_equal(e.ntypes, (size_t)i);
 	}
@@ -601,17 +603,17 @@ test_type_count(void **state)
 	nt.refuse_from = 0;
 	e.fn = create_fn;
 	e.arg = &nt;
-	assert_int_equal(repo_custom_objects_type_edit(db, "t0", &e), 0);
+	assert_int_equal(repo_co_types_edit(db, "t0", &e), 0);
 	assert_false(e.is_new);
 	{
 		char **names;
 		size_t n;
 
-		assert_int_equal(repo_custom_objects_type_list(db, &names, &n),
+		assert_int_equal(repo_co_types_list(db, &names, &n),
 		    0);
 		assert_int_equal(n, 3);
 		assert_string_equal(names[0], "t0");
-		repo_custom_objects_names_free(names, n);
+		repo_co_types_names_free(names, n);
 	}
 }
 
@@ -630,21 +632,21 @@ test_delete_type(void **state)
 
 	(void)state;
 	make_car();
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t), 0);
+	assert_int_equal(repo_co_types_get(db, "car", true, &t), 0);
 	memcpy(table, t.table, sizeof(table));
 	co_type_clear(&t);
 	assert_int_equal(edit("part", "Part", fs, 2, true), 0);
-	assert_int_equal(repo_custom_objects_type_delete(db, "car", msg),
+	assert_int_equal(repo_co_types_delete(db, "car", msg),
 	    -REPO_ERR_INVALID);
 	assert_non_null(strstr(msg, "part"));
-	assert_int_equal(repo_custom_objects_type_delete(db, "part", msg), 0);
-	assert_int_equal(repo_custom_objects_type_delete(db, "car", msg), 0);
-	assert_int_equal(repo_custom_objects_type_get(db, "car", false, &t),
+	assert_int_equal(repo_co_types_delete(db, "part", msg), 0);
+	assert_int_equal(repo_co_types_delete(db, "car", msg), 0);
+	assert_int_equal(repo_co_types_get(db, "car", false, &t),
 	    -REPO_ERR_NOT_FOUND);
 	co_type_clear(&t);
 	assert_false(has_column(table, "vin"));
 	assert_int_equal(sql_int("SELECT COUNT(*) FROM co_field"), 0);
-	assert_int_equal(repo_custom_objects_type_delete(db, "car", msg),
+	assert_int_equal(repo_co_types_delete(db, "car", msg),
 	    -REPO_ERR_NOT_FOUND);
 }
 
@@ -679,7 +681,7 @@ test_approve_after_crash(void **state)
 	    "KEY, stale INT) ENGINE=InnoDB", id);
 	sql(q);
 	assert_int_equal(approve("car"), 0);
-	assert_int_equal(repo_custom_objects_type_get(db, "car", true, &t), 0);
+	assert_int_equal(repo_co_types_get(db, "car", true, &t), 0);
 	assert_false(has_column(t.table, "stale"));
 	assert_true(has_column(t.table, "vin"));
 	co_type_clear(&t);
@@ -702,7 +704,7 @@ test_leads_exist(void **state)
 	keys[0].i = id;
 	keys[1].i = id + 1000;
 	keys[2].i = id;
-	assert_int_equal(repo_custom_objects_leads_exist(db, keys, 3, false,
+	assert_int_equal(repo_leads_exist(db, keys, 3, false,
 	    found), 0);
 	assert_true(found[0]);
 	assert_false(found[1]);
@@ -714,7 +716,7 @@ test_leads_exist(void **state)
 	keys[2].s = "x@y.z";
 	keys[0].len = keys[2].len = 5;
 	keys[1].len = 6;
-	assert_int_equal(repo_custom_objects_leads_exist(db, keys, 3, true,
+	assert_int_equal(repo_leads_exist(db, keys, 3, true,
 	    found), 0);
 	assert_true(found[0]);
 	assert_false(found[1]);
@@ -738,8 +740,8 @@ test_key_text(void **state)
 	(void)state;
 	buf_init(&x, 1024);
 	buf_init(&y, 1024);
-	repo_custom_objects_key_text(&x, a, 2);
-	repo_custom_objects_key_text(&y, b, 2);
+	repo_co_records_key_text(&x, a, 2);
+	repo_co_records_key_text(&y, b, 2);
 	assert_true(x.len != y.len || memcmp(x.data, y.data, x.len) != 0);
 	assert_int_equal(x.len, 4);
 	assert_memory_equal(x.data, "ab\x1f" "7", 4);

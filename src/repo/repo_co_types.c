@@ -1,11 +1,12 @@
 /*
- * Custom object types and records (repo_custom_objects.h).
+ * Custom object types (repo_co_types.h): their versions and fields, the
+ * edits and the approval that makes or alters a type's record table.
  *
  * Type metadata goes through the prepared statements below.  Record
  * tables are named co_rec_<type id> and their columns by field API names
  * that model/cotype.c checked ([A-Za-z][A-Za-z0-9_]*, not reserved), so
- * the statements on them are built at run time (db_stmt_sql) with every
- * identifier back-quoted and every value bound.
+ * the DDL on them is built at run time with every identifier
+ * back-quoted.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
-#include "repo/repo_custom_objects.h"
+#include "repo/repo_co_types.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
@@ -168,7 +169,7 @@ static const char *const sql[CO_STMT__MAX] = {
 	    "ORDER BY t.id LIMIT 1",
 };
 
-const struct db_stmt_set repo_custom_objects_sql = {
+const struct db_stmt_set repo_co_types_sql = {
 	.name = "custom_objects",
 	.sql = sql,
 	.n = CO_STMT__MAX,
@@ -177,7 +178,7 @@ const struct db_stmt_set repo_custom_objects_sql = {
 static MYSQL_STMT *
 stmt(struct db *db, enum co_stmt s)
 {
-	return db_stmt(db, REPO_CUSTOM_OBJECTS, (int)s);
+	return db_stmt(db, REPO_CO_TYPES, (int)s);
 }
 
 /* ---- Reading types -------------------------------------------------- */
@@ -230,10 +231,10 @@ type_row_get(struct db *db, const char *api_name, bool lock,
 	tr->found = false;
 	st = stmt(db, lock ? CO_STMT_TYPE_LOCK : CO_STMT_TYPE_GET);
 	bind_str(&in[0], api_name, &len);
-	if ((r = db_exec(db, st, in, "repo_custom_objects_type")) != 0)
+	if ((r = db_exec(db, st, in, "repo_co_types_type")) != 0)
 		return r;
 	if ((r = db_fetch_rows(db, st, 11, type_row_cb, tr,
-	    "repo_custom_objects_type")) != 0)
+	    "repo_co_types_type")) != 0)
 		return r;
 	return tr->found ? 0 : -REPO_ERR_NOT_FOUND;
 }
@@ -270,7 +271,7 @@ field_row_cb(void *arg, char **v, const unsigned long *lens)
 
 	(void)lens;
 	if (co_dtype_parse(v[2], &dt) != 0) {
-		log_err("repo_custom_objects: type %lld: bad data_type",
+		log_err("repo_co_types: type %lld: bad data_type",
 		    (long long)t->id);
 		return -REPO_ERR_INTERNAL;
 	}
@@ -312,17 +313,17 @@ version_get(struct db *db, struct co_type *t, bool is_draft)
 	bind_i64(&in[0], &t->id);
 	bind_i32(&in[1], &d);
 	st = stmt(db, CO_STMT_VERSION_GET);
-	if ((r = db_exec(db, st, in, "repo_custom_objects_version")) != 0 ||
+	if ((r = db_exec(db, st, in, "repo_co_types_version")) != 0 ||
 	    (r = db_fetch_rows(db, st, 4, version_row_cb, &vr,
-	    "repo_custom_objects_version")) != 0)
+	    "repo_co_types_version")) != 0)
 		return r;
 	if (!vr.found)
 		return -REPO_ERR_NOT_FOUND;
 	st = stmt(db, CO_STMT_FIELDS_GET);
-	if ((r = db_exec(db, st, in, "repo_custom_objects_fields")) != 0)
+	if ((r = db_exec(db, st, in, "repo_co_types_fields")) != 0)
 		return r;
 	return db_fetch_rows(db, st, 10, field_row_cb, t,
-	    "repo_custom_objects_fields");
+	    "repo_co_types_fields");
 }
 
 /* Reads type api_name, version ver, into out; lock the type row. */
@@ -374,9 +375,9 @@ read_tx(struct db *db, void *arg)
 	return type_read(db, a->api_name, a->ver, false, a->out, &tr);
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_type_read(struct db *db, const char *api_name,
+repo_co_types_read(struct db *db, const char *api_name,
     enum co_ver ver, struct co_type *out)
 {
 	struct read_arg a = { .api_name = api_name, .ver = ver, .out = out };
@@ -392,12 +393,12 @@ repo_custom_objects_type_read(struct db *db, const char *api_name,
 	return r;
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_type_get(struct db *db, const char *api_name,
+repo_co_types_get(struct db *db, const char *api_name,
     bool approved, struct co_type *out)
 {
-	return repo_custom_objects_type_read(db, api_name,
+	return repo_co_types_read(db, api_name,
 	    approved ? CO_VER_APPROVED : CO_VER_LATEST, out);
 }
 
@@ -417,9 +418,9 @@ names_cb(void *arg, char **v, const unsigned long *lens)
 	return 0;
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_type_list(struct db *db, char ***names, size_t *n)
+repo_co_types_list(struct db *db, char ***names, size_t *n)
 {
 	struct names nm = { NULL, 0 };
 	MYSQL_STMT *st;
@@ -430,11 +431,11 @@ repo_custom_objects_type_list(struct db *db, char ***names, size_t *n)
 	if ((r = db_ensure(db)) != 0)
 		return r;
 	st = stmt(db, CO_STMT_TYPE_NAMES);
-	if ((r = db_exec(db, st, NULL, "repo_custom_objects_type_list")) == 0)
+	if ((r = db_exec(db, st, NULL, "repo_co_types_list")) == 0)
 		r = db_fetch_rows(db, st, 1, names_cb, &nm,
-		    "repo_custom_objects_type_list");
+		    "repo_co_types_list");
 	if (r != 0) {
-		repo_custom_objects_names_free(nm.v, nm.n);
+		repo_co_types_names_free(nm.v, nm.n);
 		return r;
 	}
 	*names = nm.v;
@@ -442,9 +443,9 @@ repo_custom_objects_type_list(struct db *db, char ***names, size_t *n)
 	return 0;
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 void
-repo_custom_objects_names_free(char **names, size_t n)
+repo_co_types_names_free(char **names, size_t n)
 {
 	size_t i;
 
@@ -455,9 +456,9 @@ repo_custom_objects_names_free(char **names, size_t n)
 	free(names);
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_version(struct db *db, int64_t *out)
+repo_co_types_version(struct db *db, int64_t *out)
 {
 	int r;
 
@@ -465,7 +466,7 @@ repo_custom_objects_version(struct db *db, int64_t *out)
 	if ((r = db_ensure(db)) != 0)
 		return r;
 	return db_query_i64(db, stmt(db, CO_STMT_VERSION), NULL, out,
-	    "repo_custom_objects_version");
+	    "repo_co_types_version");
 }
 
 /* ---- Changing types ------------------------------------------------- */
@@ -521,10 +522,10 @@ version_write(struct db *db, const struct co_type *t, bool is_draft)
 	bind_opt_str(&in[4], t->description, &l[2]);
 	bind_i32(&in[5], &show);
 	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_UPSERT), in,
-	    "repo_custom_objects_version_write")) != 0)
+	    "repo_co_types_version_write")) != 0)
 		return r;
 	if ((r = db_exec(db, stmt(db, CO_STMT_FIELDS_DELETE), in,
-	    "repo_custom_objects_version_write")) != 0)
+	    "repo_co_types_version_write")) != 0)
 		return r;
 	for (i = 0; i < t->nfields; i++) {
 		f = &t->fields[i];
@@ -552,7 +553,7 @@ version_write(struct db *db, const struct co_type *t, bool is_draft)
 		bind_opt_str(&in[10], kt, &l[6]);
 		bind_i32(&in[11], &pos);
 		if ((r = db_exec(db, stmt(db, CO_STMT_FIELD_INSERT), in,
-		    "repo_custom_objects_version_write")) != 0)
+		    "repo_co_types_version_write")) != 0)
 			return r;
 	}
 	return 0;
@@ -572,14 +573,14 @@ state_write(struct db *db, int64_t id, bool approved, bool has_draft)
 	bind_i32(&in[2], &d);
 	bind_i64(&in[3], &id);
 	return db_exec(db, stmt(db, CO_STMT_TYPE_UPDATE_STATE), in,
-	    "repo_custom_objects_state");
+	    "repo_co_types_state");
 }
 
 static int
 bump(struct db *db)
 {
 	return db_exec(db, stmt(db, CO_STMT_BUMP_SCHEMA), NULL,
-	    "repo_custom_objects_bump");
+	    "repo_co_types_bump");
 }
 
 static int
@@ -588,7 +589,7 @@ lock_schema(struct db *db)
 	int64_t v;
 
 	return db_query_i64(db, stmt(db, CO_STMT_LOCK_SCHEMA), NULL, &v,
-	    "repo_custom_objects_lock");
+	    "repo_co_types_lock");
 }
 
 struct edit_arg {
@@ -623,9 +624,9 @@ display_check(struct db *db, const struct co_type *d, int64_t id,
 	bind_i64(&in[0], &id);
 	bind_str(&in[1], d->display_name, &len);
 	st = stmt(db, CO_STMT_DISPLAY_USED);
-	if ((r = db_exec(db, st, in, "repo_custom_objects_edit")) != 0 ||
+	if ((r = db_exec(db, st, in, "repo_co_types_edit")) != 0 ||
 	    (r = db_fetch_rows(db, st, 1, linked_cb, e->display_taken,
-	    "repo_custom_objects_edit")) != 0)
+	    "repo_co_types_edit")) != 0)
 		return r;
 	return e->display_taken[0] != '\0' ? -REPO_ERR_CONFLICT : 0;
 }
@@ -652,7 +653,7 @@ edit_tx(struct db *db, void *arg)
 	if ((r = lock_schema(db)) != 0)
 		goto out;
 	if ((r = db_query_i64(db, stmt(db, CO_STMT_TYPE_COUNT), NULL, &count,
-	    "repo_custom_objects_edit")) != 0)
+	    "repo_co_types_edit")) != 0)
 		goto out;
 	e->ntypes = (size_t)count;
 	memset(&tr, 0, sizeof(tr));
@@ -701,7 +702,7 @@ edit_tx(struct db *db, void *arg)
 		st = stmt(db, CO_STMT_TYPE_INSERT);
 		len = strlen(a->api_name);
 		bind_str(&in[0], a->api_name, &len);
-		if ((r = db_exec(db, st, in, "repo_custom_objects_edit")) != 0)
+		if ((r = db_exec(db, st, in, "repo_co_types_edit")) != 0)
 			goto out;
 		draft.id = (int64_t)mysql_stmt_insert_id(st);
 	} else
@@ -718,9 +719,9 @@ out:
 	return r;
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_type_edit(struct db *db, const char *api_name,
+repo_co_types_edit(struct db *db, const char *api_name,
     struct co_edit *e)
 {
 	struct edit_arg a = { .api_name = api_name, .e = e };
@@ -751,7 +752,7 @@ discard_tx(struct db *db, void *arg)
 	bind_i64(&in[0], &cur.id);
 	bind_i32(&in[1], &d);
 	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
-	    "repo_custom_objects_discard")) != 0 ||
+	    "repo_co_types_discard")) != 0 ||
 	    (r = state_write(db, cur.id, true, false)) != 0 ||
 	    (r = bump(db)) != 0)
 		goto out;
@@ -761,9 +762,9 @@ out:
 	return r;
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_discard(struct db *db, const char *api_name)
+repo_co_types_discard(struct db *db, const char *api_name)
 {
 	return db_run_tx(db, discard_tx, (void *)(uintptr_t)api_name, false);
 }
@@ -776,7 +777,7 @@ static int
 ddl_buf(struct db *db, struct buf *b)
 {
 	if (!buf_ok(b)) {
-		log_err("repo_custom_objects_ddl: statement too long");
+		log_err("repo_co_types_ddl: statement too long");
 		return -REPO_ERR_INTERNAL;
 	}
 	return ddl(db, b->data);
@@ -790,7 +791,7 @@ ddl(struct db *db, const char *q)
 	if ((r = db_ensure(db)) != 0)
 		return r;
 	if (mysql_real_query(db_conn(db), q, strlen(q)) != 0)
-		return db_error(db, NULL, "repo_custom_objects_ddl");
+		return db_error(db, NULL, "repo_co_types_ddl");
 	return 0;
 }
 
@@ -829,9 +830,9 @@ delete_tx(struct db *db, void *arg)
 	bind_str(&in[0], cur.api_name, &len);
 	bind_i64(&in[1], &cur.id);
 	st = stmt(db, CO_STMT_LINKED_FROM);
-	if ((r = db_exec(db, st, in, "repo_custom_objects_delete")) != 0 ||
+	if ((r = db_exec(db, st, in, "repo_co_types_delete")) != 0 ||
 	    (r = db_fetch_rows(db, st, 1, linked_cb, from,
-	    "repo_custom_objects_delete")) != 0)
+	    "repo_co_types_delete")) != 0)
 		goto out;
 	if (from[0] != '\0') {
 		snprintf(a->msg, 256, "Custom object type '%s' is linked "
@@ -840,7 +841,7 @@ delete_tx(struct db *db, void *arg)
 		goto out;
 	}
 	if ((r = db_exec(db, stmt(db, CO_STMT_TYPE_DELETE), &in[1],
-	    "repo_custom_objects_delete")) != 0 ||
+	    "repo_co_types_delete")) != 0 ||
 	    (r = bump(db)) != 0)
 		goto out;
 	a->id = cur.id;
@@ -850,9 +851,9 @@ out:
 	return r;
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_type_delete(struct db *db, const char *api_name,
+repo_co_types_delete(struct db *db, const char *api_name,
     char *msg)
 {
 	struct delete_arg a = { .api_name = api_name, .msg = msg };
@@ -869,7 +870,7 @@ repo_custom_objects_type_delete(struct db *db, const char *api_name,
 	snprintf(q, sizeof(q), "DROP TABLE IF EXISTS `co_rec_%lld`",
 	    (long long)a.id);
 	if (ddl(db, q) != 0)
-		log_err("repo_custom_objects_type_delete: %s failed", q);
+		log_err("repo_co_types_delete: %s failed", q);
 	return 0;
 }
 
@@ -924,7 +925,7 @@ approve_begin_tx(struct db *db, void *arg)
 	bind_str(&in[0], a->owner, &len);
 	bind_i64(&in[1], &a->draft.id);
 	if ((r = db_exec_n(db, stmt(db, CO_STMT_LEASE_TAKE), in, &n,
-	    "repo_custom_objects_approve")) != 0)
+	    "repo_co_types_approve")) != 0)
 		return r;
 	if (n != 1) {
 		snprintf(a->msg, 256, "Custom object type '%s' is being "
@@ -955,7 +956,7 @@ approve_commit_tx(struct db *db, void *arg)
 	bind_i64(&in[0], &cur.id);
 	bind_str(&in[1], a->owner, &len);
 	if ((r = db_exec_n(db, stmt(db, CO_STMT_LEASE_HOLD), in, &n,
-	    "repo_custom_objects_approve")) != 0)
+	    "repo_co_types_approve")) != 0)
 		goto out;
 	if (n != 1 || cur.draft_rev != a->draft.draft_rev || !cur.has_draft) {
 		snprintf(a->msg, 256, "The draft of custom object type '%s' "
@@ -968,27 +969,27 @@ approve_commit_tx(struct db *db, void *arg)
 	bind_i64(&in[0], &cur.id);
 	bind_i32(&in[1], &zero);
 	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
-	    "repo_custom_objects_approve")) != 0)
+	    "repo_co_types_approve")) != 0)
 		goto out;
 	bind_i32(&in[0], &zero);
 	bind_i64(&in[1], &cur.id);
 	bind_i32(&in[2], &one);
 	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_COPY), in,
-	    "repo_custom_objects_approve")) != 0 ||
+	    "repo_co_types_approve")) != 0 ||
 	    (r = db_exec(db, stmt(db, CO_STMT_FIELDS_COPY), in,
-	    "repo_custom_objects_approve")) != 0)
+	    "repo_co_types_approve")) != 0)
 		goto out;
 	bind_i64(&in[0], &cur.id);
 	bind_i32(&in[1], &one);
 	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
-	    "repo_custom_objects_approve")) != 0)
+	    "repo_co_types_approve")) != 0)
 		goto out;
 	/* A later approval counts the fields it adds (the 20 of §6.1). */
 	added = cur.approved ? (int32_t)co_type_nnew(&a->draft, &a->appr) : 0;
 	bind_i32(&in[0], &added);
 	bind_i64(&in[1], &cur.id);
 	if ((r = db_exec(db, stmt(db, CO_STMT_PROMOTE), in,
-	    "repo_custom_objects_approve")) != 0 ||
+	    "repo_co_types_approve")) != 0 ||
 	    (r = bump(db)) != 0)
 		goto out;
 	r = 0;
@@ -1011,10 +1012,10 @@ table_columns(struct db *db, const char *table, struct names *out)
 		return r;
 	st = stmt(db, CO_STMT_TABLE_COLUMNS);
 	bind_str(&in[0], table, &len);
-	if ((r = db_exec(db, st, in, "repo_custom_objects_columns")) != 0)
+	if ((r = db_exec(db, st, in, "repo_co_types_columns")) != 0)
 		return r;
 	return db_fetch_rows(db, st, 1, names_cb, out,
-	    "repo_custom_objects_columns");
+	    "repo_co_types_columns");
 }
 
 static bool
@@ -1126,7 +1127,7 @@ table_extend(struct db *db, const char *table, const struct co_type *d,
 	}
 	r = nadd > 0 ? ddl_buf(db, &b) : 0;
 out:
-	repo_custom_objects_names_free(cols.v, cols.n);
+	repo_co_types_names_free(cols.v, cols.n);
 	buf_clear(&b);
 	return r;
 }
@@ -1162,7 +1163,7 @@ table_trim(struct db *db, const char *table, const struct co_type *d)
 	}
 	r = ndrop > 0 ? ddl_buf(db, &b) : 0;
 out:
-	repo_custom_objects_names_free(cols.v, cols.n);
+	repo_co_types_names_free(cols.v, cols.n);
 	buf_clear(&b);
 	return r;
 }
@@ -1178,12 +1179,12 @@ lease_clear(struct db *db, struct approve_arg *a)
 	bind_i64(&in[0], &a->draft.id);
 	bind_str(&in[1], a->owner, &len);
 	(void)db_exec(db, stmt(db, CO_STMT_LEASE_CLEAR), in,
-	    "repo_custom_objects_approve");
+	    "repo_co_types_approve");
 }
 
-/* See repo_custom_objects.h. */
+/* See repo_co_types.h. */
 int
-repo_custom_objects_approve(struct db *db, const char *api_name,
+repo_co_types_approve(struct db *db, const char *api_name,
     int (*check)(const struct co_type *, const struct co_type *, char *),
     int *err, char *msg)
 {
@@ -1218,7 +1219,7 @@ repo_custom_objects_approve(struct db *db, const char *api_name,
 	if ((r = db_run_tx(db, approve_commit_tx, &a, false)) != 0)
 		goto out;
 	if (a.draft.approved && table_trim(db, table, &a.draft) != 0)
-		log_err("repo_custom_objects_approve: %s: dropping old "
+		log_err("repo_co_types_approve: %s: dropping old "
 		    "columns failed; the next approval retries", table);
 	r = 0;
 out:
@@ -1226,647 +1227,4 @@ out:
 	co_type_clear(&a.draft);
 	co_type_clear(&a.appr);
 	return r;
-}
-
-/* ---- Records -------------------------------------------------------- */
-
-/* See repo_custom_objects.h. */
-void
-repo_custom_objects_key_text(struct buf *b, const struct lead_value *vals,
-    size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_addc(b, '\x1f');
-		switch (vals[i].kind) {
-		case LV_INT:
-		case LV_BOOL:
-			buf_printf(b, "%lld", (long long)vals[i].i);
-			break;
-		case LV_DBL:
-			buf_printf(b, "%.17g", vals[i].d);
-			break;
-		case LV_STR:
-			buf_add(b, vals[i].s, vals[i].len);
-			break;
-		default:
-			break;
-		}
-	}
-}
-
-/* Binds one typed value (NULL for LV_NULL and LV_ABSENT). */
-static void
-bind_value(MYSQL_BIND *b, const struct lead_value *v, unsigned long *len)
-{
-	switch (v->kind) {
-	case LV_INT:
-	case LV_BOOL:
-		bind_i64(b, &v->i);
-		break;
-	case LV_DBL:
-		memset(b, 0, sizeof(*b));
-		b->buffer_type = MYSQL_TYPE_DOUBLE;
-		b->buffer = (void *)(uintptr_t)&v->d;
-		break;
-	case LV_STR:
-		*len = (unsigned long)v->len;
-		bind_str(b, v->s, len);
-		break;
-	default:
-		bind_null(b);
-		break;
-	}
-}
-
-/* See repo_custom_objects.h. */
-void
-repo_custom_objects_rows_free(struct co_rows *r)
-{
-	size_t i, j;
-
-	if (r == NULL)
-		return;
-	for (i = 0; i < r->n; i++) {
-		for (j = 0; j < r->ncols; j++)
-			free(r->rows[i].vals[j]);
-		free(r->rows[i].vals);
-		free(r->rows[i].lens);
-	}
-	free(r->rows);
-	memset(r, 0, sizeof(*r));
-}
-
-/* An input key's canonical text and its position, for matching rows. */
-struct key_ent {
-	char	*text;
-	size_t	 len;
-	size_t	 seq;
-};
-
-static int
-key_ent_cmp(const void *a, const void *b)
-{
-	const struct key_ent *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->text, y->text, n);
-
-	if (c != 0)
-		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-struct lookup_ctx {
-	struct co_rows	*out;
-	struct key_ent	*ents;
-	size_t		 nents;
-	size_t		 nkey;
-	size_t		 ncols;
-	size_t		 cap;
-	struct buf	 kb;
-};
-
-/* The first (lowest seq) key equal to text, or -1. */
-static ssize_t
-key_find(const struct lookup_ctx *x, const char *text, size_t len)
-{
-	size_t lo = 0, hi = x->nents, mid;
-	const struct key_ent *e;
-	int c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		e = &x->ents[mid];
-		c = memcmp(e->text, text, e->len < len ? e->len : len);
-		if (c == 0)
-			c = e->len < len ? -1 : e->len > len ? 1 : 0;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < x->nents && x->ents[lo].len == len &&
-	    memcmp(x->ents[lo].text, text, len) == 0)
-		return (ssize_t)x->ents[lo].seq;
-	return -1;
-}
-
-/*
- * A row: id, marketoGUID, nkey key columns, ncols columns.  Its key text
- * is built like the inputs' (values as the table prints them).
- */
-static int
-lookup_cb(void *arg, char **v, const unsigned long *lens)
-{
-	struct lookup_ctx *x = arg;
-	struct co_row *row;
-	ssize_t seq;
-	size_t i;
-
-	buf_reset(&x->kb);
-	for (i = 0; i < x->nkey; i++) {
-		if (i > 0)
-			buf_addc(&x->kb, '\x1f');
-		if (v[2 + i] != NULL)
-			buf_add(&x->kb, v[2 + i], lens[2 + i]);
-	}
-	if (!buf_ok(&x->kb))
-		return -REPO_ERR_INTERNAL;
-	seq = key_find(x, x->kb.data != NULL ? x->kb.data : "", x->kb.len);
-	if (seq < 0)
-		return 0;	/* a row only SQL's comparison matched */
-	if (x->out->n == x->cap) {
-		x->cap = x->cap == 0 ? 64 : x->cap * 2;
-		x->out->rows = xrealloc(x->out->rows,
-		    x->cap * sizeof(*x->out->rows));
-	}
-	row = &x->out->rows[x->out->n++];
-	memset(row, 0, sizeof(*row));
-	row->id = db_col_i64(v[0]);
-	snprintf(row->guid, sizeof(row->guid), "%s", v[1] != NULL ? v[1] : "");
-	row->seq = (size_t)seq;
-	row->vals = xcalloc(x->ncols > 0 ? x->ncols : 1, sizeof(*row->vals));
-	row->lens = xcalloc(x->ncols > 0 ? x->ncols : 1, sizeof(*row->lens));
-	for (i = 0; i < x->ncols; i++) {
-		if (v[2 + x->nkey + i] == NULL)
-			continue;
-		row->vals[i] = xstrndup(v[2 + x->nkey + i],
-		    lens[2 + x->nkey + i]);
-		row->lens[i] = lens[2 + x->nkey + i];
-	}
-	return 0;
-}
-
-/* See repo_custom_objects.h. */
-int
-repo_custom_objects_lookup(struct db *db, const struct co_type *t,
-    const char *const *keycols, size_t nkey,
-    const struct lead_value *keys, size_t nkeys,
-    const char *const *cols, size_t ncols,
-    int64_t after_id, size_t limit, struct co_rows *out)
-{
-	struct lookup_ctx x;
-	struct buf q;
-	MYSQL_BIND *in = NULL;
-	unsigned long *lens = NULL;
-	MYSQL_STMT *st;
-	int64_t lim = (int64_t)limit;
-	size_t i, j, np = 0;
-	bool guid;
-	int r = -REPO_ERR_INTERNAL;
-
-	memset(out, 0, sizeof(*out));
-	memset(&x, 0, sizeof(x));
-	buf_init(&q, CO_SQL_MAX);
-	buf_init(&x.kb, CO_SQL_MAX);
-	out->ncols = ncols;
-	if (nkeys == 0 || nkey == 0 || t->table[0] == '\0') {
-		r = t->table[0] == '\0' ? -REPO_ERR_NOT_FOUND : 0;
-		goto out;
-	}
-	guid = nkey == 1 && strcasecmp(keycols[0], "marketoGUID") == 0;
-	x.out = out;
-	x.nkey = nkey;
-	x.ncols = ncols;
-	/* The inputs' key texts, sorted, for matching rows back. */
-	x.ents = xcalloc(nkeys, sizeof(*x.ents));
-	for (i = 0; i < nkeys; i++) {
-		buf_reset(&x.kb);
-		repo_custom_objects_key_text(&x.kb, &keys[i * nkey], nkey);
-		x.ents[i].text = xstrndup(x.kb.data != NULL ? x.kb.data : "",
-		    x.kb.len);
-		x.ents[i].len = x.kb.len;
-		x.ents[i].seq = i;
-	}
-	x.nents = nkeys;
-	qsort(x.ents, nkeys, sizeof(*x.ents), key_ent_cmp);
-
-	buf_adds(&q, "SELECT `id`, `marketoGUID`");
-	for (j = 0; j < nkey; j++)
-		buf_printf(&q, ", `%s`", keycols[j]);
-	for (j = 0; j < ncols; j++)
-		buf_printf(&q, ", `%s`", cols[j]);
-	buf_printf(&q, " FROM `%s` WHERE ", t->table);
-	if (nkey == 1) {
-		buf_printf(&q, "`%s` IN (", keycols[0]);
-		for (i = 0; i < nkeys; i++)
-			buf_adds(&q, i == 0 ? (guid ? "CONVERT(? USING ascii)" :
-			    "?") : (guid ? ", CONVERT(? USING ascii)" : ", ?"));
-		buf_adds(&q, ")");
-	} else {
-		buf_adds(&q, "(");
-		for (i = 0; i < nkeys; i++) {
-			buf_adds(&q, i == 0 ? "(" : " OR (");
-			for (j = 0; j < nkey; j++)
-				buf_printf(&q, "%s`%s` = ?", j == 0 ? "" :
-				    " AND ", keycols[j]);
-			buf_adds(&q, ")");
-		}
-		buf_adds(&q, ")");
-	}
-	buf_adds(&q, " AND `id` > ? ORDER BY `id`");
-	if (limit > 0)
-		buf_adds(&q, " LIMIT ?");
-	if (!buf_ok(&q))
-		goto out;
-	in = xcalloc(nkeys * nkey + 2, sizeof(*in));
-	lens = xcalloc(nkeys * nkey + 2, sizeof(*lens));
-	for (i = 0; i < nkeys * nkey; i++) {
-		bind_value(&in[np], &keys[i], &lens[np]);
-		np++;
-	}
-	bind_i64(&in[np++], &after_id);
-	if (limit > 0)
-		bind_i64(&in[np++], &lim);
-	if ((r = db_ensure(db)) != 0)
-		goto out;
-	if ((st = db_stmt_sql(db, q.data, "repo_custom_objects_lookup")) ==
-	    NULL) {
-		r = -REPO_ERR_INTERNAL;
-		goto out;
-	}
-	if ((r = db_exec(db, st, in, "repo_custom_objects_lookup")) != 0)
-		goto out;
-	r = db_fetch_rows(db, st, 2 + nkey + ncols, lookup_cb, &x,
-	    "repo_custom_objects_lookup");
-out:
-	if (r != 0)
-		repo_custom_objects_rows_free(out);
-	for (i = 0; i < x.nents; i++)
-		free(x.ents[i].text);
-	free(x.ents);
-	free(in);
-	free(lens);
-	buf_clear(&q);
-	buf_clear(&x.kb);
-	return r;
-}
-
-struct found_ctx {
-	const struct lead_value	*keys;
-	size_t			 n;
-	bool			 by_email;
-	bool			*found;
-};
-
-static int
-found_cb(void *arg, char **v, const unsigned long *lens)
-{
-	struct found_ctx *x = arg;
-	int64_t id = x->by_email ? 0 : db_col_i64(v[0]);
-	size_t i;
-
-	for (i = 0; i < x->n; i++)
-		if (x->by_email ? x->keys[i].len == lens[0] &&
-		    strncasecmp(x->keys[i].s, v[0], lens[0]) == 0 :
-		    x->keys[i].i == id)
-			x->found[i] = true;
-	return 0;
-}
-
-/* See repo_custom_objects.h. */
-int
-repo_custom_objects_leads_exist(struct db *db, const struct lead_value *keys,
-    size_t n, bool by_email, bool *found)
-{
-	struct found_ctx x = { .keys = keys, .n = n, .by_email = by_email,
-	    .found = found };
-	struct buf q;
-	MYSQL_BIND *in = NULL;
-	unsigned long *lens = NULL;
-	MYSQL_STMT *st;
-	size_t i;
-	int r = -REPO_ERR_INTERNAL;
-
-	buf_init(&q, CO_SQL_MAX);
-	for (i = 0; i < n; i++)
-		found[i] = false;
-	if (n == 0) {
-		r = 0;
-		goto out;
-	}
-	buf_adds(&q, by_email ? "SELECT `email` FROM `lead` WHERE `email` IN (" :
-	    "SELECT `id` FROM `lead` WHERE `id` IN (");
-	for (i = 0; i < n; i++)
-		buf_adds(&q, i == 0 ? "?" : ", ?");
-	buf_adds(&q, ")");
-	if (!buf_ok(&q))
-		goto out;
-	in = xcalloc(n, sizeof(*in));
-	lens = xcalloc(n, sizeof(*lens));
-	for (i = 0; i < n; i++) {
-		if (by_email) {
-			lens[i] = (unsigned long)keys[i].len;
-			bind_str(&in[i], keys[i].s, &lens[i]);
-		} else
-			bind_i64(&in[i], &keys[i].i);
-	}
-	if ((r = db_ensure(db)) != 0)
-		goto out;
-	if ((st = db_stmt_sql(db, q.data, "repo_custom_objects_leads")) ==
-	    NULL) {
-		r = -REPO_ERR_INTERNAL;
-		goto out;
-	}
-	if ((r = db_exec(db, st, in, "repo_custom_objects_leads")) == 0)
-		r = db_fetch_rows(db, st, 1, found_cb, &x,
-		    "repo_custom_objects_leads");
-out:
-	free(in);
-	free(lens);
-	buf_clear(&q);
-	return r;
-}
-
-static_assert(CO_MAX_FIELDS <= 64, "write_mask holds one bit per field");
-
-/* A set of fields given by the updates of a sync (bit i: field i). */
-static uint64_t
-write_mask(const struct co_type *t, const struct co_write *w)
-{
-	uint64_t m = 0;
-	size_t i;
-
-	for (i = 0; i < t->nfields && i < 64; i++)
-		if (w->vals[i].kind != LV_ABSENT)
-			m |= (uint64_t)1 << i;
-	return m;
-}
-
-struct write_arg {
-	const struct co_type	*t;
-	struct co_write		*creates;
-	size_t			 ncreates;
-	struct co_write		*updates;
-	size_t			 nupdates;
-	bool			 one_by_one;
-};
-
-/* Runs q with binds in; a duplicate key marks *conflict when soft. */
-static int
-write_exec(struct db *db, const char *q, MYSQL_BIND *in, bool soft,
-    bool *conflict)
-{
-	MYSQL_STMT *st;
-	int r;
-
-	if ((st = db_stmt_sql(db, q, "repo_custom_objects_write")) == NULL)
-		return -REPO_ERR_INTERNAL;
-	r = db_exec(db, st, in, "repo_custom_objects_write");
-	if (r == -REPO_ERR_CONFLICT && soft) {
-		*conflict = true;
-		r = 0;
-	}
-	return r;
-}
-
-/* INSERT of creates [from, from + n). */
-static int
-write_creates(struct db *db, struct write_arg *a, size_t from, size_t n,
-    bool soft)
-{
-	const struct co_type *t = a->t;
-	struct buf q;
-	MYSQL_BIND *in;
-	unsigned long *lens;
-	unsigned long glen = CO_GUID_LEN;
-	size_t i, j, np = 0, per = t->nfields + 1;
-	int r = -REPO_ERR_INTERNAL;
-
-	buf_init(&q, CO_SQL_MAX);
-	in = xcalloc(n * per, sizeof(*in));
-	lens = xcalloc(n * per, sizeof(*lens));
-	buf_printf(&q, "INSERT INTO `%s` (`marketoGUID`, `createdAt`, "
-	    "`updatedAt`", t->table);
-	for (j = 0; j < t->nfields; j++)
-		buf_printf(&q, ", `%s`", t->fields[j].name);
-	buf_adds(&q, ") VALUES ");
-	for (i = 0; i < n; i++) {
-		struct co_write *w = &a->creates[from + i];
-
-		buf_adds(&q, i == 0 ? "(?, UTC_TIMESTAMP(), UTC_TIMESTAMP()" :
-		    ", (?, UTC_TIMESTAMP(), UTC_TIMESTAMP()");
-		bind_str(&in[np++], w->guid, &glen);
-		for (j = 0; j < t->nfields; j++) {
-			buf_adds(&q, ", ?");
-			bind_value(&in[np], &w->vals[j], &lens[np]);
-			np++;
-		}
-		buf_adds(&q, ")");
-	}
-	if (buf_ok(&q))
-		r = write_exec(db, q.data, in, soft,
-		    &a->creates[from].conflict);
-	free(in);
-	free(lens);
-	buf_clear(&q);
-	return r;
-}
-
-/* Upsert by id of the updates in idx[0..n) (all giving fields mask). */
-static int
-write_upserts(struct db *db, struct write_arg *a, const size_t *idx,
-    size_t n, uint64_t mask, bool soft)
-{
-	const struct co_type *t = a->t;
-	struct buf q;
-	MYSQL_BIND *in;
-	unsigned long *lens;
-	unsigned long glen = CO_GUID_LEN;
-	size_t i, j, np = 0, per = t->nfields + 2;
-	int r = -REPO_ERR_INTERNAL;
-
-	buf_init(&q, CO_SQL_MAX);
-	in = xcalloc(n * per, sizeof(*in));
-	lens = xcalloc(n * per, sizeof(*lens));
-	buf_printf(&q, "INSERT INTO `%s` (`id`, `marketoGUID`, `createdAt`, "
-	    "`updatedAt`", t->table);
-	for (j = 0; j < t->nfields; j++)
-		if (mask & ((uint64_t)1 << j))
-			buf_printf(&q, ", `%s`", t->fields[j].name);
-	buf_adds(&q, ") VALUES ");
-	for (i = 0; i < n; i++) {
-		struct co_write *w = &a->updates[idx[i]];
-
-		buf_adds(&q, i == 0 ? "(?, ?, UTC_TIMESTAMP(), "
-		    "UTC_TIMESTAMP()" : ", (?, ?, UTC_TIMESTAMP(), "
-		    "UTC_TIMESTAMP()");
-		bind_i64(&in[np++], &w->id);
-		bind_str(&in[np++], w->guid, &glen);
-		for (j = 0; j < t->nfields; j++) {
-			if (!(mask & ((uint64_t)1 << j)))
-				continue;
-			buf_adds(&q, ", ?");
-			bind_value(&in[np], &w->vals[j], &lens[np]);
-			np++;
-		}
-		buf_adds(&q, ")");
-	}
-	buf_adds(&q, " ON DUPLICATE KEY UPDATE `updatedAt` = "
-	    "VALUES(`updatedAt`)");
-	for (j = 0; j < t->nfields; j++)
-		if (mask & ((uint64_t)1 << j))
-			buf_printf(&q, ", `%s` = VALUES(`%s`)",
-			    t->fields[j].name, t->fields[j].name);
-	if (buf_ok(&q))
-		r = write_exec(db, q.data, in, soft,
-		    &a->updates[idx[0]].conflict);
-	free(in);
-	free(lens);
-	buf_clear(&q);
-	return r;
-}
-
-/* UPDATE of one record by id (a change of its unique key). */
-static int
-write_update(struct db *db, struct write_arg *a, struct co_write *w)
-{
-	const struct co_type *t = a->t;
-	struct buf q;
-	MYSQL_BIND *in;
-	unsigned long *lens;
-	size_t j, np = 0;
-	int r = -REPO_ERR_INTERNAL;
-
-	buf_init(&q, CO_SQL_MAX);
-	in = xcalloc(t->nfields + 1, sizeof(*in));
-	lens = xcalloc(t->nfields + 1, sizeof(*lens));
-	buf_printf(&q, "UPDATE `%s` SET `updatedAt` = UTC_TIMESTAMP()",
-	    t->table);
-	for (j = 0; j < t->nfields; j++) {
-		if (w->vals[j].kind == LV_ABSENT)
-			continue;
-		buf_printf(&q, ", `%s` = ?", t->fields[j].name);
-		bind_value(&in[np], &w->vals[j], &lens[np]);
-		np++;
-	}
-	buf_adds(&q, " WHERE `id` = ?");
-	bind_i64(&in[np++], &w->id);
-	if (buf_ok(&q))
-		r = write_exec(db, q.data, in, true, &w->conflict);
-	free(in);
-	free(lens);
-	buf_clear(&q);
-	return r;
-}
-
-static int
-write_tx(struct db *db, void *arg)
-{
-	struct write_arg *a = arg;
-	size_t i, j, n, *idx = NULL;
-	uint64_t mask;
-	bool *done = NULL;
-	int r = 0;
-
-	for (i = 0; i < a->ncreates; i++)
-		a->creates[i].conflict = false;
-	for (i = 0; i < a->nupdates; i++)
-		a->updates[i].conflict = false;
-	if (a->one_by_one) {
-		for (i = 0; r == 0 && i < a->ncreates; i++)
-			r = write_creates(db, a, i, 1, true);
-	} else if (a->ncreates > 0)
-		r = write_creates(db, a, 0, a->ncreates, false);
-	if (r != 0 || a->nupdates == 0)
-		goto out;
-	idx = xcalloc(a->nupdates, sizeof(*idx));
-	done = xcalloc(a->nupdates, sizeof(*done));
-	for (i = 0; r == 0 && i < a->nupdates; i++) {
-		if (done[i])
-			continue;
-		if (a->updates[i].by_update || a->one_by_one) {
-			done[i] = true;
-			r = a->updates[i].by_update ?
-			    write_update(db, a, &a->updates[i]) :
-			    write_upserts(db, a, &i, 1,
-			    write_mask(a->t, &a->updates[i]), true);
-			continue;
-		}
-		/* Every update giving the same fields: one statement. */
-		mask = write_mask(a->t, &a->updates[i]);
-		for (j = i, n = 0; j < a->nupdates; j++)
-			if (!done[j] && !a->updates[j].by_update &&
-			    write_mask(a->t, &a->updates[j]) == mask) {
-				idx[n++] = j;
-				done[j] = true;
-			}
-		r = write_upserts(db, a, idx, n, mask, false);
-	}
-out:
-	free(idx);
-	free(done);
-	return r;
-}
-
-/* See repo_custom_objects.h. */
-int
-repo_custom_objects_write(struct db *db, const struct co_type *t,
-    struct co_write *creates, size_t ncreates, struct co_write *updates,
-    size_t nupdates, bool one_by_one)
-{
-	struct write_arg a = {
-		.t = t, .creates = creates, .ncreates = ncreates,
-		.updates = updates, .nupdates = nupdates,
-		.one_by_one = one_by_one,
-	};
-
-	if (t->table[0] == '\0')
-		return -REPO_ERR_NOT_FOUND;
-	if (ncreates == 0 && nupdates == 0)
-		return 0;
-	return db_run_tx(db, write_tx, &a, false);
-}
-
-struct delete_ids_arg {
-	const struct co_type	*t;
-	const int64_t		*ids;
-	size_t			 n;
-};
-
-static int
-delete_ids_tx(struct db *db, void *arg)
-{
-	struct delete_ids_arg *a = arg;
-	struct buf q;
-	MYSQL_BIND *in;
-	MYSQL_STMT *st;
-	size_t i;
-	int r = -REPO_ERR_INTERNAL;
-
-	buf_init(&q, CO_SQL_MAX);
-	in = xcalloc(a->n, sizeof(*in));
-	buf_printf(&q, "DELETE FROM `%s` WHERE `id` IN (", a->t->table);
-	for (i = 0; i < a->n; i++) {
-		buf_adds(&q, i == 0 ? "?" : ", ?");
-		bind_i64(&in[i], &a->ids[i]);
-	}
-	buf_adds(&q, ")");
-	if (buf_ok(&q)) {
-		if ((st = db_stmt_sql(db, q.data,
-		    "repo_custom_objects_delete_ids")) != NULL)
-			r = db_exec(db, st, in,
-			    "repo_custom_objects_delete_ids");
-	}
-	free(in);
-	buf_clear(&q);
-	return r;
-}
-
-/* See repo_custom_objects.h. */
-int
-repo_custom_objects_delete_ids(struct db *db, const struct co_type *t,
-    const int64_t *ids, size_t n)
-{
-	struct delete_ids_arg a = { .t = t, .ids = ids, .n = n };
-
-	if (t->table[0] == '\0')
-		return -REPO_ERR_NOT_FOUND;
-	if (n == 0)
-		return 0;
-	return db_run_tx(db, delete_ids_tx, &a, true);
 }
