@@ -39,9 +39,10 @@ static const char *const sql[PARTITIONS_STMT__MAX] = {
 	    "SELECT id FROM lead_partition WHERE name = ?",
 	[PARTITIONS_STMT_GET_BY_ID] =
 	    "SELECT name FROM lead_partition WHERE id = ?",
-	[PARTITIONS_STMT_LEAD_UPDATE] =
+	/* In parentheses: two literals make one statement (clang asks). */
+	[PARTITIONS_STMT_LEAD_UPDATE] = (
 	    "UPDATE lead SET leadPartitionId = ?, updatedAt = UTC_TIMESTAMP() "
-	    "WHERE id = ?",
+	    "WHERE id = ?"),
 };
 
 const struct db_stmt_set repo_partitions_sql = {
