@@ -1,11 +1,11 @@
 /*
- * Every API-visible bound of the service (sizes, lengths, counts), in one place (style.md §6).
- * Values that mirror the real service cite api-behaviour.md.
+ * Every API-visible bound of the service (sizes, lengths, counts), in one place (docs/style.md §6).
+ * Values that mirror the real service cite docs/behaviour.md.
  */
 #ifndef MAUTO_BOUNDS_H
 #define MAUTO_BOUNDS_H
 
-/* Request size (api-behaviour.md §4): 1 MB body -> 413, 8 KB URI -> 414. */
+/* Request size (docs/behaviour.md §4): 1 MB body -> 413, 8 KB URI -> 414. */
 #define MAX_BODY_BYTES		(1024 * 1024)
 #define MAX_URI_BYTES		8192
 
@@ -21,7 +21,7 @@
 #define MAX_PATH_PARAMS		4
 #define MAX_SEGMENT_BYTES	256
 
-/* Lead database batch limits (api-behaviour.md §4). */
+/* Lead database batch limits (docs/behaviour.md §4). */
 #define MAX_BATCH_RECORDS	300
 #define MAX_FILTER_VALUES	300
 #define MAX_BATCH_SIZE		300
@@ -29,7 +29,7 @@
 #define MAX_FILTER_MATCHES	1000	/* more: 1003 "Too many results" (§5.3) */
 #define MAX_STMT_PARAMS		60000	/* placeholders of one statement (65535) */
 
-/* Lead field schema (api-behaviour.md §4, §5.12). */
+/* Lead field schema (docs/behaviour.md §4, §5.12). */
 #define MAX_CREATE_FIELDS	100	/* records of one Create Lead Fields */
 #define MAX_FIELD_NAME_CHARS	50	/* a custom field's API name */
 #define MAX_LEAD_INDEXES	60	/* custom fields indexed while fewer */
@@ -49,7 +49,7 @@
 /* Response body ceiling (buffer grows up to this). */
 #define MAX_RESPONSE_BYTES	(64 * 1024 * 1024)
 
-/* Tokens (api-behaviour.md §1.1). */
+/* Tokens (docs/behaviour.md §1.1). */
 #define TOKEN_LIFETIME_SECS	3600
 #define TOKEN_BYTES		64	/* text form, with the suffix */
 #define CLIENT_ID_BYTES		36	/* UUID text */
@@ -61,7 +61,7 @@
 #define MAX_HOST_ID_BYTES	64
 #define MAX_HOSTS		64	/* hosts tracked by the limiter */
 
-/* Bulk export of custom objects (api-behaviour.md §4, §7; src/export/). */
+/* Bulk export of custom objects (docs/behaviour.md §4, §7; src/export/). */
 #define EXPORT_SLOTS		2	/* jobs Processing at once (export_slot rows) */
 #define EXPORT_MAX_QUEUED	10	/* Queued + Processing, whole instance */
 #define EXPORT_MAX_FIELDS	100	/* fields of one job */

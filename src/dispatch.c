@@ -3,7 +3,7 @@
  * error a client sees when several apply, and what the limits count:
  *
  *   1. transport (414, 413, 400) and routing (610, 605): not counted;
- *   2. the token: 601 and 602 are not counted (api-behaviour.md §1.3);
+ *   2. the token: 601 and 602 are not counted (docs/behaviour.md §1.3);
  *   3. the limits (606, 607, 615): every other answer is counted;
  *   4. 600 (no token), 603 (permission), the body (612, 609, 613);
  *   5. the handler, retried once when the connection to the database was

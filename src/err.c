@@ -1,6 +1,6 @@
 /*
- * The one error table (style.md §4).  Messages are the real service's
- * (api-behaviour.md §3.2); handlers may override a message with a more
+ * The one error table (docs/style.md §4).  Messages are the real service's
+ * (docs/behaviour.md §3.2); handlers may override a message with a more
  * specific one through resp_error_msg(), never with library or SQL text.
  */
 #include <assert.h>

@@ -1,7 +1,7 @@
 /*
  * The service's errors, on the ground floor so every layer can name them:
  * enum api_err (what a request answers; one table maps each to the HTTP
- * status, the service's error code and its message, api-behaviour.md §3),
+ * status, the service's error code and its message, docs/behaviour.md §3),
  * enum repo_err (what a repository reports), and the mapping from the
  * second to the first.  Functions return 0 or a negative api_err/repo_err.
  */

@@ -1,6 +1,6 @@
 /*
  * mautod: command line and configuration; then the master takes over
- * (style.md §1).  The configuration is built in the documented order:
+ * (docs/style.md §1).  The configuration is built in the documented order:
  * defaults, the file, MAUTO_* environment variables, command-line flags.
  */
 #include <getopt.h>

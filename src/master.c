@@ -1,5 +1,5 @@
 /*
- * The master (style.md §9).  After startup it does nothing but wait in
+ * The master (docs/style.md §9).  After startup it does nothing but wait in
  * sigtimedwait() with every signal it cares about blocked, so signal
  * handling is ordinary sequential code and no handler races the loop:
  *

@@ -1,5 +1,5 @@
 /*
- * The master process (style.md §9): gets the listening socket, maps the
+ * The master process (docs/style.md §9): gets the listening socket, maps the
  * shared limiter, forks the workers and then only waits for signals.  It
  * respawns workers that die (with back-off when they die young), drains
  * them on SIGTERM/SIGINT and replaces them one by one on SIGHUP.  It

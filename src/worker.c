@@ -1,6 +1,6 @@
 /*
  * A worker: per-process setup after fork, then the FastCGI loop
- * (style.md §9).  Only this file and src/http/ include fcgiapp.h.
+ * (docs/style.md §9).  Only this file and src/http/ include fcgiapp.h.
  *
  * Stopping without losing a request.  libfcgi's own answer is a signal
  * handler that calls FCGX_ShutdownPending() and a SIGTERM without
@@ -153,7 +153,7 @@ serve(struct app *app, struct acceptor *acc)
 	FCGX_Finish_r(&acc->req);
 }
 
-/* The worker's own context (style.md §5.2: worker-lifetime, after fork). */
+/* The worker's own context (docs/style.md §5.2: worker-lifetime, after fork). */
 static int
 app_setup(struct app *app, const struct worker_args *wa)
 {

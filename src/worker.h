@@ -1,5 +1,5 @@
 /*
- * One worker process (style.md §9): made by the master's fork, it sets up
+ * One worker process (docs/style.md §9): made by the master's fork, it sets up
  * its own context (database connection, token cache, arena, response
  * buffer), tells the master it is ready, and serves FastCGI requests on
  * the inherited listening socket until it is told to stop or has served

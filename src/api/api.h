@@ -1,7 +1,7 @@
 /*
  * Handlers, grouped by file.  A handler reads the typed request, calls
  * its repository and fills struct resp; it returns 0 or a negative
- * api_err and never writes an error body (style.md §4).
+ * api_err and never writes an error body (docs/style.md §4).
  */
 #ifndef MAUTO_API_API_H
 #define MAUTO_API_API_H
@@ -61,7 +61,7 @@ int	api_bulk_export_file(struct call *c, struct resp *r);
 int	api_bulk_export_list(struct call *c, struct resp *r);
 
 /*
- * api_custom_objects.c: Custom Objects (api-behaviour.md §6): the type
+ * api_custom_objects.c: Custom Objects (docs/behaviour.md §6): the type
  * metadata API (schema...) and the records API.
  */
 int	api_co_types_list(struct call *c, struct resp *r);

@@ -1,5 +1,5 @@
 /*
- * Bulk Export Custom Objects (api-behaviour.md §7): create, enqueue,
+ * Bulk Export Custom Objects (docs/behaviour.md §7): create, enqueue,
  * status, cancel, file and the job list.  The jobs are run by the export
  * runners (src/export/runner.c); these handlers only move them between
  * the states a client controls and read them.
@@ -834,7 +834,7 @@ header(struct resp *r, const char *line)
 		resp_header(r, line);
 }
 
-/* The plain-text 404 of a file that cannot be had (api-behaviour.md §3.1). */
+/* The plain-text 404 of a file that cannot be had (docs/behaviour.md §3.1). */
 static int
 not_found(struct resp *r, const char *text)
 {

@@ -1,5 +1,5 @@
 /*
- * Custom Object records (api-behaviour.md §6.2): the records API under
+ * Custom Object records (docs/behaviour.md §6.2): the records API under
  * /rest/v1/customobjects/{name}... of an approved type (api_co_types.c has
  * the type metadata API and the error codes both files choose).  Records
  * are read and written by repo_co_records.c in multi-row statements.

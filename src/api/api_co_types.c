@@ -1,5 +1,5 @@
 /*
- * Custom Object types (api-behaviour.md §6): the type metadata API under
+ * Custom Object types (docs/behaviour.md §6): the type metadata API under
  * /rest/v1/customobjects/schema... (draft -> approved -> approvedWithDraft,
  * the rules of §6.1); the records API is api_co_records.c.  Input is
  * checked here; the rules of type changes are in model/cotype.c and run on

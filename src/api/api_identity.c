@@ -1,5 +1,5 @@
 /*
- * GET and POST /identity/oauth/token (api-behaviour.md §1.1): the OAuth2
+ * GET and POST /identity/oauth/token (docs/behaviour.md §1.1): the OAuth2
  * client-credentials grant.  Parameters come from the query or a form
  * body.  The body is not a Marketo envelope: success is the bare token
  * object, errors are Spring-OAuth bodies rendered by response.c from the

@@ -1,5 +1,5 @@
 /*
- * The lead field schema and the describe operations (api-behaviour.md
+ * The lead field schema and the describe operations (docs/behaviour.md
  * §5.11, §5.12, §5.13): Describe Lead, Describe Lead2, Get Lead Fields,
  * Get Lead Field by Name, Create Lead Fields, Update Lead Field and
  * Describe Program Member.  Every read here takes a fresh catalogue, so a

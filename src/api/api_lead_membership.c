@@ -1,6 +1,6 @@
 /*
  * Lead partitions, program status changes, the membership reads of one
- * lead, Associate Lead and Merge Leads (api-behaviour.md §5.6, §5.9,
+ * lead, Associate Lead and Merge Leads (docs/behaviour.md §5.6, §5.9,
  * §5.10, §5.13).  Decisions where the real service is not documented:
  *
  * - Update Lead Partition: an unknown partition name skips the record

@@ -1,5 +1,5 @@
 /*
- * The lead store's core operations (api-behaviour.md §5.2-§5.8): Get Lead
+ * The lead store's core operations (docs/behaviour.md §5.2-§5.8): Get Lead
  * by Id, Get Leads by Filter Type, Get Leads by Program Id, Sync Leads,
  * Delete Leads, Push Lead to Marketo and Submit Form.
  *
@@ -59,7 +59,7 @@
 
 /*
  * The body's "input": an array of 1..MAX_BATCH_RECORDS items.  Missing
- * or empty is 1003 "Leads not specified" (api-behaviour.md §5.4).
+ * or empty is 1003 "Leads not specified" (docs/behaviour.md §5.4).
  */
 /* Characters a string member of a body may have (bounded by the body). */
 #define MEMBER_CHARS	(MAX_PARAM_VALUE_BYTES / 4)

@@ -1,5 +1,5 @@
 /*
- * The instance-wide limits (api-behaviour.md §4): 606 rate, 615
+ * The instance-wide limits (docs/behaviour.md §4): 606 rate, 615
  * concurrency, 607 daily quota.
  *
  * Design.  The master maps one struct lim_shared (MAP_SHARED |
@@ -40,7 +40,7 @@
  * rate limit the excess drains within one window.  The daily quota is off
  * by at most what the hosts admit in about two sync intervals.
  *
- * Galera (galera.md): each host writes only its own row (no conflicts),
+ * Galera (docs/galera.md): each host writes only its own row (no conflicts),
  * no GET_LOCK or LOCK TABLES, InnoDB table with a primary key.
  * A host adopts its own row's day count once after a restart so a
  * restarted master does not forget today's calls.  Two hosts must not

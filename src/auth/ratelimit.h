@@ -1,5 +1,5 @@
 /*
- * The instance-wide limits (api-behaviour.md §4): calls per rolling
+ * The instance-wide limits (docs/behaviour.md §4): calls per rolling
  * window (606), calls in flight (615) and calls per day (607).  The state
  * of one host lives in shared memory mapped by the master before fork, so
  * every worker of the host sees it at no cost; hosts serving one database
@@ -48,7 +48,7 @@ uint64_t	 limiter_auth_epoch(const struct limiter *lim);
 
 /*
  * The US Central (America/Chicago) date of a Unix time as yyyymmdd: the
- * daily quota's day, which starts at 00:00 Central (api-behaviour.md
+ * daily quota's day, which starts at 00:00 Central (docs/behaviour.md
  * §4).  Applies the US DST rule in force since 2007 (second Sunday of
  * March 02:00 to first Sunday of November 02:00) without tzdata.
  */

@@ -1,5 +1,5 @@
 /*
- * Client credentials and access tokens (api-behaviour.md §1).
+ * Client credentials and access tokens (docs/behaviour.md §1).
  *
  * Secrets are stored only as Argon2id strings.  Verifying one costs tens
  * of milliseconds on purpose, so after a successful verify a worker

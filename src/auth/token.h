@@ -1,5 +1,5 @@
 /*
- * API clients and access tokens (api-behaviour.md §1).  Tokens are issued
+ * API clients and access tokens (docs/behaviour.md §1).  Tokens are issued
  * by the identity endpoint, stored in MariaDB (repo_auth.c) and cached per
  * worker; the cache is dropped whenever the shared auth epoch moves
  * (client revoked or changed), which the limiter's reconciliation reads

@@ -1,4 +1,4 @@
-/* Small MYSQL_BIND helpers (style.md §1). */
+/* Small MYSQL_BIND helpers (docs/style.md §1). */
 #ifndef MAUTO_DB_BIND_H
 #define MAUTO_DB_BIND_H
 

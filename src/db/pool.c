@@ -1,5 +1,5 @@
 /*
- * One worker's MariaDB connection.  galera.md decides most of what is
+ * One worker's MariaDB connection.  docs/galera.md decides most of what is
  * here: connect/read/write timeouts so a stalled node cannot hang a
  * request, our own fail-over across the listed nodes (Connector/C has
  * none), whole-transaction retry on 1213, and "unknown outcome" for a
@@ -425,7 +425,7 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 		/*
 		 * A lost connection before COMMIT means nothing was written:
 		 * run again once.  Lost during COMMIT, the outcome is unknown
-		 * (galera.md): only an idempotent transaction may run again.
+		 * (docs/galera.md): only an idempotent transaction may run again.
 		 */
 		if (r == -REPO_ERR_CONN && !lost_once &&
 		    (!committing || idempotent)) {

@@ -1,5 +1,5 @@
 /*
- * One worker's MariaDB connection (style.md §7, galera.md): connect with
+ * One worker's MariaDB connection (docs/style.md §7, docs/galera.md): connect with
  * timeouts, prepare every registered statement, notice a lost connection,
  * reconnect and re-prepare, run transactions with whole-transaction retry
  * on deadlock (1213).  Several hosts in db_host give failover: the next
@@ -88,7 +88,7 @@ void		 db_tx_rollback(struct db *db);
  * rolls back and re-runs the whole function, up to DB_TX_ATTEMPTS times
  * with jittered back-off.  A lost connection before COMMIT reconnects and
  * re-runs once; a lost connection during COMMIT returns REPO_ERR_CONN
- * (outcome unknown, galera.md) unless idempotent is true, in which case
+ * (outcome unknown, docs/galera.md) unless idempotent is true, in which case
  * the function is run again.  Returns fn's result or a negative repo_err.
  */
 int		 db_run_tx(struct db *db, int (*fn)(struct db *, void *),

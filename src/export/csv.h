@@ -4,7 +4,7 @@
  * SHA-256 of everything written kept on the way, so the file is never
  * read back and never held in memory.
  *
- * Format (api-behaviour.md §7.2): one header row, then one row per
+ * Format (docs/behaviour.md §7.2): one header row, then one row per
  * record, rows ended by "\n".  A value is quoted as RFC 4180 says (in
  * double quotes, inner quotes doubled) when it holds the separator, a
  * double quote, CR or LF, or is the text "null"; a NULL or empty value

@@ -1,5 +1,5 @@
 /*
- * The export runner (api-behaviour.md §7).
+ * The export runner (docs/behaviour.md §7).
  *
  * Deployment.  A runner is a process forked and supervised by the mautod
  * master, like a worker: the master starts EXPORT_SLOTS of them when
@@ -9,7 +9,7 @@
  * tests alike, with no unit of their own; a host that should not run
  * jobs sets export_runner = false.  Runners never serve requests.
  *
- * Coordination, through the database only (galera.md): at most
+ * Coordination, through the database only (docs/galera.md): at most
  * EXPORT_SLOTS jobs process at once in the whole instance, however many
  * runners and hosts there are, because a job is processed only by the
  * runner that holds one of the EXPORT_SLOTS rows of export_slot.  A

@@ -1,6 +1,6 @@
 /*
  * The export runner: a process that carries out bulk export jobs
- * (api-behaviour.md §7).  The mautod master forks EXPORT_SLOTS of them
+ * (docs/behaviour.md §7).  The mautod master forks EXPORT_SLOTS of them
  * next to the workers when export_runner is on, and supervises them as
  * it does workers (see runner.c for why, and for the protocol).
  */

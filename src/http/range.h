@@ -1,6 +1,6 @@
 /*
  * The HTTP Range header of a download (RFC 9110 §14), as Get Export File
- * takes it (api-behaviour.md §7.2): one byte range, "bytes=a-b",
+ * takes it (docs/behaviour.md §7.2): one byte range, "bytes=a-b",
  * "bytes=a-" or "bytes=-n".  Pure code.
  */
 #ifndef MAUTO_HTTP_RANGE_H

@@ -1,5 +1,5 @@
 /*
- * The validation edge (style.md §6): CGI variables (RFC 3875 §4.1) and the
+ * The validation edge (docs/style.md §6): CGI variables (RFC 3875 §4.1) and the
  * body become a typed struct req.  Everything is bounded by bounds.h and
  * every string that outlives the FastCGI request is copied into the arena.
  *
@@ -161,7 +161,7 @@ utf8_valid(const char *str, size_t n)
 	return true;
 }
 
-/* A decoded name or value: no NUL (style.md §6), valid UTF-8. */
+/* A decoded name or value: no NUL (docs/style.md §6), valid UTF-8. */
 static bool
 is_clean_text(const char *s, size_t n)
 {
@@ -833,7 +833,7 @@ copy_capped(struct arena *a, const char *s, size_t max, const char **out)
 }
 
 /*
- * Method override (api-behaviour.md §0): a POST whose query or
+ * Method override (docs/behaviour.md §0): a POST whose query or
  * urlencoded body has _method=<METHOD> is routed as that method, for
  * every route (POST ...?_method=GET for long reads, POST ...?_method=
  * DELETE as real clients delete leads).  The name is taken in any letter
@@ -901,7 +901,7 @@ out:
 	return r;
 }
 
-/* api-behaviour.md §4: a URI over 8 KB is answered with 414. */
+/* docs/behaviour.md §4: a URI over 8 KB is answered with 414. */
 static int
 check_uri(struct rctx *c)
 {

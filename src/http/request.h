@@ -1,5 +1,5 @@
 /*
- * The validation edge (style.md §6): FastCGI parameters and the body become
+ * The validation edge (docs/style.md §6): FastCGI parameters and the body become
  * a typed struct req.  Nothing after this module looks at raw CGI
  * variables.  request.c does not include fcgiapp.h; the worker hands it a
  * struct req_env whose callbacks read the FastCGI stream, so the same code
@@ -136,7 +136,7 @@ struct req {
  * sets req->body_err and still returns 0.  A decoded name or value with a
  * NUL or invalid UTF-8 is API_ERR_INVALID_VALUE; more than MAX_PARAMS
  * params or a name over MAX_PARAM_NAME_BYTES is API_ERR_INVALID_REQUEST.
- * Applies the `_method=GET` override on POST (api-behaviour.md §0).
+ * Applies the `_method=GET` override on POST (docs/behaviour.md §0).
  * Returns 0 or a negative api_err.  On error the fields read so far are
  * valid (path, methods) so the error can be rendered in the right envelope.
  * Call request_clear when done, whatever the result.

@@ -1,6 +1,6 @@
 /*
  * Envelopes, byte for byte as the real service writes them
- * (api-behaviour.md §2, §16): compact JSON, fixed key order, empty
+ * (docs/behaviour.md §2, §16): compact JSON, fixed key order, empty
  * members omitted in the lead database family and always present in the
  * asset family.  The envelope is written by hand around json-c's
  * serialisation of the result, so key order never depends on json-c.

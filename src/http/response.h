@@ -1,6 +1,6 @@
 /*
  * Responses: what a handler fills (struct resp) and how it is rendered in
- * one of the service's envelope families (api-behaviour.md §2).  Handlers
+ * one of the service's envelope families (docs/behaviour.md §2).  Handlers
  * never write bytes; dispatch renders the struct once, success or error.
  */
 #ifndef MAUTO_HTTP_RESPONSE_H

@@ -1,5 +1,5 @@
 /*
- * The route table and its lookup (style.md §8).  Patterns are the paths of
+ * The route table and its lookup (docs/style.md §8).  Patterns are the paths of
  * operations.tsv with named parameters ("{leadId}"); the comparator treats
  * any "{...}" as one placeholder, so an incoming path put in canonical form
  * (parameters replaced by "{}") is found with bsearch.  A literal segment

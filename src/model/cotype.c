@@ -405,7 +405,7 @@ co_guid_valid(const char *s, size_t n)
 	return true;
 }
 
-/* ---- Rules of type changes (api-behaviour.md §6.1) ----------------- */
+/* ---- Rules of type changes (docs/behaviour.md §6.1) ----------------- */
 
 /* Whether a field of type t may be a dedupe field (it gets indexed). */
 static bool

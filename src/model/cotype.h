@@ -1,5 +1,5 @@
 /*
- * Custom object types (api-behaviour.md §6): their metadata as the
+ * Custom object types (docs/behaviour.md §6): their metadata as the
  * service reads it, name rules, and the typed record values.  Pure code:
  * no SQL, no HTTP.
  *
@@ -39,7 +39,7 @@ enum co_dtype {
 	CO_DTYPE__MAX
 };
 
-/* Name and size limits (api-behaviour.md §4, §6.1). */
+/* Name and size limits (docs/behaviour.md §4, §6.1). */
 #define CO_NAME_MAX		50	/* apiName and field names, chars */
 #define CO_DISPLAY_MAX		255	/* displayName, pluralName */
 #define CO_DESCRIPTION_MAX	2000
@@ -175,7 +175,7 @@ void		 co_guid_new(char out[CO_GUID_LEN + 1]);
 bool		 co_guid_valid(const char *s, size_t n);
 
 /*
- * Rules of type changes (api-behaviour.md §6.1), on a draft d in memory
+ * Rules of type changes (docs/behaviour.md §6.1), on a draft d in memory
  * with appr the approved version (NULL when never approved).  Each
  * returns CO_RULE_OK after changing d, or CO_RULE_REFUSED /
  * CO_RULE_NO_FIELD with d unchanged and a message for the client in msg

@@ -1,5 +1,5 @@
 /*
- * The names of export states, formats and filters (tables, style.md §0),
+ * The names of export states, formats and filters (tables, docs/style.md §0),
  * and the job file naming.
  */
 #include <assert.h>

@@ -1,5 +1,5 @@
 /*
- * Bulk export jobs (api-behaviour.md §7): the state machine's states, the
+ * Bulk export jobs (docs/behaviour.md §7): the state machine's states, the
  * file formats and filters as the API and the database name them, and
  * where a job's file lives.  Pure code: no SQL, no HTTP.
  *
@@ -32,7 +32,7 @@ enum export_status {
 enum export_format {
 	EXPORT_CSV,		/* comma */
 	EXPORT_TSV,		/* tab */
-	EXPORT_SSV,		/* semicolon (api-behaviour.md §15) */
+	EXPORT_SSV,		/* semicolon (docs/behaviour.md §15) */
 	EXPORT_FORMAT__MAX
 };
 

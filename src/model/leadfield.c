@@ -39,7 +39,7 @@ static const char *const type_names[LF_TYPE__MAX] = {
 };
 
 /*
- * In the order the real service writes them (api-behaviour.md §16, "Lead
+ * In the order the real service writes them (docs/behaviour.md §16, "Lead
  * DB query hit"): id, firstName, lastName, email, updatedAt, createdAt.
  */
 const char *const lead_default_fields[LEAD_DEFAULT_FIELDS + 1] = {

@@ -1,5 +1,5 @@
 /*
- * The lead field catalogue and lead values (api-behaviour.md §5.1, §5.12).
+ * The lead field catalogue and lead values (docs/behaviour.md §5.1, §5.12).
  * Pure code: no SQL, no HTTP.  The catalogue is the rows of lead_field
  * (standard fields from db/migrations/0004_leads.sql, custom fields added
  * by Create Lead Fields); each field is a column of the lead table named

@@ -1,5 +1,5 @@
 /*
- * Permissions (api-behaviour.md §1.4): the names of operations.tsv's
+ * Permissions (docs/behaviour.md §1.4): the names of operations.tsv's
  * permission column, the alias spellings the swagger also uses, and the
  * Read-Write implies Read-Only rule.
  */

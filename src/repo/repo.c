@@ -21,7 +21,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 
 /*
  * wsrep_sync_wait=1 makes reads on a Galera node wait until the node has
- * applied what the cluster committed before (galera.md "Read your own
+ * applied what the cluster committed before (docs/galera.md "Read your own
  * writes"); on a single server the variable exists and costs nothing.
  */
 static const char session_init[] =

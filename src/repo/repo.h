@@ -2,7 +2,7 @@
  * Shared repository types.  Each repo_<group>.c opens with its statement
  * enum and SQL array and registers them here (repo.c); repo_schema is what
  * callers hand db_open, so every statement is prepared right after
- * connecting (style.md §7).
+ * connecting (docs/style.md §7).
  */
 #ifndef MAUTO_REPO_REPO_H
 #define MAUTO_REPO_REPO_H

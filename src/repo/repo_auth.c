@@ -5,7 +5,7 @@
  * key), so the database compares hashes, never the secret text, and the
  * lookup time says nothing about how much of a guessed token matched.
  * The row also keeps the token text itself: the identity endpoint must
- * hand back the SAME token until it expires (api-behaviour.md §1.1),
+ * hand back the SAME token until it expires (docs/behaviour.md §1.1),
  * which a hash alone cannot do.  The trade-off: whoever can read
  * auth_token can use the live tokens in it for up to token_lifetime, as
  * they could with any bearer-token store; client secrets, which live

@@ -1,7 +1,7 @@
 /*
  * Bulk export jobs and slots (migration 0006); see repo_bulk_export.h.
  *
- * Galera (galera.md): every table has a primary key; mutual exclusion is
+ * Galera (docs/galera.md): every table has a primary key; mutual exclusion is
  * by rows (export_slot for processing, export_gate for the queue limit),
  * never GET_LOCK or LOCK TABLES; every multi-statement change runs in
  * db_run_tx, which re-runs it on 1213; no id is computed, ordering is by

@@ -1,5 +1,5 @@
 /*
- * Bulk export jobs (migration 0006; api-behaviour.md §7).
+ * Bulk export jobs (migration 0006; docs/behaviour.md §7).
  *
  * The API side creates, enqueues, cancels and reads jobs; the runners
  * (src/export/runner.c) take Queued jobs through the two rows of
@@ -8,7 +8,7 @@
  * between states is conditional on the state it expects (and, for a
  * runner, on still owning its slot and its attempt), so a late runner, a
  * cancel and a take-over can race without a job ending in two states.
- * Transactions go through db_run_tx (1213 retried as a whole, galera.md).
+ * Transactions go through db_run_tx (1213 retried as a whole, docs/galera.md).
  *
  * Times are read as "YYYY-MM-DD HH:MM:SS.ffffff" text (EXPORT_TIME_LEN),
  * "" when NULL.

@@ -10,7 +10,7 @@
  * reserved word), and a column type from the static table below; the
  * name is back-quoted as well.  No value is ever pasted.
  *
- * Order of the steps (galera.md: DDL commits implicitly, runs in total
+ * Order of the steps (docs/galera.md: DDL commits implicitly, runs in total
  * order on a cluster, and cannot be inside a transaction):
  *   1. refuse a name or display name the catalogue has (no case);
  *   2. ALTER TABLE lead ADD COLUMN (+ its index), one statement;

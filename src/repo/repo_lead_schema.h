@@ -1,6 +1,6 @@
 /*
  * Changes to the lead field schema (Create and Update Lead Field,
- * api-behaviour.md §5.12): a custom field is a real typed column of the
+ * docs/behaviour.md §5.12): a custom field is a real typed column of the
  * lead table plus its lead_field row; every change bumps
  * lead_schema.version so each worker reloads its catalogue.  Reading the
  * catalogue is repo_lead_fields.h.

@@ -1,5 +1,5 @@
 /*
- * The lead store's core operations (api-behaviour.md §5.2-§5.8): reads by
+ * The lead store's core operations (docs/behaviour.md §5.2-§5.8): reads by
  * id, by a filter and by program membership, the batch upsert behind
  * Sync Leads, Push Lead and Submit Form, and Delete Leads.
  *
@@ -207,7 +207,7 @@ struct lead_sync {
 
 /*
  * Upserts s->recs in one transaction (see the top of this file) with the
- * semantics of api-behaviour.md §5.4, in input order: a later record with
+ * semantics of docs/behaviour.md §5.4, in input order: a later record with
  * the key of an earlier one sees what the earlier one did.  Sets every
  * record's status: created/updated with its id, or skipped with code and
  * msg (1004 not found, 1005 exists, 1007 several match, 1010 lead in

@@ -1,6 +1,6 @@
 /*
  * The limits table (migration 0003): one row per host serving the
- * instance, written only by that host (galera.md: no two hosts write the
+ * instance, written only by that host (docs/galera.md: no two hosts write the
  * same row, so the upserts never conflict).  ratelimit.c upserts its own
  * row every limits_sync_ms and reads the sums of the other hosts' rows.
  */

@@ -2,7 +2,7 @@
  * Programs, their statuses and members, smart campaign members, and the
  * membership reads of one lead (repo_programs.h).
  *
- * Galera (galera.md): every write is one db_run_tx transaction, re-run
+ * Galera (docs/galera.md): every write is one db_run_tx transaction, re-run
  * as a whole on 1213; rows are locked with SELECT ... FOR UPDATE before
  * they are read and changed, which is a lock on one node and a
  * certification conflict (1213, retried) across nodes.  Memberships are
@@ -52,7 +52,7 @@ enum programs_stmt {
 	PROGRAMS_STMT__MAX
 };
 
-/* Datetimes as the Lead DB API writes them (api-behaviour.md §2.4). */
+/* Datetimes as the Lead DB API writes them (docs/behaviour.md §2.4). */
 #define ISO(col)	"DATE_FORMAT(" col ", '%Y-%m-%dT%H:%i:%sZ')"
 
 /* The columns of program_member a merge carries over. */

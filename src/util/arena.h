@@ -1,5 +1,5 @@
 /*
- * Request-lifetime memory (style.md §5.2): allocations come from blocks
+ * Request-lifetime memory (docs/style.md §5.2): allocations come from blocks
  * that are released together by arena_reset() at the end of a request.
  * The first block is kept across resets so a steady worker does not call
  * malloc per request.

@@ -1,5 +1,5 @@
 /*
- * Configuration (style.md §0.1: tables over code).  Every key is one row
+ * Configuration (docs/style.md §0.1: tables over code).  Every key is one row
  * of keys[]: its type, default, bounds, flags, an optional check and the
  * help text.  The defaults, the file, the environment and the command
  * line all go through set_value(), so a value is checked the same way

@@ -37,7 +37,7 @@ struct config {
 	int	 db_read_timeout;
 	int	 db_write_timeout;
 
-	/* Limits of the whole instance (api-behaviour.md §4); 0 switches off. */
+	/* Limits of the whole instance (docs/behaviour.md §4); 0 switches off. */
 	int	 rate_limit_calls;	/* 100 */
 	int	 rate_limit_window;	/* seconds, 20 */
 	int	 concurrency_limit;	/* 10 */

@@ -141,7 +141,7 @@ log_msg(enum log_level lvl, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Logs an error and exits 1; for startup failures only (style.md §4). */
+/* Logs an error and exits 1; for startup failures only (docs/style.md §4). */
 void
 fatal(const char *fmt, ...)
 {

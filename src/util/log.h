@@ -22,7 +22,7 @@ const char *log_escape(char *out, size_t outsz, const char *s);
 #define log_info(...)	log_msg(LOG_LVL_INFO, __VA_ARGS__)
 #define log_debug(...)	log_msg(LOG_LVL_DEBUG, __VA_ARGS__)
 
-/* Startup failures only (style.md §4): logs and exits 1. */
+/* Startup failures only (docs/style.md §4): logs and exits 1. */
 void	fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * The one number parser for untrusted text (style.md §6): whole string,
+ * The one number parser for untrusted text (docs/style.md §6): whole string,
  * base 10, explicit bounds.  Returns 0, or -1 when s is empty, has other
  * characters, or is out of [min, max].
  */

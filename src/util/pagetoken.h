@@ -1,6 +1,6 @@
 /*
  * Position-based paging tokens of the lead database reads
- * (api-behaviour.md §4.6): opaque upper-case base32 text with '='
+ * (docs/behaviour.md §4.6): opaque upper-case base32 text with '='
  * padding, as the real service's tokens look.  A token carries the
  * position (the last id returned) and a signature of the query it
  * belongs to, so a token handed to another query or another operation

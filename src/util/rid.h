@@ -1,5 +1,5 @@
 /*
- * Request ids in the real service's form "<A>#<B>" (api-behaviour.md §0
+ * Request ids in the real service's form "<A>#<B>" (docs/behaviour.md §0
  * "requestId format"): A is 1-5 lowercase hex digits, a per-worker
  * counter with the worker index in its low RID_WORKER_BITS bits, so two
  * live workers never produce the same A; B is the Unix time in

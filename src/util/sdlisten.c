@@ -1,5 +1,5 @@
 /*
- * Getting the listening socket (style.md §9).  The systemd part follows
+ * Getting the listening socket (docs/style.md §9).  The systemd part follows
  * sd_listen_fds(3): the variables are only ours when LISTEN_PID is our
  * pid, which is why the master checks them before it forks; they are
  * unset so that nothing we start inherits them.

@@ -1,6 +1,6 @@
 /*
  * Allocators that never return NULL: on exhaustion they log and end the
- * process (a worker is then respawned by the master, style.md §4).
+ * process (a worker is then respawned by the master, docs/style.md §4).
  */
 #ifndef MAUTO_UTIL_XMALLOC_H
 #define MAUTO_UTIL_XMALLOC_H

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the request edge (style.md §11.4).  The input is
+ * libFuzzer target for the request edge (docs/style.md §11.4).  The input is
  * split on 0x00 into: method, path, query, content type, content length,
  * then the body (the rest, NULs included).  A missing field is an absent
  * CGI variable; a content length of "-" means "the body's real length".

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: custom object records survive a new draft and a second approval
-# api-behaviour.md §6.1-§6.2 and the scenario: a type linked to
+# docs/behaviour.md §6.1-§6.2 and the scenario: a type linked to
 # leads is approved; 1,000 records are synced in 4 batches (300, 300, 300,
 # 100) through HTTP; a field is added through a new draft (the records
 # API keeps the approved version meanwhile) and the type approved again;

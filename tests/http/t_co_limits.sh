@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: at most 10 custom object types; the 11th is refused (1003)
-# api-behaviour.md §4 and §6.1.  A stack of its own, so the types of
+# docs/behaviour.md §4 and §6.1.  A stack of its own, so the types of
 # other tests do not count.
 set -euo pipefail
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: bulk export of 100,000 custom object records, end to end
-# api-behaviour.md §7: create, enqueue, the runner writes the file,
+# docs/behaviour.md §7: create, enqueue, the runner writes the file,
 # status Completed with numberOfRecords, fileSize and fileChecksum; the
 # file's SHA-256 is checked with sha256sum, its content with Python's csv
 # module against the database; a download in ranged pieces (a-b, a-,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: bulk export limits: a queue of 10, two Processing at most, the quota
-# api-behaviour.md §4 and §7.1: with the runners paused (SIGSTOP), ten
+# docs/behaviour.md §4 and §7.1: with the runners paused (SIGSTOP), ten
 # jobs queue and the eleventh is refused with 1029 "Too many jobs in
 # queue" until one leaves the queue; once the runners go on, the jobs
 # complete with never more than two Processing at once; then the files

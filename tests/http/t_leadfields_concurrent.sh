@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: concurrent creates of one lead field through all workers make it once, and every worker serves it at once
-# Create Lead Fields (api-behaviour.md §5.12) from several clients at the
+# Create Lead Fields (docs/behaviour.md §5.12) from several clients at the
 # same moment, through nginx to different mautod workers: exactly one
 # "created", the others "Field '...' already exists"; right after, reads
 # on every worker (by name, describe2) see the field with no delay.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: Describe Lead, Describe Lead2 and every page of Get Lead Fields agree on the catalogue
-# api-behaviour.md §5.11, §5.12, §4.6: the three views list the same fields
+# docs/behaviour.md §5.11, §5.12, §4.6: the three views list the same fields
 # (before and after a create), pages neither repeat nor skip a field, length
 # appears for string-ish types only, and searchableFields are the fields
 # Describe Lead2 marks searchable, custom string/email/integer ones included.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: Submit Form: upsert by email, "Fill Out Form" activity, cookie association, form field checks
-# api-behaviour.md §5.8.  The form is made with SQL in the stack's
+# docs/behaviour.md §5.8.  The form is made with SQL in the stack's
 # database (form creation is not part of this API).
 set -euo pipefail
 

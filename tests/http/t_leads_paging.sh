@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: 300 synced leads paged by 7 through POST ?_method=GET: each seen once while others write; the 1000-match cap
-# api-behaviour.md §4.6, §5.3: position-based paging (id > last) is stable
+# docs/behaviour.md §4.6, §5.3: position-based paging (id > last) is stable
 # while leads are inserted between pages, new matches come at the end; a
 # tampered token is 1003; more than 1000 matching leads is 1003 "Too many
 # results match the filter" (1000 exactly is served).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: Push Lead: upsert, program membership, one activity per lead; Get Leads by Program Id pages the members
-# api-behaviour.md §5.7, §5.13.  The program is made with SQL in the
+# docs/behaviour.md §5.7, §5.13.  The program is made with SQL in the
 # stack's database (program creation is not part of the API).
 set -euo pipefail
 

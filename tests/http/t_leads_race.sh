@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: two clients createOrUpdate the same new email at once, 50 times: never two leads
-# api-behaviour.md §5.4 and §14 item 5: the real service can create
+# docs/behaviour.md §5.4 and §14 item 5: the real service can create
 # duplicates here; this one must not (lead_claim, repo_leads.h).  Each
 # round both clients send the same fresh email at the same moment (a
 # barrier); exactly one of them reports "created", and the filter finds

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: Associate Lead and Merge Leads on real leads
-# api-behaviour.md §5.6, §5.9.  Fixtures by SQL and mautoctl in the
+# docs/behaviour.md §5.6, §5.9.  Fixtures by SQL and mautoctl in the
 # database of this run's mautod.  Associate stores the cookie (moving it
 # from another lead) and answers without a result; Merge fills the
 # winner's empty fields from the first loser that has a value, moves

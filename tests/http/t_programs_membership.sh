@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: partitions, program status changes and membership reads on real leads
-# api-behaviour.md §5.10, §5.13, §4.6.  Fixtures: leads by SQL, a
+# docs/behaviour.md §5.10, §5.13, §4.6.  Fixtures: leads by SQL, a
 # partition, a program, lists and a smart campaign membership through
 # mautoctl, in the database of this run's mautod.  Then through HTTP:
 # Update Lead Partition (updated, 1008 for a name in the wrong case, the

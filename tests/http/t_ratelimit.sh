@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: the call over the rate limit answers 606 with the real message
-# api-behaviour.md §4 and §16: "Max rate limit '100' exceeded with in '20'
+# docs/behaviour.md §4 and §16: "Max rate limit '100' exceeded with in '20'
 # secs".  A stack of its own with a limit of 5 calls per 20 s: calls 1-5
 # pass the limiter, the 6th is refused; identity calls are never counted.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: an expired token answers 602, and identity then issues a new one
-# api-behaviour.md §1.3 and §14 item 2.  A stack of its own whose tokens
+# docs/behaviour.md §1.3 and §14 item 2.  A stack of its own whose tokens
 # live 2 seconds.
 set -euo pipefail
 

@@ -277,7 +277,7 @@ test_methods(void **state)
 	assert_int_equal(strlen(t->req.method_name), MAX_LOG_FIELD_BYTES);
 }
 
-/* api-behaviour.md §4: 8 KB of URI, then 414, checked before anything. */
+/* docs/behaviour.md §4: 8 KB of URI, then 414, checked before anything. */
 static void
 test_uri_length(void **state)
 {

@@ -1,6 +1,6 @@
 /*
  * Envelopes against the real service's recorded bodies
- * (api-behaviour.md §16), and the error table.
+ * (docs/behaviour.md §16), and the error table.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * The route table (style.md §8): strictly sorted under route_cmp, one row
+ * The route table (docs/style.md §8): strictly sorted under route_cmp, one row
  * per operation of docs/operations.tsv (each resolving to itself), in
  * step with docs/api.md, and near-miss paths answering 610 or 605.
  */

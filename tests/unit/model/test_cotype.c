@@ -1,6 +1,6 @@
 /*
  * model/cotype.c: names, data types, column types, typed values, GUIDs,
- * and the rules of type changes (api-behaviour.md §6.1).  No database.
+ * and the rules of type changes (docs/behaviour.md §6.1).  No database.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /*
  * Lead values (model/leadfield.c): typed input parsing per data type,
- * including the invalid values of api-behaviour.md §3.3 and §14 item 7,
+ * including the invalid values of docs/behaviour.md §3.3 and §14 item 7,
  * datetimes converted to UTC, dates kept as written, output JSON per
  * type, the catalogue index, cookies and lookup keys.
  */

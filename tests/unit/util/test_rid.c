@@ -1,5 +1,5 @@
 /*
- * Request ids: the "<A>#<B>" shape of api-behaviour.md §0, B is the
+ * Request ids: the "<A>#<B>" shape of docs/behaviour.md §0, B is the
  * current Unix time in milliseconds, A carries the worker index so two
  * workers never collide, and a worker's ids do not repeat.
  */
