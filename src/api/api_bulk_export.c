@@ -21,7 +21,7 @@
  *     1035 for smartListId and smartListName (no smart lists here).
  *   - 1029: "Job already queued" (enqueue of a job that is not Created),
  *     "Too many jobs in queue" (EXPORT_MAX_QUEUED Queued or Processing
- *     in the whole instance), "Export daily quota exceeded" (create and
+ *     in the whole instance), "Export daily quota <N>MB exceeded." (create and
  *     enqueue, once the files completed today, US Central, reach
  *     export_daily_quota_mb).
  *   - Cancel of a Cancelled job succeeds again; of a Completed or Failed
@@ -170,7 +170,12 @@ answer_job(struct resp *r, const struct export_job *job)
 	return 0;
 }
 
-/* 1029 "Export daily quota exceeded" once today's files reach the quota. */
+/*
+ * 1029 once today's files reach the quota, worded as a real instance
+ * words it, with the quota in megabytes: "Export daily quota 500MB
+ * exceeded." (the documentation's table says "Export daily quota
+ * exceeded").
+ */
 static int
 check_quota(struct call *c, struct resp *r)
 {
@@ -184,7 +189,8 @@ check_quota(struct call *c, struct resp *r)
 	    limiter_day_key((int64_t)time(NULL)), &used))) != 0)
 		goto out;
 	if (used >= quota) {
-		r->err_msg = "Export daily quota exceeded";
+		api_common_err_msg(c, r, "Export daily quota %dMB exceeded.",
+		    c->app->cfg->export_daily_quota_mb);
 		err = -API_ERR_EXPORT_LIMIT;
 	}
 out:

@@ -206,9 +206,9 @@ read_record(struct call *c, const struct co_type *t, struct json_object *o,
 				continue;
 			if (rc->vals[j].kind == LV_ABSENT ||
 			    rc->vals[j].kind == LV_NULL) {
-				skip(c, rc, 1002, "Missing value for the "
-				    "required parameter '%s'",
-				    t->fields[j].name);
+				/* A real instance's words, its typo too. */
+				skip(c, rc, 1002, "Value for requried field "
+				    "'%s' not specified", t->fields[j].name);
 				return;
 			}
 			rc->key[k++] = rc->vals[j];
@@ -427,8 +427,9 @@ by_param(struct call *c, struct resp *r, struct json_object *body,
 		*by_guid = true;
 		return 0;
 	}
-	return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid value '%s'. "
-	    "Required of type '%s' (dedupeFields, idField)", api_common_echo(c, s), key);
+	/* 1003, worded as a real instance words it. */
+	return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Invalid %s '%s' "
+	    "value", key, api_common_echo(c, s));
 }
 
 /*
@@ -841,9 +842,14 @@ api_co_records_get(struct call *c, struct resp *r)
 	ftype = scalar_arg(c, body, "filterType");
 	if ((ftype == NULL || ftype[0] == '\0') && input != NULL)
 		ftype = "dedupeFields";
+	/*
+	 * The filterType and filterValues errors are 1003, worded as real
+	 * instances word them ("filterType not specified", "Invalid
+	 * filterType 'brand'"), as the Leads group's are.
+	 */
 	if (ftype == NULL || ftype[0] == '\0') {
-		err = api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing value for "
-		    "the required parameter 'filterType'");
+		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "filterType not specified");
 		goto out;
 	}
 	/* The searchable fields (§6.2): idField, the dedupe key, links. */
@@ -862,8 +868,8 @@ api_co_records_get(struct call *c, struct resp *r)
 
 		if (f == NULL || !(f->is_link || (f->is_dedupe &&
 		    co_type_ndedupe(&t) == 1))) {
-			err = api_common_fail(c, r, -API_ERR_FIELD_NOT_SUPPORTED, "Field "
-			    "'%s' not supported", api_common_echo(c, ftype));
+			err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+			    "Invalid filterType '%s'", api_common_echo(c, ftype));
 			goto out;
 		}
 		keycols[nkey] = f->name;
@@ -884,10 +890,14 @@ api_co_records_get(struct call *c, struct resp *r)
 			goto out;
 		nin = (size_t)nv;
 	}
+	if (nin == 0 && input == NULL) {
+		err = api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "filterValues not specified");
+		goto out;
+	}
 	if (nin == 0) {
 		err = api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing value for "
-		    "the required parameter '%s'", input != NULL ? "input" :
-		    "filterValues");
+		    "the required parameter 'input'");
 		goto out;
 	}
 	if (nin > MAX_FILTER_VALUES) {

@@ -357,10 +357,12 @@ api_leads_list(struct call *c, struct resp *r)
 	if ((e = api_leads_catalog_for(c, &ft, 1, &s)) != 0 ||
 	    (e = read_fields(c, r, &s, &cols, &ncols)) != 0)
 		goto out;
+	/* Real instances' wording: "Lookup field 'x' not found|supported". */
 	if ((f = lead_schema_find(s, ft)) == NULL || !f->searchable) {
-		api_common_err_msg(c, r, "Field '%s' not supported",
-		    api_common_echo(c, ft));
-		e = -API_ERR_FIELD_NOT_SUPPORTED;
+		api_common_err_msg(c, r, "Lookup field '%s' not %s",
+		    api_common_echo(c, ft), f == NULL ? "found" : "supported");
+		e = f == NULL ? -API_ERR_FIELD_NOT_FOUND :
+		    -API_ERR_FIELD_NOT_SUPPORTED;
 		goto out;
 	}
 	flt.field = f;

@@ -996,7 +996,8 @@ decide(struct plan *pl)
 				continue;
 			}
 		} else if (kg->db_count > 1) {
-			skip_rec(rec, 1007, "Multiple leads match the lookup "
+			/* A real instance's wording (the table's differs). */
+			skip_rec(rec, 1007, "Multiple lead match lookup "
 			    "criteria");
 			continue;
 		} else if (kg->db_count == 1) {

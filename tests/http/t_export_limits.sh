@@ -5,7 +5,7 @@
 # queue" until one leaves the queue; once the runners go on, the jobs
 # complete with never more than two Processing at once; then the files
 # of the day pass export_daily_quota_mb (1 MB here) and both create and
-# enqueue answer 1029 "Export daily quota exceeded".
+# enqueue answer 1029 "Export daily quota 1MB exceeded.".
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh
@@ -142,17 +142,17 @@ bytes=$(db "SELECT SUM(file_size) FROM export_job WHERE status = 'Completed'")
 [ "$bytes" -ge 1048576 ] || fail "the files total $bytes bytes, under 1 MB"
 out=$(call POST /bulk/v1/customobjects/bxlim/export/create.json "$job")
 [ "$(answer "$out" 'errors[0].code')" = 1029 ] &&
-    [ "$(answer "$out" 'errors[0].message')" = "Export daily quota exceeded" ] ||
+    [ "$(answer "$out" 'errors[0].message')" = "Export daily quota 1MB exceeded." ] ||
     fail "create over the quota: $out"
 out=$(call POST "/bulk/v1/customobjects/bxlim/export/${ids[11]}/enqueue.json")
-[ "$(answer "$out" 'errors[0].message')" = "Export daily quota exceeded" ] ||
+[ "$(answer "$out" 'errors[0].message')" = "Export daily quota 1MB exceeded." ] ||
     fail "enqueue over the quota: $out"
 # The quota is per US Central day: yesterday's files do not count.
 db "UPDATE export_job SET day_key = 19990101"
 out=$(call POST "/bulk/v1/customobjects/bxlim/export/${ids[11]}/enqueue.json")
 [ "$(answer "$out" 'result[0].status')" = Queued ] ||
     fail "enqueue on a new day: $out"
-echo "  $bytes bytes today: create and enqueue answer 1029 Export daily quota exceeded"
+echo "  $bytes bytes today: create and enqueue answer 1029 Export daily quota 1MB exceeded."
 grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$work/stack/mautod.log" &&
     fail "sanitizer report in the daemon log"
 echo "queue limit, two slots and the daily quota hold"
