@@ -59,6 +59,20 @@
 /* Workers. */
 #define MAX_WORKERS		256
 #define MAX_HOST_ID_BYTES	64
+/*
+ * Guessing a client secret: after AUTH_FAIL_MAX wrong secrets for one
+ * client id within AUTH_FAIL_WINDOW_MS, that client id's wrong-looking
+ * secrets are refused without the Argon2 check for AUTH_LOCK_MS.  The
+ * secret last verified for that client id on this host is still
+ * accepted (token.c).  AUTH_FAIL_SLOTS client ids are tracked per host;
+ * the one whose count began longest ago gives way.
+ */
+#define AUTH_FAIL_MAX		5
+#define AUTH_FAIL_WINDOW_MS	(60 * 1000)
+#define AUTH_LOCK_MS		(60 * 1000)
+#define AUTH_FAIL_SLOTS		64
+#define AUTH_FAIL_ID_BYTES	64	/* longer client ids are cut */
+#define AUTH_DIGEST_BYTES	32	/* keyed digest of a verified secret */
 #define MAX_HOSTS		64	/* hosts tracked by the limiter */
 
 /* Bulk export of custom objects (docs/behaviour.md §4, §7; src/export/). */

@@ -8,11 +8,16 @@
  *   4. 600 (no token), 603 (permission), the body (612, 609, 613);
  *   5. the handler, retried once when the connection to the database was
  *      lost under a read-only (GET) operation.
+ *
+ * Each request ends with one log event at info (log_request), and each
+ * failed authentication with one at warn: client id and peer address,
+ * never the secret or the token.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api/api.h"
@@ -212,6 +217,101 @@ write_response(struct app *app, const struct resp *r, int status, bool raw,
 	return w->write(w->ctx, app->out.data, app->out.len);
 }
 
+/* Microseconds of the monotonic clock. */
+static long long
+mono_us(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/*
+ * The client a request names: the one its token authenticated (also
+ * when the token had expired or lacked the permission), or, on the
+ * identity endpoint, the client_id it sent.  NULL when none.
+ */
+static const char *
+request_client(const struct call *c, const struct client *cl)
+{
+	const char *id;
+
+	if (cl->client_id[0] != '\0')
+		return cl->client_id;
+	if (c->route != NULL && c->route->auth == AUTH_NONE &&
+	    (id = req_param(c->req, "client_id")) != NULL && *id != '\0')
+		return id;
+	return NULL;
+}
+
+/* The wire code of err: "606", "invalid_client"; NULL for success. */
+static const char *
+wire_code(int err)
+{
+	const struct err_info *ei;
+
+	if (err == 0)
+		return NULL;
+	ei = err_lookup(err);
+	return ei->code != NULL ? ei->code : ei->oauth_error;
+}
+
+/*
+ * The failed authentications: bad client credentials on the identity
+ * endpoint, no, an unknown or an expired token, a missing permission.
+ */
+static const char *
+auth_failure(int err)
+{
+	switch (-err) {
+	case API_ERR_OAUTH_INVALID_CLIENT: return "bad client credentials";
+	case API_ERR_NO_TOKEN: return "no access token";
+	case API_ERR_TOKEN_INVALID: return "unknown access token";
+	case API_ERR_TOKEN_EXPIRED: return "expired access token";
+	case API_ERR_ACCESS_DENIED: return "permission missing";
+	default: return NULL;
+	}
+}
+
+/* The request's log event, and a warning for a failed authentication. */
+static void
+log_request(const struct call *c, const struct client *cl, int status,
+    int err, long long start_us)
+{
+	const char *client = request_client(c, cl), *why = auth_failure(err);
+	const struct req *req = c->req;
+	char msg[96];
+
+	if (why != NULL) {
+		struct log_field af[] = {
+			LOG_STR("requestId", c->request_id),
+			LOG_STR("clientId", client),
+			LOG_STR("peer", req->remote_addr),
+			LOG_STR("reason", why),
+			LOG_STR("code", wire_code(err)),
+		};
+
+		log_event(LOG_LVL_WARN, "authentication failed", af,
+		    sizeof(af) / sizeof(af[0]));
+	}
+	struct log_field f[] = {
+		LOG_STR("requestId", c->request_id),
+		LOG_STR("clientId", client),
+		LOG_STR("operation", c->route != NULL ? c->route->op_id : NULL),
+		LOG_STR("method", req->method_name),
+		LOG_STR("path", req->path),
+		LOG_INT("status", status),
+		LOG_STR("code", wire_code(err)),
+		LOG_US("durationMs", mono_us() - start_us),
+		LOG_STR("peer", req->remote_addr),
+	};
+
+	(void)snprintf(msg, sizeof(msg), "%s %d", c->route != NULL ?
+	    c->route->op_id : "-", status);
+	log_event(LOG_LVL_INFO, msg, f, sizeof(f) / sizeof(f[0]));
+}
+
 int
 dispatch(struct app *app, const struct req_env *env,
     const struct resp_writer *w)
@@ -223,10 +323,12 @@ dispatch(struct app *app, const struct req_env *env,
 	char rid[RID_BYTES];
 	enum envelope envl;
 	bool admitted = false;
+	long long start_us = mono_us();
 	int err, status, rc;
 
 	memset(&req, 0, sizeof(req));
 	memset(&c, 0, sizeof(c));
+	memset(&cl, 0, sizeof(cl));
 	resp_init(&r);
 	rid_next(rid, sizeof(rid));
 	c.app = app;
@@ -258,6 +360,7 @@ dispatch(struct app *app, const struct req_env *env,
 	rc = write_response(app, &r, status, err == 0, w);
 	if (admitted)
 		limiter_release(app->lim);
+	log_request(&c, &cl, status, err, start_us);
 	resp_clear(&r);
 	request_clear(&req);
 	return rc;

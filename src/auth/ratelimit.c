@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +75,19 @@
 struct lim_slot {
 	pid_t		 pid;		/* 0: free */
 	int32_t		 inflight;
+};
+
+/*
+ * Wrong client secrets given for one client id (see bounds.h), and the
+ * digest of the secret last verified for it.
+ */
+struct auth_fail {
+	char		 client_id[AUTH_FAIL_ID_BYTES + 1];	/* "": free */
+	int64_t		 first_ms;	/* first failure of the window */
+	int64_t		 locked_until_ms;
+	int32_t		 count;
+	bool		 has_good;
+	unsigned char	 good[AUTH_DIGEST_BYTES];
 };
 
 /* The state shared by a host's processes (one mapping, made before fork). */
@@ -97,6 +111,8 @@ struct lim_shared {
 	bool		 sync_failing;	/* log a failing sync once */
 	_Atomic int64_t	 next_sync_ms;
 	_Atomic uint64_t auth_epoch;
+	struct auth_fail auth_fails[AUTH_FAIL_SLOTS];
+	unsigned char	 auth_key[AUTH_DIGEST_BYTES];	/* random, per host */
 	int64_t		 ring[];	/* cap admission times */
 };
 
@@ -394,6 +410,11 @@ limiter_create(const struct config *cfg)
 		goto mutex_err;
 	atomic_init(&lim->sh->next_sync_ms, 0);
 	atomic_init(&lim->sh->auth_epoch, 0);
+	if (getrandom(lim->sh->auth_key, sizeof(lim->sh->auth_key), 0) !=
+	    (ssize_t)sizeof(lim->sh->auth_key)) {
+		log_err("limiter: getrandom: %s", strerror(errno));
+		goto out;
+	}
 	ret = lim;
 	lim = NULL;
 	goto out;
@@ -428,6 +449,105 @@ limiter_set_clock(struct limiter *lim, int64_t (*mono_ms)(void),
 {
 	lim->mono_ms = mono_ms != NULL ? mono_ms : sys_mono_ms;
 	lim->wall_s = wall_s != NULL ? wall_s : sys_wall_s;
+}
+
+/*
+ * The slot of client_id (locked): its own, or, when make, a free one or
+ * the one whose window began longest ago, reset for it.  NULL when
+ * absent and !make.
+ */
+static struct auth_fail *
+auth_slot(struct limiter *lim, const char *client_id, bool make)
+{
+	struct auth_fail *f, *oldest = NULL;
+	size_t i;
+
+	for (i = 0; i < AUTH_FAIL_SLOTS; i++) {
+		f = &lim->sh->auth_fails[i];
+		if (strcmp(f->client_id, client_id) == 0 && f->client_id[0])
+			return f;
+		if (oldest == NULL || f->client_id[0] == '\0' ||
+		    (oldest->client_id[0] != '\0' &&
+		    f->first_ms < oldest->first_ms))
+			oldest = f;
+	}
+	if (!make)
+		return NULL;
+	memset(oldest, 0, sizeof(*oldest));
+	snprintf(oldest->client_id, sizeof(oldest->client_id), "%s",
+	    client_id);
+	return oldest;
+}
+
+/* See ratelimit.h. */
+const unsigned char *
+limiter_auth_key(const struct limiter *lim)
+{
+	return lim != NULL ? lim->sh->auth_key : NULL;
+}
+
+/* See ratelimit.h. */
+bool
+limiter_auth_locked(struct limiter *lim, const char *client_id,
+    const unsigned char *digest)
+{
+	struct auth_fail *f;
+	bool locked = false;
+
+	if (lim == NULL || client_id == NULL || lim_lock(lim) != 0)
+		return false;
+	if ((f = auth_slot(lim, client_id, false)) != NULL)
+		locked = lim->mono_ms() < f->locked_until_ms &&
+		    !(f->has_good && digest != NULL &&
+		    memcmp(f->good, digest, AUTH_DIGEST_BYTES) == 0);
+	lim_unlock(lim);
+	return locked;
+}
+
+/* See ratelimit.h. */
+bool
+limiter_auth_failed(struct limiter *lim, const char *client_id)
+{
+	struct auth_fail *f;
+	int64_t now;
+	bool locked = false;
+
+	if (lim == NULL || client_id == NULL || lim_lock(lim) != 0)
+		return false;
+	now = lim->mono_ms();
+	f = auth_slot(lim, client_id, true);
+	if (f->count == 0 || now - f->first_ms >= AUTH_FAIL_WINDOW_MS) {
+		f->first_ms = now;
+		f->count = 0;
+	}
+	if (++f->count >= AUTH_FAIL_MAX && now >= f->locked_until_ms) {
+		f->locked_until_ms = now + AUTH_LOCK_MS;
+		f->count = 0;
+		locked = true;
+	}
+	lim_unlock(lim);
+	return locked;
+}
+
+/* See ratelimit.h. */
+void
+limiter_auth_succeeded(struct limiter *lim, const char *client_id,
+    const unsigned char *digest)
+{
+	struct auth_fail *f;
+
+	if (lim == NULL || client_id == NULL || lim_lock(lim) != 0)
+		return;
+	f = auth_slot(lim, client_id, true);
+	if (lim->mono_ms() >= f->locked_until_ms) {
+		f->count = 0;
+		f->first_ms = lim->mono_ms();
+	}
+	if (digest != NULL) {
+		memcpy(f->good, digest, AUTH_DIGEST_BYTES);
+		f->has_good = true;
+	}
+	lim_unlock(lim);
 }
 
 /*

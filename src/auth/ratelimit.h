@@ -9,6 +9,7 @@
 #ifndef MAUTO_AUTH_RATELIMIT_H
 #define MAUTO_AUTH_RATELIMIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,26 @@ const char	*limiter_message(const struct limiter *lim, int err, char *buf,
  * hosts' through db.  Cheap (one atomic load) when nothing is due.
  */
 void		 limiter_tick(struct limiter *lim, struct db *db);
+
+/*
+ * Wrong client secrets (bounds.h, AUTH_FAIL_*), counted per client id
+ * for the whole host.  A secret is named by a digest keyed with
+ * limiter_auth_key (AUTH_DIGEST_BYTES random bytes of this host, the
+ * same in every worker; NULL when lim is NULL).
+ *   limiter_auth_locked: whether client_id is locked out now and digest
+ *     is not that of the secret last verified for it;
+ *   limiter_auth_failed: counts one wrong secret; true when this one
+ *     starts a lock-out (the caller logs it);
+ *   limiter_auth_succeeded: remembers digest (may be NULL) as client_id's
+ *     verified secret and, outside a lock-out, forgets the count.
+ * lim may be NULL: nothing is counted, nothing is locked.
+ */
+const unsigned char *limiter_auth_key(const struct limiter *lim);
+bool		 limiter_auth_locked(struct limiter *lim, const char *client_id,
+		    const unsigned char *digest);
+bool		 limiter_auth_failed(struct limiter *lim, const char *client_id);
+void		 limiter_auth_succeeded(struct limiter *lim,
+		    const char *client_id, const unsigned char *digest);
 
 /* The auth epoch last read from the database (token caches compare it). */
 uint64_t	 limiter_auth_epoch(const struct limiter *lim);

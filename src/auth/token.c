@@ -31,6 +31,7 @@
 
 #include "auth/ratelimit.h"
 #include "auth/token.h"
+#include "bounds.h"
 #include "call.h"
 #include "err.h"
 #include "repo/repo.h"
@@ -206,6 +207,7 @@ token_authenticate(const struct token_ctx *tx, const char *token, struct client 
 			*out = e->client;
 			r = 0;
 		} else {
+			*out = e->client;	/* named in the caller's log */
 			sodium_memzero(e, sizeof(*e));
 			r = -API_ERR_TOKEN_EXPIRED;
 		}
@@ -220,14 +222,14 @@ token_authenticate(const struct token_ctx *tx, const char *token, struct client 
 		r = err_from_repo(r);
 		goto out;
 	}
-	if (now >= row.expires_at) {
-		r = -API_ERR_TOKEN_EXPIRED;
-		goto out;
-	}
 	out->id = row.client;
 	memcpy(out->client_id, row.client_id, sizeof(out->client_id));
 	memcpy(out->name, row.name, sizeof(out->name));
 	out->perms = perm_expand(row.perms);
+	if (now >= row.expires_at) {
+		r = -API_ERR_TOKEN_EXPIRED;
+		goto out;
+	}
 	cache_put(tc, hash, out, row.expires_at);
 	r = 0;
 out:
@@ -235,34 +237,72 @@ out:
 	return r;
 }
 
-/* The keyed digest of a verified (client, stored hash, secret). */
+/*
+ * The digest of a verified (client, stored hash, secret) under key
+ * (keylen bytes), outlen bytes long.
+ */
 static void
-secret_digest(const struct token_cache *tc, const struct repo_auth_client *c,
-    const char *secret, unsigned char *out)
+keyed_digest(const unsigned char *key, size_t keylen, size_t outlen,
+    const struct repo_auth_client *c, const char *secret, unsigned char *out)
 {
 	crypto_generichash_state st;
 
-	crypto_generichash_init(&st, tc->key, sizeof(tc->key), HASH_BYTES);
+	crypto_generichash_init(&st, key, keylen, outlen);
 	crypto_generichash_update(&st, (const unsigned char *)c->client_id,
 	    strlen(c->client_id) + 1);
 	crypto_generichash_update(&st, (const unsigned char *)c->secret_hash,
 	    strlen(c->secret_hash) + 1);
 	crypto_generichash_update(&st, (const unsigned char *)secret,
 	    strlen(secret));
-	crypto_generichash_final(&st, out, HASH_BYTES);
+	crypto_generichash_final(&st, out, outlen);
 	sodium_memzero(&st, sizeof(st));
+}
+
+/* The digest of secret for c under this worker's key. */
+static void
+secret_digest(const struct token_cache *tc, const struct repo_auth_client *c,
+    const char *secret, unsigned char *out)
+{
+	keyed_digest(tc->key, sizeof(tc->key), HASH_BYTES, c, secret, out);
+}
+
+/*
+ * The host-wide digest of secret for c (keyed with the limiter's key,
+ * the same in every worker), or NULL when there is no limiter.
+ */
+static const unsigned char *
+host_digest(const struct token_ctx *tx, const struct repo_auth_client *c,
+    const char *secret, unsigned char *out)
+{
+	const unsigned char *key = limiter_auth_key(tx->lim);
+
+	static_assert(AUTH_DIGEST_BYTES >= crypto_generichash_BYTES_MIN &&
+	    AUTH_DIGEST_BYTES <= crypto_generichash_BYTES_MAX &&
+	    AUTH_DIGEST_BYTES >= crypto_generichash_KEYBYTES_MIN,
+	    "AUTH_DIGEST_BYTES suits BLAKE2b");
+	if (key == NULL)
+		return NULL;
+	keyed_digest(key, AUTH_DIGEST_BYTES, AUTH_DIGEST_BYTES, c, secret, out);
+	return out;
 }
 
 /*
  * Whether secret is c's: a cached digest when this worker verified it
- * before, else Argon2id (and the digest is remembered).
+ * before, else Argon2id (and the digest is remembered).  While the
+ * host's limiter holds c's client id locked out after repeated wrong
+ * secrets (bounds.h, AUTH_FAIL_*), a secret that is not the one last
+ * verified on this host is refused without the Argon2id check: a
+ * guessing loop then costs nothing and gains nothing, and the client
+ * that knows its secret is not slowed.
  */
 static bool
-secret_ok(struct token_cache *tc, const struct repo_auth_client *c,
+secret_ok(const struct token_ctx *tx, const struct repo_auth_client *c,
     const char *secret)
 {
+	struct token_cache *tc = tx->tokens;
 	struct secret_entry *e = NULL;
-	unsigned char digest[HASH_BYTES];
+	unsigned char digest[HASH_BYTES], hbuf[AUTH_DIGEST_BYTES];
+	const unsigned char *hd;
 	size_t i;
 	bool ok = false;
 
@@ -275,9 +315,19 @@ secret_ok(struct token_cache *tc, const struct repo_auth_client *c,
 		ok = true;
 		goto out;
 	}
-	if (crypto_pwhash_str_verify(c->secret_hash, secret,
-	    strlen(secret)) != 0)
+	hd = host_digest(tx, c, secret, hbuf);
+	if (limiter_auth_locked(tx->lim, c->client_id, hd))
 		goto out;
+	if (crypto_pwhash_str_verify(c->secret_hash, secret,
+	    strlen(secret)) != 0) {
+		if (limiter_auth_failed(tx->lim, c->client_id))
+			log_warn("auth: %d wrong client secrets for client id "
+			    "%s: other secrets than its last good one are "
+			    "refused unchecked for %d s", AUTH_FAIL_MAX,
+			    c->client_id, AUTH_LOCK_MS / 1000);
+		goto out;
+	}
+	limiter_auth_succeeded(tx->lim, c->client_id, hd);
 	ok = true;
 	if (e == NULL) {
 		e = &tc->secrets[tc->secret_next];
@@ -288,6 +338,7 @@ secret_ok(struct token_cache *tc, const struct repo_auth_client *c,
 	memcpy(e->digest, digest, HASH_BYTES);
 out:
 	sodium_memzero(digest, sizeof(digest));
+	sodium_memzero(hbuf, sizeof(hbuf));
 	return ok;
 }
 
@@ -405,7 +456,7 @@ token_issue(const struct token_ctx *tx, const char *client_id, const char *clien
 		goto out;
 	}
 	r = -API_ERR_OAUTH_INVALID_CLIENT;
-	if (c.revoked_at != 0 || !secret_ok(tx->tokens, &c, client_secret))
+	if (c.revoked_at != 0 || !secret_ok(tx, &c, client_secret))
 		goto out;
 	now = (int64_t)time(NULL);
 	r = repo_auth_token_get_live_by_client(tx->db, c.id, now + 1, token,

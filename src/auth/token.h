@@ -33,7 +33,8 @@ void			 token_cache_free(struct token_cache *tc);
 
 /*
  * Resolves an access token to its client.  Returns 0 and fills *out, or
- * -API_ERR_TOKEN_INVALID (unknown or malformed), -API_ERR_TOKEN_EXPIRED,
+ * -API_ERR_TOKEN_INVALID (unknown or malformed), -API_ERR_TOKEN_EXPIRED
+ * (*out then names the client the token was issued to),
  * -API_ERR_UNAVAILABLE (database unusable).  Constant-time on the secret
  * part of the comparison.
  */

@@ -629,6 +629,81 @@ test_tick_reclaims(void **state)
 	limiter_destroy(lim);
 }
 
+/* ---- wrong client secrets ---- */
+
+static void
+test_auth_lockout(void **state)
+{
+	struct limiter *lim = make(0, 0, 0, 0);
+	unsigned char good[AUTH_DIGEST_BYTES], bad[AUTH_DIGEST_BYTES];
+	const char *id = "9b2f1a4e-0000-4000-8000-000000000001";
+	int i;
+
+	(void)state;
+	memset(good, 0x11, sizeof(good));
+	memset(bad, 0x22, sizeof(bad));
+	assert_non_null(limiter_auth_key(lim));
+	assert_null(limiter_auth_key(NULL));
+	limiter_auth_succeeded(lim, id, good);
+	/* AUTH_FAIL_MAX - 1 wrong ones: not locked. */
+	for (i = 0; i < AUTH_FAIL_MAX - 1; i++)
+		assert_false(limiter_auth_failed(lim, id));
+	assert_false(limiter_auth_locked(lim, id, bad));
+	/* The next starts the lock-out, once. */
+	assert_true(limiter_auth_failed(lim, id));
+	assert_false(limiter_auth_failed(lim, id));
+	assert_true(limiter_auth_locked(lim, id, bad));
+	assert_true(limiter_auth_locked(lim, id, NULL));
+	/* The secret verified before still passes; other ids are free. */
+	assert_false(limiter_auth_locked(lim, id, good));
+	assert_false(limiter_auth_locked(lim,
+	    "9b2f1a4e-0000-4000-8000-000000000002", bad));
+	/* A success during the lock-out does not end it. */
+	limiter_auth_succeeded(lim, id, good);
+	assert_true(limiter_auth_locked(lim, id, bad));
+	fake_mono += AUTH_LOCK_MS - 1;
+	assert_true(limiter_auth_locked(lim, id, bad));
+	fake_mono += 1;
+	assert_false(limiter_auth_locked(lim, id, bad));
+	limiter_destroy(lim);
+}
+
+static void
+test_auth_window(void **state)
+{
+	struct limiter *lim = make(0, 0, 0, 0);
+	const char *id = "9b2f1a4e-0000-4000-8000-000000000003";
+	int i;
+
+	(void)state;
+	/* Wrong secrets spread wider than the window never lock. */
+	for (i = 0; i < 3 * AUTH_FAIL_MAX; i++) {
+		assert_false(limiter_auth_failed(lim, id));
+		fake_mono += AUTH_FAIL_WINDOW_MS / (AUTH_FAIL_MAX - 1) + 1;
+	}
+	assert_false(limiter_auth_locked(lim, id, NULL));
+	/* A success forgets the count. */
+	fake_mono += AUTH_FAIL_WINDOW_MS;
+	for (i = 0; i < AUTH_FAIL_MAX - 1; i++)
+		assert_false(limiter_auth_failed(lim, id));
+	limiter_auth_succeeded(lim, id, NULL);
+	for (i = 0; i < AUTH_FAIL_MAX - 1; i++)
+		assert_false(limiter_auth_failed(lim, id));
+	assert_false(limiter_auth_locked(lim, id, NULL));
+	/* More client ids than slots: the table keeps working. */
+	for (i = 0; i < 2 * AUTH_FAIL_SLOTS; i++) {
+		char other[40];
+
+		(void)snprintf(other, sizeof(other), "client-%d", i);
+		assert_false(limiter_auth_failed(lim, other));
+	}
+	/* NULL limiter: nothing counted, nothing locked. */
+	assert_false(limiter_auth_failed(NULL, id));
+	assert_false(limiter_auth_locked(NULL, id, NULL));
+	limiter_auth_succeeded(NULL, id, NULL);
+	limiter_destroy(lim);
+}
+
 int
 main(void)
 {
@@ -646,6 +721,8 @@ main(void)
 		cmocka_unit_test_setup(test_tick_remote, setup),
 		cmocka_unit_test_setup(test_tick_adopts_own_row, setup),
 		cmocka_unit_test_setup(test_tick_reclaims, setup),
+		cmocka_unit_test_setup(test_auth_lockout, setup),
+		cmocka_unit_test_setup(test_auth_window, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
