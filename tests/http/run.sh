@@ -67,8 +67,9 @@ cleanup()
 	trap - EXIT INT TERM
 	if [ -n "$work" ]; then
 		if [ "$rc" -ne 0 ]; then
-			harness_log "mautod log (last lines):"
-			tail -n 20 "$work/app/mautod.log" >&2 2>/dev/null || true
+			harness_log "mautod log (last lines but request events):"
+			grep -v '^{' "$work/app/mautod.log" 2>/dev/null |
+			    tail -n 20 >&2 || true
 			harness_log "nginx error log (last lines):"
 			tail -n 10 "$work/nginx/logs/error.log" >&2 2>/dev/null || true
 		fi

@@ -38,10 +38,11 @@ log=$work/stack/mautod.log
 exports=$work/stack/exports
 N=200000
 
+# The daemon's last plain lines (request events left out), then why.
 fail()
 {
+	grep -v '^{' "$log" | tail -n 15
 	echo "FAIL: $*"
-	tail -n 30 "$log"
 	exit 1
 }
 
