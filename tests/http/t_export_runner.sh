@@ -38,11 +38,12 @@ log=$work/stack/mautod.log
 exports=$work/stack/exports
 N=200000
 
-# The daemon's last plain lines (request events left out), then why.
+# The daemon's last plain lines (request events left out), then why; on
+# stderr, so that a failure inside $(...) (catch) is seen too.
 fail()
 {
-	grep -v '^{' "$log" | tail -n 15
-	echo "FAIL: $*"
+	grep -v '^{' "$log" | tail -n 15 >&2
+	echo "FAIL: $*" >&2
 	exit 1
 }
 
@@ -106,8 +107,10 @@ catch()
 			if [ -n "$pid" ] && kill -STOP "$pid" 2>/dev/null; then
 				paused="$paused $pid"
 				read -r s a < <(status_of "$id")
-				[ "$s" = Processing ] && [ "$a" = "$attempt" ] ||
-				    fail "job $id finished before its runner was paused ($s): use more records"
+				if [ "$s" != Processing ] || [ "$a" != "$attempt" ]; then
+					kill -CONT "$pid" 2>/dev/null || true
+					fail "job $id left Processing in attempt $attempt before its runner was paused ($s, attempt $a)"
+				fi
 				printf '%s\n' "$pid"
 				return 0
 			fi
