@@ -2,7 +2,8 @@
  * One request from start to end.  The order of the checks decides which
  * error a client sees when several apply, and what the limits count:
  *
- *   1. transport (414, 413, 400) and routing (610, 605): not counted;
+ *   1. transport (414, 413, 400), GET /healthz (api_health.c), and
+ *      routing (610, 605): not counted;
  *   2. the token: 601 and 602 are not counted (docs/behaviour.md §1.3);
  *   3. the limits (606, 607, 615): every other answer is counted;
  *   4. 600 (no token), 603 (permission), the body (612, 609, 613);
@@ -24,6 +25,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "util/arena.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rid.h"
@@ -45,6 +47,32 @@ status_text(int status)
 	case 503: return "Service Unavailable";
 	default:  return "Internal Server Error";
 	}
+}
+
+/* The health probe's path, answered outside the route table. */
+#define HEALTH_PATH	"/healthz"
+
+/*
+ * Every reply names the build that wrote it, so a client or a probe can
+ * tell which version answered during a rolling upgrade.
+ */
+#define VERSION_HEADER	"X-Mauto-Version: " PACKAGE_VERSION "\r\n"
+
+/*
+ * GET (or HEAD) /healthz: no token, no limits.  Another method is 605,
+ * as for a routed path.
+ */
+static int
+serve_health(struct call *c, struct resp *r)
+{
+	const struct req *req = c->req;
+
+	if (req->method == HTTP_GET || req->method == HTTP_HEAD)
+		return api_health_get(c, r);
+	r->err_msg = arena_printf(req->arena,
+	    "Request method '%s' not supported",
+	    req->method_name != NULL ? req->method_name : "");
+	return -API_ERR_METHOD;
 }
 
 /* The access token: the Authorization header wins over the parameter. */
@@ -196,8 +224,8 @@ write_response(struct app *app, const struct resp *r, int status, bool raw,
 		len = (long long)r->file_len;
 	n = snprintf(head, sizeof(head), "Status: %d %s\r\n"
 	    "Content-Type: %s\r\n"
-	    "Content-Length: %lld\r\n", status, status_text(status), ctype,
-	    len);
+	    "Content-Length: %lld\r\n"
+	    VERSION_HEADER, status, status_text(status), ctype, len);
 	if (n < 0 || (size_t)n >= sizeof(head) ||
 	    w->write(w->ctx, head, (size_t)n) != 0)
 		return -1;
@@ -235,12 +263,16 @@ dispatch(struct app *app, const struct req_env *env,
 
 	err = request_read(&req, &app->arena, env);
 	envl = response_envelope_for_path(req.path != NULL ? req.path : "");
-	if (err == 0)
-		err = router_find(&req, &c.route, &r.err_msg);
-	if (c.route != NULL)
-		envl = c.route->env;
-	if (err == 0)
-		err = serve(app, &c, &cl, &r, &admitted);
+	if (err == 0 && strcmp(req.path, HEALTH_PATH) == 0)
+		err = serve_health(&c, &r);
+	else {
+		if (err == 0)
+			err = router_find(&req, &c.route, &r.err_msg);
+		if (c.route != NULL)
+			envl = c.route->env;
+		if (err == 0)
+			err = serve(app, &c, &cl, &r, &admitted);
+	}
 
 	buf_reset(&app->out);
 	status = response_render(&app->out, &r, envl, rid, err);

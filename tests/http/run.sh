@@ -32,6 +32,7 @@
 #   capture: NAME = key.path             saves a JSON value as {{NAME}}
 # A line that starts with white space continues the previous line.
 # Placeholders anywhere: {{token}}, {{readonly_token}}, {{client_id}},
+# {{version}} (mautod --version of the build, or MAUTO_TEST_VERSION),
 # {{client_secret}}, {{readonly_client_id}}, {{readonly_client_secret}},
 # captures, and {{repeat:TEXT:N}} (TEXT repeated N times).
 # In expect-json, objects match when every listed key matches (other keys
@@ -435,6 +436,11 @@ MAUTO_TEST_READONLY_TOKEN=$(harness_token "$MAUTO_TEST_BASE_URL" \
 export MAUTO_TEST_CLIENT_ID MAUTO_TEST_CLIENT_SECRET MAUTO_TEST_TOKEN
 export MAUTO_TEST_READONLY_CLIENT_ID MAUTO_TEST_READONLY_CLIENT_SECRET
 export MAUTO_TEST_READONLY_TOKEN
+# The version every reply names (X-Mauto-Version, /healthz).
+if [ -z "${MAUTO_TEST_VERSION:-}" ]; then
+	MAUTO_TEST_VERSION=$("$(harness_bin mautod)" --version | sed 's/^mautod //')
+fi
+export MAUTO_TEST_VERSION
 
 cases=()
 for f in "$here"/cases/*.case; do
