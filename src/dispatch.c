@@ -4,16 +4,19 @@
  *
  *   1. transport (414, 413, 400), GET /healthz (api_health.c), and
  *      routing (610, 605): not counted;
- *   2. the token: 601 and 602 are not counted (docs/behaviour.md §1.3);
- *   3. the limits (606, 607, 615): every other answer is counted;
- *   4. 600 (no token), 603 (permission), the body (612, 609, 613);
- *   5. the handler, retried once when the connection to the database was
+ *   2. an injected fault (fault_injection, src/http/fault.c): a delay,
+ *      or an error that is not counted;
+ *   3. the token: 601 and 602 are not counted (docs/behaviour.md §1.3);
+ *   4. the limits (606, 607, 615): every other answer is counted;
+ *   5. 600 (no token), 603 (permission), the body (612, 609, 613);
+ *   6. the handler, retried once when the connection to the database was
  *      lost under a read-only (GET) operation.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api/api.h"
@@ -22,6 +25,7 @@
 #include "db/pool.h"
 #include "dispatch.h"
 #include "err.h"
+#include "http/fault.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
@@ -29,6 +33,7 @@
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rid.h"
+#include "util/text.h"
 
 static const char *
 status_text(int status)
@@ -128,6 +133,63 @@ check_body(const struct route *rt, const struct req *req)
 	}
 }
 
+/* Sleeps ms milliseconds (the worker keeps its stop signals blocked). */
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+	    .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/*
+ * The error err injected into a call, with the message the service
+ * writes when it is real (the limits name their numbers).
+ */
+static int
+fault_answer(struct app *app, struct call *c, struct resp *r, int err,
+    const char *how)
+{
+	char *msg;
+
+	log_info("%s: fault injected (%s): %s", c->request_id, how,
+	    err_lookup(err)->code);
+	if ((msg = arena_alloc(&app->arena, 128)) != NULL)
+		r->err_msg = limiter_message(app->lim, err, msg, 128);
+	return err;
+}
+
+/*
+ * X-Mauto-Fault when fault_injection is on: 0 to serve the call (after a
+ * delay it asked for), or the error to answer.
+ */
+static int
+fault_header(struct app *app, struct call *c, struct resp *r)
+{
+	struct fault f;
+
+	if (!app->cfg->fault_injection)
+		return 0;
+	fault_parse(c->req->fault, c->route->env == ENV_IDENTITY, &f);
+	switch (f.kind) {
+	case FAULT_ERROR:
+		return fault_answer(app, c, r, f.err, "X-Mauto-Fault");
+	case FAULT_DELAY:
+		log_info("%s: fault injected: delay of %d ms", c->request_id,
+		    f.delay_ms);
+		sleep_ms(f.delay_ms);
+		return 0;
+	case FAULT_BAD:
+		r->err_msg = arena_printf(&app->arena, "Invalid value '%s' "
+		    "for X-Mauto-Fault", text_echo(&app->arena, c->req->fault));
+		return -API_ERR_INVALID_VALUE;
+	default:
+		return 0;
+	}
+}
+
 /* Runs the route's checks and handler; the limiter slot is the caller's. */
 static int
 serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
@@ -141,6 +203,8 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 	int err;
 
 	*admitted = false;
+	if ((err = fault_header(app, c, r)) != 0)
+		return err;
 	if (rt->auth == AUTH_TOKEN) {
 		token = find_token(app, c->req);
 		if (token != NULL &&

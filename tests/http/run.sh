@@ -120,10 +120,13 @@ start_stack()
 	stack_database
 	# The main stack has no rate limit or daily quota: the cases run
 	# back to back.  t_ratelimit.sh tests the limit on its own stack.
+	# Fault injection is on (cases/019-fault-*.case); t_faults_off.sh
+	# shows the header ignored on a stack of its own.
 	cat >>"$work/app/env" <<EOF
 export MAUTO_WORKERS=${MAUTO_WORKERS:-4}
 export MAUTO_RATE_LIMIT_CALLS=0
 export MAUTO_DAILY_QUOTA=0
+export MAUTO_FAULT_INJECTION=true
 export MAUTO_HOST_ID=http$(harness_random_hex 4)
 EOF
 	harness_migrate "$work/app/env" >"$work/migrate.log" 2>&1 ||
