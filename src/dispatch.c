@@ -6,7 +6,8 @@
  *      routing (610, 605): not counted;
  *   2. an injected fault (fault_injection, src/http/fault.c): a delay,
  *      or an error that is not counted;
- *   3. the token: 601 and 602 are not counted (docs/behaviour.md §1.3);
+ *   3. the token: 601 and 602 are not counted (docs/behaviour.md §1.3),
+ *      then the client's fault plan (mautoctl fault), not counted either;
  *   4. the limits (606, 607, 615): every other answer is counted;
  *   5. 600 (no token), 603 (permission), the body (612, 609, 613);
  *   6. the handler, retried once when the connection to the database was
@@ -29,6 +30,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "repo/repo_auth.h"
 #include "util/arena.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -190,6 +192,24 @@ fault_header(struct app *app, struct call *c, struct resp *r)
 	}
 }
 
+/*
+ * The fault plan of the authenticated client cl (mautoctl fault) when
+ * fault_injection is on: 0, or the planned error, which the call answers
+ * instead of anything else.  A plan that cannot be read is no fault.
+ */
+static int
+fault_plan(struct app *app, struct call *c, const struct client *cl,
+    struct resp *r)
+{
+	int code, err;
+
+	if (!app->cfg->fault_injection || app->db == NULL ||
+	    repo_auth_fault_delete_next(app->db, cl->id, &code) != 0 ||
+	    (err = fault_err_of_code(code)) == 0)
+		return 0;
+	return fault_answer(app, c, r, err, "fault plan");
+}
+
 /* Runs the route's checks and handler; the limiter slot is the caller's. */
 static int
 serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
@@ -209,6 +229,8 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 		token = find_token(app, c->req);
 		if (token != NULL &&
 		    (err = token_authenticate(&tx, token, cl)) != 0)
+			return err;
+		if (token != NULL && (err = fault_plan(app, c, cl, r)) != 0)
 			return err;
 		if ((err = limiter_admit(app->lim)) != 0) {
 			if ((msg = arena_alloc(&app->arena, 128)) != NULL)
