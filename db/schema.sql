@@ -40,6 +40,14 @@ CREATE TABLE `auth_epoch` (
   `value` bigint(20) unsigned NOT NULL,
   PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `auth_fault` (
+  `id` bigint(20) NOT NULL AUTO_INCREMENT,
+  `client_ref` bigint(20) NOT NULL,
+  `code` smallint(6) NOT NULL,
+  PRIMARY KEY (`id`),
+  KEY `auth_fault_client` (`client_ref`,`id`),
+  CONSTRAINT `auth_fault_client_fk` FOREIGN KEY (`client_ref`) REFERENCES `auth_client` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `auth_role` (
   `id` bigint(20) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,

@@ -9,6 +9,17 @@
 #define MAX_BODY_BYTES		(1024 * 1024)
 #define MAX_URI_BYTES		8192
 
+/*
+ * The hosted service's limits (docs/behaviour.md §4), the defaults of
+ * rate_limit_calls, rate_limit_window and concurrency_limit.
+ */
+#define HOSTED_RATE_CALLS	100
+#define HOSTED_RATE_WINDOW	20	/* seconds */
+#define HOSTED_CONCURRENCY	10
+
+/* X-Mauto-Fault: delay=MS (src/http/fault.c) waits at most this long. */
+#define MAX_FAULT_DELAY_MS	30000
+
 /* Decoded request parts. */
 #define MAX_PARAMS		1024	/* query + form parameters together */
 #define MAX_PARAM_NAME_BYTES	256

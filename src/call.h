@@ -8,6 +8,7 @@
 #ifndef MAUTO_CALL_H
 #define MAUTO_CALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bounds.h"
@@ -56,6 +57,7 @@ struct call {
 	const struct route	*route;
 	const struct client	*client;	/* NULL on unauthenticated routes */
 	const char		*request_id;
+	bool			 faulted;	/* the answer is an injected fault */
 };
 
 typedef int (*api_handler)(struct call *c, struct resp *r);

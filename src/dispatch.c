@@ -2,11 +2,15 @@
  * One request from start to end.  The order of the checks decides which
  * error a client sees when several apply, and what the limits count:
  *
- *   1. transport (414, 413, 400) and routing (610, 605): not counted;
- *   2. the token: 601 and 602 are not counted (docs/behaviour.md §1.3);
- *   3. the limits (606, 607, 615): every other answer is counted;
- *   4. 600 (no token), 603 (permission), the body (612, 609, 613);
- *   5. the handler, retried once when the connection to the database was
+ *   1. transport (414, 413, 400), GET /healthz (api_health.c), and
+ *      routing (610, 605): not counted;
+ *   2. an injected fault (fault_injection, src/http/fault.c): a delay,
+ *      or an error that is not counted;
+ *   3. the token: 601 and 602 are not counted (docs/behaviour.md §1.3),
+ *      then the client's fault plan (mautoctl fault), not counted either;
+ *   4. the limits (606, 607, 615): every other answer is counted;
+ *   5. 600 (no token), 603 (permission), the body (612, 609, 613);
+ *   6. the handler, retried once when the connection to the database was
  *      lost under a read-only (GET) operation.
  *
  * Each request ends with one log event at info (log_request), and each
@@ -26,12 +30,16 @@
 #include "db/pool.h"
 #include "dispatch.h"
 #include "err.h"
+#include "http/fault.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "repo/repo_auth.h"
+#include "util/arena.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rid.h"
+#include "util/text.h"
 
 static const char *
 status_text(int status)
@@ -50,6 +58,32 @@ status_text(int status)
 	case 503: return "Service Unavailable";
 	default:  return "Internal Server Error";
 	}
+}
+
+/* The health probe's path, answered outside the route table. */
+#define HEALTH_PATH	"/healthz"
+
+/*
+ * Every reply names the build that wrote it, so a client or a probe can
+ * tell which version answered during a rolling upgrade.
+ */
+#define VERSION_HEADER	"X-Mauto-Version: " PACKAGE_VERSION "\r\n"
+
+/*
+ * GET (or HEAD) /healthz: no token, no limits.  Another method is 605,
+ * as for a routed path.
+ */
+static int
+serve_health(struct call *c, struct resp *r)
+{
+	const struct req *req = c->req;
+
+	if (req->method == HTTP_GET || req->method == HTTP_HEAD)
+		return api_health_get(c, r);
+	r->err_msg = arena_printf(req->arena,
+	    "Request method '%s' not supported",
+	    req->method_name != NULL ? req->method_name : "");
+	return -API_ERR_METHOD;
 }
 
 /* The access token: the Authorization header wins over the parameter. */
@@ -105,6 +139,82 @@ check_body(const struct route *rt, const struct req *req)
 	}
 }
 
+/* Sleeps ms milliseconds (the worker keeps its stop signals blocked). */
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+	    .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/*
+ * The error err injected into a call, with the message the service
+ * writes when it is real (the limits name their numbers).
+ */
+static int
+fault_answer(struct app *app, struct call *c, struct resp *r, int err,
+    const char *how)
+{
+	char *msg;
+
+	log_info("%s: fault injected (%s): %s", c->request_id, how,
+	    err_lookup(err)->code);
+	c->faulted = true;	/* not an authentication failure to log */
+	if ((msg = arena_alloc(&app->arena, 128)) != NULL)
+		r->err_msg = limiter_message(app->lim, err, msg, 128);
+	return err;
+}
+
+/*
+ * X-Mauto-Fault when fault_injection is on: 0 to serve the call (after a
+ * delay it asked for), or the error to answer.
+ */
+static int
+fault_header(struct app *app, struct call *c, struct resp *r)
+{
+	struct fault f;
+
+	if (!app->cfg->fault_injection)
+		return 0;
+	fault_parse(c->req->fault, c->route->env == ENV_IDENTITY, &f);
+	switch (f.kind) {
+	case FAULT_ERROR:
+		return fault_answer(app, c, r, f.err, "X-Mauto-Fault");
+	case FAULT_DELAY:
+		log_info("%s: fault injected: delay of %d ms", c->request_id,
+		    f.delay_ms);
+		sleep_ms(f.delay_ms);
+		return 0;
+	case FAULT_BAD:
+		r->err_msg = arena_printf(&app->arena, "Invalid value '%s' "
+		    "for X-Mauto-Fault", text_echo(&app->arena, c->req->fault));
+		return -API_ERR_INVALID_VALUE;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The fault plan of the authenticated client cl (mautoctl fault) when
+ * fault_injection is on: 0, or the planned error, which the call answers
+ * instead of anything else.  A plan that cannot be read is no fault.
+ */
+static int
+fault_plan(struct app *app, struct call *c, const struct client *cl,
+    struct resp *r)
+{
+	int code, err;
+
+	if (!app->cfg->fault_injection || app->db == NULL ||
+	    repo_auth_fault_delete_next(app->db, cl->id, &code) != 0 ||
+	    (err = fault_err_of_code(code)) == 0)
+		return 0;
+	return fault_answer(app, c, r, err, "fault plan");
+}
+
 /* Runs the route's checks and handler; the limiter slot is the caller's. */
 static int
 serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
@@ -118,10 +228,14 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 	int err;
 
 	*admitted = false;
+	if ((err = fault_header(app, c, r)) != 0)
+		return err;
 	if (rt->auth == AUTH_TOKEN) {
 		token = find_token(app, c->req);
 		if (token != NULL &&
 		    (err = token_authenticate(&tx, token, cl)) != 0)
+			return err;
+		if (token != NULL && (err = fault_plan(app, c, cl, r)) != 0)
 			return err;
 		if ((err = limiter_admit(app->lim)) != 0) {
 			if ((msg = arena_alloc(&app->arena, 128)) != NULL)
@@ -201,8 +315,8 @@ write_response(struct app *app, const struct resp *r, int status, bool raw,
 		len = (long long)r->file_len;
 	n = snprintf(head, sizeof(head), "Status: %d %s\r\n"
 	    "Content-Type: %s\r\n"
-	    "Content-Length: %lld\r\n", status, status_text(status), ctype,
-	    len);
+	    "Content-Length: %lld\r\n"
+	    VERSION_HEADER, status, status_text(status), ctype, len);
 	if (n < 0 || (size_t)n >= sizeof(head) ||
 	    w->write(w->ctx, head, (size_t)n) != 0)
 		return -1;
@@ -279,7 +393,8 @@ static void
 log_request(const struct call *c, const struct client *cl, int status,
     int err, long long start_us)
 {
-	const char *client = request_client(c, cl), *why = auth_failure(err);
+	const char *client = request_client(c, cl);
+	const char *why = c->faulted ? NULL : auth_failure(err);
 	const struct req *req = c->req;
 	char msg[96];
 
@@ -337,12 +452,16 @@ dispatch(struct app *app, const struct req_env *env,
 
 	err = request_read(&req, &app->arena, env);
 	envl = response_envelope_for_path(req.path != NULL ? req.path : "");
-	if (err == 0)
-		err = router_find(&req, &c.route, &r.err_msg);
-	if (c.route != NULL)
-		envl = c.route->env;
-	if (err == 0)
-		err = serve(app, &c, &cl, &r, &admitted);
+	if (err == 0 && strcmp(req.path, HEALTH_PATH) == 0)
+		err = serve_health(&c, &r);
+	else {
+		if (err == 0)
+			err = router_find(&req, &c.route, &r.err_msg);
+		if (c.route != NULL)
+			envl = c.route->env;
+		if (err == 0)
+			err = serve(app, &c, &cl, &r, &admitted);
+	}
 
 	buf_reset(&app->out);
 	status = response_render(&app->out, &r, envl, rid, err);

@@ -8,6 +8,13 @@
 
 #include "call.h"
 
+/*
+ * api_health.c: GET /healthz, served by dispatch before routing.  Always
+ * returns 0: the answer is 200 {"status":"ok",...} when the worker's
+ * database answers a ping, 503 {"status":"unavailable",...} otherwise.
+ */
+int	api_health_get(struct call *c, struct resp *r);
+
 /* api_identity.c: GET and POST /identity/oauth/token. */
 int	api_identity_token(struct call *c, struct resp *r);
 

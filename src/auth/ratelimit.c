@@ -624,16 +624,24 @@ limiter_message(const struct limiter *lim, int err, char *buf, size_t size)
 		err = -err;
 	if (lim == NULL || buf == NULL || size == 0)
 		return msg;
+	/*
+	 * A limit that is off refuses nothing, but an injected 606 or 615
+	 * (src/http/fault.c) still reads like the hosted service's: it names
+	 * the hosted numbers (docs/behaviour.md §4).
+	 */
 	switch (err) {
 	case API_ERR_RATE_LIMIT:
 		snprintf(buf, size, "Max rate limit '%d' exceeded with in "
-		    "'%lld' secs", lim->rate_calls,
-		    (long long)(lim->window_ms / 1000));
+		    "'%lld' secs", lim->rate_calls > 0 ? lim->rate_calls :
+		    HOSTED_RATE_CALLS, lim->rate_calls > 0 ?
+		    (long long)(lim->window_ms / 1000) :
+		    (long long)HOSTED_RATE_WINDOW);
 		msg = buf;
 		break;
 	case API_ERR_CONCURRENCY:
 		snprintf(buf, size, "Concurrent access limit '%d' reached",
-		    lim->concurrency);
+		    lim->concurrency > 0 ? lim->concurrency :
+		    HOSTED_CONCURRENCY);
 		msg = buf;
 		break;
 	case API_ERR_DAILY_QUOTA:

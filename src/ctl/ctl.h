@@ -12,6 +12,11 @@ struct config;
 int	ctl_migrate(int argc, char **argv, const struct config *cfg);
 /* mautoctl client create|list|revoke ... */
 int	ctl_client(int argc, char **argv, const struct config *cfg);
+/*
+ * mautoctl fault CLIENT_ID CODE [COUNT] | clear CLIENT_ID: the fault plan
+ * of a client (fault_injection, README.md).  Same result as ctl_client.
+ */
+int	ctl_fault(int argc, char **argv, const struct config *cfg);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
 /*

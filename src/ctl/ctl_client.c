@@ -1,5 +1,6 @@
 /*
- * mautoctl client create|list|revoke and mautoctl role create|list.
+ * mautoctl client create|list|revoke, mautoctl role create|list and
+ * mautoctl fault (the fault plans of clients).
  * Output is line-based for scripts: `client create` prints exactly one
  * client_id=... and one client_secret=... line; lists are tab-separated
  * with a header line.  Errors go to stderr and exit 1.
@@ -12,13 +13,16 @@
 #include "model/perm.h"
 #include "auth/token.h"
 #include "ctl/ctl.h"
+#include "http/fault.h"
 #include "db/pool.h"
 #include "bounds.h"
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
+#include "util/num.h"
 #include "util/config.h"
 
 #define DEFAULT_SCOPE_DOMAIN	"@mauto.local"
+#define MAX_FAULT_PLAN		1000	/* calls one mautoctl fault plans */
 
 /*
  * Matches option opt at argv[*i] as "--opt VALUE" or "--opt=VALUE";
@@ -363,4 +367,66 @@ ctl_role(int argc, char **argv, const struct config *cfg)
 	fprintf(stderr, "mautoctl: usage: role create NAME --permission "
 	    "PERM... | role list\n");
 	return 1;
+}
+
+/* mautoctl fault clear CLIENT_ID. */
+static int
+fault_clear(const char *client_id, const struct config *cfg)
+{
+	struct db *db = NULL;
+	uint64_t n = 0;
+	int rc = 1;
+
+	if (ctl_db_open(&db, cfg) != 0)
+		goto out;
+	if (repo_auth_fault_delete_by_client_id(db, client_id, &n) != 0) {
+		fprintf(stderr, "mautoctl: cannot clear the fault plan\n");
+		goto out;
+	}
+	printf("cleared %llu planned faults of %s\n", (unsigned long long)n,
+	    client_id);
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out:
+	db_close(db);
+	return rc;
+}
+
+/* See ctl.h. */
+int
+ctl_fault(int argc, char **argv, const struct config *cfg)
+{
+	struct db *db = NULL;
+	int64_t code = 0, count = 1;
+	int r, rc = 1;
+
+	if (argc == 3 && strcmp(argv[1], "clear") == 0 &&
+	    strlen(argv[2]) == CLIENT_ID_BYTES)
+		return fault_clear(argv[2], cfg);
+	if ((argc != 3 && argc != 4) || strlen(argv[1]) != CLIENT_ID_BYTES ||
+	    num_parse_i64(argv[2], 600, 9999, &code) != 0 ||
+	    fault_err_of_code((int)code) == 0 ||
+	    (argc == 4 && num_parse_i64(argv[3], 1, MAX_FAULT_PLAN,
+	    &count) != 0)) {
+		fprintf(stderr, "mautoctl: usage: fault CLIENT_ID CODE [COUNT] "
+		    "| fault clear CLIENT_ID\n(CODE: 601 602 604 606 607 608 "
+		    "611 615; COUNT: 1 to %d)\n", MAX_FAULT_PLAN);
+		goto out;
+	}
+	if (ctl_db_open(&db, cfg) != 0)
+		goto out;
+	r = repo_auth_fault_insert(db, argv[1], (int)code, (int)count);
+	if (r == -REPO_ERR_NOT_FOUND) {
+		fprintf(stderr, "mautoctl: no live client '%s'\n", argv[1]);
+		goto out;
+	}
+	if (r != 0) {
+		fprintf(stderr, "mautoctl: cannot plan the faults\n");
+		goto out;
+	}
+	printf("the next %lld calls of %s answer %lld\n", (long long)count,
+	    argv[1], (long long)code);
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out:
+	db_close(db);
+	return rc;
 }

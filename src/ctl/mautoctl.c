@@ -24,6 +24,8 @@ static const struct subcommand subcommands[] = {
 	{ "client", ctl_client,
 	  "client create --name NAME --role ROLE [--scope EMAIL] | list | "
 	  "revoke CLIENT_ID" },
+	{ "fault", ctl_fault,
+	  "fault CLIENT_ID CODE [COUNT] | fault clear CLIENT_ID" },
 	{ "form", ctl_form,
 	  "form create --name NAME --field FIELD... [--program ID]" },
 	{ "list", ctl_list,

@@ -346,6 +346,18 @@ db_ensure(struct db *db)
 }
 
 int
+db_ping(struct db *db)
+{
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	if (mysql_ping(db->conn) != 0)
+		return db_error(db, NULL, "ping");
+	return 0;
+}
+
+int
 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
 {
 	MYSQL_RES *meta;

@@ -74,6 +74,13 @@ int		 db_error(struct db *db, MYSQL_STMT *stmt, const char *where);
 bool		 db_is_broken(const struct db *db);
 /* Reconnects and re-prepares if the connection was marked broken. */
 int		 db_ensure(struct db *db);
+/*
+ * Whether the database answers, for a health probe: reconnects a
+ * connection marked broken (db_ensure), then one round trip
+ * (mysql_ping), no statement.  Returns 0, or a negative repo_err after
+ * db_error logged it and, on a lost connection, marked it broken.
+ */
+int		 db_ping(struct db *db);
 
 /* Binds params and executes; stores the result set when it has one. */
 int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,

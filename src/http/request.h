@@ -113,6 +113,7 @@ struct req {
 	const char		*authorization;	/* HTTP_AUTHORIZATION */
 	const char		*accept_encoding;
 	const char		*range;		/* HTTP_RANGE */
+	const char		*fault;		/* HTTP_X_MAUTO_FAULT (fault.h) */
 	const char		*remote_addr;
 
 	/* Path parameters, filled by the router. */

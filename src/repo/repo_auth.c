@@ -41,6 +41,9 @@ enum auth_stmt {
 	AUTH_STMT_TOKEN_PURGE,
 	AUTH_STMT_EPOCH_GET,
 	AUTH_STMT_EPOCH_BUMP,
+	AUTH_STMT_FAULT_INSERT,
+	AUTH_STMT_FAULT_DELETE_NEXT,
+	AUTH_STMT_FAULT_DELETE_BY_CLIENT_ID,
 	AUTH_STMT__MAX
 };
 
@@ -98,6 +101,17 @@ static const char *const sql[AUTH_STMT__MAX] = {
 	    "SELECT value FROM auth_epoch WHERE id = 1",
 	[AUTH_STMT_EPOCH_BUMP] =
 	    "UPDATE auth_epoch SET value = value + 1 WHERE id = 1",
+	[AUTH_STMT_FAULT_INSERT] =
+	    "INSERT INTO auth_fault (client_ref, code) "
+	    "SELECT id, ? FROM auth_client "
+	    "WHERE client_id = ? AND revoked_at IS NULL",
+	/* One statement takes the oldest row: two workers never share it. */
+	[AUTH_STMT_FAULT_DELETE_NEXT] =
+	    "DELETE FROM auth_fault WHERE client_ref = ? "
+	    "ORDER BY id LIMIT 1 RETURNING code",
+	[AUTH_STMT_FAULT_DELETE_BY_CLIENT_ID] =
+	    "DELETE FROM auth_fault WHERE client_ref = "
+	    "(SELECT id FROM auth_client WHERE client_id = ?)",
 };
 
 const struct db_stmt_set repo_auth_sql = {
@@ -719,4 +733,69 @@ repo_auth_epoch_get(struct db *db, uint64_t *out)
 		*out = (uint64_t)v;
 out:
 	return r;
+}
+
+/* See repo_auth.h. */
+int
+repo_auth_fault_insert(struct db *db, const char *client_id, int code,
+    int count)
+{
+	MYSQL_BIND in[2];
+	unsigned long id_len = strlen(client_id);
+	int64_t c = code;
+	uint64_t rows = 0;
+	int i, r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_i64(&in[0], &c);
+	bind_str(&in[1], client_id, &id_len);
+	for (i = 0; i < count && r == 0; i++) {
+		r = exec_write(db, stmt(db, AUTH_STMT_FAULT_INSERT), in, &rows,
+		    "repo_auth_fault_insert");
+		if (r == 0 && rows == 0)
+			r = -REPO_ERR_NOT_FOUND;
+	}
+	return r;
+}
+
+/* See repo_auth.h. */
+int
+repo_auth_fault_delete_next(struct db *db, int64_t client, int *code)
+{
+	MYSQL_STMT *st;
+	MYSQL_BIND in[1], res[1];
+	int64_t v = 0;
+	my_bool is_null;
+	int r;
+
+	*code = 0;
+	st = stmt(db, AUTH_STMT_FAULT_DELETE_NEXT);
+	bind_i64(&in[0], &client);
+	bind_out_i64(&res[0], &v, &is_null);
+	if ((r = exec_select(db, st, in, res,
+	    "repo_auth_fault_delete_next")) != 0)
+		return r;
+	r = fetch(db, st, "repo_auth_fault_delete_next");
+	mysql_stmt_free_result(st);
+	if (r == 0)
+		*code = (int)v;
+	return r == -REPO_ERR_NOT_FOUND ? 0 : r;
+}
+
+/* See repo_auth.h. */
+int
+repo_auth_fault_delete_by_client_id(struct db *db, const char *client_id,
+    uint64_t *n)
+{
+	MYSQL_BIND in[1];
+	unsigned long id_len = strlen(client_id);
+	int r;
+
+	*n = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_str(&in[0], client_id, &id_len);
+	return exec_write(db, stmt(db, AUTH_STMT_FAULT_DELETE_BY_CLIENT_ID),
+	    in, n, "repo_auth_fault_delete_by_client_id");
 }

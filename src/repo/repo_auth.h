@@ -139,4 +139,21 @@ int	repo_auth_token_purge(struct db *db, int64_t before);
 /* Reads the auth epoch into *out.  Returns 0 or a negative repo_err. */
 int	repo_auth_epoch_get(struct db *db, uint64_t *out);
 
+/*
+ * Fault plans (fault_injection, README.md): plans count calls of the
+ * live client client_id to answer the service code code.  Returns 0,
+ * -REPO_ERR_NOT_FOUND (no such live client), or a negative repo_err.
+ */
+int	repo_auth_fault_insert(struct db *db, const char *client_id, int code,
+	    int count);
+/*
+ * Takes the oldest planned fault of the client with row id client: *code
+ * is its code, or 0 when none is planned.  Returns 0 or a negative
+ * repo_err.
+ */
+int	repo_auth_fault_delete_next(struct db *db, int64_t client, int *code);
+/* Drops the planned faults of client_id; *n of them.  0 or a repo_err. */
+int	repo_auth_fault_delete_by_client_id(struct db *db,
+	    const char *client_id, uint64_t *n);
+
 #endif

@@ -54,6 +54,9 @@ struct config {
 	char	*export_dir;		/* the export files, shared by hosts */
 	int	 export_daily_quota_mb;	/* 500; 0: no limit */
 	int	 export_lease_secs;	/* a runner's unrenewed claim lasts */
+
+	/* Testing clients (src/http/fault.c): X-Mauto-Fault, fault plans. */
+	bool	 fault_injection;
 };
 
 /* Fills cfg with the defaults of the key table. */

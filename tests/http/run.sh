@@ -32,6 +32,7 @@
 #   capture: NAME = key.path             saves a JSON value as {{NAME}}
 # A line that starts with white space continues the previous line.
 # Placeholders anywhere: {{token}}, {{readonly_token}}, {{client_id}},
+# {{version}} (mautod --version of the build, or MAUTO_TEST_VERSION),
 # {{client_secret}}, {{readonly_client_id}}, {{readonly_client_secret}},
 # captures, and {{repeat:TEXT:N}} (TEXT repeated N times).
 # In expect-json, objects match when every listed key matches (other keys
@@ -120,10 +121,13 @@ start_stack()
 	stack_database
 	# The main stack has no rate limit or daily quota: the cases run
 	# back to back.  t_ratelimit.sh tests the limit on its own stack.
+	# Fault injection is on (cases/019-fault-*.case); t_faults_off.sh
+	# shows the header ignored on a stack of its own.
 	cat >>"$work/app/env" <<EOF
 export MAUTO_WORKERS=${MAUTO_WORKERS:-4}
 export MAUTO_RATE_LIMIT_CALLS=0
 export MAUTO_DAILY_QUOTA=0
+export MAUTO_FAULT_INJECTION=true
 export MAUTO_HOST_ID=http$(harness_random_hex 4)
 EOF
 	harness_migrate "$work/app/env" >"$work/migrate.log" 2>&1 ||
@@ -436,6 +440,11 @@ MAUTO_TEST_READONLY_TOKEN=$(harness_token "$MAUTO_TEST_BASE_URL" \
 export MAUTO_TEST_CLIENT_ID MAUTO_TEST_CLIENT_SECRET MAUTO_TEST_TOKEN
 export MAUTO_TEST_READONLY_CLIENT_ID MAUTO_TEST_READONLY_CLIENT_SECRET
 export MAUTO_TEST_READONLY_TOKEN
+# The version every reply names (X-Mauto-Version, /healthz).
+if [ -z "${MAUTO_TEST_VERSION:-}" ]; then
+	MAUTO_TEST_VERSION=$("$(harness_bin mautod)" --version | sed 's/^mautod //')
+fi
+export MAUTO_TEST_VERSION
 
 cases=()
 for f in "$here"/cases/*.case; do

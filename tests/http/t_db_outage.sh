@@ -3,8 +3,9 @@
 # The database is stopped cleanly, then killed: while it is down a call
 # that needs it (a well-formed token the service never issued) must come
 # back within 30 s as HTTP 200 with 604, 608 or 611, never a hang or a
-# 502.  Once MariaDB is back the same mautod (same pid) answers 601
-# again and identity works, with no restart.
+# 502, and GET /healthz must answer HTTP 503 {"status":"unavailable"}.
+# Once MariaDB is back the same mautod (same pid) answers 601 again,
+# /healthz 200 {"status":"ok"}, and identity works, with no restart.
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh
@@ -29,9 +30,19 @@ call()
 	code=$(sed -n '2,$p' "$work/out" | harness_json_get 'errors[0].code' || true)
 }
 
+# health: GET /healthz; sets status and health (the "status" member).
+health()
+{
+	harness_call "$base/healthz" >"$work/health" ||
+	    { echo "/healthz failed or hung"; return 1; }
+	hstatus=$(head -n 1 "$work/health")
+	health=$(sed -n '2,$p' "$work/health" | harness_json_get status || true)
+}
+
 recovered()
 {
-	call && [ "$status" = 200 ] && [ "$code" = 601 ]
+	call && [ "$status" = 200 ] && [ "$code" = 601 ] &&
+	    health && [ "$hstatus:$health" = 200:ok ]
 }
 
 outage()
@@ -44,13 +55,20 @@ outage()
 	*) echo "MariaDB $how: expected HTTP 200 with 604/608/611, got:"
 	   cat "$work/out"; exit 1 ;;
 	esac
+	health
+	if [ "$hstatus:$health" != 503:unavailable ]; then
+		echo "MariaDB $how: expected /healthz 503 unavailable, got:"
+		cat "$work/health"; exit 1
+	fi
 	"$HARNESS_DIR/mariadb.sh" start "$MAUTO_TEST_MARIADB_DIR" >/dev/null
 	if ! harness_wait 30 "mautod to reach MariaDB again" recovered; then
-		echo "after MariaDB $how and start, got:"; cat "$work/out"; exit 1
+		echo "after MariaDB $how and start, got:"
+		cat "$work/out" "$work/health"; exit 1
 	fi
 }
 
-recovered || { echo "before the outage, expected 601, got:"; cat "$work/out"; exit 1; }
+recovered || { echo "before the outage, expected 601 and a healthy /healthz, got:"
+    cat "$work/out" "$work/health"; exit 1; }
 outage stop
 outage kill
 harness_token "$base" "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET" >/dev/null ||

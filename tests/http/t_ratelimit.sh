@@ -29,6 +29,16 @@ call()
 	status=$(head -n 1 "$work/out")
 }
 
+# GET /healthz is not counted: six probes first leave the five calls.
+healthy()
+{
+	harness_call "$base/healthz" >"$work/health" &&
+	    [ "$(head -n 1 "$work/health")" = 200 ]
+}
+for i in 1 2 3 4 5 6; do
+	healthy || { echo "probe $i:"; cat "$work/health"; exit 1; }
+done
+
 for i in 1 2 3 4 5; do
 	call
 	if [ "$code" = 606 ]; then
@@ -46,8 +56,11 @@ fi
 rid=$(sed -n '2,$p' "$work/out" | harness_json_get requestId || true)
 [[ $rid =~ ^[0-9a-f]{1,5}#[0-9a-f]{11,}$ ]] || { echo "bad requestId: $rid"; exit 1; }
 
+# Nor refused over the limit.
+healthy || { echo "probe over the limit:"; cat "$work/health"; exit 1; }
+
 # Identity is not counted and not refused.
 again=$(harness_token "$base" "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET") ||
     { echo "identity refused while over the limit"; exit 1; }
 [ "$again" = "$token" ] || { echo "identity gave another token"; exit 1; }
-echo "606 after 5 calls"
+echo "606 after 5 calls; /healthz neither counted nor refused"
