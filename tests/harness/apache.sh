@@ -25,7 +25,6 @@ usage()
 }
 
 [ $# -ge 2 ] || usage
-verb=$1
 mkdir -p "$2"
 dir=$(cd "$2" && pwd)
 pidfile=$dir/run/httpd.pid
@@ -78,44 +77,17 @@ open_socket()
 	done
 }
 
-start()
+# Renders the configuration and starts the server (harness_front waits).
+launch()
 {
-	local port=$1 socket=$2 pid
+	local port=$1 socket=$2
 	command -v apache2 >/dev/null || harness_die "apache2 is not installed"
-	pid=$(harness_pidfile_pid "$pidfile")
-	if harness_pid_alive "$pid" && harness_port_open "$port"; then
-		return 0
-	fi
-	harness_port_open "$port" &&
-	    harness_die "127.0.0.1:$port is already in use"
 	render "$port" "$socket"
 	open_socket "$socket"
 	apache2 -f "$dir/httpd.conf" -t >"$dir/logs/configtest.log" 2>&1 ||
 	    { cat "$dir/logs/configtest.log" >&2; harness_die "bad apache config"; }
 	apache2 -f "$dir/httpd.conf" -k start ||
 	    harness_die "apache2 did not start (log: $dir/logs/error.log)"
-	harness_wait "$HARNESS_START_TIMEOUT" "apache2 on 127.0.0.1:$port" \
-	    harness_port_open "$port" || harness_die "apache2 did not listen"
 }
 
-stop()
-{
-	local pid
-	pid=$(harness_pidfile_pid "$pidfile")
-	harness_pid_alive "$pid" || { rm -f "$pidfile"; return 0; }
-	harness_stop_pid "$pid" "$HARNESS_STOP_TIMEOUT"
-	rm -f "$pidfile"
-}
-
-case $verb in
-start)
-	[ $# -eq 4 ] || usage
-	start "$3" "$4"
-	;;
-stop)
-	stop
-	;;
-*)
-	usage
-	;;
-esac
+harness_front apache2 "$pidfile" launch "$@" || usage
