@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running mauto need on Debian 12.
 #
-#   tests/harness/deps.sh [--fuzz] [--force]
+#   tests/harness/deps.sh [--fuzz] [--tests] [--force]
 #
 # Run as root.  When every package is already installed it does nothing
 # (no apt-get at all) unless --force is given.  --fuzz adds clang and its
-# libFuzzer runtime for ./configure --enable-fuzzing.  Package scripts are
-# kept from starting system services (mariadb, nginx): the harness and
-# deploy/quickstart run their own private servers.  The Debian packages
-# enable those services at boot; of the packages this run installed, their
-# services are disabled (and stopped where systemd runs; in a container
-# without systemd as PID 1 only the boot links are removed).  A service of
+# libFuzzer runtime for ./configure --enable-fuzzing; --tests adds what
+# only the tests use (apache2, the second front server).  Package scripts
+# are kept from starting system services (mariadb, nginx, apache2): the
+# harness and deploy/quickstart run their own private servers.  The Debian
+# packages enable those services at boot; of the packages this run
+# installed, their services are disabled (and stopped where systemd runs;
+# in a container without systemd as PID 1 only the boot links are removed).  A service of
 # a package that was installed before is left as it was.
 set -euo pipefail
 
@@ -20,14 +21,18 @@ packages=(
 	libsodium-dev libsystemd-dev mariadb-server mariadb-client nginx wrk
 	systemd curl ca-certificates python3
 )
+# The tests' second front server (tests/harness/apache.sh); the
+# quickstart does not need it.
+test_packages=(apache2)
 fuzz_packages=(clang libclang-rt-14-dev)
 
 force=0
 for arg in "$@"; do
 	case $arg in
 	--fuzz) packages+=("${fuzz_packages[@]}") ;;
+	--tests) packages+=("${test_packages[@]}") ;;
 	--force) force=1 ;;
-	*) echo "usage: ${0##*/} [--fuzz] [--force]" >&2; exit 2 ;;
+	*) echo "usage: ${0##*/} [--fuzz] [--tests] [--force]" >&2; exit 2 ;;
 	esac
 done
 
@@ -76,7 +81,8 @@ apt-get install -y -q --no-install-recommends "${packages[@]}"
 
 # The services the new packages enabled at boot.
 services=()
-for pair in mariadb-server:mariadb.service nginx:nginx.service; do
+for pair in mariadb-server:mariadb.service nginx:nginx.service \
+    apache2:apache2.service; do
 	for p in "${need[@]}"; do
 		if [ "$p" = "${pair%%:*}" ]; then
 			services+=("${pair#*:}")

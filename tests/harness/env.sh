@@ -282,6 +282,39 @@ harness_db_drop()
 	harness_sql "$1" "DROP DATABASE IF EXISTS \`$name\`" || true
 }
 
+# harness_front NAME PIDFILE LAUNCH VERB DIR [PORT SOCKET]: the verbs of a
+# front server script (tests/harness/nginx.sh, apache.sh).  start: nothing
+# when NAME of PIDFILE already listens on 127.0.0.1:PORT, a failure when
+# something else holds the port, else LAUNCH PORT SOCKET (the script's
+# function that renders and starts the server) and a wait for the port.
+# stop: stops the pid of PIDFILE.  Returns 2 on a wrong verb or arguments.
+harness_front()
+{
+	local name=$1 pidfile=$2 launch=$3 verb=$4 pid
+	shift 4
+	pid=$(harness_pidfile_pid "$pidfile")
+	case $verb in
+	start)
+		[ $# -eq 3 ] || return 2
+		harness_pid_alive "$pid" && harness_port_open "$2" && return 0
+		harness_port_open "$2" &&
+		    harness_die "127.0.0.1:$2 is already in use"
+		"$launch" "$2" "$3"
+		harness_wait "$HARNESS_START_TIMEOUT" "$name on 127.0.0.1:$2" \
+		    harness_port_open "$2" || harness_die "$name did not listen"
+		;;
+	stop)
+		[ $# -eq 1 ] || return 2
+		harness_pid_alive "$pid" &&
+		    harness_stop_pid "$pid" "$HARNESS_STOP_TIMEOUT"
+		rm -f "$pidfile"
+		;;
+	*)
+		return 2
+		;;
+	esac
+}
+
 # harness_stack_start DIR DBENV [NAME=VALUE...]: a complete service for
 # one test: a new database on the server of DBENV (migrated), mautod under
 # DIR with the MAUTO_* overrides given, nginx on a free port, and an admin

@@ -22,7 +22,6 @@ usage()
 }
 
 [ $# -ge 2 ] || usage
-verb=$1
 mkdir -p "$2"
 dir=$(cd "$2" && pwd)
 pidfile=$dir/nginx.pid
@@ -74,43 +73,16 @@ http {
 EOF
 }
 
-start()
+# Renders the configuration and starts the server (harness_front waits).
+launch()
 {
-	local port=$1 socket=$2 pid
-	pid=$(harness_pidfile_pid "$pidfile")
-	if harness_pid_alive "$pid" && harness_port_open "$port"; then
-		return 0
-	fi
-	harness_port_open "$port" &&
-	    harness_die "127.0.0.1:$port is already in use"
+	local port=$1 socket=$2
 	render "$port" "$socket"
 	nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -t \
 	    >"$dir/logs/configtest.log" 2>&1 ||
 	    { cat "$dir/logs/configtest.log" >&2; harness_die "bad nginx config"; }
 	nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" ||
 	    harness_die "nginx did not start (log: $dir/logs/error.log)"
-	harness_wait "$HARNESS_START_TIMEOUT" "nginx on 127.0.0.1:$port" \
-	    harness_port_open "$port" || harness_die "nginx did not listen"
 }
 
-stop()
-{
-	local pid
-	pid=$(harness_pidfile_pid "$pidfile")
-	harness_pid_alive "$pid" || { rm -f "$pidfile"; return 0; }
-	harness_stop_pid "$pid" "$HARNESS_STOP_TIMEOUT"
-	rm -f "$pidfile"
-}
-
-case $verb in
-start)
-	[ $# -eq 4 ] || usage
-	start "$3" "$4"
-	;;
-stop)
-	stop
-	;;
-*)
-	usage
-	;;
-esac
+harness_front nginx "$pidfile" launch "$@" || usage

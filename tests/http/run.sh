@@ -3,6 +3,12 @@
 # with tests/http/cases/*.case, then the scripts tests/http/t_*.sh.
 #
 #   tests/http/run.sh [PATTERN...]     (make check-http runs it)
+#   MAUTO_TEST_FRONT=apache tests/http/run.sh [PATTERN...]
+#                                      (make check-http-apache): the same
+#                                      cases through Apache httpd
+#                                      (tests/harness/apache.sh) instead of
+#                                      nginx; the scripts, which start
+#                                      stacks of their own, are not run
 #
 # PATTERNs (shell globs on file names, e.g. '0*-auth-*') pick cases and
 # scripts; the default is all of them.
@@ -61,6 +67,11 @@ command -v python3 >/dev/null || harness_die "python3 is required"
 
 work=""
 own_stack=0
+front=${MAUTO_TEST_FRONT:-nginx}
+case $front in
+nginx | apache) ;;
+*) harness_die "MAUTO_TEST_FRONT is nginx or apache, not $front" ;;
+esac
 
 cleanup()
 {
@@ -71,10 +82,10 @@ cleanup()
 			harness_log "mautod log (last lines but request events):"
 			grep -v '^{' "$work/app/mautod.log" 2>/dev/null |
 			    tail -n 20 >&2 || true
-			harness_log "nginx error log (last lines):"
-			tail -n 10 "$work/nginx/logs/error.log" >&2 2>/dev/null || true
+			harness_log "$front error log (last lines):"
+			tail -n 10 "$work/$front/logs/error.log" >&2 2>/dev/null || true
 		fi
-		"$HARNESS_DIR/nginx.sh" stop "$work/nginx" >/dev/null 2>&1 || true
+		"$HARNESS_DIR/$front.sh" stop "$work/$front" >/dev/null 2>&1 || true
 		"$HARNESS_DIR/mautod.sh" stop "$work/app" >/dev/null 2>&1 || true
 		if [ -d "$work/db" ]; then
 			"$HARNESS_DIR/mariadb.sh" stop "$work/db" >/dev/null 2>&1 || true
@@ -134,7 +145,8 @@ EOF
 	    { cat "$work/migrate.log" >&2; harness_die "migration failed"; }
 	"$HARNESS_DIR/mautod.sh" start "$work/app"
 	port=$(harness_free_port)
-	"$HARNESS_DIR/nginx.sh" start "$work/nginx" "$port" "$work/app/mautod.sock"
+	"$HARNESS_DIR/$front.sh" start "$work/$front" "$port" \
+	    "$work/app/mautod.sock"
 	export MAUTO_TEST_BASE_URL="http://127.0.0.1:$port"
 	export MAUTO_TEST_STACK_DIR="$work/app"
 	export MAUTO_TEST_DB_ENV="$work/server.env"
@@ -466,8 +478,28 @@ if [ "${#cases[@]}" -gt 0 ]; then
 fi
 rm -f "$summary"
 
+# The front server's access log (deploy/nginx/mautod.conf,
+# deploy/apache/mautod.conf): the cases' identity calls and ?access_token
+# calls are logged, their credentials are not.
+if [ "$own_stack" = 1 ] && [ "${#cases[@]}" -gt 0 ]; then
+	access=$work/$front/logs/mautod.access.log
+	if [ -s "$access" ] &&
+	    ! grep -qE '(client_secret|access_token)=' "$access" &&
+	    ! grep -qF -- "$MAUTO_TEST_CLIENT_SECRET" "$access" &&
+	    ! grep -qF -- "$MAUTO_TEST_TOKEN" "$access"; then
+		passed=$((passed + 1))
+		echo "ok   $front-access-log: the cases' calls are logged without credentials"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $front-access-log: $access is empty or holds credentials"
+		grep -E '(client_secret|access_token)=' "$access" | head -n 3 |
+		    sed 's/^/     /' || true
+	fi
+fi
+
 for t in "$here"/t_*.sh; do
 	[ -e "$t" ] || continue
+	[ "$front" = nginx ] || break
 	name=${t##*/}
 	matches "$name" || continue
 	log=$(mktemp)
