@@ -16,6 +16,7 @@
 
 struct config;
 struct db;
+struct metrics;
 
 /* One repository's statements: a name for logs and its SQL texts. */
 struct db_stmt_set {
@@ -74,6 +75,13 @@ int		 db_error(struct db *db, MYSQL_STMT *stmt, const char *where);
 bool		 db_is_broken(const struct db *db);
 /* Reconnects and re-prepares if the connection was marked broken. */
 int		 db_ensure(struct db *db);
+
+/*
+ * Counts this connection's errors (those db_error logs as errors: lost,
+ * unusable, unexpected; not duplicates, deadlocks or refused values) and
+ * reconnections into m (util/metrics.h; borrowed, may be NULL).
+ */
+void		 db_set_metrics(struct db *db, struct metrics *m);
 
 /* Binds params and executes; stores the result set when it has one. */
 int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,
