@@ -37,7 +37,8 @@ static_assert(API_ERR__MAX < 256, "a result key holds an api_err in 8 bits");
 typedef _Atomic unsigned long long counter;
 
 struct metrics_shared {
-	_Atomic uint32_t keys[METRICS_RESULTS];	/* 0: free; status << 8 | err, + 1 */
+	/* Result keys: 0 free, else (status << 8 | err) + 1. */
+	_Atomic uint32_t keys[METRICS_RESULTS];
 	counter		 requests[METRICS_OPS][METRICS_RESULTS];
 	counter		 buckets[METRICS_OPS][METRICS_BUCKETS];
 	counter		 sum_usec[METRICS_OPS];

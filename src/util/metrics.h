@@ -19,7 +19,7 @@ struct metrics;
 /*
  * Operation slots: route indexes 0 .. METRICS_ROUTES - 1, and
  * METRICS_NO_ROUTE for a request that matched no route (610, 605, or a
- * transport error before routing).  tests/unit/http/test_routes.c checks
+ * transport error before routing).  tests/unit/test_exposition.c checks
  * that the route table fits.
  */
 #define METRICS_ROUTES		192
@@ -50,11 +50,11 @@ struct metrics_snapshot {
 	size_t			nresults;
 	/* [op][result index]: requests answered. */
 	uint64_t		requests[METRICS_OPS][METRICS_RESULTS];
-	/* [op][bucket]: requests whose duration fell in the bucket (not cumulative). */
+	/* [op][bucket]: requests whose duration fell in it (not cumulative). */
 	uint64_t		buckets[METRICS_OPS][METRICS_BUCKETS];
 	uint64_t		sum_usec[METRICS_OPS];
 	uint64_t		refusals[METRICS_LIMIT__MAX];
-	uint64_t		dropped;	/* requests with no result slot */
+	uint64_t		dropped;	/* no result slot left */
 	uint64_t		db_errors;
 	uint64_t		db_reconnects;
 	uint64_t		db_reconnect_failures;
