@@ -8,6 +8,10 @@
  *   4. 600 (no token), 603 (permission), the body (612, 609, 613);
  *   5. the handler, retried once when the connection to the database was
  *      lost under a read-only (GET) operation.
+ *
+ * GET /metrics (exposition.h) is answered before routing: no token, not
+ * counted by the limits or by the metrics themselves.  Every other
+ * request is counted once its answer is written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,12 +25,14 @@
 #include "db/pool.h"
 #include "dispatch.h"
 #include "err.h"
+#include "exposition.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rid.h"
+#include "util/timeutil.h"
 
 static const char *
 status_text(int status)
@@ -222,7 +228,8 @@ dispatch(struct app *app, const struct req_env *env,
 	struct client cl;
 	char rid[RID_BYTES];
 	enum envelope envl;
-	bool admitted = false;
+	bool admitted = false, scrape = false;
+	int64_t started = time_mono_us();
 	int err, status, rc;
 
 	memset(&req, 0, sizeof(req));
@@ -235,11 +242,13 @@ dispatch(struct app *app, const struct req_env *env,
 
 	err = request_read(&req, &app->arena, env);
 	envl = response_envelope_for_path(req.path != NULL ? req.path : "");
-	if (err == 0)
+	if (err == 0 && (scrape = exposition_is_scrape(&req)))
+		err = exposition_scrape(app, &r);
+	else if (err == 0)
 		err = router_find(&req, &c.route, &r.err_msg);
 	if (c.route != NULL)
 		envl = c.route->env;
-	if (err == 0)
+	if (err == 0 && c.route != NULL)
 		err = serve(app, &c, &cl, &r, &admitted);
 
 	buf_reset(&app->out);
@@ -258,6 +267,8 @@ dispatch(struct app *app, const struct req_env *env,
 	rc = write_response(app, &r, status, err == 0, w);
 	if (admitted)
 		limiter_release(app->lim);
+	if (!scrape)
+		exposition_count(app, c.route, status, err, started);
 	resp_clear(&r);
 	request_clear(&req);
 	return rc;
