@@ -13,7 +13,8 @@
 #   5  src/http/ src/auth/                  the request edge; tokens, limits
 #   6  src/export/                          the export runner process
 #   7  src/api/                             handlers
-#   8  src/dispatch.c src/routes.c src/worker.c src/master.c src/main.c
+#   8  src/dispatch.c src/exposition.c src/routes.c src/worker.c
+#      src/master.c src/main.c
 #      src/ctl/                             processes and their wiring
 top=${top_srcdir:-$(dirname "$0")/..}
 cd "$top" || exit 99

@@ -20,6 +20,7 @@ struct config;
 struct db;
 struct leads_catalog;
 struct limiter;
+struct metrics;
 struct req;
 struct resp;
 struct route;
@@ -30,6 +31,7 @@ struct app {
 	const struct config	*cfg;
 	struct db		*db;		/* this worker's connection */
 	struct limiter		*lim;		/* shared by the host's workers */
+	struct metrics		*metrics;	/* shared likewise (GET /metrics) */
 	struct token_cache	*tokens;	/* this worker's token cache */
 	struct arena		 arena;		/* reset after every request */
 	struct buf		 out;		/* response body, reused */

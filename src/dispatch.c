@@ -16,6 +16,10 @@
  * Each request ends with one log event at info (log_request), and each
  * failed authentication with one at warn: client id and peer address,
  * never the secret or the token.
+ *
+ * GET /metrics (exposition.h) is answered before routing: no token, not
+ * counted by the limits or by the metrics themselves, not logged.  Every
+ * other request is counted once its answer is written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +34,7 @@
 #include "db/pool.h"
 #include "dispatch.h"
 #include "err.h"
+#include "exposition.h"
 #include "http/fault.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -40,6 +45,7 @@
 #include "util/log.h"
 #include "util/rid.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 static const char *
 status_text(int status)
@@ -331,16 +337,6 @@ write_response(struct app *app, const struct resp *r, int status, bool raw,
 	return w->write(w->ctx, app->out.data, app->out.len);
 }
 
-/* Microseconds of the monotonic clock. */
-static long long
-mono_us(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 /*
  * The client a request names: the one its token authenticated (also
  * when the token had expired or lacked the permission), or, on the
@@ -391,7 +387,7 @@ auth_failure(int err)
 /* The request's log event, and a warning for a failed authentication. */
 static void
 log_request(const struct call *c, const struct client *cl, int status,
-    int err, long long start_us)
+    int err, int64_t start_us)
 {
 	const char *client = request_client(c, cl);
 	const char *why = c->faulted ? NULL : auth_failure(err);
@@ -418,7 +414,7 @@ log_request(const struct call *c, const struct client *cl, int status,
 		LOG_STR("path", req->path),
 		LOG_INT("status", status),
 		LOG_STR("code", wire_code(err)),
-		LOG_US("durationMs", mono_us() - start_us),
+		LOG_US("durationMs", time_mono_us() - start_us),
 		LOG_STR("peer", req->remote_addr),
 	};
 
@@ -437,8 +433,8 @@ dispatch(struct app *app, const struct req_env *env,
 	struct client cl;
 	char rid[RID_BYTES];
 	enum envelope envl;
-	bool admitted = false;
-	long long start_us = mono_us();
+	bool admitted = false, scrape = false;
+	int64_t started = time_mono_us();
 	int err, status, rc;
 
 	memset(&req, 0, sizeof(req));
@@ -454,6 +450,8 @@ dispatch(struct app *app, const struct req_env *env,
 	envl = response_envelope_for_path(req.path != NULL ? req.path : "");
 	if (err == 0 && strcmp(req.path, HEALTH_PATH) == 0)
 		err = serve_health(&c, &r);
+	else if (err == 0 && (scrape = exposition_is_scrape(&req)))
+		err = exposition_scrape(app, &r);
 	else {
 		if (err == 0)
 			err = router_find(&req, &c.route, &r.err_msg);
@@ -479,7 +477,10 @@ dispatch(struct app *app, const struct req_env *env,
 	rc = write_response(app, &r, status, err == 0, w);
 	if (admitted)
 		limiter_release(app->lim);
-	log_request(&c, &cl, status, err, start_us);
+	if (!scrape) {
+		exposition_count(app, c.route, status, err, started);
+		log_request(&c, &cl, status, err, started);
+	}
 	resp_clear(&r);
 	request_clear(&req);
 	return rc;

@@ -45,6 +45,7 @@
 #include "master.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/metrics.h"
 #include "util/rid.h"
 #include "util/sdlisten.h"
 #include "util/xmalloc.h"
@@ -70,6 +71,7 @@ struct master {
 	struct config		*boot_cfg;	/* the limiter's; caller's */
 	const struct master_opts *opts;
 	struct limiter		*lim;
+	struct metrics		*metrics;	/* GET /metrics, shared */
 	int			 fd;		/* listening socket */
 	char			*unix_path;	/* socket file we made */
 	pid_t			 self;
@@ -311,7 +313,7 @@ spawn(struct master *m, int64_t now)
 		goto out;
 	}
 	wa = (struct worker_args){ .cfg = m->cfg, .lim = m->lim,
-	    .fd = m->fd, .index = (unsigned)i, .master = m->self };
+	    .metrics = m->metrics, .fd = m->fd, .index = (unsigned)i, .master = m->self };
 	(void)fflush(NULL);
 	if ((pid = fork()) == -1) {
 		log_err("master: fork: %s", strerror(errno));
@@ -349,7 +351,7 @@ spawn_runner(struct master *m, size_t i, int64_t now)
 	pid_t pid;
 
 	ra = (struct export_runner_args){ .cfg = m->cfg, .index = (unsigned)i,
-	    .master = m->self };
+	    .master = m->self, .metrics = m->metrics };
 	(void)fflush(NULL);
 	if ((pid = fork()) == -1) {
 		log_err("master: fork: %s", strerror(errno));
@@ -725,6 +727,8 @@ loop(struct master *m, const sigset_t *set)
 				continue;
 		}
 		enforce_deadlines(m, now);
+		metrics_set_procs(m->metrics, count_procs(m, false),
+		    count_runners(m));
 		if (m->stopping && count_procs(m, false) == 0 &&
 		    count_runners(m) == 0)
 			break;
@@ -754,6 +758,8 @@ master_run(struct config *cfg, const struct master_opts *opts)
 		log_err("master: cannot create the shared limiter");
 		goto out;
 	}
+	if ((m->metrics = metrics_create()) == NULL)
+		goto out;
 	m->target = master_worker_count(cfg);
 	log_info("master: pid %ld, starting %d workers", (long)m->self,
 	    m->target);
@@ -764,6 +770,7 @@ master_run(struct config *cfg, const struct master_opts *opts)
 out:
 	if (m->lim != NULL)
 		limiter_destroy(m->lim);
+	metrics_destroy(m->metrics);
 	if (m->fd != -1)
 		(void)close(m->fd);
 	if (m->unix_path != NULL)

@@ -160,6 +160,7 @@ app_setup(struct app *app, const struct worker_args *wa)
 	memset(app, 0, sizeof(*app));
 	app->cfg = wa->cfg;
 	app->lim = wa->lim;
+	app->metrics = wa->metrics;
 	app->worker_index = wa->index;
 	arena_init(&app->arena);
 	buf_init(&app->out, MAX_RESPONSE_BYTES);
@@ -170,6 +171,7 @@ app_setup(struct app *app, const struct worker_args *wa)
 		    wa->index);
 		return -1;
 	}
+	db_set_metrics(app->db, wa->metrics);
 	app->tokens = token_cache_new();
 	return 0;
 }

@@ -14,6 +14,7 @@
 
 struct config;
 struct limiter;
+struct metrics;
 
 /* Exit statuses of a worker; the master's respawn policy reads them. */
 #define WORKER_EXIT_OK		0	/* stopped or recycled: expected */
@@ -30,6 +31,7 @@ struct limiter;
 struct worker_args {
 	const struct config	*cfg;	/* the master's copy, inherited */
 	struct limiter		*lim;	/* mapped by the master before fork */
+	struct metrics		*metrics;	/* likewise */
 	int			 fd;	/* the listening socket */
 	unsigned		 index;	/* process slot, for request ids */
 	pid_t			 master;	/* whom to tell "ready" */

@@ -18,6 +18,7 @@
 #include "bounds.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/metrics.h"
 #include "util/num.h"
 #include "util/xmalloc.h"
 
@@ -48,6 +49,7 @@ struct db {
 	/* Statements whose SQL is built at run time (db_stmt_sql). */
 	struct db_dyn		 dyn[DB_DYN_STMTS];
 	uint64_t		 dyn_clock;
+	struct metrics		*metrics;	/* errors, reconnects; or NULL */
 };
 
 /* Splits "h1:p1,h2,h3:p3" into nodes; the default port fills gaps. */
@@ -298,6 +300,7 @@ db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
 	const char *msg;
 
 	if (db->conn == NULL) {
+		metrics_db_error(db->metrics);
 		db->broken = true;
 		return -REPO_ERR_UNAVAILABLE;
 	}
@@ -320,6 +323,7 @@ db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
 	case CR_SERVER_LOST_EXTENDED:
 	case CR_COMMANDS_OUT_OF_SYNC:
 		log_err("db: %s: %u %s", where, e, msg);
+		metrics_db_error(db->metrics);
 		db->broken = true;
 		return -REPO_ERR_CONN;
 	case CR_CONNECTION_ERROR:
@@ -327,11 +331,13 @@ db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
 	case ER_UNKNOWN_COM_ERROR:	/* 1047: Galera node not ready */
 	case ER_ERROR_DURING_COMMIT:	/* 1180: lost the primary component */
 		log_err("db: %s: %u %s", where, e, msg);
+		metrics_db_error(db->metrics);
 		db->broken = true;
 		db->node = (db->node + 1) % db->nnodes;
 		return -REPO_ERR_UNAVAILABLE;
 	default:
 		log_err("db: %s: %u %s", where, e, msg);
+		metrics_db_error(db->metrics);
 		return -REPO_ERR_INTERNAL;
 	}
 }
@@ -339,10 +345,20 @@ db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
 int
 db_ensure(struct db *db)
 {
+	int r;
+
 	if (!db->broken && db->conn != NULL)
 		return 0;
 	disconnect(db);
-	return connect_any(db);
+	r = connect_any(db);
+	metrics_db_reconnect(db->metrics, r == 0);
+	return r;
+}
+
+void
+db_set_metrics(struct db *db, struct metrics *m)
+{
+	db->metrics = m;
 }
 
 int

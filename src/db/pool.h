@@ -16,6 +16,7 @@
 
 struct config;
 struct db;
+struct metrics;
 
 /* One repository's statements: a name for logs and its SQL texts. */
 struct db_stmt_set {
@@ -81,6 +82,13 @@ int		 db_ensure(struct db *db);
  * db_error logged it and, on a lost connection, marked it broken.
  */
 int		 db_ping(struct db *db);
+
+/*
+ * Counts this connection's errors (those db_error logs as errors: lost,
+ * unusable, unexpected; not duplicates, deadlocks or refused values) and
+ * reconnections into m (util/metrics.h; borrowed, may be NULL).
+ */
+void		 db_set_metrics(struct db *db, struct metrics *m);
 
 /* Binds params and executes; stores the result set when it has one. */
 int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,

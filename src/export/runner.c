@@ -766,6 +766,7 @@ export_runner_run(const struct export_runner_args *a)
 		    a->index);
 		goto out;
 	}
+	db_set_metrics(r.db, a->metrics);
 	log_debug("export runner %u: ready as %s", a->index, r.owner);
 	status = loop(&r);
 out:

@@ -14,6 +14,7 @@
 
 struct config;
 struct db;
+struct metrics;
 
 /* Exit statuses of a runner; the master's respawn policy reads them. */
 #define RUNNER_EXIT_OK		0	/* stopped: expected */
@@ -26,6 +27,7 @@ struct export_runner_args {
 	const struct config	*cfg;		/* the master's, inherited */
 	unsigned		 index;		/* 0 .. EXPORT_SLOTS - 1 */
 	pid_t			 master;
+	struct metrics		*metrics;	/* shared counters, or NULL */
 };
 
 /*

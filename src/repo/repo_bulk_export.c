@@ -55,6 +55,7 @@ enum bulk_export_stmt {
 	BX_STMT_FILES_DUE,
 	BX_STMT_FILE_GONE,
 	BX_STMT_PURGE,
+	BX_STMT_COUNT_BY_STATUS,
 	BX_STMT__MAX
 };
 
@@ -185,6 +186,9 @@ static const char *const sql[BX_STMT__MAX] = {
 	    "WHERE status NOT IN ('Queued', 'Processing') AND "
 	    "COALESCE(finished_at, created_at) < NOW(6) - INTERVAL "
 	    XSTR(EXPORT_STATUS_DAYS) " DAY LIMIT ?",
+	/* The status index makes this an index-only scan. */
+	[BX_STMT_COUNT_BY_STATUS] =
+	    "SELECT status, COUNT(*) FROM export_job GROUP BY status",
 };
 
 const struct db_stmt_set repo_bulk_export_sql = {
@@ -728,6 +732,48 @@ repo_bulk_export_slots(struct db *db, struct export_slot_row rows[EXPORT_SLOTS],
 		rows[(*n)++] = row;
 	}
 	r = e == MYSQL_NO_DATA ? 0 : db_error(db, st, "repo_bulk_export_slots");
+out:
+	if (st != NULL)
+		mysql_stmt_free_result(st);
+	return r;
+}
+
+/* See repo_bulk_export.h. */
+int
+repo_bulk_export_count_by_status(struct db *db,
+    int64_t counts[EXPORT_STATUS__MAX])
+{
+	MYSQL_STMT *st = NULL;
+	MYSQL_BIND res[2];
+	enum export_status s;
+	char status[16];
+	unsigned long l_status = 0;
+	my_bool nul[2];
+	int64_t n = 0;
+	int e, r;
+
+	memset(counts, 0, EXPORT_STATUS__MAX * sizeof(*counts));
+	if ((r = db_ensure(db)) != 0)
+		goto out;
+	st = stmt(db, BX_STMT_COUNT_BY_STATUS);
+	bind_out_str(&res[0], status, sizeof(status), &l_status, &nul[0]);
+	bind_out_i64(&res[1], &n, &nul[1]);
+	if ((r = db_exec(db, st, NULL, "repo_bulk_export_count_by_status"))
+	    != 0)
+		goto out;
+	if (mysql_stmt_bind_result(st, res) != 0) {
+		r = db_error(db, st, "repo_bulk_export_count_by_status");
+		goto out;
+	}
+	while ((e = mysql_stmt_fetch(st)) == 0 || e == MYSQL_DATA_TRUNCATED) {
+		status[l_status < sizeof(status) ? l_status :
+		    sizeof(status) - 1] = '\0';
+		/* A status this version does not know is not reported. */
+		if (export_status_parse(status, false, &s) == 0)
+			counts[s] += n;
+	}
+	r = e == MYSQL_NO_DATA ? 0 :
+	    db_error(db, st, "repo_bulk_export_count_by_status");
 out:
 	if (st != NULL)
 		mysql_stmt_free_result(st);

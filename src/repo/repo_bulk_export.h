@@ -143,6 +143,14 @@ int	repo_bulk_export_cancel(struct db *db, const char *export_id,
 int	repo_bulk_export_day_bytes(struct db *db, int32_t day_key,
 	    int64_t *out);
 
+/*
+ * The number of jobs in each state (GET /metrics), indexed by enum
+ * export_status; every job the table keeps, final ones included until
+ * they are purged.  Returns 0 or a negative repo_err (counts are then 0).
+ */
+int	repo_bulk_export_count_by_status(struct db *db,
+	    int64_t counts[EXPORT_STATUS__MAX]);
+
 /* ---- Runners ------------------------------------------------------- */
 
 /* One row of export_slot. */

@@ -50,6 +50,16 @@ time_mono_ms(void)
 }
 
 /* See timeutil.h. */
+int64_t
+time_mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* See timeutil.h. */
 const char *
 time_iso_from_db(const char *db, char out[TIME_ISO_BYTES])
 {

@@ -15,6 +15,8 @@ int64_t	time_days_from_civil(int64_t y, int m, int d);
 void	time_civil_from_days(int64_t z, int64_t *y, int *m, int *d);
 /* CLOCK_MONOTONIC in milliseconds. */
 int64_t	time_mono_ms(void);
+/* CLOCK_MONOTONIC in microseconds. */
+int64_t	time_mono_us(void);
 
 /* A time as the API writes it: "YYYY-MM-DDTHH:MM:SSZ", and its NUL. */
 #define TIME_ISO_BYTES	21

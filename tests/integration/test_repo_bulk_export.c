@@ -337,6 +337,35 @@ test_state_machine(void **state)
 	assert_int_equal(status_of(id), EXPORT_FAILED);
 }
 
+/* GET /metrics reads the jobs by state with one grouped count. */
+static void
+test_count_by_status(void **state)
+{
+	char a[EXPORT_ID_LEN + 1], b[EXPORT_ID_LEN + 1], c[EXPORT_ID_LEN + 1];
+	int64_t n[EXPORT_STATUS__MAX];
+
+	(void)state;
+	assert_int_equal(repo_bulk_export_count_by_status(db, n), 0);
+	assert_int_equal(n[EXPORT_CREATED] + n[EXPORT_QUEUED] +
+	    n[EXPORT_PROCESSING] + n[EXPORT_COMPLETED] + n[EXPORT_FAILED] +
+	    n[EXPORT_CANCELLED], 0);
+	new_job(client_a, a);
+	new_job(client_a, b);
+	new_job(client_a, c);
+	enqueue_ok(b);
+	assert_int_equal(repo_bulk_export_cancel(db, c, client_a, OBJ), 0);
+	sqlf("UPDATE export_job SET status = 'Completed' WHERE export_id = "
+	    "'%s'", a);
+	new_job(client_b, a);
+	assert_int_equal(repo_bulk_export_count_by_status(db, n), 0);
+	assert_int_equal(n[EXPORT_CREATED], 1);
+	assert_int_equal(n[EXPORT_QUEUED], 1);
+	assert_int_equal(n[EXPORT_PROCESSING], 0);
+	assert_int_equal(n[EXPORT_COMPLETED], 1);
+	assert_int_equal(n[EXPORT_FAILED], 0);
+	assert_int_equal(n[EXPORT_CANCELLED], 1);
+}
+
 static void
 test_queue_full(void **state)
 {
@@ -971,6 +1000,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_create_and_read, setup),
 		cmocka_unit_test_setup(test_state_machine, setup),
+		cmocka_unit_test_setup(test_count_by_status, setup),
 		cmocka_unit_test_setup(test_queue_full, setup),
 		cmocka_unit_test_setup(test_queue_race, setup),
 		cmocka_unit_test_setup(test_two_slots, setup),

@@ -1,0 +1,298 @@
+/*
+ * GET /metrics in the Prometheus text format 0.0.4 (see exposition.h).
+ *
+ * Every family gets its # HELP and # TYPE lines, counters end in
+ * _total, the latency histogram has cumulative _bucket{le=...} samples
+ * ending with le="+Inf", then _sum (seconds) and _count (equal to the
+ * +Inf bucket).  A request series is written once it has counted
+ * something, so the text stays short on a service that uses a few of
+ * its operations; the limit refusals, database and process figures are
+ * always written.  Label values are operationIds, statuses and error
+ * codes from the service's own tables: none needs escaping.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "call.h"
+#include "err.h"
+#include "exposition.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/router.h"
+#include "model/export.h"
+#include "repo/repo_bulk_export.h"
+#include "util/buf.h"
+#include "util/metrics.h"
+#include "util/timeutil.h"
+#include "util/xmalloc.h"
+
+/* The op label of requests that matched no route. */
+#define NO_ROUTE_OP	"none"
+
+bool
+exposition_is_scrape(const struct req *req)
+{
+	return req->wire_method == HTTP_GET &&
+	    strcmp(req->path, EXPOSITION_PATH) == 0;
+}
+
+void
+exposition_count(struct app *app, const struct route *rt, int status,
+    int err, int64_t started)
+{
+	int64_t d = time_mono_us() - started;
+	size_t op = METRICS_NO_ROUTE;
+
+	if (rt != NULL && rt >= routes && rt < routes + nroutes)
+		op = (size_t)(rt - routes);
+	metrics_request(app->metrics, op, status, err,
+	    d > 0 ? (uint64_t)d : 0);
+}
+
+/* The code label of a result: the service's code, the OAuth error, or "". */
+static const char *
+result_code(const struct metrics_result *res)
+{
+	const struct err_info *e;
+
+	if (res->err == 0)
+		return "";
+	e = err_lookup(res->err);
+	return e->code != NULL ? e->code :
+	    e->oauth_error != NULL ? e->oauth_error : "";
+}
+
+static void
+family(struct buf *out, const char *name, const char *type,
+    const char *help)
+{
+	buf_printf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
+	    type);
+}
+
+/* The operations that are written: route indexes, then METRICS_NO_ROUTE. */
+struct ops {
+	size_t		 n;			/* routes counted */
+	size_t		 first[METRICS_ROUTES];	/* first route of its op_id */
+};
+
+static void
+ops_init(struct ops *o)
+{
+	size_t i, j;
+
+	o->n = nroutes < METRICS_ROUTES ? nroutes : METRICS_ROUTES;
+	for (i = 0; i < o->n; i++) {
+		o->first[i] = i;
+		for (j = 0; j < i; j++)
+			if (strcmp(routes[j].op_id, routes[i].op_id) == 0) {
+				o->first[i] = j;
+				break;
+			}
+	}
+}
+
+/* Whether op slot g is written as a series of its own. */
+static bool
+ops_is_head(const struct ops *o, size_t g)
+{
+	return g == METRICS_NO_ROUTE || (g < o->n && o->first[g] == g);
+}
+
+/* The op slot of the i-th pass of a loop over 0 .. o->n. */
+static size_t
+ops_slot(const struct ops *o, size_t i)
+{
+	return i == o->n ? METRICS_NO_ROUTE : i;
+}
+
+static const char *
+ops_label(size_t g)
+{
+	return g == METRICS_NO_ROUTE ? NO_ROUTE_OP : routes[g].op_id;
+}
+
+/* One operation's counters, summed over the routes that share its op_id. */
+struct op_sum {
+	uint64_t	requests[METRICS_RESULTS];
+	uint64_t	buckets[METRICS_BUCKETS];
+	uint64_t	sum_usec;
+	uint64_t	count;
+};
+
+static void
+op_add(struct op_sum *t, const struct metrics_snapshot *s, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < s->nresults; i++)
+		t->requests[i] += s->requests[k][i];
+	for (i = 0; i < METRICS_BUCKETS; i++) {
+		t->buckets[i] += s->buckets[k][i];
+		t->count += s->buckets[k][i];
+	}
+	t->sum_usec += s->sum_usec[k];
+}
+
+/* The counters of op slot g (a head) into *t. */
+static void
+op_sum(const struct ops *o, const struct metrics_snapshot *s, size_t g,
+    struct op_sum *t)
+{
+	size_t k;
+
+	memset(t, 0, sizeof(*t));
+	if (g == METRICS_NO_ROUTE) {
+		op_add(t, s, g);
+		return;
+	}
+	for (k = g; k < o->n; k++)
+		if (o->first[k] == g)
+			op_add(t, s, k);
+}
+
+static void
+render_requests(struct buf *out, const struct ops *o,
+    const struct metrics_snapshot *s)
+{
+	struct op_sum t;
+	size_t i, g, r;
+
+	family(out, "mautod_requests_total", "counter", "Requests answered, "
+	    "by operation (operationId; none: no route), HTTP status and "
+	    "the service's error code (empty on success).");
+	for (i = 0; i <= o->n; i++) {
+		if (!ops_is_head(o, g = ops_slot(o, i)))
+			continue;
+		op_sum(o, s, g, &t);
+		for (r = 0; r < s->nresults; r++) {
+			if (t.requests[r] == 0)
+				continue;
+			buf_printf(out, "mautod_requests_total{op=\"%s\","
+			    "status=\"%d\",code=\"%s\"} %llu\n", ops_label(g),
+			    s->results[r].status, result_code(&s->results[r]),
+			    (unsigned long long)t.requests[r]);
+		}
+	}
+	family(out, "mautod_requests_unclassified_total", "counter",
+	    "Requests counted in the latency histogram but not in "
+	    "mautod_requests_total (its table of results was full).");
+	buf_printf(out, "mautod_requests_unclassified_total %llu\n",
+	    (unsigned long long)s->dropped);
+}
+
+static void
+render_latency(struct buf *out, const struct ops *o,
+    const struct metrics_snapshot *s)
+{
+	struct op_sum t;
+	uint64_t cum;
+	size_t i, g, b;
+
+	family(out, "mautod_request_duration_seconds", "histogram",
+	    "Time from accepting a request to writing its answer, by "
+	    "operation.");
+	for (i = 0; i <= o->n; i++) {
+		if (!ops_is_head(o, g = ops_slot(o, i)))
+			continue;
+		op_sum(o, s, g, &t);
+		if (t.count == 0)
+			continue;
+		for (b = 0, cum = 0; b < METRICS_BUCKETS; b++) {
+			cum += t.buckets[b];
+			buf_printf(out, "mautod_request_duration_seconds_bucket"
+			    "{op=\"%s\",le=\"%s\"} %llu\n", ops_label(g),
+			    metrics_bucket_le(b), (unsigned long long)cum);
+		}
+		buf_printf(out, "mautod_request_duration_seconds_sum"
+		    "{op=\"%s\"} %llu.%06llu\n", ops_label(g),
+		    (unsigned long long)(t.sum_usec / 1000000),
+		    (unsigned long long)(t.sum_usec % 1000000));
+		buf_printf(out, "mautod_request_duration_seconds_count"
+		    "{op=\"%s\"} %llu\n", ops_label(g),
+		    (unsigned long long)t.count);
+	}
+}
+
+static void
+render_host(struct buf *out, const struct metrics_snapshot *s,
+    const int64_t *export_jobs)
+{
+	size_t i;
+
+	family(out, "mautod_limit_refusals_total", "counter", "Calls "
+	    "refused by the instance limits, by error code (606 rate, "
+	    "607 daily quota, 615 concurrency).");
+	for (i = 0; i < METRICS_LIMIT__MAX; i++)
+		buf_printf(out, "mautod_limit_refusals_total{code=\"%s\"} "
+		    "%llu\n", metrics_limit_code((enum metrics_limit)i),
+		    (unsigned long long)s->refusals[i]);
+	family(out, "mautod_db_errors_total", "counter", "Database errors: "
+	    "connection lost, node unusable, or unexpected.");
+	buf_printf(out, "mautod_db_errors_total %llu\n",
+	    (unsigned long long)s->db_errors);
+	family(out, "mautod_db_reconnects_total", "counter", "Reconnections "
+	    "after a lost database connection, by result.");
+	buf_printf(out, "mautod_db_reconnects_total{result=\"ok\"} %llu\n"
+	    "mautod_db_reconnects_total{result=\"failed\"} %llu\n",
+	    (unsigned long long)s->db_reconnects,
+	    (unsigned long long)s->db_reconnect_failures);
+	family(out, "mautod_export_jobs", "gauge", "Bulk export jobs the "
+	    "database keeps, by state (no samples: the database did not "
+	    "answer).");
+	for (i = 0; export_jobs != NULL && i < EXPORT_STATUS__MAX; i++)
+		buf_printf(out, "mautod_export_jobs{state=\"%s\"} %lld\n",
+		    export_status_name((enum export_status)i),
+		    (long long)export_jobs[i]);
+	family(out, "mautod_workers_alive", "gauge", "Worker processes "
+	    "alive on this host.");
+	buf_printf(out, "mautod_workers_alive %lld\n", (long long)s->workers);
+	family(out, "mautod_export_runners_alive", "gauge", "Export runner "
+	    "processes alive on this host.");
+	buf_printf(out, "mautod_export_runners_alive %lld\n",
+	    (long long)s->runners);
+}
+
+void
+exposition_render(struct buf *out, const struct metrics_snapshot *s,
+    const int64_t *export_jobs)
+{
+	struct ops o;
+
+	ops_init(&o);
+	render_requests(out, &o, s);
+	render_latency(out, &o, s);
+	render_host(out, s, export_jobs);
+}
+
+int
+exposition_scrape(struct app *app, struct resp *r)
+{
+	struct metrics_snapshot *s = NULL;
+	int64_t jobs[EXPORT_STATUS__MAX];
+	struct buf b;
+	const char *text;
+	bool have_jobs;
+	int rc = -API_ERR_SYSTEM;
+
+	buf_init(&b, MAX_RESPONSE_BYTES);
+	if (app->metrics == NULL)
+		goto out;
+	s = xmalloc(sizeof(*s));
+	metrics_snapshot(app->metrics, s);
+	have_jobs = app->db != NULL &&
+	    repo_bulk_export_count_by_status(app->db, jobs) == 0;
+	exposition_render(&b, s, have_jobs ? jobs : NULL);
+	if (!buf_ok(&b))
+		goto out;
+	text = arena_strndup(&app->arena, b.data, b.len);
+	resp_text(r, 200, EXPOSITION_CTYPE, text);
+	rc = 0;
+out:
+	buf_clear(&b);
+	free(s);
+	return rc;
+}

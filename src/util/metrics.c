@@ -1,0 +1,249 @@
+/*
+ * The shared counters of GET /metrics; see metrics.h.
+ *
+ * Design.  One struct metrics_shared, mapped MAP_SHARED | MAP_ANONYMOUS
+ * by the master before it forks (as src/auth/ratelimit.c maps the
+ * limiter), so workers, export runners and the master see the same
+ * memory.  Every counter is a lock-free 64-bit atomic added to with
+ * relaxed order: counts need no ordering among themselves, and a process
+ * killed between two adds leaves nothing to repair (at worst a request
+ * counted without its latency).
+ *
+ * Results.  A request's result is its HTTP status and api_err.  Rather
+ * than a row per possible pair, a small table of keys is filled as
+ * results are first seen: a process claims a free entry with a
+ * compare-and-swap, and a racing process that loses finds the key the
+ * winner wrote.  Keys are never removed, so an index once found stays
+ * valid.  There are far fewer distinct results than METRICS_RESULTS
+ * (each api_err has one status, success a few); past that a request is
+ * counted in "dropped" and its latency still counts.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "err.h"
+#include "util/log.h"
+#include "util/metrics.h"
+#include "util/xmalloc.h"
+
+static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && sizeof(long long) == 8,
+    "shared counters need lock-free 64-bit atomics");
+static_assert(API_ERR__MAX < 256, "a result key holds an api_err in 8 bits");
+
+typedef _Atomic unsigned long long counter;
+
+struct metrics_shared {
+	/* Result keys: 0 free, else (status << 8 | err) + 1. */
+	_Atomic uint32_t keys[METRICS_RESULTS];
+	counter		 requests[METRICS_OPS][METRICS_RESULTS];
+	counter		 buckets[METRICS_OPS][METRICS_BUCKETS];
+	counter		 sum_usec[METRICS_OPS];
+	counter		 refusals[METRICS_LIMIT__MAX];
+	counter		 dropped;
+	counter		 db_errors;
+	counter		 db_reconnects;
+	counter		 db_reconnect_failures;
+	_Atomic long long workers;
+	_Atomic long long runners;
+};
+
+struct metrics {
+	struct metrics_shared	*sh;
+};
+
+/* Upper bounds of the buckets but the last (+Inf), in microseconds. */
+static const uint64_t bounds_usec[METRICS_BUCKETS - 1] = {
+	5000, 10000, 25000, 50000, 100000, 250000, 500000,
+	1000000, 2500000, 5000000, 10000000,
+};
+
+static const char *const bounds_le[METRICS_BUCKETS] = {
+	"0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5",
+	"1", "2.5", "5", "10", "+Inf",
+};
+
+static const char *const limit_codes[METRICS_LIMIT__MAX] = {
+	[METRICS_LIMIT_RATE] = "606",
+	[METRICS_LIMIT_QUOTA] = "607",
+	[METRICS_LIMIT_CONCURRENCY] = "615",
+};
+
+/* See metrics.h. */
+struct metrics *
+metrics_create(void)
+{
+	struct metrics *m;
+	void *p;
+
+	p = mmap(NULL, sizeof(struct metrics_shared), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		log_err("metrics: mmap %zu bytes: %s",
+		    sizeof(struct metrics_shared), strerror(errno));
+		return NULL;
+	}
+	m = xcalloc(1, sizeof(*m));
+	m->sh = p;	/* zero-filled by the kernel: every counter is 0 */
+	return m;
+}
+
+void
+metrics_destroy(struct metrics *m)
+{
+	if (m == NULL)
+		return;
+	(void)munmap(m->sh, sizeof(*m->sh));
+	free(m);
+}
+
+/* The table index of a result, claiming a free entry; -1 when full. */
+static int
+result_index(struct metrics_shared *sh, int status, int err)
+{
+	uint32_t key, k;
+	size_t i;
+
+	key = ((uint32_t)status << 8 | (uint32_t)err) + 1;
+	for (i = 0; i < METRICS_RESULTS; i++) {
+		k = atomic_load_explicit(&sh->keys[i], memory_order_acquire);
+		if (k == 0 && atomic_compare_exchange_strong_explicit(
+		    &sh->keys[i], &k, key, memory_order_acq_rel,
+		    memory_order_acquire))
+			return (int)i;
+		if (k == key)
+			return (int)i;
+	}
+	return -1;
+}
+
+size_t
+metrics_bucket_of(uint64_t usec)
+{
+	size_t i;
+
+	for (i = 0; i < METRICS_BUCKETS - 1; i++)
+		if (usec <= bounds_usec[i])
+			return i;
+	return METRICS_BUCKETS - 1;
+}
+
+static void
+add(counter *c, unsigned long long n)
+{
+	(void)atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+/* See metrics.h. */
+void
+metrics_request(struct metrics *m, size_t op, int status, int err,
+    uint64_t usec)
+{
+	struct metrics_shared *sh;
+	int idx;
+
+	if (m == NULL)
+		return;
+	sh = m->sh;
+	if (op > METRICS_NO_ROUTE)
+		op = METRICS_NO_ROUTE;
+	if (err < 0)
+		err = -err;
+	if (err >= API_ERR__MAX)
+		err = API_ERR_SYSTEM;
+	if (status < 0 || status > 999)
+		status = 0;
+	if ((idx = result_index(sh, status, err)) >= 0)
+		add(&sh->requests[op][idx], 1);
+	else
+		add(&sh->dropped, 1);
+	add(&sh->buckets[op][metrics_bucket_of(usec)], 1);
+	add(&sh->sum_usec[op], usec);
+	if (err == API_ERR_RATE_LIMIT)
+		add(&sh->refusals[METRICS_LIMIT_RATE], 1);
+	else if (err == API_ERR_DAILY_QUOTA)
+		add(&sh->refusals[METRICS_LIMIT_QUOTA], 1);
+	else if (err == API_ERR_CONCURRENCY)
+		add(&sh->refusals[METRICS_LIMIT_CONCURRENCY], 1);
+}
+
+void
+metrics_db_error(struct metrics *m)
+{
+	if (m != NULL)
+		add(&m->sh->db_errors, 1);
+}
+
+void
+metrics_db_reconnect(struct metrics *m, bool ok)
+{
+	if (m != NULL)
+		add(ok ? &m->sh->db_reconnects : &m->sh->db_reconnect_failures,
+		    1);
+}
+
+void
+metrics_set_procs(struct metrics *m, int workers, int runners)
+{
+	if (m == NULL)
+		return;
+	atomic_store_explicit(&m->sh->workers, workers, memory_order_relaxed);
+	atomic_store_explicit(&m->sh->runners, runners, memory_order_relaxed);
+}
+
+static uint64_t
+get(const counter *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+/* See metrics.h. */
+void
+metrics_snapshot(const struct metrics *m, struct metrics_snapshot *out)
+{
+	const struct metrics_shared *sh = m->sh;
+	uint32_t k;
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < METRICS_RESULTS; i++) {
+		k = atomic_load_explicit(&sh->keys[i], memory_order_acquire);
+		if (k == 0)
+			break;
+		out->results[i].status = (int)((k - 1) >> 8);
+		out->results[i].err = (int)((k - 1) & 0xff);
+		out->nresults = i + 1;
+	}
+	for (i = 0; i < METRICS_OPS; i++) {
+		for (j = 0; j < out->nresults; j++)
+			out->requests[i][j] = get(&sh->requests[i][j]);
+		for (j = 0; j < METRICS_BUCKETS; j++)
+			out->buckets[i][j] = get(&sh->buckets[i][j]);
+		out->sum_usec[i] = get(&sh->sum_usec[i]);
+	}
+	for (i = 0; i < METRICS_LIMIT__MAX; i++)
+		out->refusals[i] = get(&sh->refusals[i]);
+	out->dropped = get(&sh->dropped);
+	out->db_errors = get(&sh->db_errors);
+	out->db_reconnects = get(&sh->db_reconnects);
+	out->db_reconnect_failures = get(&sh->db_reconnect_failures);
+	out->workers = atomic_load_explicit(&sh->workers,
+	    memory_order_relaxed);
+	out->runners = atomic_load_explicit(&sh->runners,
+	    memory_order_relaxed);
+}
+
+const char *
+metrics_bucket_le(size_t i)
+{
+	return i < METRICS_BUCKETS ? bounds_le[i] : "+Inf";
+}
+
+const char *
+metrics_limit_code(enum metrics_limit l)
+{
+	return (size_t)l < METRICS_LIMIT__MAX ? limit_codes[l] : "";
+}
