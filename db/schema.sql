@@ -1,6 +1,3 @@
--- The schema that db/migrations produce, less schema_migrations (the
--- runner's own table).  Regenerate with scripts/dump-schema.sh after adding
--- a migration; tests/integration/test_migrate.sh compares the two.
 CREATE TABLE `activity` (
   `id` bigint(20) NOT NULL AUTO_INCREMENT,
   `lead_id` int(11) NOT NULL,
@@ -19,6 +16,14 @@ CREATE TABLE `activity_type` (
   `name` varchar(255) NOT NULL,
   `primary_attribute` varchar(64) DEFAULT NULL,
   PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `asset_usage` (
+  `asset_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `asset_id` int(11) NOT NULL,
+  `user_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `user_id` int(11) NOT NULL,
+  PRIMARY KEY (`asset_type`,`asset_id`,`user_type`,`user_id`),
+  KEY `asset_usage_user` (`user_type`,`user_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `auth_client` (
   `id` bigint(20) NOT NULL AUTO_INCREMENT,
@@ -173,6 +178,22 @@ CREATE TABLE `export_slot` (
   `job_id` bigint(20) DEFAULT NULL,
   `lease_until` datetime(6) DEFAULT NULL,
   PRIMARY KEY (`slot`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `folder` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `kind` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `parent_id` int(11) DEFAULT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `is_system` tinyint(1) NOT NULL DEFAULT 0,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `folder_sibling_name` (`parent_id`,`name`),
+  KEY `folder_workspace` (`workspace_id`),
+  CONSTRAINT `folder_parent` FOREIGN KEY (`parent_id`) REFERENCES `folder` (`id`),
+  CONSTRAINT `folder_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `form` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
@@ -374,6 +395,29 @@ CREATE TABLE `list_member` (
   KEY `list_member_lead` (`lead_id`),
   CONSTRAINT `list_member_list` FOREIGN KEY (`list_id`) REFERENCES `static_list` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lp_template` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `folder_id` int(11) NOT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `template_type` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `enable_munchkin` tinyint(1) NOT NULL DEFAULT 0,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `lp_template_name` (`name`),
+  KEY `lp_template_folder` (`folder_id`,`id`),
+  CONSTRAINT `lp_template_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `lp_template_version` (
+  `template_id` int(11) NOT NULL,
+  `status` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `content` mediumtext NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`template_id`,`status`),
+  CONSTRAINT `lp_template_version_fk` FOREIGN KEY (`template_id`) REFERENCES `lp_template` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `program` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,
@@ -383,8 +427,11 @@ CREATE TABLE `program` (
   `workspace` varchar(255) NOT NULL DEFAULT 'Default',
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
+  `folder_id` int(11) NOT NULL DEFAULT 1,
   PRIMARY KEY (`id`),
-  UNIQUE KEY `program_name` (`name`)
+  UNIQUE KEY `program_name` (`name`),
+  KEY `program_folder` (`folder_id`),
+  CONSTRAINT `program_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `program_member` (
   `program_id` int(11) NOT NULL,
@@ -410,6 +457,15 @@ CREATE TABLE `program_status` (
   UNIQUE KEY `program_status_name` (`program_id`,`name`),
   CONSTRAINT `program_status_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `schema_migrations` (
+  `version` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `checksum` char(64) NOT NULL,
+  `done` tinyint(1) NOT NULL DEFAULT 0,
+  `started_at` datetime(3) NOT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`version`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `static_list` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,
@@ -420,4 +476,10 @@ CREATE TABLE `static_list` (
   `updated_at` datetime NOT NULL,
   PRIMARY KEY (`id`),
   UNIQUE KEY `static_list_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `workspace` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `workspace_name` (`name`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -1,0 +1,54 @@
+/*
+ * The one place that parses HTML (docs/assets.md): libxml2's HTML parser,
+ * which reads tag soup the way browsers do and can write the tree back.
+ * Template and content HTML of every asset group goes through here, never
+ * through string searching.  Pure code (no I/O besides libxml2's memory).
+ */
+#ifndef MAUTO_MODEL_HTML_H
+#define MAUTO_MODEL_HTML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct html_doc;
+struct html_elem;
+
+/* The largest HTML accepted (bytes); bigger input is refused. */
+#define HTML_MAX_BYTES		(4 * 1024 * 1024)
+/* Elements nested deeper than this make the document refused. */
+#define HTML_MAX_DEPTH		256
+
+/*
+ * Parses text (len bytes, not necessarily terminated) as HTML in UTF-8.
+ * Returns the document, or NULL when it cannot be read as HTML at all
+ * (empty, over HTML_MAX_BYTES, nested over HTML_MAX_DEPTH, no element);
+ * then, if err is not NULL, writes why into err (errsz bytes).
+ */
+struct html_doc	*html_parse(const char *text, size_t len, char *err,
+		    size_t errsz);
+void		 html_free(struct html_doc *d);
+
+/*
+ * Calls fn for each element in document order, until fn returns non-zero
+ * (which html_each returns); 0 when every element was visited.
+ */
+int	html_each(const struct html_doc *d,
+	    int (*fn)(void *ctx, const struct html_elem *e), void *ctx);
+
+/* The element's lower-case tag name ("div"). */
+const char	*html_elem_name(const struct html_elem *e);
+/* An attribute's value (NULL when absent); valid while d lives. */
+const char	*html_elem_attr(const struct html_elem *e, const char *name);
+/* Whether the class attribute holds word (white-space separated). */
+bool		 html_elem_has_class(const struct html_elem *e,
+		    const char *word);
+/* The number of elements named tag in d (lower-case). */
+size_t		 html_count(const struct html_doc *d, const char *tag);
+
+/*
+ * The document written back as HTML; *len gets its length.  The caller
+ * frees it with free().  NULL when out of memory.
+ */
+char	*html_serialize(const struct html_doc *d, size_t *len);
+
+#endif
