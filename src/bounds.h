@@ -67,6 +67,13 @@
 #define CLIENT_SECRET_BYTES	32
 #define MAX_NAME_BYTES		255	/* client, role names */
 
+/* Assets (docs/assets.md). */
+#define ASSET_MAX_RETURN_DEFAULT 20	/* browse: maxReturn when not given */
+#define ASSET_MAX_RETURN	200	/* browse: the largest maxReturn */
+#define ASSET_NAME_CHARS	255	/* asset and folder names */
+#define ASSET_DESCRIPTION_CHARS	2000
+#define MAX_FOLDERS_LISTED	100000	/* mautoctl folder list */
+
 /* Workers. */
 #define MAX_WORKERS		256
 #define MAX_HOST_ID_BYTES	64

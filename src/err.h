@@ -31,6 +31,10 @@ enum api_err {
 	API_ERR_URI_TOO_LONG,		/* HTTP 414 */
 	API_ERR_BLANK,			/* 701 "%s cannot be blank" */
 	API_ERR_NO_DATA,		/* 702 */
+	API_ERR_BAD_DATE,		/* 704 Invalid date format */
+	API_ERR_RULE,			/* 709 business rule, with its own message */
+	API_ERR_NO_PARENT,		/* 710 Parent Folder Not Found */
+	API_ERR_FOLDER_TYPE,		/* 711 Incompatible Folder Type */
 	API_ERR_INVALID_VALUE,		/* 1001 */
 	API_ERR_MISSING_PARAM,		/* 1002 */
 	API_ERR_INVALID_REQUEST,	/* 1003 */

@@ -57,6 +57,22 @@ int	api_leads_push(struct call *c, struct resp *r);
 int	api_leads_submit_form(struct call *c, struct resp *r);
 
 /*
+ * api_lp_templates.c: Landing Page Templates, all 12 operations.
+ */
+int	api_lp_templates_get(struct call *c, struct resp *r);
+int	api_lp_templates_get_by_name(struct call *c, struct resp *r);
+int	api_lp_templates_browse(struct call *c, struct resp *r);
+int	api_lp_templates_content_get(struct call *c, struct resp *r);
+int	api_lp_templates_create(struct call *c, struct resp *r);
+int	api_lp_templates_clone(struct call *c, struct resp *r);
+int	api_lp_templates_update(struct call *c, struct resp *r);
+int	api_lp_templates_content_update(struct call *c, struct resp *r);
+int	api_lp_templates_approve(struct call *c, struct resp *r);
+int	api_lp_templates_unapprove(struct call *c, struct resp *r);
+int	api_lp_templates_discard(struct call *c, struct resp *r);
+int	api_lp_templates_delete(struct call *c, struct resp *r);
+
+/*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,
  * cancel, file, the job list); the jobs run in src/export/runner.c.
  */

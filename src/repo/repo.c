@@ -17,6 +17,9 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_FORMS] = &repo_forms_sql,
 	[REPO_COOKIES] = &repo_cookies_sql,
 	[REPO_MERGE] = &repo_merge_sql,
+	[REPO_FOLDERS] = &repo_folders_sql,
+	[REPO_USAGE] = &repo_usage_sql,
+	[REPO_LP_TEMPLATES] = &repo_lp_templates_sql,
 };
 
 /*

@@ -56,6 +56,9 @@ enum repo_id {
 	REPO_FORMS,
 	REPO_COOKIES,
 	REPO_MERGE,
+	REPO_FOLDERS,
+	REPO_USAGE,
+	REPO_LP_TEMPLATES,
 	REPO__MAX
 };
 
@@ -73,6 +76,9 @@ extern const struct db_stmt_set repo_lists_sql;
 extern const struct db_stmt_set repo_forms_sql;
 extern const struct db_stmt_set repo_cookies_sql;
 extern const struct db_stmt_set repo_merge_sql;
+extern const struct db_stmt_set repo_folders_sql;
+extern const struct db_stmt_set repo_usage_sql;
+extern const struct db_stmt_set repo_lp_templates_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets

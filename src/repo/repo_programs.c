@@ -49,6 +49,7 @@ enum programs_stmt {
 	PROGRAMS_STMT_PROGRAM_MEMBER_DELETE_BY_LEAD,
 	PROGRAMS_STMT_CAMPAIGN_MEMBER_MOVE,
 	PROGRAMS_STMT_CAMPAIGN_MEMBER_DELETE_BY_LEAD,
+	PROGRAMS_STMT_COUNT_FOLDER,
 	PROGRAMS_STMT__MAX
 };
 
@@ -61,6 +62,8 @@ enum programs_stmt {
 	"nurture_cadence, membership_date, updated_at"
 
 static const char *const sql[PROGRAMS_STMT__MAX] = {
+	[PROGRAMS_STMT_COUNT_FOLDER] =
+	    "SELECT COUNT(*) FROM program WHERE folder_id = ?",
 	[PROGRAMS_STMT_GET_BY_ID] =
 	    "SELECT id, name, type, channel FROM program WHERE id = ?",
 	[PROGRAMS_STMT_GET_BY_NAME] =
@@ -889,4 +892,15 @@ repo_programs_member_list_free(struct repo_member_list *l)
 	free(l->items);
 	l->items = NULL;
 	l->count = 0;
+}
+
+/* See repo_programs.h. */
+int
+repo_programs_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &folder_id);
+	return db_query_i64(db, stmt(db, PROGRAMS_STMT_COUNT_FOLDER), in, n,
+	    "repo_programs_count_in_folder");
 }

@@ -70,6 +70,9 @@ int	repo_programs_members_move(struct db *db, int64_t to, int64_t from);
 /* The program named name (exactly) with its statuses; as get_by_id. */
 int	repo_programs_get_by_name(struct db *db, const char *name,
 	    struct repo_program *out);
+/* The number of programs in folder folder_id (mautoctl folder delete). */
+int	repo_programs_count_in_folder(struct db *db, int32_t folder_id,
+	    int64_t *n);
 /* Frees what p owns and zeroes it. */
 void	repo_programs_program_clear(struct repo_program *p);
 

@@ -152,6 +152,10 @@ static const struct config_key keys[] = {
 	  .offset = OFF(export_lease_secs), .min = 2, .max = 3600,
 	  .help = "seconds after which the job of a silent export runner "
 	    "is taken over" },
+	{ .name = "app_url", .def = "http://localhost", .type = CONFIG_STR,
+	  .offset = OFF(app_url), .min = 1, .max = 255,
+	  .help = "the address the url member of asset replies starts with "
+	    "(the hosted service's user interface)" },
 	{ .name = "fault_injection", .def = "false", .type = CONFIG_BOOL,
 	  .offset = OFF(fault_injection), .min = 0, .max = 1,
 	  .help = "answer the X-Mauto-Fault request header and the fault "

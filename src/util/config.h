@@ -55,6 +55,9 @@ struct config {
 	int	 export_daily_quota_mb;	/* 500; 0: no limit */
 	int	 export_lease_secs;	/* a runner's unrenewed claim lasts */
 
+	/* Assets (docs/assets.md). */
+	char	*app_url;		/* asset urls start with it */
+
 	/* Testing clients (src/http/fault.c): X-Mauto-Fault, fault plans. */
 	bool	 fault_injection;
 };

@@ -1,0 +1,124 @@
+/*
+ * The asset handlers' shared pieces (api_asset.h).  Choices where the
+ * real service is silent:
+ *   - a folder or program that does not exist is 710 "Parent Folder Not
+ *     Found" wherever an asset is put (create, clone), and so is a
+ *     folder parameter of a browse that names nothing;
+ *   - the url member is app_url + "/#" + the asset's two-letter code and
+ *     id, as the hosted service's ("https://app-...marketo.com/#LT286B2")
+ *     points into its user interface.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "api/api_asset.h"
+#include "api/api_common.h"
+#include "call.h"
+#include "err.h"
+#include "http/response.h"
+#include "http/validate.h"
+#include "model/asset.h"
+#include "model/folder.h"
+#include "repo/repo_folders.h"
+#include "util/config.h"
+#include "util/timeutil.h"
+
+const char *const api_asset_status_words[] = { "draft", "approved", NULL };
+
+/* See api_asset.h. */
+int
+api_asset_none(struct resp *r)
+{
+	resp_warn(r, ENV_ASSET1, 0, ASSET_NONE_FOUND);
+	return 0;
+}
+
+/* See api_asset.h. */
+int
+api_asset_folder(struct call *c, struct resp *r, const char *text,
+    struct folder_ref *out)
+{
+	if (text != NULL && folder_ref_parse(text, out) == 0)
+		return 0;
+	return api_common_invalid(c, r, text != NULL ? text : "",
+	    "FolderVariantType");
+}
+
+/* See api_asset.h. */
+int
+api_asset_place(struct call *c, struct resp *r, const struct folder_ref *ref,
+    enum asset_kind ak, struct repo_place *out)
+{
+	int e = repo_folders_place(c->app->db, ref, out);
+
+	if (e == -REPO_ERR_NOT_FOUND)
+		return -API_ERR_NO_PARENT;
+	if (e != 0)
+		return err_from_repo(e);
+	if (!folder_may_hold(out->kind, ref->type == FOLDER_T_PROGRAM, ak))
+		return api_common_fail(c, r, -API_ERR_FOLDER_TYPE,
+		    "Incompatible Folder Type: a %s cannot hold this asset",
+		    ref->type == FOLDER_T_PROGRAM ? "program" :
+		    folder_kind_name(out->kind));
+	return 0;
+}
+
+/* See api_asset.h. */
+enum asset_status
+api_asset_status(const struct vvalue *v)
+{
+	if (!v->present)
+		return ASSET_ST_ANY;
+	return v->i == 0 ? ASSET_ST_DRAFT : ASSET_ST_APPROVED;
+}
+
+/* See api_asset.h. */
+struct json_object *
+api_asset_folder_json(enum folder_type t, int64_t id, const char *name)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type",
+	    json_object_new_string(folder_type_name(t)));
+	json_object_object_add(o, "value", json_object_new_int64(id));
+	json_object_object_add(o, "folderName",
+	    json_object_new_string(name != NULL ? name : ""));
+	return o;
+}
+
+/* See api_asset.h. */
+struct json_object *
+api_asset_time_json(const char *db)
+{
+	char iso[TIME_ISO_BYTES], out[TIME_ISO_BYTES + 8];
+
+	if (time_iso_from_db(db, iso) == NULL)
+		return NULL;
+	(void)snprintf(out, sizeof(out), "%s+0000", iso);
+	return json_object_new_string(out);
+}
+
+/* See api_asset.h. */
+void
+api_asset_id_result(struct resp *r, int64_t id)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int64(id));
+	resp_add(r, o);
+}
+
+/* See api_asset.h. */
+struct json_object *
+api_asset_url_json(struct call *c, const char *prefix, int64_t id)
+{
+	const char *base = c->app->cfg->app_url != NULL ?
+	    c->app->cfg->app_url : "http://localhost";
+	char buf[320];
+
+	(void)snprintf(buf, sizeof(buf), "%s/#%s%lldB2", base, prefix,
+	    (long long)id);
+	return json_object_new_string(buf);
+}

@@ -1,0 +1,66 @@
+/*
+ * What every asset handler shares (docs/assets.md): the folder parameter
+ * and the place it names (710, 711), the status parameter, offset and
+ * maxReturn paging, the folder and time shapes of the asset replies, the
+ * id-only result, and the "No assets found" answer.
+ */
+#ifndef MAUTO_API_API_ASSET_H
+#define MAUTO_API_API_ASSET_H
+
+#include <stdint.h>
+
+#include "model/asset.h"
+#include "model/folder.h"
+
+struct call;
+struct json_object;
+struct repo_place;
+struct resp;
+struct vvalue;
+
+/* The warning of a query that finds nothing (a success, no result). */
+#define ASSET_NONE_FOUND	"No assets found for the given search criteria."
+
+/* Answers a query that found nothing: the warning, no result; 0. */
+int	api_asset_none(struct resp *r);
+
+/*
+ * The folder parameter text (folder_ref_parse) into *out; 1001 "Invalid
+ * value '<text>'. Required of type 'FolderVariantType'" when it names no
+ * place.
+ */
+int	api_asset_folder(struct call *c, struct resp *r, const char *text,
+	    struct folder_ref *out);
+
+/*
+ * The place ref names, where an asset of kind ak is to be put: 710 when
+ * there is no such folder or program, 711 when ak may not live there.
+ */
+int	api_asset_place(struct call *c, struct resp *r,
+	    const struct folder_ref *ref, enum asset_kind ak,
+	    struct repo_place *out);
+
+/* The status parameter (absent: ASSET_ST_ANY). */
+enum asset_status	api_asset_status(const struct vvalue *v);
+
+/* The words the status parameter takes, for its descriptor. */
+extern const char *const api_asset_status_words[];
+
+/*
+ * The folder of an email, template or landing page template reply:
+ * {"type":"Folder","value":id,"folderName":name}.
+ */
+struct json_object	*api_asset_folder_json(enum folder_type t, int64_t id,
+			    const char *name);
+
+/* A database time as the asset replies write it: "...T...Z+0000". */
+struct json_object	*api_asset_time_json(const char *db);
+
+/* Adds {"id": id} to the result (the reply of many mutations). */
+void	api_asset_id_result(struct resp *r, int64_t id);
+
+/* The url of an asset in the UI: app_url, "/#", prefix, id. */
+struct json_object	*api_asset_url_json(struct call *c, const char *prefix,
+			    int64_t id);
+
+#endif

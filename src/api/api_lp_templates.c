@@ -1,0 +1,503 @@
+/*
+ * Landing Page Templates (docs/assets.md, docs/behaviour.md §12): the 12
+ * operations under /rest/asset/v1/landingPageTemplate(s).  Parameters are
+ * form fields, read from the query string or the body alike; the content
+ * upload is a multipart `content` part.
+ *
+ * Choices where the real service is silent or contradicts itself:
+ *   - enableMunchkin defaults to false, as the documentation says (the
+ *     swagger says true); templateType defaults to freeForm and takes
+ *     "freeform", the documentation's spelling, too;
+ *   - queries (by id, by name, browse, content) that find nothing answer
+ *     the "No assets found" warning; mutations of a template that does
+ *     not exist answer 702 "<id> Landing page template not found";
+ *   - browse without status lists each version of a template that has
+ *     both (approved first); maxReturn is 1 to 200 (default 20), a value
+ *     out of range is 1001; offset is 0 or more;
+ *   - a name another template has is 709 "Landing page template name
+ *     '<name>' is already in use";
+ *   - Update Content without a content part (file or field) is 1002;
+ *     content that is not HTML at all is refused when the template is
+ *     approved, as the checks of model/lptemplate.c say, not on upload;
+ *   - clone copies the approved content when there is one, else the
+ *     draft, into a new draft; it takes name (required), folder
+ *     (required) and description, and keeps the source's type and
+ *     enableMunchkin.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "api/api.h"
+#include "api/api_asset.h"
+#include "api/api_common.h"
+#include "bounds.h"
+#include "err.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/validate.h"
+#include "model/asset.h"
+#include "model/folder.h"
+#include "model/html.h"
+#include "model/lptemplate.h"
+#include "repo/repo_folders.h"
+#include "repo/repo_lp_templates.h"
+
+/* The url code of landing page templates in the hosted service's UI. */
+#define LPT_URL_PREFIX	"LT"
+
+static const char *const type_words[] = { "freeForm", "guided", "freeform",
+    NULL };
+
+/* The template's reply object, members in the real service's order. */
+static struct json_object *
+lpt_json(struct call *c, const struct repo_lpt *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int64(t->id));
+	json_object_object_add(o, "name", json_object_new_string(t->name));
+	json_object_object_add(o, "description",
+	    api_common_str_or_null(t->description));
+	json_object_object_add(o, "createdAt",
+	    api_asset_time_json(t->created_at));
+	json_object_object_add(o, "updatedAt",
+	    api_asset_time_json(t->updated_at));
+	json_object_object_add(o, "url",
+	    api_asset_url_json(c, LPT_URL_PREFIX, t->id));
+	json_object_object_add(o, "folder", api_asset_folder_json(
+	    FOLDER_T_FOLDER, t->folder_id, t->folder_name));
+	json_object_object_add(o, "status",
+	    json_object_new_string(asset_status_name(t->status)));
+	json_object_object_add(o, "workspace",
+	    json_object_new_string(t->workspace != NULL ? t->workspace :
+	    "Default"));
+	json_object_object_add(o, "templateType",
+	    json_object_new_string(lpt_type_name(t->type)));
+	json_object_object_add(o, "enableMunchkin",
+	    json_object_new_boolean(t->enable_munchkin));
+	return o;
+}
+
+/* The path's template id. */
+static int32_t
+path_id(const struct call *c)
+{
+	return (int32_t)c->req->path_ints[0];
+}
+
+/* 702 for a mutation of a template that does not exist. */
+static int
+not_found(struct call *c, struct resp *r, int32_t id)
+{
+	return api_common_fail(c, r, -API_ERR_NO_DATA,
+	    "%d Landing page template not found", (int)id);
+}
+
+/* A repository error of a mutation of template id as the API's. */
+static int
+mutation_err(struct call *c, struct resp *r, int32_t id, int e,
+    const char *msg)
+{
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r, id);
+	if (e == -REPO_ERR_INVALID && msg != NULL && msg[0] != '\0')
+		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
+	return err_from_repo(e);
+}
+
+/* 709 for a name another template has. */
+static int
+name_taken(struct call *c, struct resp *r, const char *name)
+{
+	return api_common_fail(c, r, -API_ERR_RULE, "Landing page template "
+	    "name '%s' is already in use", api_common_echo(c, name));
+}
+
+/* Reads template id back as the default version shows it, into r. */
+static int
+answer_template(struct call *c, struct resp *r, int32_t id,
+    enum asset_status want)
+{
+	struct repo_lpt t;
+	int e;
+
+	e = repo_lpt_get(c->app->db, &c->app->arena, id, want, false, &t);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r, id);
+	if (e != 0)
+		return err_from_repo(e);
+	resp_add(r, lpt_json(c, &t));
+	return 0;
+}
+
+/* ---- Reads ------------------------------------------------------------ */
+
+/* GET /rest/asset/v1/landingPageTemplate/{id}.json?status= */
+int
+api_lp_templates_get(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "status", .type = VP_ENUM,
+		  .words = api_asset_status_words },
+	};
+	struct vvalue pv[1];
+	struct repo_lpt t;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = repo_lpt_get(c->app->db, &c->app->arena, path_id(c),
+	    api_asset_status(&pv[0]), false, &t);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
+		return err_from_repo(e);
+	resp_add(r, lpt_json(c, &t));
+	return 0;
+}
+
+/* GET /rest/asset/v1/landingPageTemplate/byName.json?name=&status= */
+int
+api_lp_templates_get_by_name(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "status", .type = VP_ENUM,
+		  .words = api_asset_status_words },
+	};
+	struct vvalue pv[2];
+	struct repo_lpt t;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = repo_lpt_get_by_name(c->app->db, &c->app->arena, pv[0].s,
+	    api_asset_status(&pv[1]), &t);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
+		return err_from_repo(e);
+	resp_add(r, lpt_json(c, &t));
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/landingPageTemplates.json?maxReturn=&offset=
+ * &status=&folder=
+ */
+int
+api_lp_templates_browse(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "maxReturn", .type = VP_INT, .min = 1,
+		  .max = ASSET_MAX_RETURN },
+		{ .name = "offset", .type = VP_INT, .min = 0,
+		  .max = INT32_MAX },
+		{ .name = "status", .type = VP_ENUM,
+		  .words = api_asset_status_words },
+		{ .name = "folder", .type = VP_RAW,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+	};
+	struct vvalue pv[4];
+	struct repo_lpt_query q;
+	struct repo_lpt *items;
+	struct repo_place place;
+	struct folder_ref ref;
+	size_t n, i;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	memset(&q, 0, sizeof(q));
+	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
+	q.offset = pv[1].present ? pv[1].i : 0;
+	q.status = api_asset_status(&pv[2]);
+	if (pv[3].present) {
+		if ((e = api_asset_folder(c, r, pv[3].s, &ref)) != 0 ||
+		    (e = api_asset_place(c, r, &ref, AK_LP_TEMPLATE,
+		    &place)) != 0)
+			return e;
+		q.folder_id = (int32_t)ref.id;
+	}
+	if ((e = repo_lpt_browse(c->app->db, &c->app->arena, &q, &items,
+	    &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
+	for (i = 0; i < n; i++)
+		resp_add(r, lpt_json(c, &items[i]));
+	return 0;
+}
+
+/* GET /rest/asset/v1/landingPageTemplate/{id}/content.json?status= */
+int
+api_lp_templates_content_get(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "status", .type = VP_ENUM,
+		  .words = api_asset_status_words },
+	};
+	struct vvalue pv[1];
+	struct json_object *o;
+	struct repo_lpt t;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = repo_lpt_get(c->app->db, &c->app->arena, path_id(c),
+	    api_asset_status(&pv[0]), true, &t);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
+		return err_from_repo(e);
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int64(t.id));
+	json_object_object_add(o, "status",
+	    json_object_new_string(asset_status_name(t.status)));
+	json_object_object_add(o, "content",
+	    json_object_new_string_len(t.content, (int)t.content_len));
+	json_object_object_add(o, "templateType",
+	    json_object_new_string(lpt_type_name(t.type)));
+	json_object_object_add(o, "enableMunchkin",
+	    json_object_new_boolean(t.enable_munchkin));
+	resp_add(r, o);
+	return 0;
+}
+
+/* ---- Create, clone, metadata ------------------------------------------ */
+
+/*
+ * The place of a new template from the folder parameter: 1001, 710 or
+ * 711 as api_asset_place says.
+ */
+static int
+new_place(struct call *c, struct resp *r, const char *folder,
+    struct repo_place *place)
+{
+	struct folder_ref ref;
+	int e;
+
+	if ((e = api_asset_folder(c, r, folder, &ref)) != 0)
+		return e;
+	return api_asset_place(c, r, &ref, AK_LP_TEMPLATE, place);
+}
+
+/*
+ * POST /rest/asset/v1/landingPageTemplates.json: name, folder,
+ * description, templateType, enableMunchkin.
+ */
+int
+api_lp_templates_create(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "folder", .type = VP_RAW,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+		{ .name = "description", .type = VP_STR,
+		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		{ .name = "templateType", .type = VP_ENUM,
+		  .flags = VPF_NOCASE, .words = type_words,
+		  .type_name = "LpTemplateType" },
+		{ .name = "enableMunchkin", .type = VP_BOOL },
+	};
+	struct vvalue pv[5];
+	struct repo_lpt_new t;
+	struct repo_place place;
+	int32_t id;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = new_place(c, r, pv[1].s, &place)) != 0)
+		return e;
+	memset(&t, 0, sizeof(t));
+	t.name = pv[0].s;
+	t.description = pv[2].present ? pv[2].s : NULL;
+	t.folder_id = (int32_t)place.ref.id;
+	t.type = pv[3].present && pv[3].i == 1 ? LPT_GUIDED : LPT_FREE_FORM;
+	t.enable_munchkin = pv[4].present && pv[4].b;
+	e = repo_lpt_insert(c->app->db, &t, &id);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, t.name);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer_template(c, r, id, ASSET_ST_ANY);
+}
+
+/*
+ * POST /rest/asset/v1/landingPageTemplate/{id}/clone.json: name, folder,
+ * description.
+ */
+int
+api_lp_templates_clone(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "folder", .type = VP_RAW,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+		{ .name = "description", .type = VP_STR,
+		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+	};
+	struct vvalue pv[3];
+	struct repo_lpt_new t;
+	struct repo_lpt src;
+	struct repo_place place;
+	int32_t id = path_id(c), nid;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = repo_lpt_get(c->app->db, &c->app->arena, id, ASSET_ST_ANY, false,
+	    &src);
+	if (e != 0)
+		return mutation_err(c, r, id, e, NULL);
+	if ((e = new_place(c, r, pv[1].s, &place)) != 0)
+		return e;
+	memset(&t, 0, sizeof(t));
+	t.name = pv[0].s;
+	t.description = pv[2].present ? pv[2].s : NULL;
+	t.folder_id = (int32_t)place.ref.id;
+	t.type = src.type;
+	t.enable_munchkin = src.enable_munchkin;
+	t.clone_of = id;
+	e = repo_lpt_insert(c->app->db, &t, &nid);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, t.name);
+	if (e != 0)
+		return mutation_err(c, r, id, e, NULL);
+	return answer_template(c, r, nid, ASSET_ST_ANY);
+}
+
+/*
+ * POST /rest/asset/v1/landingPageTemplate/{id}.json: name, description,
+ * enableMunchkin.
+ */
+int
+api_lp_templates_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "description", .type = VP_STR,
+		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		{ .name = "enableMunchkin", .type = VP_BOOL },
+	};
+	struct vvalue pv[3];
+	struct repo_lpt_meta m;
+	int32_t id = path_id(c);
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	m.name = pv[0].present ? pv[0].s : NULL;
+	m.description = pv[1].present ? pv[1].s : NULL;
+	m.enable_munchkin = pv[2].present ? pv[2].b : -1;
+	e = repo_lpt_update_meta(c->app->db, id, &m);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, m.name);
+	if (e != 0)
+		return mutation_err(c, r, id, e, NULL);
+	return answer_template(c, r, id, ASSET_ST_ANY);
+}
+
+/* ---- Versions ----------------------------------------------------------- */
+
+/* What approving checks: model/lptemplate.c. */
+static int
+check_for_approval(enum lpt_type t, const char *html, size_t len, char *msg)
+{
+	return lpt_check(t, html, len, msg);
+}
+
+/*
+ * POST /rest/asset/v1/landingPageTemplate/{id}/content.json with a
+ * multipart `content` part (a file or a plain field): replaces the
+ * draft's content.
+ */
+int
+api_lp_templates_content_update(struct call *c, struct resp *r)
+{
+	const struct req *q = c->req;
+	const char *content = NULL;
+	char msg[LPT_MSG_BYTES];
+	size_t len = 0, i;
+	int32_t id = path_id(c);
+	int e;
+
+	for (i = 0; i < q->nparts && content == NULL; i++)
+		if (q->parts[i].name != NULL &&
+		    strcmp(q->parts[i].name, "content") == 0) {
+			content = q->parts[i].data;
+			len = q->parts[i].len;
+		}
+	if (content == NULL && (content = req_param(q, "content")) != NULL)
+		len = strlen(content);
+	if (content == NULL || len == 0)
+		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing "
+		    "value for the required parameter 'content'");
+	if (len > HTML_MAX_BYTES)
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "content "
+		    "is over %d bytes", HTML_MAX_BYTES);
+	e = repo_lpt_change(c->app->db, id, ASSET_EDIT, content, len, NULL,
+	    msg);
+	if (e != 0)
+		return mutation_err(c, r, id, e, msg);
+	api_asset_id_result(r, id);
+	return 0;
+}
+
+/* The four version changes that take no parameters. */
+static int
+change(struct call *c, struct resp *r, enum asset_op op, bool answer_object)
+{
+	char msg[LPT_MSG_BYTES];
+	int32_t id = path_id(c);
+	int e;
+
+	e = repo_lpt_change(c->app->db, id, op, NULL, 0,
+	    op == ASSET_APPROVE ? check_for_approval : NULL, msg);
+	if (e != 0)
+		return mutation_err(c, r, id, e, msg);
+	if (answer_object)
+		return answer_template(c, r, id, op == ASSET_APPROVE ?
+		    ASSET_ST_APPROVED : ASSET_ST_ANY);
+	api_asset_id_result(r, id);
+	return 0;
+}
+
+/* POST .../landingPageTemplate/{id}/approveDraft.json */
+int
+api_lp_templates_approve(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_APPROVE, true);
+}
+
+/* POST .../landingPageTemplate/{id}/unapprove.json */
+int
+api_lp_templates_unapprove(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_UNAPPROVE, true);
+}
+
+/* POST .../landingPageTemplate/{id}/discardDraft.json */
+int
+api_lp_templates_discard(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_DISCARD, false);
+}
+
+/* POST .../landingPageTemplate/{id}/delete.json */
+int
+api_lp_templates_delete(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_DELETE, false);
+}

@@ -1,0 +1,67 @@
+/*
+ * The folder tree (db/migrations/0010_assets.sql): folders, and programs
+ * as places of assets.  The only reader and writer of the folder and
+ * workspace tables; program rows are read through repo_programs.c and
+ * the assets in a folder are counted by their own repositories.
+ */
+#ifndef MAUTO_REPO_REPO_FOLDERS_H
+#define MAUTO_REPO_REPO_FOLDERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bounds.h"
+#include "model/folder.h"
+
+struct arena;
+struct db;
+
+/* A place an asset can be put: a folder, or a program. */
+struct repo_place {
+	struct folder_ref	 ref;
+	char			 name[MAX_NAME_BYTES + 1];
+	enum folder_kind	 kind;		/* folders only */
+	char			 workspace[MAX_NAME_BYTES + 1];
+};
+
+/*
+ * The place ref names into *out.  Returns 0, -REPO_ERR_NOT_FOUND (no
+ * folder or program with that id) or another negative repo_err.
+ */
+int	repo_folders_place(struct db *db, const struct folder_ref *ref,
+	    struct repo_place *out);
+
+/* One folder, as mautoctl folder list shows it (strings in the arena). */
+struct repo_folder {
+	int32_t			 id;
+	const char		*name;
+	const char		*description;
+	enum folder_kind	 kind;
+	int32_t			 parent_id;	/* 0: a root */
+	const char		*workspace;
+	bool			 is_system;
+};
+
+/*
+ * Makes a folder under parent_id of the parent's kind (a root when
+ * parent_id is 0: then kind is used).  Returns 0 and *id,
+ * -REPO_ERR_NOT_FOUND (no such parent), -REPO_ERR_CONFLICT (the parent
+ * has a folder of that name) or another negative repo_err.
+ */
+int	repo_folders_insert(struct db *db, const char *name,
+	    const char *description, enum folder_kind kind, int32_t parent_id,
+	    int32_t *id);
+
+/* Every folder, by id, into the arena a. */
+int	repo_folders_list(struct db *db, struct arena *a,
+	    struct repo_folder **out, size_t *n);
+
+/*
+ * Deletes folder id.  Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT
+ * (a system folder, or one that holds folders, programs or assets) or
+ * another negative repo_err.
+ */
+int	repo_folders_delete(struct db *db, int32_t id);
+
+#endif

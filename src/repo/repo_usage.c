@@ -1,0 +1,85 @@
+/* Where assets are used (repo_usage.h). */
+#include <stdint.h>
+#include <string.h>
+
+#include <mysql.h>
+
+#include "db/bind.h"
+#include "db/pool.h"
+#include "db/query.h"
+#include "repo/repo.h"
+#include "repo/repo_usage.h"
+
+enum usage_stmt {
+	USAGE_STMT_COUNT,
+	USAGE_STMT_ADD,
+	USAGE_STMT_FORGET,
+	USAGE_STMT__MAX
+};
+
+static const char *const sql[USAGE_STMT__MAX] = {
+	[USAGE_STMT_COUNT] =
+	    "SELECT COUNT(*) FROM asset_usage WHERE asset_type = ? AND "
+	    "asset_id = ?",
+	[USAGE_STMT_ADD] =
+	    "INSERT IGNORE INTO asset_usage (asset_type, asset_id, user_type, "
+	    "user_id) VALUES (?, ?, ?, ?)",
+	[USAGE_STMT_FORGET] =
+	    "DELETE FROM asset_usage WHERE (asset_type = ? AND asset_id = ?) "
+	    "OR (user_type = ? AND user_id = ?)",
+};
+
+const struct db_stmt_set repo_usage_sql = {
+	.name = "usage",
+	.sql = sql,
+	.n = USAGE_STMT__MAX,
+};
+
+static MYSQL_STMT *
+stmt(struct db *db, enum usage_stmt s)
+{
+	return db_stmt(db, REPO_USAGE, (int)s);
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_count(struct db *db, const char *type, int32_t id, int64_t *n)
+{
+	MYSQL_BIND in[2];
+	unsigned long len = strlen(type);
+
+	bind_str(&in[0], type, &len);
+	bind_i32(&in[1], &id);
+	return db_query_i64(db, stmt(db, USAGE_STMT_COUNT), in, n,
+	    "repo_usage_count");
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_add(struct db *db, const char *type, int32_t id,
+    const char *user_type, int32_t user_id)
+{
+	MYSQL_BIND in[4];
+	unsigned long len = strlen(type), ulen = strlen(user_type);
+
+	bind_str(&in[0], type, &len);
+	bind_i32(&in[1], &id);
+	bind_str(&in[2], user_type, &ulen);
+	bind_i32(&in[3], &user_id);
+	return db_exec(db, stmt(db, USAGE_STMT_ADD), in, "repo_usage_add");
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_forget(struct db *db, const char *type, int32_t id)
+{
+	MYSQL_BIND in[4];
+	unsigned long len = strlen(type);
+
+	bind_str(&in[0], type, &len);
+	bind_i32(&in[1], &id);
+	bind_str(&in[2], type, &len);
+	bind_i32(&in[3], &id);
+	return db_exec(db, stmt(db, USAGE_STMT_FORGET), in,
+	    "repo_usage_forget");
+}

@@ -1,0 +1,29 @@
+/*
+ * Where assets are used (the asset_usage table of
+ * db/migrations/0010_assets.sql): a landing page uses its template, a
+ * flow step its email.  The groups whose assets refer to others record
+ * it; unapprove and delete of the used asset read it.  The only reader
+ * and writer of asset_usage.
+ */
+#ifndef MAUTO_REPO_REPO_USAGE_H
+#define MAUTO_REPO_REPO_USAGE_H
+
+#include <stdint.h>
+
+struct db;
+
+/* The asset type words of asset_usage (the API's asset type names). */
+#define USAGE_LP_TEMPLATE	"landingPageTemplate"
+
+/* How many uses asset (type, id) has. */
+int	repo_usage_count(struct db *db, const char *type, int32_t id,
+	    int64_t *n);
+
+/* Records that (user_type, user_id) uses (type, id); twice is once. */
+int	repo_usage_add(struct db *db, const char *type, int32_t id,
+	    const char *user_type, int32_t user_id);
+
+/* Forgets every use of (type, id) and by it, when it is deleted. */
+int	repo_usage_forget(struct db *db, const char *type, int32_t id);
+
+#endif
