@@ -7,11 +7,21 @@
 #define MAUTO_CTL_CTL_H
 
 struct config;
+struct db;
+
+/*
+ * Connects to the database of cfg with every statement prepared.
+ * Returns 0 and an owned *db (db_close), or -1 after saying why on
+ * stderr.
+ */
+int	ctl_db_open(struct db **db, const struct config *cfg);
 
 /* mautoctl migrate [--status] */
 int	ctl_migrate(int argc, char **argv, const struct config *cfg);
 /* mautoctl client create|list|revoke ... */
 int	ctl_client(int argc, char **argv, const struct config *cfg);
+/* mautoctl reset [--yes] (ctl_reset.c) */
+int	ctl_reset(int argc, char **argv, const struct config *cfg);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
 /*

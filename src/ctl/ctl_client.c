@@ -75,8 +75,8 @@ fmt_time(int64_t t, char *buf, size_t size)
 	return buf;
 }
 
-/* Connects with every statement prepared; prints why on failure. */
-static int
+/* See ctl.h. */
+int
 ctl_db_open(struct db **db, const struct config *cfg)
 {
 	if (db_open(db, cfg, &repo_schema, true) != 0) {

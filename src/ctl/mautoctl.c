@@ -35,6 +35,7 @@ static const struct subcommand subcommands[] = {
 	  "program create --name NAME [--channel C] "
 	  "[--type program|engagement] [--status NAME[:success]]... | list | "
 	  "add --program ID --lead ID [--status NAME]" },
+	{ "reset", ctl_reset, "reset [--yes]" },
 	{ "role", ctl_role,
 	  "role create NAME --permission PERM... | list" },
 	{ "seed-demo", ctl_seed_demo, "seed-demo" },
