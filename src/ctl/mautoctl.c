@@ -22,8 +22,8 @@ static const struct subcommand subcommands[] = {
 	{ "campaign", ctl_campaign,
 	  "campaign add --campaign ID --lead ID..." },
 	{ "client", ctl_client,
-	  "client create --name NAME --role ROLE [--scope EMAIL] | list | "
-	  "revoke CLIENT_ID" },
+	  "client create --name NAME --role ROLE [--scope EMAIL] [--id ID] "
+	  "[--secret SECRET|-] | list | show CLIENT_ID | revoke CLIENT_ID" },
 	{ "form", ctl_form,
 	  "form create --name NAME --field FIELD... [--program ID]" },
 	{ "list", ctl_list,
@@ -46,7 +46,8 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: mautoctl [--config FILE] COMMAND ...\n");
+	fprintf(f, "usage: mautoctl [--config FILE] COMMAND ...\n"
+	    "       mautoctl help | --help | --version\n");
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(f, "       mautoctl %s\n", subcommands[i].usage);
 }
@@ -76,6 +77,10 @@ main(int argc, char **argv)
 			usage(stdout);
 			rc = 0;
 			goto out;
+		} else if (strcmp(argv[ai], "--version") == 0) {
+			printf("mautoctl %s\n", PACKAGE_VERSION);
+			rc = 0;
+			goto out;
 		} else {
 			usage(stderr);
 			goto out;
@@ -83,6 +88,12 @@ main(int argc, char **argv)
 	}
 	if (ai >= argc) {
 		usage(stderr);
+		goto out;
+	}
+	/* Needs no configuration, so it works before there is one. */
+	if (strcmp(argv[ai], "help") == 0) {
+		usage(stdout);
+		rc = 0;
 		goto out;
 	}
 	if (config_load_file(&cfg, cfgpath, explicit_cfg) != 0 ||

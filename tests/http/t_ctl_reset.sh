@@ -10,7 +10,9 @@
 # Default partition stays), the export file, and keeps the client (its
 # credentials still get a token and the API works), the roles, the
 # custom lead field and the custom object type.  What goes and what
-# stays: src/repo/repo_reset.h.
+# stays: src/repo/repo_reset.h.  A client made with fixed credentials
+# (client create --id --secret, as CI keeps them) gets a token before
+# and after the reset, and the API calls after it are made with that.
 set -euo pipefail
 
 # shellcheck source=tests/http/lib.sh
@@ -78,6 +80,25 @@ files()
 }
 [ "$(files)" = 1 ] && echo "ok - the export file is written" ||
     { echo "not ok - the export file is written"; failed=1; }
+
+# ---- a client with the fixed credentials CI keeps ------------------------
+ci_id=6c1e0f5a-2b3d-4e7f-8a9b-0c1d2e3f4a5b
+ci_secret=ci-$tag-0123456789
+ctl client create --name ci --role admin --id "$ci_id" \
+    --secret "$ci_secret" >/dev/null
+# gets_token TEXT ID SECRET: the credentials get a token (now the one
+# api uses).
+gets_token()
+{
+	if MAUTO_TEST_TOKEN=$(harness_token "$base" "$2" "$3") &&
+	    [ -n "$MAUTO_TEST_TOKEN" ]; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1"
+		failed=1
+	fi
+}
+gets_token "the fixed credentials get a token" "$ci_id" "$ci_secret"
 
 # ---- data through mautoctl ------------------------------------------------
 part=$(ctl partition create --name "Reset-Part")
@@ -209,20 +230,16 @@ expect_sql "the Default partition is the one left" \
     { echo "not ok - the export file is removed"; failed=1; }
 expect_sql "the clients and roles stay" \
     "SELECT CONCAT((SELECT COUNT(*) FROM auth_client), '/',
-     (SELECT COUNT(*) FROM auth_role WHERE name IN ('admin', 'readonly')))" "1/2"
+     (SELECT COUNT(*) FROM auth_role WHERE name IN ('admin', 'readonly')))" "2/2"
 expect_sql "the custom lead field stays" \
     "SELECT COUNT(*) FROM lead_field WHERE name = 'resetCode'" "1"
 expect_sql "the custom object type stays" \
     "SELECT state FROM co_type WHERE id = $tid" "approved"
 
 # ---- the client still works ---------------------------------------------
-if MAUTO_TEST_TOKEN=$(harness_token "$base" "$MAUTO_TEST_CLIENT_ID" \
-    "$MAUTO_TEST_CLIENT_SECRET") && [ -n "$MAUTO_TEST_TOKEN" ]; then
-	echo "ok - the client's credentials still get a token"
-else
-	echo "not ok - the client's credentials still get a token"
-	failed=1
-fi
+gets_token "the client's credentials still get a token" \
+    "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET"
+gets_token "the fixed credentials still get a token" "$ci_id" "$ci_secret"
 api GET "/rest/v1/leads.json?filterType=email&filterValues=r1@example.com"
 expect "the leads are gone" "d['success'] and 'result' not in d or d['result'] == []"
 api POST /rest/v1/leads.json '{"input": [{"email": "r1@example.com", "resetCode": "y"}]}'
