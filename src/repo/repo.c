@@ -17,6 +17,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_FORMS] = &repo_forms_sql,
 	[REPO_COOKIES] = &repo_cookies_sql,
 	[REPO_MERGE] = &repo_merge_sql,
+	[REPO_RESET] = &repo_reset_sql,
 };
 
 /*

@@ -56,6 +56,7 @@ enum repo_id {
 	REPO_FORMS,
 	REPO_COOKIES,
 	REPO_MERGE,
+	REPO_RESET,
 	REPO__MAX
 };
 
@@ -73,6 +74,7 @@ extern const struct db_stmt_set repo_lists_sql;
 extern const struct db_stmt_set repo_forms_sql;
 extern const struct db_stmt_set repo_cookies_sql;
 extern const struct db_stmt_set repo_merge_sql;
+extern const struct db_stmt_set repo_reset_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets
