@@ -12,12 +12,15 @@
 
 #include "api/api_leads_catalog.h"
 #include "apitest.h"
+#include "model/leadfield.h"
 #include "util/arena.h"
+#include "util/xmalloc.h"
 
 struct app	apitest_app;
 struct req	apitest_req;
 struct call	apitest_call;
 struct resp	apitest_resp;
+struct apitest_catalog apitest_catalog;
 
 /* More than MAX_LIST_ITEMS, for the tests of list bounds. */
 static struct param params[MAX_LIST_ITEMS + 16];
@@ -29,6 +32,8 @@ apitest_setup(void **state)
 	memset(&apitest_app, 0, sizeof(apitest_app));
 	memset(&apitest_req, 0, sizeof(apitest_req));
 	memset(&apitest_call, 0, sizeof(apitest_call));
+	memset(&apitest_catalog, 0, sizeof(apitest_catalog));
+	apitest_catalog.version = 1;
 	arena_init(&apitest_app.arena);
 	apitest_req.arena = &apitest_app.arena;
 	apitest_req.params = params;
@@ -116,4 +121,81 @@ apitest_fails(api_handler h, const char *json, int err, const char *msg)
 		assert_string_equal(apitest_resp.err_msg, msg);
 	}
 	assert_null(apitest_resp.result);
+}
+
+/* One field of the canned catalogue; soap NULL: none. */
+static void
+field(struct lead_field *f, const char *name, int32_t attr,
+    enum lf_type type, int32_t length, const char *soap, bool ro,
+    bool searchable)
+{
+	memset(f, 0, sizeof(*f));
+	f->name = xstrdup(name);
+	f->display_name = xstrdup(name);
+	f->attr_id = attr;
+	f->type = type;
+	f->length = length;
+	f->soap_name = soap != NULL ? xstrdup(soap) : NULL;
+	f->read_only = ro;
+	f->searchable = searchable;
+	f->is_html_encoding = true;
+}
+
+void
+apitest_lead_schema(struct lead_schema *out, int64_t version, bool extra)
+{
+	struct lead_field *f;
+
+	memset(out, 0, sizeof(*out));
+	f = xcalloc(12, sizeof(*f));
+	field(&f[0], "company", 4, LF_STRING, 255, "Company", false, false);
+	f[0].crm_managed = true;
+	field(&f[1], "id", 44, LF_INTEGER, 0, "Id", true, true);
+	field(&f[2], "firstName", 53, LF_STRING, 255, "FirstName", false,
+	    false);
+	field(&f[3], "lastName", 55, LF_STRING, 255, "LastName", false,
+	    false);
+	field(&f[4], "email", 56, LF_EMAIL, 255, "Email", false, true);
+	field(&f[5], "createdAt", 130, LF_DATETIME, 0, NULL, true, false);
+	field(&f[6], "updatedAt", 131, LF_DATETIME, 0, NULL, true, false);
+	field(&f[7], "cookies", 136, LF_STRING, 255, "Cookies", false, true);
+	field(&f[8], "leadScore", 146, LF_INTEGER, 0, "LeadScore", false,
+	    true);
+	field(&f[9], "leadPartitionId", 479, LF_REFERENCE, 0, NULL, false,
+	    true);
+	field(&f[10], "rating", 1000, LF_SCORE, 0, NULL, false, false);
+	f[10].is_custom = f[10].is_api_created = true;
+	f[10].description = xstrdup("How warm");
+	out->count = 11;
+	if (extra) {
+		field(&f[11], "favColor", 1001, LF_STRING, 255, NULL, false,
+		    false);
+		f[11].is_custom = true;
+		out->count = 12;
+	}
+	out->fields = f;
+	out->version = version;
+	lead_schema_index(out);
+}
+
+int
+__wrap_repo_lead_fields_version(struct db *db, int64_t *out)
+{
+	(void)db;
+	*out = apitest_catalog.version;
+	return 0;
+}
+
+int
+__wrap_repo_lead_fields_load(struct db *db, struct lead_schema *out)
+{
+	(void)db;
+	apitest_catalog.loads++;
+	if (apitest_catalog.err != 0) {
+		memset(out, 0, sizeof(*out));
+		return apitest_catalog.err;
+	}
+	apitest_lead_schema(out, apitest_catalog.version,
+	    apitest_catalog.extra);
+	return 0;
 }

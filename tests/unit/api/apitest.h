@@ -8,9 +8,14 @@
 #ifndef MAUTO_TESTS_APITEST_H
 #define MAUTO_TESTS_APITEST_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "call.h"
 #include "http/request.h"
 #include "http/response.h"
+
+struct lead_schema;
 
 /* The request of the running test. */
 extern struct app	apitest_app;
@@ -41,5 +46,36 @@ const char *apitest_result(void);
  */
 void	apitest_fails(api_handler h, const char *json, int err,
 	    const char *msg);
+
+/*
+ * The catalogue repository as the lead handler tests link it
+ * (-Wl,--wrap=repo_lead_fields_version,--wrap=repo_lead_fields_load):
+ * load answers err when it is set, else apitest_lead_schema at version
+ * with extra; version answers version.  Reset by apitest_setup (version
+ * 1, nothing else).
+ */
+struct apitest_catalog {
+	int		 loads;		/* calls of load */
+	int		 err;
+	int64_t		 version;
+	bool		 extra;
+};
+extern struct apitest_catalog apitest_catalog;
+
+struct db;
+int	__wrap_repo_lead_fields_version(struct db *db, int64_t *out);
+int	__wrap_repo_lead_fields_load(struct db *db, struct lead_schema *out);
+
+/*
+ * A canned lead field catalogue into out, as repo_lead_fields_load gives
+ * it (owned by the caller, lead_schema_clear), at version: in attr_id
+ * order company, id, firstName, lastName, email, createdAt, updatedAt,
+ * cookies, leadScore, leadPartitionId (standard fields, as migration
+ * 0004 has them but for a searchable leadScore), then the API-created
+ * custom score field rating; with extra also the custom string favColor,
+ * made by hand.
+ */
+void	apitest_lead_schema(struct lead_schema *out, int64_t version,
+	    bool extra);
 
 #endif

@@ -40,8 +40,6 @@
 
 /* ---- mocks ---- */
 
-int	__wrap_repo_lead_fields_version(struct db *, int64_t *);
-int	__wrap_repo_lead_fields_load(struct db *, struct lead_schema *);
 int	__wrap_repo_leads_get_by_id(struct db *, struct arena *,
 	    const struct lead_field *const *, size_t, int64_t,
 	    struct lead_rows *);
@@ -66,9 +64,6 @@ int	__wrap_repo_forms_get_by_id(struct db *, struct arena *, int64_t,
 
 /* What the mocks saw, and what the sync and delete mocks answer. */
 static struct {
-	int			 loads;
-	int64_t			 version;	/* of the catalogue loaded */
-	bool			 extra;		/* load favColor too */
 	/* reads */
 	char			 cols[16][LF_NAME_BYTES];
 	size_t			 ncols;
@@ -99,58 +94,6 @@ static struct {
 	struct lead_del		 del[8];
 	bool			 deleted[8];
 } mock;
-
-/* One field of the mocked catalogue. */
-static void
-field(struct lead_field *f, const char *name, int32_t attr,
-    enum lf_type type, bool ro, bool searchable)
-{
-	memset(f, 0, sizeof(*f));
-	f->name = xstrdup(name);
-	f->display_name = xstrdup(name);
-	f->attr_id = attr;
-	f->type = type;
-	f->read_only = ro;
-	f->searchable = searchable;
-}
-
-int
-__wrap_repo_lead_fields_version(struct db *db, int64_t *out)
-{
-	(void)db;
-	*out = mock.version;
-	return 0;
-}
-
-int
-__wrap_repo_lead_fields_load(struct db *db, struct lead_schema *out)
-{
-	struct lead_field *f;
-
-	(void)db;
-	mock.loads++;
-	memset(out, 0, sizeof(*out));
-	f = xcalloc(11, sizeof(*f));
-	field(&f[0], "company", 4, LF_STRING, false, false);
-	field(&f[1], "id", 44, LF_INTEGER, true, true);
-	field(&f[2], "firstName", 53, LF_STRING, false, false);
-	field(&f[3], "lastName", 55, LF_STRING, false, false);
-	field(&f[4], "email", 56, LF_EMAIL, false, true);
-	field(&f[5], "createdAt", 130, LF_DATETIME, true, false);
-	field(&f[6], "updatedAt", 131, LF_DATETIME, true, false);
-	field(&f[7], "cookies", 136, LF_STRING, false, true);
-	field(&f[8], "leadScore", 146, LF_INTEGER, false, true);
-	field(&f[9], "leadPartitionId", 479, LF_REFERENCE, false, true);
-	out->count = 10;
-	if (mock.extra) {
-		field(&f[10], "favColor", 1001, LF_STRING, false, false);
-		out->count = 11;
-	}
-	out->fields = f;
-	out->version = mock.version;
-	lead_schema_index(out);
-	return 0;
-}
 
 /* A column value of a canned lead, as MariaDB writes it. */
 static const char *
@@ -450,7 +393,6 @@ static int
 setup(void **state)
 {
 	memset(&mock, 0, sizeof(mock));
-	mock.version = 1;
 	return apitest_setup(state);
 }
 
@@ -464,7 +406,7 @@ test_get_default_fields(void **state)
 	expect_value(__wrap_repo_leads_get_by_id, id, 5);
 	will_return(__wrap_repo_leads_get_by_id, 1);
 	assert_int_equal(apitest_run(api_leads_get), 0);
-	assert_int_equal(mock.loads, 1);
+	assert_int_equal(apitest_catalog.loads, 1);
 	assert_int_equal(mock.ncols, LEAD_DEFAULT_FIELDS);
 	assert_string_equal(mock.cols[0], "id");
 	assert_string_equal(mock.cols[3], "email");
@@ -1026,17 +968,17 @@ test_sync_new_field_elsewhere(void **state)
 	(void)state;
 	/* A catalogue loaded by an earlier request of this worker. */
 	assert_int_equal(api_leads_catalog_get(&apitest_call, false, &s), 0);
-	assert_int_equal(mock.loads, 1);
+	assert_int_equal(apitest_catalog.loads, 1);
 	apitest_app.served = 1;
 	/* favColor was created since, on another worker. */
-	mock.version = 2;
-	mock.extra = true;
+	apitest_catalog.version = 2;
+	apitest_catalog.extra = true;
 	apitest_body("{\"input\":[{\"email\":\"a@b.io\",\"favColor\":"
 	    "\"red\"}]}");
 	mock.answer[0] = LEAD_CREATED;
 	will_return(__wrap_repo_leads_sync, 0);
 	assert_int_equal(apitest_run(api_leads_sync), 0);
-	assert_int_equal(mock.loads, 2);
+	assert_int_equal(apitest_catalog.loads, 2);
 	assert_false(mock.recs[0].skip);
 	assert_int_equal(mock.recs[0].ncols, 2);
 	assert_string_equal(apitest_result(), "[{\"id\":100,\"status\":"
