@@ -79,6 +79,23 @@ apitest_body(const char *json)
 	apitest_req.body_kind = BODY_JSON;
 }
 
+struct json_object *
+apitest_body_input(size_t n, const char *item)
+{
+	struct json_object *o, *in;
+	size_t i;
+
+	o = json_object_new_object();
+	in = json_object_new_array();
+	for (i = 0; i < n; i++)
+		json_object_array_add(in, json_tokener_parse(item));
+	json_object_object_add(o, "input", in);
+	json_object_put(apitest_req.json);
+	apitest_req.json = o;
+	apitest_req.body_kind = BODY_JSON;
+	return in;
+}
+
 void
 apitest_no_body(void)
 {

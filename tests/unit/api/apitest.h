@@ -31,6 +31,11 @@ int	apitest_teardown(void **state);
 void	apitest_param(const char *name, const char *value);
 /* Makes json (it must parse) the body, in place of the one before. */
 void	apitest_body(const char *json);
+/*
+ * Makes {"input":[item, ...]} with n copies of the JSON item the body;
+ * returns the array (borrowed from the body).
+ */
+struct json_object *apitest_body_input(size_t n, const char *item);
 /* No body. */
 void	apitest_no_body(void);
 /* A new response and no parameters, for a test's next call. */

@@ -439,8 +439,7 @@ test_create_repo_outcomes(void **state)
 static void
 test_create_request_errors(void **state)
 {
-	struct json_object *o, *in;
-	size_t i;
+	struct json_object *in;
 
 	(void)state;
 	apitest_fails(api_lead_fields_create, NULL, -API_ERR_INVALID_REQUEST,
@@ -451,13 +450,7 @@ test_create_request_errors(void **state)
 	    -API_ERR_INVALID_REQUEST, "Input not specified");
 	apitest_fails(api_lead_fields_create, "[{\"name\":\"a\"}]",
 	    -API_ERR_INVALID_REQUEST, "Input not specified");
-	o = json_object_new_object();
-	in = json_object_new_array();
-	for (i = 0; i < MAX_CREATE_FIELDS + 1; i++)
-		json_object_array_add(in, json_object_new_object());
-	json_object_object_add(o, "input", in);
-	apitest_no_body();
-	req->json = o;
+	in = apitest_body_input(MAX_CREATE_FIELDS + 1, "{}");
 	apitest_fails(api_lead_fields_create, NULL, -API_ERR_INVALID_REQUEST,
 	    "Too many fields: at most 100 per call");
 	/* 100 are taken (each skipped here: no name). */

@@ -888,17 +888,11 @@ test_sync_request_errors(void **state)
 static void
 test_sync_batch_limit(void **state)
 {
-	struct json_object *o, *in;
-	size_t i;
+	struct json_object *in;
 
 	(void)state;
-	o = json_object_new_object();
-	in = json_object_new_array();
-	for (i = 0; i < MAX_BATCH_RECORDS + 1; i++)
-		json_object_array_add(in,
-		    json_tokener_parse("{\"email\":\"a@b.io\"}"));
-	json_object_object_add(o, "input", in);
-	req->json = o;
+	in = apitest_body_input(MAX_BATCH_RECORDS + 1,
+	    "{\"email\":\"a@b.io\"}");
 	assert_int_equal(apitest_run(api_leads_sync),
 	    -API_ERR_INVALID_REQUEST);
 	assert_string_equal(resp->err_msg, "Too many leads: at most 300 per "
