@@ -12,6 +12,7 @@
 
 #include "api/api_leads_catalog.h"
 #include "apitest.h"
+#include "model/cotype.h"
 #include "model/leadfield.h"
 #include "util/arena.h"
 #include "util/xmalloc.h"
@@ -125,6 +126,16 @@ apitest_result(void)
 	    apitest_resp.result, JSON_C_TO_STRING_PLAIN) : "(none)";
 }
 
+const char *
+apitest_member(size_t i, const char *key)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(
+	    apitest_resp.result, i), key, &v));
+	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+}
+
 void
 apitest_fails(api_handler h, const char *json, int err, const char *msg)
 {
@@ -215,4 +226,25 @@ __wrap_repo_lead_fields_load(struct db *db, struct lead_schema *out)
 	apitest_lead_schema(out, apitest_catalog.version,
 	    apitest_catalog.extra);
 	return 0;
+}
+
+void
+apitest_co_field(struct co_type *t, const char *name, int type, bool dedupe)
+{
+	struct co_field *f;
+
+	t->fields = xrealloc(t->fields, (t->nfields + 1) * sizeof(*t->fields));
+	f = &t->fields[t->nfields++];
+	memset(f, 0, sizeof(*f));
+	f->name = xstrdup(name);
+	f->display_name = xstrdup(name);
+	f->type = (enum co_dtype)type;
+	f->is_dedupe = dedupe;
+	f->pos = (int32_t)t->nfields;
+	if (f->type == CO_LINK) {
+		f->is_link = true;
+		f->related_object = xstrdup("lead");
+		f->related_field = xstrdup("id");
+		f->key_type = CO_INTEGER;
+	}
 }

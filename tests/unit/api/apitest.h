@@ -44,6 +44,8 @@ void	apitest_again(void);
 int	apitest_run(api_handler h);
 /* The result array as plain JSON text, "(none)" without one. */
 const char *apitest_result(void);
+/* Member key of result element i as plain JSON text (it must be there). */
+const char *apitest_member(size_t i, const char *key);
 /*
  * Calls h on a new response with body json (NULL: the body as it is) and
  * asserts it answers err with the message msg (NULL: not checked) and no
@@ -82,5 +84,13 @@ int	__wrap_repo_lead_fields_load(struct db *db, struct lead_schema *out);
  */
 void	apitest_lead_schema(struct lead_schema *out, int64_t version,
 	    bool extra);
+
+/*
+ * Adds a field name of type to t (heap strings, as a repository read
+ * gives them); a link goes to lead on id.
+ */
+struct co_type;
+void	apitest_co_field(struct co_type *t, const char *name, int type,
+	    bool dedupe);
 
 #endif

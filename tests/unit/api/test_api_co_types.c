@@ -34,28 +34,6 @@
 
 /* ---- the canned catalogue ---- */
 
-/* Adds a field to t (a link goes to lead on id). */
-static void
-addf(struct co_type *t, const char *name, enum co_dtype type, bool dedupe)
-{
-	struct co_field *f;
-
-	t->fields = xrealloc(t->fields, (t->nfields + 1) * sizeof(*t->fields));
-	f = &t->fields[t->nfields++];
-	memset(f, 0, sizeof(*f));
-	f->name = xstrdup(name);
-	f->display_name = xstrdup(name);
-	f->type = type;
-	f->is_dedupe = dedupe;
-	f->pos = (int32_t)t->nfields;
-	if (type == CO_LINK) {
-		f->is_link = true;
-		f->related_object = xstrdup("lead");
-		f->related_field = xstrdup("id");
-		f->key_type = CO_INTEGER;
-	}
-}
-
 static const struct {
 	const char	*name, *display, *state;
 	bool		 approved, has_draft;
@@ -118,19 +96,20 @@ canned(const char *name, enum co_ver ver, struct co_type *out)
 	out->updated_at = 1700003600;
 	switch (i) {
 	case 0:
-		addf(out, "vin", CO_STRING, true);
-		addf(out, "color", CO_STRING, false);
+		apitest_co_field(out, "vin", CO_STRING, true);
+		apitest_co_field(out, "color", CO_STRING, false);
 		out->fields[1].description = xstrdup("Paint");
-		addf(out, "owner", CO_LINK, false);
+		apitest_co_field(out, "owner", CO_LINK, false);
 		break;
 	case 1:
-		addf(out, "tag", CO_STRING, !world.no_dedupe);
-		addf(out, "nick", CO_STRING, false);
+		apitest_co_field(out, "tag", CO_STRING, !world.no_dedupe);
+		apitest_co_field(out, "nick", CO_STRING, false);
 		break;
 	default:
-		addf(out, "code", CO_INTEGER, !(draft && world.no_dedupe));
+		apitest_co_field(out, "code", CO_INTEGER,
+		    !(draft && world.no_dedupe));
 		if (draft)
-			addf(out, "city", CO_STRING, false);
+			apitest_co_field(out, "city", CO_STRING, false);
 		break;
 	}
 	return 0;
@@ -315,17 +294,6 @@ teardown(void **state)
 	return apitest_teardown(state);
 }
 
-/* The value of member key of result element i, as plain JSON. */
-static const char *
-member_text(size_t i, const char *key)
-{
-	struct json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(json_object_array_get_idx(
-	    resp->result, i), key, &v));
-	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
-}
-
 /* ---- reads ---- */
 
 static void
@@ -377,10 +345,10 @@ test_describe_draft(void **state)
 	/* A draft never approved: no dates, no idField, one search key. */
 	req->path_params[0] = "pet_c";
 	assert_int_equal(apitest_run(api_co_types_describe), 0);
-	assert_string_equal(member_text(0, "version"), "\"draft\"");
-	assert_string_equal(member_text(0, "createdAt"), "null");
-	assert_string_equal(member_text(0, "idField"), "null");
-	assert_string_equal(member_text(0, "searchableFields"),
+	assert_string_equal(apitest_member(0, "version"), "\"draft\"");
+	assert_string_equal(apitest_member(0, "createdAt"), "null");
+	assert_string_equal(apitest_member(0, "idField"), "null");
+	assert_string_equal(apitest_member(0, "searchableFields"),
 	    "[[\"tag\"]]");
 	/* state=draft reads the draft of an approved type. */
 	apitest_again();
@@ -388,8 +356,9 @@ test_describe_draft(void **state)
 	apitest_param("state", "draft");
 	assert_int_equal(apitest_run(api_co_types_describe), 0);
 	assert_int_equal(mock.vers[1], CO_VER_DRAFT);
-	assert_string_equal(member_text(0, "state"), "\"approvedWithDraft\"");
-	assert_string_equal(member_text(0, "version"), "\"draft\"");
+	assert_string_equal(apitest_member(0, "state"),
+	    "\"approvedWithDraft\"");
+	assert_string_equal(apitest_member(0, "version"), "\"draft\"");
 }
 
 static void
@@ -420,16 +389,16 @@ test_list(void **state)
 	(void)state;
 	assert_int_equal(apitest_run(api_co_types_list), 0);
 	assert_int_equal(json_object_array_length(resp->result), 3);
-	assert_string_equal(member_text(0, "apiName"), "\"car_c\"");
-	assert_string_equal(member_text(1, "version"), "\"draft\"");
+	assert_string_equal(apitest_member(0, "apiName"), "\"car_c\"");
+	assert_string_equal(apitest_member(1, "version"), "\"draft\"");
 	/* Without state, the approved version of shop_c. */
-	assert_string_equal(member_text(2, "version"), "\"approved\"");
+	assert_string_equal(apitest_member(2, "version"), "\"approved\"");
 	/* names picks types, without regard to case. */
 	apitest_again();
 	apitest_param("names", "PET_C,nope_c");
 	assert_int_equal(apitest_run(api_co_types_list), 0);
 	assert_int_equal(json_object_array_length(resp->result), 1);
-	assert_string_equal(member_text(0, "apiName"), "\"pet_c\"");
+	assert_string_equal(apitest_member(0, "apiName"), "\"pet_c\"");
 }
 
 static void
@@ -440,15 +409,15 @@ test_list_states(void **state)
 	apitest_param("state", "approved");
 	assert_int_equal(apitest_run(api_co_types_list), 0);
 	assert_int_equal(json_object_array_length(resp->result), 2);
-	assert_string_equal(member_text(0, "apiName"), "\"car_c\"");
-	assert_string_equal(member_text(1, "apiName"), "\"shop_c\"");
+	assert_string_equal(apitest_member(0, "apiName"), "\"car_c\"");
+	assert_string_equal(apitest_member(1, "apiName"), "\"shop_c\"");
 	/* approvedWithDraft: drafts of types in that state only. */
 	apitest_again();
 	apitest_param("state", "approvedWithDraft");
 	assert_int_equal(apitest_run(api_co_types_list), 0);
 	assert_int_equal(json_object_array_length(resp->result), 1);
-	assert_string_equal(member_text(0, "apiName"), "\"shop_c\"");
-	assert_string_equal(member_text(0, "version"), "\"draft\"");
+	assert_string_equal(apitest_member(0, "apiName"), "\"shop_c\"");
+	assert_string_equal(apitest_member(0, "version"), "\"draft\"");
 	/* draft: every draft. */
 	apitest_again();
 	apitest_param("state", "draft");
