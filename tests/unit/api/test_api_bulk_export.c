@@ -459,7 +459,7 @@ test_create_type_and_quota(void **state)
 	apitest_fails(api_bulk_export_create, "{\"fields\":[\"vin\"],"
 	    "\"filter\":{\"updatedAt\":{\"startAt\":\"2024-01-01\","
 	    "\"endAt\":\"2024-01-02\"}}}", -API_ERR_EXPORT_LIMIT,
-	    "Export daily quota exceeded");
+	    "Export daily quota 1MB exceeded.");
 	assert_int_equal(mock.inserts, 0);
 	/* Just below the quota is fine. */
 	will_return(__wrap_repo_bulk_export_day_bytes, 1024 * 1024 - 1);
@@ -545,7 +545,7 @@ test_enqueue_refused(void **state)
 	will_return(__wrap_repo_bulk_export_get, EXPORT_CREATED);
 	will_return(__wrap_repo_bulk_export_day_bytes, 3 * 1024 * 1024);
 	apitest_fails(api_bulk_export_enqueue, NULL, -API_ERR_EXPORT_LIMIT,
-	    "Export daily quota exceeded");
+	    "Export daily quota 2MB exceeded.");
 }
 
 static void

@@ -377,11 +377,11 @@ test_sync_record_skips(void **state)
 	    "\"message\":\"Invalid value for field 'miles' and value "
 	    "'far'\"}]");
 	assert_string_equal(apitest_member(3, "reasons"), "[{\"code\":\"1002\","
-	    "\"message\":\"Missing value for the required parameter "
-	    "'vin'\"}]");
+	    "\"message\":\"Value for requried field 'vin' not "
+	    "specified\"}]");
 	assert_string_equal(apitest_member(4, "reasons"), "[{\"code\":\"1002\","
-	    "\"message\":\"Missing value for the required parameter "
-	    "'vin'\"}]");
+	    "\"message\":\"Value for requried field 'vin' not "
+	    "specified\"}]");
 	assert_string_equal(apitest_member(5, "status"), "\"created\"");
 	assert_string_equal(apitest_member(6, "reasons"), "[{\"code\":\"1036\","
 	    "\"message\":\"Duplicate object found in input\"}]");
@@ -505,8 +505,8 @@ test_sync_request_errors(void **state)
 	    -API_ERR_INVALID_REQUEST,
 	    "Objects not specified: 'input' must be a non-empty array");
 	apitest_fails(api_co_records_sync, "{\"dedupeBy\":\"guid\","
-	    "\"input\":[{}]}", -API_ERR_INVALID_VALUE, "Invalid value 'guid'. "
-	    "Required of type 'dedupeBy' (dedupeFields, idField)");
+	    "\"input\":[{}]}", -API_ERR_INVALID_REQUEST,
+	    "Invalid dedupeBy 'guid' value");
 	apitest_fails(api_co_records_sync, "{\"action\":\"upsert\","
 	    "\"input\":[{}]}", -API_ERR_INVALID_VALUE, NULL);
 	(void)apitest_body_input(MAX_BATCH_RECORDS + 1, "{\"vin\":\"A\"}");
@@ -545,8 +545,8 @@ test_delete(void **state)
 	    "{\"seq\":2,\"status\":\"skipped\",\"reasons\":[{\"code\":\"1036\","
 	    "\"message\":\"Duplicate object found in input\"}]},"
 	    "{\"seq\":3,\"status\":\"skipped\",\"reasons\":[{\"code\":\"1002\","
-	    "\"message\":\"Missing value for the required parameter "
-	    "'vin'\"}]}]");
+	    "\"message\":\"Value for requried field 'vin' not "
+	    "specified\"}]}]");
 }
 
 static void
@@ -567,8 +567,8 @@ test_delete_by_guid_and_errors(void **state)
 	will_return(__wrap_repo_co_records_delete_ids, -REPO_ERR_DEADLOCK);
 	apitest_fails(api_co_records_delete, NULL, -API_ERR_TIMEOUT, NULL);
 	apitest_fails(api_co_records_delete, "{\"deleteBy\":\"key\","
-	    "\"input\":[{}]}", -API_ERR_INVALID_VALUE, "Invalid value 'key'. "
-	    "Required of type 'deleteBy' (dedupeFields, idField)");
+	    "\"input\":[{}]}", -API_ERR_INVALID_REQUEST,
+	    "Invalid deleteBy 'key' value");
 	apitest_fails(api_co_records_delete, "{}", -API_ERR_INVALID_REQUEST,
 	    "Objects not specified: 'input' must be a non-empty array");
 }
@@ -690,20 +690,20 @@ test_get_errors(void **state)
 
 	(void)state;
 	req->path_params[0] = "car_c";
-	apitest_fails(api_co_records_get, NULL, -API_ERR_MISSING_PARAM,
-	    "Missing value for the required parameter 'filterType'");
+	apitest_fails(api_co_records_get, NULL, -API_ERR_INVALID_REQUEST,
+	    "filterType not specified");
 	apitest_param("filterType", "color");
-	apitest_fails(api_co_records_get, NULL, -API_ERR_FIELD_NOT_SUPPORTED,
-	    "Field 'color' not supported");
+	apitest_fails(api_co_records_get, NULL, -API_ERR_INVALID_REQUEST,
+	    "Invalid filterType 'color'");
 	apitest_again();
 	apitest_param("filterType", "vin");
-	apitest_fails(api_co_records_get, NULL, -API_ERR_MISSING_PARAM,
-	    "Missing value for the required parameter 'filterValues'");
+	apitest_fails(api_co_records_get, NULL, -API_ERR_INVALID_REQUEST,
+	    "filterValues not specified");
 	apitest_again();
 	apitest_param("filterType", "miles");
 	apitest_param("filterValues", "1");
-	apitest_fails(api_co_records_get, NULL, -API_ERR_FIELD_NOT_SUPPORTED,
-	    "Field 'miles' not supported");
+	apitest_fails(api_co_records_get, NULL, -API_ERR_INVALID_REQUEST,
+	    "Invalid filterType 'miles'");
 	apitest_again();
 	apitest_param("filterType", "owner");
 	apitest_param("filterValues", "x");
