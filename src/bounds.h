@@ -65,6 +65,7 @@
 #define TOKEN_BYTES		64	/* text form, with the suffix */
 #define CLIENT_ID_BYTES		36	/* UUID text */
 #define CLIENT_SECRET_BYTES	32
+#define CLIENT_SECRET_MIN_BYTES	16	/* mautoctl client create --secret */
 #define MAX_NAME_BYTES		255	/* client, role names */
 
 /* Assets (docs/assets.md). */

@@ -478,6 +478,35 @@ out:
 }
 
 /* See token.h. */
+void
+token_client_id_new(char *client_id)
+{
+	uuid_v4(client_id);
+}
+
+/* See token.h. */
+int
+token_secret_hash(const char *secret, char *secret_hash)
+{
+	int r = -API_ERR_SYSTEM;
+
+	secret_hash[0] = '\0';
+	if (sodium_init() < 0) {
+		log_err("token: libsodium initialisation failed");
+		goto out;
+	}
+	if (crypto_pwhash_str_alg(secret_hash, secret, strlen(secret),
+	    PWHASH_OPSLIMIT, PWHASH_MEMLIMIT,
+	    crypto_pwhash_ALG_ARGON2ID13) != 0) {
+		log_err("token: crypto_pwhash_str failed (out of memory?)");
+		goto out;
+	}
+	r = 0;
+out:
+	return r;
+}
+
+/* See token.h. */
 int
 token_client_new(char *client_id, char *secret, char *secret_hash)
 {
@@ -495,13 +524,7 @@ token_client_new(char *client_id, char *secret, char *secret_hash)
 	for (i = 0; i < CLIENT_SECRET_BYTES; i++)
 		secret[i] = alnum[randombytes_uniform(sizeof(alnum) - 1)];
 	secret[CLIENT_SECRET_BYTES] = '\0';
-	if (crypto_pwhash_str_alg(secret_hash, secret, CLIENT_SECRET_BYTES,
-	    PWHASH_OPSLIMIT, PWHASH_MEMLIMIT,
-	    crypto_pwhash_ALG_ARGON2ID13) != 0) {
-		log_err("token: crypto_pwhash_str failed (out of memory?)");
-		goto out;
-	}
-	r = 0;
+	r = token_secret_hash(secret, secret_hash);
 out:
 	if (r != 0)
 		sodium_memzero(secret, CLIENT_SECRET_BYTES + 1);

@@ -61,6 +61,20 @@ int	token_issue(const struct token_ctx *tx, const char *client_id,
  */
 int	token_client_new(char *client_id, char *secret, char *secret_hash);
 
+/*
+ * A new client id (CLIENT_ID_BYTES + 1, a UUID v4), as token_client_new
+ * makes; for a client whose secret the operator gives.
+ */
+void	token_client_id_new(char *client_id);
+
+/*
+ * The Argon2id string of a secret given by the operator (mautoctl client
+ * create --secret) into secret_hash (REPO_AUTH_PWHASH_BYTES + 1), the
+ * same form token_client_new stores.  Returns 0, or -API_ERR_SYSTEM
+ * (logged) when libsodium fails.
+ */
+int	token_secret_hash(const char *secret, char *secret_hash);
+
 /* Token cache of one worker: slots, and slots probed per lookup. */
 #define TOKEN_CACHE_SLOTS	256
 #define TOKEN_CACHE_PROBES	8

@@ -7,6 +7,14 @@
 #define MAUTO_CTL_CTL_H
 
 struct config;
+struct db;
+
+/*
+ * Connects to the database of cfg with every statement prepared.
+ * Returns 0 and an owned *db (db_close), or -1 after saying why on
+ * stderr.
+ */
+int	ctl_db_open(struct db **db, const struct config *cfg);
 
 /* mautoctl migrate [--status] */
 int	ctl_migrate(int argc, char **argv, const struct config *cfg);
@@ -17,6 +25,8 @@ int	ctl_client(int argc, char **argv, const struct config *cfg);
  * of a client (fault_injection, README.md).  Same result as ctl_client.
  */
 int	ctl_fault(int argc, char **argv, const struct config *cfg);
+/* mautoctl reset [--yes] (ctl_reset.c) */
+int	ctl_reset(int argc, char **argv, const struct config *cfg);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
 /*

@@ -1,10 +1,19 @@
 /*
- * mautoctl client create|list|revoke, mautoctl role create|list and
+ * mautoctl client create|list|show|revoke, mautoctl role create|list and
  * mautoctl fault (the fault plans of clients).
  * Output is line-based for scripts: `client create` prints exactly one
- * client_id=... and one client_secret=... line; lists are tab-separated
- * with a header line.  Errors go to stderr and exit 1.
+ * client_id=... and one client_secret=... line, `client show` NAME=value
+ * lines; lists are tab-separated with a header line.  Errors go to
+ * stderr and exit 1.
+ *
+ * client create takes a fixed id and secret (--id, --secret) so that CI
+ * can keep one client's credentials across resets and rebuilt stacks.
+ * The id must look like the ids this service makes (a UUID: the identity
+ * endpoint takes nothing else), the secret must be long enough to be one
+ * and use only characters that need no escaping in a query string, a
+ * form body or an environment file.
  */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,8 +88,68 @@ fmt_time(int64_t t, char *buf, size_t size)
 	return buf;
 }
 
-/* Connects with every statement prepared; prints why on failure. */
+/* Whether s is a UUID in text: 8-4-4-4-12 hex digits. */
+static bool
+is_uuid(const char *s)
+{
+	size_t i;
+
+	if (strlen(s) != CLIENT_ID_BYTES)
+		return false;
+	for (i = 0; i < CLIENT_ID_BYTES; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-' :
+		    !isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* Whether s is a secret an operator may choose (see the top). */
+static bool
+is_good_secret(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n < CLIENT_SECRET_MIN_BYTES || n > CLIENT_SECRET_MAX_BYTES)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && strchr("-._~", s[i]) ==
+		    NULL)
+			return false;
+	return true;
+}
+
+/*
+ * The secret of --secret: the value, or with "-" one line of stdin (so it
+ * stays out of the process list and shell history), into buf.
+ */
 static int
+secret_arg(const char *v, char *buf, size_t size)
+{
+	size_t n;
+
+	if (strcmp(v, "-") != 0) {
+		if (strlen(v) >= size)
+			goto bad;
+		memcpy(buf, v, strlen(v) + 1);
+		return 0;
+	}
+	if (fgets(buf, (int)size, stdin) == NULL) {
+		fprintf(stderr, "mautoctl: --secret -: no line on stdin\n");
+		return -1;
+	}
+	n = strcspn(buf, "\r\n");
+	if (buf[n] == '\0' && !feof(stdin))
+		goto bad;
+	buf[n] = '\0';
+	return 0;
+bad:
+	fprintf(stderr, "mautoctl: a secret is at most %d bytes\n",
+	    CLIENT_SECRET_MAX_BYTES);
+	return -1;
+}
+
+/* See ctl.h. */
+int
 ctl_db_open(struct db **db, const struct config *cfg)
 {
 	if (db_open(db, cfg, &repo_schema, true) != 0) {
@@ -96,8 +165,9 @@ client_create(int argc, char **argv, const struct config *cfg)
 {
 	struct repo_auth_client c;
 	struct db *db = NULL;
-	const char *name = NULL, *role = NULL, *scope = NULL;
-	char secret[CLIENT_SECRET_BYTES + 1];
+	const char *name = NULL, *role = NULL, *scope = NULL, *id = NULL;
+	const char *secret_opt = NULL;
+	char secret[CLIENT_SECRET_MAX_BYTES + 2];
 	int i = 2, m, r, rc = 1;
 
 	memset(&c, 0, sizeof(c));
@@ -105,7 +175,10 @@ client_create(int argc, char **argv, const struct config *cfg)
 	while (i < argc) {
 		if ((m = opt_value(argc, argv, &i, "--name", &name)) == 0 &&
 		    (m = opt_value(argc, argv, &i, "--role", &role)) == 0 &&
-		    (m = opt_value(argc, argv, &i, "--scope", &scope)) == 0) {
+		    (m = opt_value(argc, argv, &i, "--scope", &scope)) == 0 &&
+		    (m = opt_value(argc, argv, &i, "--id", &id)) == 0 &&
+		    (m = opt_value(argc, argv, &i, "--secret",
+		    &secret_opt)) == 0) {
 			fprintf(stderr, "mautoctl: client create: unexpected "
 			    "'%s'\n", argv[i]);
 			goto out;
@@ -124,6 +197,22 @@ client_create(int argc, char **argv, const struct config *cfg)
 		    "%d printable bytes\n", MAX_NAME_BYTES);
 		goto out;
 	}
+	if (id != NULL && !is_uuid(id)) {
+		fprintf(stderr, "mautoctl: --id must be a UUID "
+		    "(8-4-4-4-12 hex digits, e.g. from uuidgen), not '%s'\n",
+		    id);
+		goto out;
+	}
+	if (secret_opt != NULL) {
+		if (secret_arg(secret_opt, secret, sizeof(secret)) != 0)
+			goto out;
+		if (!is_good_secret(secret)) {
+			fprintf(stderr, "mautoctl: --secret must be %d to %d "
+			    "letters, digits or - . _ ~\n",
+			    CLIENT_SECRET_MIN_BYTES, CLIENT_SECRET_MAX_BYTES);
+			goto out;
+		}
+	}
 	snprintf(c.name, sizeof(c.name), "%s", name);
 	snprintf(c.role, sizeof(c.role), "%s", role);
 	if (scope != NULL)
@@ -139,14 +228,25 @@ client_create(int argc, char **argv, const struct config *cfg)
 	c.created_at = (int64_t)time(NULL);
 	if (ctl_db_open(&db, cfg) != 0)
 		goto out;
-	if (token_client_new(c.client_id, secret, c.secret_hash) != 0) {
+	if (secret_opt == NULL)
+		r = token_client_new(c.client_id, secret, c.secret_hash);
+	else if ((r = token_secret_hash(secret, c.secret_hash)) == 0)
+		token_client_id_new(c.client_id);
+	if (r != 0) {
 		fprintf(stderr, "mautoctl: cannot make a secret\n");
 		goto out;
 	}
+	if (id != NULL)
+		memcpy(c.client_id, id, CLIENT_ID_BYTES + 1);
 	r = repo_auth_client_insert(db, &c);
 	if (r == -REPO_ERR_NOT_FOUND) {
 		fprintf(stderr, "mautoctl: unknown role '%s' (see `mautoctl "
 		    "role list`)\n", role);
+		goto out;
+	}
+	if (r == -REPO_ERR_CONFLICT) {
+		fprintf(stderr, "mautoctl: client id %s is taken (see "
+		    "`mautoctl client show %s`)\n", c.client_id, c.client_id);
 		goto out;
 	}
 	if (r != 0) {
@@ -195,22 +295,66 @@ out:
 	return rc;
 }
 
+/*
+ * For "client VERB CLIENT_ID": checks the arguments, then connects.
+ * Returns 0 with *db open, or -1 after a message.
+ */
+static int
+client_id_open(int argc, char **argv, const struct config *cfg,
+    struct db **db)
+{
+	if (argc != 3) {
+		fprintf(stderr, "mautoctl: usage: client %s CLIENT_ID\n",
+		    argv[1]);
+		return -1;
+	}
+	if (strlen(argv[2]) != CLIENT_ID_BYTES) {
+		fprintf(stderr, "mautoctl: '%s' is not a client id\n",
+		    argv[2]);
+		return -1;
+	}
+	return ctl_db_open(db, cfg);
+}
+
+static int
+client_show(int argc, char **argv, const struct config *cfg)
+{
+	struct repo_auth_client c;
+	struct db *db = NULL;
+	char t1[32], t2[32];
+	int r, rc = 1;
+
+	memset(&c, 0, sizeof(c));
+	if (client_id_open(argc, argv, cfg, &db) != 0)
+		goto out;
+	r = repo_auth_client_get_by_client_id(db, argv[2], &c);
+	if (r == -REPO_ERR_NOT_FOUND) {
+		fprintf(stderr, "mautoctl: no client '%s'\n", argv[2]);
+		goto out;
+	}
+	if (r != 0) {
+		fprintf(stderr, "mautoctl: cannot read the client\n");
+		goto out;
+	}
+	/* Never the secret: only its hash is stored, and it stays inside. */
+	printf("client_id=%s\nname=%s\nrole=%s\nscope=%s\ncreated=%s\n"
+	    "revoked=%s\n", c.client_id, c.name, c.role, c.scope,
+	    fmt_time(c.created_at, t1, sizeof(t1)),
+	    fmt_time(c.revoked_at, t2, sizeof(t2)));
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out:
+	explicit_bzero(&c, sizeof(c));
+	db_close(db);
+	return rc;
+}
+
 static int
 client_revoke(int argc, char **argv, const struct config *cfg)
 {
 	struct db *db = NULL;
 	int r, rc = 1;
 
-	if (argc != 3) {
-		fprintf(stderr, "mautoctl: usage: client revoke CLIENT_ID\n");
-		goto out;
-	}
-	if (strlen(argv[2]) != CLIENT_ID_BYTES) {
-		fprintf(stderr, "mautoctl: '%s' is not a client id\n",
-		    argv[2]);
-		goto out;
-	}
-	if (ctl_db_open(&db, cfg) != 0)
+	if (client_id_open(argc, argv, cfg, &db) != 0)
 		goto out;
 	r = repo_auth_client_revoke(db, argv[2], (int64_t)time(NULL));
 	if (r == -REPO_ERR_NOT_FOUND) {
@@ -229,8 +373,9 @@ out:
 }
 
 /*
- * mautoctl client create --name N --role R [--scope EMAIL] | list |
- * revoke CLIENT_ID.  argv[0] is "client"; cfg gives the database.
+ * mautoctl client create --name N --role R [--scope EMAIL] [--id ID]
+ * [--secret SECRET|-] | list | show CLIENT_ID | revoke CLIENT_ID.
+ * argv[0] is "client"; cfg gives the database.
  * Returns the exit status: 0, or 1 after a message on stderr.
  */
 int
@@ -240,10 +385,13 @@ ctl_client(int argc, char **argv, const struct config *cfg)
 		return client_create(argc, argv, cfg);
 	if (argc >= 2 && strcmp(argv[1], "list") == 0)
 		return client_list(argc, argv, cfg);
+	if (argc >= 2 && strcmp(argv[1], "show") == 0)
+		return client_show(argc, argv, cfg);
 	if (argc >= 2 && strcmp(argv[1], "revoke") == 0)
 		return client_revoke(argc, argv, cfg);
 	fprintf(stderr, "mautoctl: usage: client create --name NAME --role "
-	    "ROLE [--scope EMAIL] | client list | client revoke CLIENT_ID\n");
+	    "ROLE [--scope EMAIL] [--id ID] [--secret SECRET|-] | client "
+	    "list | client show CLIENT_ID | client revoke CLIENT_ID\n");
 	return 1;
 }
 

@@ -22,8 +22,8 @@ static const struct subcommand subcommands[] = {
 	{ "campaign", ctl_campaign,
 	  "campaign add --campaign ID --lead ID..." },
 	{ "client", ctl_client,
-	  "client create --name NAME --role ROLE [--scope EMAIL] | list | "
-	  "revoke CLIENT_ID" },
+	  "client create --name NAME --role ROLE [--scope EMAIL] [--id ID] "
+	  "[--secret SECRET|-] | list | show CLIENT_ID | revoke CLIENT_ID" },
 	{ "fault", ctl_fault,
 	  "fault CLIENT_ID CODE [COUNT] | fault clear CLIENT_ID" },
 	{ "form", ctl_form,
@@ -37,6 +37,7 @@ static const struct subcommand subcommands[] = {
 	  "program create --name NAME [--channel C] "
 	  "[--type program|engagement] [--status NAME[:success]]... | list | "
 	  "add --program ID --lead ID [--status NAME]" },
+	{ "reset", ctl_reset, "reset [--yes]" },
 	{ "role", ctl_role,
 	  "role create NAME --permission PERM... | list" },
 	{ "seed-demo", ctl_seed_demo, "seed-demo" },
@@ -47,7 +48,8 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: mautoctl [--config FILE] COMMAND ...\n");
+	fprintf(f, "usage: mautoctl [--config FILE] COMMAND ...\n"
+	    "       mautoctl help | --help | --version\n");
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(f, "       mautoctl %s\n", subcommands[i].usage);
 }
@@ -77,6 +79,10 @@ main(int argc, char **argv)
 			usage(stdout);
 			rc = 0;
 			goto out;
+		} else if (strcmp(argv[ai], "--version") == 0) {
+			printf("mautoctl %s\n", PACKAGE_VERSION);
+			rc = 0;
+			goto out;
 		} else {
 			usage(stderr);
 			goto out;
@@ -84,6 +90,12 @@ main(int argc, char **argv)
 	}
 	if (ai >= argc) {
 		usage(stderr);
+		goto out;
+	}
+	/* Needs no configuration, so it works before there is one. */
+	if (strcmp(argv[ai], "help") == 0) {
+		usage(stdout);
+		rc = 0;
 		goto out;
 	}
 	if (config_load_file(&cfg, cfgpath, explicit_cfg) != 0 ||

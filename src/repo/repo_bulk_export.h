@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "model/export.h"
 #include "model/cotype.h"
 

@@ -4,33 +4,14 @@
 # migrations.  Needs MAUTO_TEST_DB_* (tests/harness/mariadb.sh); skips (77)
 # without them.
 set -u
-[ -n "${MAUTO_TEST_DB_SOCKET:-}" ] || { echo "SKIP: no test database"; exit 77; }
-top=${top_srcdir:-$(dirname "$0")/../..}
-build=${top_builddir:-.}
-ctl="$build/mautoctl"
 db="mauto_mig_$$"
-pass=0
-fail=0
-
-sql() {
-	mariadb --no-defaults -S "$MAUTO_TEST_DB_SOCKET" -u "$MAUTO_TEST_DB_USER" \
-	    -p"$MAUTO_TEST_DB_PASSWORD" -N -B "$@"
-}
-check() {
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1)); echo "ok - $2"
-	else
-		fail=$((fail + 1)); echo "not ok - $2"
-	fi
-}
+# shellcheck source=tests/integration/ctl_lib.sh
+. "$(dirname "$0")/ctl_lib.sh"
 migrate() {
 	MAUTO_DB_SOCKET=$MAUTO_TEST_DB_SOCKET MAUTO_DB_NAME=$db \
 	MAUTO_DB_USER=$MAUTO_TEST_DB_USER MAUTO_DB_PASSWORD=$MAUTO_TEST_DB_PASSWORD \
 	    "$ctl" migrate --dir "$top/db/migrations" "$@"
 }
-cleanup() { sql -e "DROP DATABASE IF EXISTS $db" 2>/dev/null; rm -f "$tmp".*; }
-tmp=$(mktemp)
-trap cleanup EXIT
 
 sql -e "CREATE DATABASE $db" || { echo "cannot create $db"; exit 99; }
 

@@ -13,7 +13,8 @@
 #                  mariadb-dump backup restores a working service (a
 #                  private MariaDB of its own)
 # t_quickstart.sh  deploy/quickstart with its port taken: the error names
-#                  MAUTO_PORT and nothing it started is left running
+#                  MAUTO_PORT and nothing it started is left running;
+#                  then started: quickstart env and quickstart reset
 #
 # Each script prints "ok - ", "FAIL - " or "skip - " lines (tests/ops/lib.sh);
 # the last line here is "N passed, N failed" (and "N skipped" before it

@@ -7,6 +7,9 @@
 # 2. the port is taken while the start runs (after the database and mautod
 #    are up, before nginx): the same error, and the database and mautod it
 #    started are stopped again;
+# 3. a started quickstart: `env` prints only the MAUTO_*= lines, which
+#    work with eval; `reset` empties the data, keeps the client and makes
+#    the demo set again;
 # and README.md names every package that tests/harness/deps.sh installs,
 # since the quickstart installs them.
 set -u
@@ -122,3 +125,64 @@ check "no mariadbd, mautod or nginx of it is left running" \
 if left_running >/dev/null; then
 	left_running
 fi
+
+# --- 3. env and reset on a started quickstart --------------------------------
+# A start on a free port, then `env` (only MAUTO_*= lines, usable with
+# eval: the credentials get a token), a lead made through the API,
+# `reset` (the lead is gone, the client and its secret stay, the demo set
+# is made again with new ids, which `env` then prints).
+port=$(harness_free_port)
+check "the quickstart starts on a free port" quickstart "$port"
+qs()
+{
+	QUICKSTART_VAR=$var QUICKSTART_BUILD=$builddir MAUTO_PORT=$port \
+	    timeout 120 "$srcdir/deploy/quickstart" "$@"
+}
+only_env_lines()
+{
+	qs env >"$tmp/env" 2>"$tmp/env.err" && [ ! -s "$tmp/env.err" ] &&
+	    ! grep -v '^MAUTO_[A-Z_]*=[^ ]*$' "$tmp/env" &&
+	    grep -q "^MAUTO_BASE_URL=http://127.0.0.1:$port$" "$tmp/env" &&
+	    [ "$(grep -c '^MAUTO_\(CLIENT_ID\|CLIENT_SECRET\|DEMO_PROGRAM_ID\|DEMO_LIST_ID\|DEMO_FORM_ID\)=.' "$tmp/env")" = 5 ]
+}
+check "quickstart env prints only the MAUTO_*= lines" only_env_lines
+check "they are the last lines of start's output" \
+    eval '[ "$(tail -n "$(wc -l <"$tmp/env")" "$tmp/out")" = "$(cat "$tmp/env")" ]'
+# api PATH [JSON]: a call with the credentials of env; the body in $tmp/body.
+api()
+{
+	local -a body=()
+	[ $# -lt 2 ] || body=(-X POST -H 'Content-Type: application/json' --data-binary "$2")
+	(
+		eval "$(cat "$tmp/env")"
+		token=$(harness_token "$MAUTO_BASE_URL" "$MAUTO_CLIENT_ID" \
+		    "$MAUTO_CLIENT_SECRET") || exit 1
+		curl -sS --max-time 30 -H "Authorization: Bearer $token" \
+		    "${body[@]}" "$MAUTO_BASE_URL$1"
+	) >"$tmp/body"
+}
+check "a lead is made with the credentials of env" eval \
+    'api /rest/v1/leads.json "{\"input\": [{\"email\": \"qs@example.com\"}]}" &&
+    grep -q "\"status\":\"created\"" "$tmp/body"'
+cp "$tmp/env" "$tmp/env.before"
+check "quickstart reset succeeds" eval 'qs reset >"$tmp/reset" 2>&1 ||
+    { tail -n 15 "$tmp/reset" | sed "s/^/  /"; false; }'
+check "the lead is gone" eval \
+    'api "/rest/v1/leads.json?filterType=email&filterValues=qs@example.com" &&
+    grep -q "\"success\":true" "$tmp/body" && ! grep -q "qs@example.com" "$tmp/body"'
+check "the client and its secret stay" eval \
+    'qs env >"$tmp/env" &&
+    [ "$(grep "^MAUTO_CLIENT" "$tmp/env")" = "$(grep "^MAUTO_CLIENT" "$tmp/env.before")" ]'
+check "the demo set is made again, with new ids" eval \
+    '! cmp -s "$tmp/env" "$tmp/env.before" &&
+    [ "$(tail -n "$(wc -l <"$tmp/env")" "$tmp/reset")" = "$(cat "$tmp/env")" ]'
+demo_program_exists()
+{
+	local id
+	id=$(sed -n 's/^MAUTO_DEMO_PROGRAM_ID=//p' "$tmp/env")
+	[ "$(harness_sql "$var/mariadb/env" "SELECT name FROM mauto.program WHERE id = $id")" = Demo-Webinar ]
+}
+check "the new demo program id is the Demo-Webinar program" demo_program_exists
+check "the credentials still get a token and the API answers" eval \
+    'api "/rest/v1/leads.json?filterType=email&filterValues=qs@example.com" &&
+    grep -q "\"success\":true" "$tmp/body"'

@@ -32,6 +32,8 @@
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 
+#include "apitest.h"
+
 /* ---- mocks ---- */
 
 int	__wrap_repo_partitions_list(struct db *,
@@ -257,62 +259,16 @@ __wrap_api_leads_catalog_get(struct call *c, bool fresh, const struct lead_schem
 	return 0;
 }
 
-/* ---- a request ---- */
+/* ---- the request ---- */
 
-static struct app app;
-static struct req req;
-static struct call call;
-static struct resp resp;
-static struct param params[40];
+static struct req *const req = &apitest_req;
+static struct resp *const resp = &apitest_resp;
 
 static int
 setup(void **state)
 {
-	(void)state;
 	memset(&mock, 0, sizeof(mock));
-	memset(&app, 0, sizeof(app));
-	memset(&req, 0, sizeof(req));
-	memset(&call, 0, sizeof(call));
-	arena_init(&app.arena);
-	req.arena = &app.arena;
-	req.params = params;
-	call.app = &app;
-	call.req = &req;
-	resp_init(&resp);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	resp_clear(&resp);
-	json_object_put(req.json);
-	arena_clear(&app.arena);
-	return 0;
-}
-
-static void
-param(const char *name, const char *value)
-{
-	params[req.nparams].name = name;
-	params[req.nparams].value = value;
-	params[req.nparams].value_len = strlen(value);
-	req.nparams++;
-}
-
-static void
-body(const char *json)
-{
-	req.json = json_tokener_parse(json);
-	assert_non_null(req.json);
-}
-
-static const char *
-result_text(void)
-{
-	return resp.result != NULL ? json_object_to_json_string_ext(
-	    resp.result, JSON_C_TO_STRING_PLAIN) : "(none)";
+	return apitest_setup(state);
 }
 
 /* ---- associate ---- */
@@ -321,11 +277,12 @@ static void
 test_associate_ok(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 42;
-	param("cookie", "id:287-GTJ-838&token:_mch-marketo.com-1396310362214-"
+	req->path_ints[0] = 42;
+	apitest_param("cookie", "id:287-GTJ-838&token:"
+	    "_mch-marketo.com-1396310362214-"
 	    "46169");
-	assert_int_equal(api_lead_membership_associate(&call, &resp), 0);
-	assert_true(resp.no_result);
+	assert_int_equal(apitest_run(api_lead_membership_associate), 0);
+	assert_true(resp->no_result);
 	assert_int_equal(mock.lead, 42);
 	assert_string_equal(mock.cookie, "id:287-GTJ-838&token:_mch-"
 	    "marketo.com-1396310362214-46169");
@@ -335,10 +292,10 @@ static void
 test_associate_split(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 42;
-	param("cookie", "id:063-GJP-217");
-	param("token:_mch-marketo.com-1594662481190-60776", "");
-	assert_int_equal(api_lead_membership_associate(&call, &resp), 0);
+	req->path_ints[0] = 42;
+	apitest_param("cookie", "id:063-GJP-217");
+	apitest_param("token:_mch-marketo.com-1594662481190-60776", "");
+	assert_int_equal(apitest_run(api_lead_membership_associate), 0);
 	assert_string_equal(mock.cookie, "id:063-GJP-217&token:_mch-"
 	    "marketo.com-1594662481190-60776");
 }
@@ -362,20 +319,20 @@ test_associate_bad(void **state)
 	size_t i;
 
 	(void)state;
-	req.path_ints[0] = 42;
+	req->path_ints[0] = 42;
 	for (i = 0; bad[i] != NULL; i++) {
-		req.nparams = 0;
-		resp.err_msg = NULL;
-		param("cookie", bad[i]);
-		assert_int_equal(api_lead_membership_associate(&call, &resp),
+		req->nparams = 0;
+		resp->err_msg = NULL;
+		apitest_param("cookie", bad[i]);
+		assert_int_equal(apitest_run(api_lead_membership_associate),
 		    -API_ERR_INVALID_COOKIE);
-		assert_non_null(strstr(resp.err_msg, bad[i]));
+		assert_non_null(strstr(resp->err_msg, bad[i]));
 	}
 	assert_int_equal(mock.calls, 0);
-	req.nparams = 0;
-	assert_int_equal(api_lead_membership_associate(&call, &resp),
+	req->nparams = 0;
+	assert_int_equal(apitest_run(api_lead_membership_associate),
 	    -API_ERR_MISSING_PARAM);
-	assert_string_equal(resp.err_msg, "Missing value for the required "
+	assert_string_equal(resp->err_msg, "Missing value for the required "
 	    "parameter 'cookie'");
 }
 
@@ -383,15 +340,16 @@ static void
 test_associate_repo_errors(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 42;
-	param("cookie", "id:287-GTJ-838&token:_mch-x.io-1-2");
+	req->path_ints[0] = 42;
+	apitest_param("cookie", "id:287-GTJ-838&token:_mch-x.io-1-2");
 	mock.err = -REPO_ERR_NOT_FOUND;
-	assert_int_equal(api_lead_membership_associate(&call, &resp),
+	assert_int_equal(apitest_run(api_lead_membership_associate),
 	    -API_ERR_LEAD_NOT_FOUND);
-	assert_string_equal(resp.err_msg, "Lead '42' not found");
+	assert_string_equal(resp->err_msg, "Lead '42' not found");
 	mock.err = -REPO_ERR_DEADLOCK;
-	assert_int_equal(api_lead_membership_associate(&call, &resp), -API_ERR_TIMEOUT);
-	assert_false(resp.no_result);
+	assert_int_equal(apitest_run(api_lead_membership_associate),
+	    -API_ERR_TIMEOUT);
+	assert_false(resp->no_result);
 }
 
 /* ---- merge ---- */
@@ -400,13 +358,13 @@ static void
 test_merge_ok(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 1;
-	param("leadId", "7");
-	param("leadIds", "5,7,6");
-	param("leadIds", "5");
-	param("mergeInCRM", "FALSE");
-	assert_int_equal(api_lead_membership_merge(&call, &resp), 0);
-	assert_true(resp.no_result);
+	req->path_ints[0] = 1;
+	apitest_param("leadId", "7");
+	apitest_param("leadIds", "5,7,6");
+	apitest_param("leadIds", "5");
+	apitest_param("mergeInCRM", "FALSE");
+	assert_int_equal(apitest_run(api_lead_membership_merge), 0);
+	assert_true(resp->no_result);
 	assert_true(mock.fresh);
 	assert_int_equal(mock.lead, 1);
 	assert_int_equal(mock.nlosers, 3);
@@ -423,35 +381,36 @@ test_merge_bad_losers(void **state)
 	int i, n = 0;
 
 	(void)state;
-	req.path_ints[0] = 1;
-	assert_int_equal(api_lead_membership_merge(&call, &resp),
+	req->path_ints[0] = 1;
+	assert_int_equal(apitest_run(api_lead_membership_merge),
 	    -API_ERR_INVALID_REQUEST);
-	param("leadIds", "2,1");
-	assert_int_equal(api_lead_membership_merge(&call, &resp),
+	apitest_param("leadIds", "2,1");
+	assert_int_equal(apitest_run(api_lead_membership_merge),
 	    -API_ERR_INVALID_REQUEST);
-	assert_string_equal(resp.err_msg, "Lead '1' cannot be both the "
+	assert_string_equal(resp->err_msg, "Lead '1' cannot be both the "
 	    "winner and a losing lead");
-	req.nparams = 0;
-	param("leadId", "x1");
-	assert_int_equal(api_lead_membership_merge(&call, &resp),
+	req->nparams = 0;
+	apitest_param("leadId", "x1");
+	assert_int_equal(apitest_run(api_lead_membership_merge),
 	    -API_ERR_INVALID_VALUE);
-	req.nparams = 0;
-	param("leadIds", "0");
-	assert_int_equal(api_lead_membership_merge(&call, &resp),
+	req->nparams = 0;
+	apitest_param("leadIds", "0");
+	assert_int_equal(apitest_run(api_lead_membership_merge),
 	    -API_ERR_INVALID_VALUE);
-	req.nparams = 0;
-	param("leadId", "2");
-	param("mergeInCRM", "maybe");
-	assert_int_equal(api_lead_membership_merge(&call, &resp),
+	req->nparams = 0;
+	apitest_param("leadId", "2");
+	apitest_param("mergeInCRM", "maybe");
+	assert_int_equal(apitest_run(api_lead_membership_merge),
 	    -API_ERR_INVALID_VALUE);
-	assert_string_equal(resp.err_msg,
+	assert_string_equal(resp->err_msg,
 	    "Invalid value 'maybe'. Required of type 'boolean'");
-	req.nparams = 0;
+	req->nparams = 0;
 	for (i = 2; i <= 27; i++)
 		n += snprintf(many + n, sizeof(many) - (size_t)n, "%s%d",
 		    i > 2 ? "," : "", i);
-	param("leadIds", many);
-	assert_int_equal(api_lead_membership_merge(&call, &resp), -API_ERR_MERGE_LIMIT);
+	apitest_param("leadIds", many);
+	assert_int_equal(apitest_run(api_lead_membership_merge),
+	    -API_ERR_MERGE_LIMIT);
 	assert_int_equal(mock.calls, 0);
 }
 
@@ -459,15 +418,16 @@ static void
 test_merge_not_found(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 1;
-	param("leadId", "9");
+	req->path_ints[0] = 1;
+	apitest_param("leadId", "9");
 	mock.err = -REPO_ERR_NOT_FOUND;
 	mock.missing = 9;
-	assert_int_equal(api_lead_membership_merge(&call, &resp),
+	assert_int_equal(apitest_run(api_lead_membership_merge),
 	    -API_ERR_LEAD_NOT_FOUND);
-	assert_string_equal(resp.err_msg, "Lead '9' not found");
+	assert_string_equal(resp->err_msg, "Lead '9' not found");
 	mock.err = -REPO_ERR_INTERNAL;
-	assert_int_equal(api_lead_membership_merge(&call, &resp), -API_ERR_SYSTEM);
+	assert_int_equal(apitest_run(api_lead_membership_merge),
+	    -API_ERR_SYSTEM);
 }
 
 /* ---- partitions ---- */
@@ -476,13 +436,13 @@ static void
 test_partitions_list(void **state)
 {
 	(void)state;
-	assert_int_equal(api_lead_membership_partitions_list(&call, &resp), 0);
-	assert_string_equal(result_text(), "[{\"id\":1,\"name\":\"Default\","
+	assert_int_equal(apitest_run(api_lead_membership_partitions_list), 0);
+	assert_string_equal(apitest_result(), "[{\"id\":1,\"name\":\"Default\","
 	    "\"description\":\"Initial system lead partition\"},{\"id\":4,"
 	    "\"name\":\"Mexico\"}]");
-	resp_clear(&resp);
+	resp_clear(&apitest_resp);
 	mock.err = -REPO_ERR_UNAVAILABLE;
-	assert_int_equal(api_lead_membership_partitions_list(&call, &resp),
+	assert_int_equal(apitest_run(api_lead_membership_partitions_list),
 	    -API_ERR_UNAVAILABLE);
 }
 
@@ -490,20 +450,21 @@ static void
 test_partitions_update(void **state)
 {
 	(void)state;
-	body("{\"input\":[{\"id\":3,\"partitionName\":\"Mexico\"},"
+	apitest_body("{\"input\":[{\"id\":3,\"partitionName\":\"Mexico\"},"
 	    "{\"id\":4},{\"id\":\"5\",\"partitionName\":\"X\"},"
 	    "{\"id\":6,\"partitionName\":\"Y\"},{\"id\":-1}]}");
 	mock.results[0] = REPO_REC_UPDATED;
 	mock.results[2] = REPO_REC_NO_LEAD;
 	mock.results[3] = REPO_REC_NO_PARTITION;
-	assert_int_equal(api_lead_membership_partitions_update(&call, &resp), 0);
+	assert_int_equal(apitest_run(api_lead_membership_partitions_update), 0);
 	assert_int_equal(mock.n, 5);
 	assert_false(mock.skip[0]);
 	assert_true(mock.skip[1]);
 	assert_false(mock.skip[2]);
 	assert_true(mock.skip[4]);
 	assert_string_equal(mock.parts[0], "Mexico");
-	assert_string_equal(result_text(), "[{\"id\":3,\"status\":\"updated\"},"
+	assert_string_equal(apitest_result(), "[{\"id\":3,\"status\":"
+	    "\"updated\"},"
 	    "{\"id\":4,\"status\":\"skipped\",\"reasons\":[{\"code\":\"1009\","
 	    "\"message\":\"Partition name must be specified\"}]},"
 	    "{\"id\":5,\"status\":\"skipped\",\"reasons\":[{\"code\":\"1004\","
@@ -519,17 +480,16 @@ static void
 test_partitions_update_errors(void **state)
 {
 	(void)state;
-	assert_int_equal(api_lead_membership_partitions_update(&call, &resp),
+	assert_int_equal(apitest_run(api_lead_membership_partitions_update),
 	    -API_ERR_INVALID_REQUEST);
-	body("[1]");
-	assert_int_equal(api_lead_membership_partitions_update(&call, &resp),
+	apitest_body("[1]");
+	assert_int_equal(apitest_run(api_lead_membership_partitions_update),
 	    -API_ERR_INVALID_REQUEST);
-	json_object_put(req.json);
-	body("{\"input\":[{\"id\":1,\"partitionName\":\"A\"}]}");
+	apitest_body("{\"input\":[{\"id\":1,\"partitionName\":\"A\"}]}");
 	mock.err = -REPO_ERR_DEADLOCK;
-	assert_int_equal(api_lead_membership_partitions_update(&call, &resp),
+	assert_int_equal(apitest_run(api_lead_membership_partitions_update),
 	    -API_ERR_TIMEOUT);
-	assert_null(resp.result);
+	assert_null(resp->result);
 }
 
 /* ---- program status ---- */
@@ -538,17 +498,19 @@ static void
 test_status_ok(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 9;
-	body("{\"status\":\"Registered\",\"input\":[{\"id\":1},{\"id\":2},"
+	req->path_ints[0] = 9;
+	apitest_body("{\"status\":\"Registered\",\"input\":[{\"id\":1},{\"id\":"
+	    "2},"
 	    "{\"id\":3},{\"id\":4},{}]}");
 	mock.results[0] = REPO_REC_UPDATED;
 	mock.results[1] = REPO_REC_NOT_MEMBER;
 	mock.results[2] = REPO_REC_NOT_FORWARD;
 	mock.results[3] = REPO_REC_NO_LEAD;
-	assert_int_equal(api_lead_membership_program_status(&call, &resp), 0);
+	assert_int_equal(apitest_run(api_lead_membership_program_status), 0);
 	assert_int_equal(mock.st, 1);
 	assert_true(mock.skip[4]);
-	assert_string_equal(result_text(), "[{\"id\":1,\"status\":\"updated\"},"
+	assert_string_equal(apitest_result(), "[{\"id\":1,\"status\":"
+	    "\"updated\"},"
 	    "{\"id\":2,\"status\":\"skipped\",\"reasons\":[{\"code\":\"1013\","
 	    "\"message\":\"Lead is not a member of the program\"}]},"
 	    "{\"id\":3,\"status\":\"skipped\",\"reasons\":[{\"code\":\"1037\","
@@ -565,11 +527,12 @@ static void
 test_status_unknown_status(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 9;
-	body("{\"status\":\"registered\",\"input\":[{\"id\":1}]}");
-	assert_int_equal(api_lead_membership_program_status(&call, &resp), 0);
+	req->path_ints[0] = 9;
+	apitest_body("{\"status\":\"registered\",\"input\":[{\"id\":1}]}");
+	assert_int_equal(apitest_run(api_lead_membership_program_status), 0);
 	assert_int_equal(mock.calls, 0);
-	assert_string_equal(result_text(), "[{\"id\":1,\"status\":\"skipped\","
+	assert_string_equal(apitest_result(), "[{\"id\":1,\"status\":"
+	    "\"skipped\","
 	    "\"reasons\":[{\"code\":\"1025\",\"message\":\"Program status not "
 	    "found\"}]}]");
 }
@@ -578,18 +541,16 @@ static void
 test_status_errors(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 404;
-	body("{\"status\":\"Registered\",\"input\":[{\"id\":1}]}");
-	assert_int_equal(api_lead_membership_program_status(&call, &resp),
+	req->path_ints[0] = 404;
+	apitest_body("{\"status\":\"Registered\",\"input\":[{\"id\":1}]}");
+	assert_int_equal(apitest_run(api_lead_membership_program_status),
 	    -API_ERR_OBJECT_NOT_FOUND);
-	assert_string_equal(resp.err_msg, "Program '404' not found");
-	json_object_put(req.json);
-	body("{\"status\":5,\"input\":[{\"id\":1}]}");
-	assert_int_equal(api_lead_membership_program_status(&call, &resp),
+	assert_string_equal(resp->err_msg, "Program '404' not found");
+	apitest_body("{\"status\":5,\"input\":[{\"id\":1}]}");
+	assert_int_equal(apitest_run(api_lead_membership_program_status),
 	    -API_ERR_MISSING_PARAM);
-	json_object_put(req.json);
-	body("{\"status\":\"Registered\",\"input\":[]}");
-	assert_int_equal(api_lead_membership_program_status(&call, &resp),
+	apitest_body("{\"status\":\"Registered\",\"input\":[]}");
+	assert_int_equal(apitest_run(api_lead_membership_program_status),
 	    -API_ERR_INVALID_REQUEST);
 }
 
@@ -602,43 +563,43 @@ test_membership_paging(void **state)
 	struct json_object *item;
 
 	(void)state;
-	req.path_ints[0] = 77;
-	param("batchSize", "2");
+	req->path_ints[0] = 77;
+	apitest_param("batchSize", "2");
 	mock.rows = 3;			/* one more than the page */
-	assert_int_equal(api_lead_membership_lists(&call, &resp), 0);
+	assert_int_equal(apitest_run(api_lead_membership_lists), 0);
 	assert_int_equal(mock.q.lead_id, 77);
 	assert_int_equal(mock.q.limit, 3);
 	assert_int_equal(mock.q.after, 0);
-	assert_int_equal(json_object_array_length(resp.result), 2);
-	assert_int_equal(resp.more_result, 1);
-	assert_non_null(resp.next_page_token);
-	assert_string_equal(result_text(), "[{\"listId\":10,\"createdAt\":"
+	assert_int_equal(json_object_array_length(resp->result), 2);
+	assert_int_equal(resp->more_result, 1);
+	assert_non_null(resp->next_page_token);
+	assert_string_equal(apitest_result(), "[{\"listId\":10,\"createdAt\":"
 	    "\"2024-01-02T03:04:05Z\",\"updatedAt\":\"2024-02-03T04:05:06Z\"},"
 	    "{\"listId\":20,\"createdAt\":\"2024-01-02T03:04:05Z\","
 	    "\"updatedAt\":\"2024-02-03T04:05:06Z\"}]");
-	snprintf(token, sizeof(token), "%s", resp.next_page_token);
-	resp_clear(&resp);
+	snprintf(token, sizeof(token), "%s", resp->next_page_token);
+	resp_clear(&apitest_resp);
 	/* The token brings back the last id shown. */
-	param("nextPageToken", token);
+	apitest_param("nextPageToken", token);
 	mock.rows = 1;
-	assert_int_equal(api_lead_membership_lists(&call, &resp), 0);
+	assert_int_equal(apitest_run(api_lead_membership_lists), 0);
 	assert_int_equal(mock.q.after, 20);
-	assert_int_equal(resp.more_result, 0);
-	assert_null(resp.next_page_token);
-	resp_clear(&resp);
+	assert_int_equal(resp->more_result, 0);
+	assert_null(resp->next_page_token);
+	resp_clear(&apitest_resp);
 	/* Not for another lead, nor for another read. */
-	req.path_ints[0] = 78;
-	assert_int_equal(api_lead_membership_lists(&call, &resp),
+	req->path_ints[0] = 78;
+	assert_int_equal(apitest_run(api_lead_membership_lists),
 	    -API_ERR_INVALID_VALUE);
-	req.path_ints[0] = 77;
-	assert_int_equal(api_lead_membership_campaigns(&call, &resp),
+	req->path_ints[0] = 77;
+	assert_int_equal(apitest_run(api_lead_membership_campaigns),
 	    -API_ERR_INVALID_VALUE);
 	/* Program rows, in the documented key order. */
-	req.nparams = 0;
-	resp_clear(&resp);
-	assert_int_equal(api_lead_membership_programs(&call, &resp), 0);
+	req->nparams = 0;
+	resp_clear(&apitest_resp);
+	assert_int_equal(apitest_run(api_lead_membership_programs), 0);
 	assert_int_equal(mock.q.limit, MAX_BATCH_SIZE + 1);
-	item = json_object_array_get_idx(resp.result, 0);
+	item = json_object_array_get_idx(resp->result, 0);
 	assert_string_equal(json_object_to_json_string_ext(item,
 	    JSON_C_TO_STRING_PLAIN), "{\"id\":10,\"progressionStatus\":"
 	    "\"Invited\",\"isExhausted\":false,\"acquiredBy\":false,"
@@ -650,23 +611,23 @@ static void
 test_membership_params(void **state)
 {
 	(void)state;
-	req.path_ints[0] = 77;
-	param("batchSize", "5000");
-	param("earliestUpdatedAt", "2024-01-02T05:04:05+02:00");
-	param("latestUpdatedAt", "2024-03-01");
-	param("filterType", "programId");
-	param("filterValues", "5,6");
-	param("filterValues", "7");
-	assert_int_equal(api_lead_membership_programs(&call, &resp), 0);
+	req->path_ints[0] = 77;
+	apitest_param("batchSize", "5000");
+	apitest_param("earliestUpdatedAt", "2024-01-02T05:04:05+02:00");
+	apitest_param("latestUpdatedAt", "2024-03-01");
+	apitest_param("filterType", "programId");
+	apitest_param("filterValues", "5,6");
+	apitest_param("filterValues", "7");
+	assert_int_equal(apitest_run(api_lead_membership_programs), 0);
 	assert_int_equal(mock.q.limit, MAX_BATCH_SIZE + 1);
 	assert_string_equal(mock.earliest, "2024-01-02 03:04:05");
 	assert_string_equal(mock.latest, "2024-03-01 00:00:00");
 	assert_string_equal(mock.ids, "5,6,7");
-	assert_int_equal(resp.more_result, 0);
-	assert_string_equal(result_text(), "[]");
-	resp_clear(&resp);
+	assert_int_equal(resp->more_result, 0);
+	assert_string_equal(apitest_result(), "[]");
+	resp_clear(&apitest_resp);
 	/* The list read takes no filters: they are ignored. */
-	assert_int_equal(api_lead_membership_lists(&call, &resp), 0);
+	assert_int_equal(apitest_run(api_lead_membership_lists), 0);
 	assert_false(mock.has_earliest);
 	assert_false(mock.has_ids);
 }
@@ -691,54 +652,42 @@ test_membership_errors(void **state)
 	size_t i;
 
 	(void)state;
-	req.path_ints[0] = 77;
+	req->path_ints[0] = 77;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		req.nparams = 0;
-		param(bad[i].name, bad[i].value);
-		assert_int_equal(api_lead_membership_programs(&call, &resp),
+		req->nparams = 0;
+		apitest_param(bad[i].name, bad[i].value);
+		assert_int_equal(apitest_run(api_lead_membership_programs),
 		    bad[i].err);
 	}
 	assert_int_equal(mock.calls, 0);
-	req.nparams = 0;
+	req->nparams = 0;
 	mock.err = -REPO_ERR_CONN;
-	assert_int_equal(api_lead_membership_campaigns(&call, &resp),
+	assert_int_equal(apitest_run(api_lead_membership_campaigns),
 	    -API_ERR_UNAVAILABLE);
 }
+
+#define T(f)	cmocka_unit_test_setup_teardown(f, setup, apitest_teardown)
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_associate_ok, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_associate_split, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_associate_bad, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_associate_repo_errors,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_merge_ok, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_merge_bad_losers, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_merge_not_found, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_partitions_list, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_partitions_update, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_partitions_update_errors,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_ok, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_unknown_status,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_errors, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_membership_paging, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_membership_params, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_membership_errors, setup,
-		    teardown),
+		T(test_associate_ok),
+		T(test_associate_split),
+		T(test_associate_bad),
+		T(test_associate_repo_errors),
+		T(test_merge_ok),
+		T(test_merge_bad_losers),
+		T(test_merge_not_found),
+		T(test_partitions_list),
+		T(test_partitions_update),
+		T(test_partitions_update_errors),
+		T(test_status_ok),
+		T(test_status_unknown_status),
+		T(test_status_errors),
+		T(test_membership_paging),
+		T(test_membership_params),
+		T(test_membership_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
