@@ -27,6 +27,8 @@ int	ctl_client(int argc, char **argv, const struct config *cfg);
 int	ctl_fault(int argc, char **argv, const struct config *cfg);
 /* mautoctl reset [--yes] (ctl_reset.c) */
 int	ctl_reset(int argc, char **argv, const struct config *cfg);
+/* mautoctl folder create|list|delete (ctl_folder.c) */
+int	ctl_folder(int argc, char **argv, const struct config *cfg);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
 /*

@@ -56,8 +56,8 @@ folder_create(int argc, char **argv, struct db **db,
 		else if (strcmp(argv[i], "--kind") == 0)
 			kind = argv[++i];
 		else if (strcmp(argv[i], "--parent") == 0) {
-			if (num_i64(argv[++i], &parent) != 0 || parent < 1 ||
-			    parent > INT32_MAX) {
+			if (num_parse_i64(argv[++i], 1, INT32_MAX,
+			    &parent) != 0) {
 				fprintf(stderr, "mautoctl: --parent takes a "
 				    "folder id\n");
 				return 1;
@@ -139,8 +139,7 @@ folder_delete(int argc, char **argv, struct db **db,
 	int64_t id;
 	int r;
 
-	if (argc != 3 || num_i64(argv[2], &id) != 0 || id < 1 ||
-	    id > INT32_MAX) {
+	if (argc != 3 || num_parse_i64(argv[2], 1, INT32_MAX, &id) != 0) {
 		fprintf(stderr, "mautoctl: usage: folder delete ID\n");
 		return 1;
 	}

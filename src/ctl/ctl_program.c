@@ -15,8 +15,10 @@
 #include "ctl/ctl.h"
 #include "db/pool.h"
 #include "bounds.h"
+#include "model/folder.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
+#include "repo/repo_folders.h"
 #include "repo/repo_forms.h"
 #include "repo/repo_lists.h"
 #include "repo/repo_partitions.h"
@@ -35,6 +37,9 @@ static const bool webinar_success[] = { false, false, false, true, false };
 #define DEMO_PROGRAM	"Demo-Webinar"
 #define DEMO_LIST	"Demo-List"
 #define DEMO_FORM	"Demo-Form"
+/* The demo's landing page template folder, under the templates root. */
+#define DEMO_LPT_FOLDER	"Demo-Templates"
+#define LPT_ROOT_FOLDER	4	/* migration 0010 */
 static const char *const demo_fields[] = {
 	"email", "firstName", "lastName", "company"
 };
@@ -749,10 +754,28 @@ demo_form(struct db *db, int32_t program, int32_t *id)
 	return r;
 }
 
+static int
+demo_lpt_folder(struct db *db, int32_t *id)
+{
+	int r;
+
+	if ((r = repo_folders_child_id(db, LPT_ROOT_FOLDER, DEMO_LPT_FOLDER,
+	    id)) != -REPO_ERR_NOT_FOUND)
+		return r;
+	r = repo_folders_insert(db, DEMO_LPT_FOLDER, NULL,
+	    FK_LP_TEMPLATE, LPT_ROOT_FOLDER, id);
+	if (r == -REPO_ERR_CONFLICT)
+		r = repo_folders_child_id(db, LPT_ROOT_FOLDER,
+		    DEMO_LPT_FOLDER, id);
+	return r;
+}
+
 /*
  * mautoctl seed-demo: makes the demo set once (a program with the
  * Webinar statuses, a static list, a form with email, firstName,
- * lastName and company in that program) and prints MAUTO_DEMO_* lines;
+ * lastName and company in that program, a landing page template folder)
+ * and prints MAUTO_DEMO_* lines (the demo program is also the place where
+ * emails, smart lists and smart campaigns may be made: FOLDER_ID/TYPE);
  * running it again prints the same ids.  argv[0] is "seed-demo".
  * Returns the exit status: 0, or 1 after a message on stderr.
  */
@@ -760,7 +783,7 @@ int
 ctl_seed_demo(int argc, char **argv, const struct config *cfg)
 {
 	struct db *db = NULL;
-	int32_t program, list, form;
+	int32_t program, list, form, lpt_folder;
 	int rc = 1;
 
 	(void)argv;
@@ -771,13 +794,17 @@ ctl_seed_demo(int argc, char **argv, const struct config *cfg)
 	if (open_db(&db, cfg) != 0)
 		goto out;
 	if (demo_program(db, &program) != 0 || demo_list(db, &list) != 0 ||
-	    demo_form(db, program, &form) != 0) {
+	    demo_form(db, program, &form) != 0 ||
+	    demo_lpt_folder(db, &lpt_folder) != 0) {
 		fprintf(stderr, "mautoctl: cannot store the demo set\n");
 		goto out;
 	}
 	printf("MAUTO_DEMO_PROGRAM_NAME=%s\nMAUTO_DEMO_PROGRAM_ID=%ld\n"
-	    "MAUTO_DEMO_LIST_ID=%ld\nMAUTO_DEMO_FORM_ID=%ld\n", DEMO_PROGRAM,
-	    (long)program, (long)list, (long)form);
+	    "MAUTO_DEMO_LIST_ID=%ld\nMAUTO_DEMO_FORM_ID=%ld\n"
+	    "MAUTO_DEMO_FOLDER_ID=%ld\nMAUTO_DEMO_FOLDER_TYPE=Program\n"
+	    "MAUTO_DEMO_LPT_FOLDER_ID=%ld\nMAUTO_DEMO_WORKSPACE_ID=1\n",
+	    DEMO_PROGRAM, (long)program, (long)list, (long)form,
+	    (long)program, (long)lpt_folder);
 	rc = fflush(stdout) == 0 ? 0 : 1;
 out:
 	db_close(db);

@@ -26,6 +26,9 @@ static const struct subcommand subcommands[] = {
 	  "[--secret SECRET|-] | list | show CLIENT_ID | revoke CLIENT_ID" },
 	{ "fault", ctl_fault,
 	  "fault CLIENT_ID CODE [COUNT] | fault clear CLIENT_ID" },
+	{ "folder", ctl_folder,
+	  "folder create --name NAME (--parent ID | --kind KIND) "
+	  "[--description TEXT] | list | delete ID" },
 	{ "form", ctl_form,
 	  "form create --name NAME --field FIELD... [--program ID]" },
 	{ "list", ctl_list,

@@ -31,6 +31,7 @@ enum folders_stmt {
 	FOLDERS_STMT_LOCK,
 	FOLDERS_STMT_CHILDREN,
 	FOLDERS_STMT_DELETE,
+	FOLDERS_STMT_CHILD_ID,
 	FOLDERS_STMT__MAX
 };
 
@@ -54,6 +55,8 @@ static const char *const sql[FOLDERS_STMT__MAX] = {
 	    "SELECT COUNT(*) FROM folder WHERE parent_id = ?",
 	[FOLDERS_STMT_DELETE] =
 	    "DELETE FROM folder WHERE id = ?",
+	[FOLDERS_STMT_CHILD_ID] =
+	    "SELECT id FROM folder WHERE parent_id = ? AND name = ?",
 };
 
 const struct db_stmt_set repo_folders_sql = {
@@ -257,4 +260,25 @@ int
 repo_folders_delete(struct db *db, int32_t id)
 {
 	return db_run_tx(db, folder_delete_tx, &id, false);
+}
+
+/* See repo_folders.h. */
+int
+repo_folders_child_id(struct db *db, int32_t parent_id, const char *name,
+    int32_t *id)
+{
+	MYSQL_BIND in[2];
+	unsigned long len = strlen(name);
+	int64_t v;
+	int r;
+
+	*id = 0;
+	bind_i32(&in[0], &parent_id);
+	bind_str(&in[1], name, &len);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_query_i64(db, stmt(db, FOLDERS_STMT_CHILD_ID), in, &v,
+	    "repo_folders_child_id")) != 0)
+		return r;
+	*id = (int32_t)v;
+	return 0;
 }

@@ -53,6 +53,10 @@ int	repo_folders_insert(struct db *db, const char *name,
 	    const char *description, enum folder_kind kind, int32_t parent_id,
 	    int32_t *id);
 
+/* The id of parent_id's folder named name; -REPO_ERR_NOT_FOUND. */
+int	repo_folders_child_id(struct db *db, int32_t parent_id,
+	    const char *name, int32_t *id);
+
 /* Every folder, by id, into the arena a. */
 int	repo_folders_list(struct db *db, struct arena *a,
 	    struct repo_folder **out, size_t *n);

@@ -38,8 +38,12 @@ static const char *const names[RESET__MAX] = {
 	[RESET_FORM_FIELD] = "form_field",
 	[RESET_FORM] = "form",
 	[RESET_STATIC_LIST] = "static_list",
+	[RESET_ASSET_USAGE] = "asset_usage",
+	[RESET_LP_TEMPLATE_VERSION] = "lp_template_version",
+	[RESET_LP_TEMPLATE] = "lp_template",
 	[RESET_PROGRAM_STATUS] = "program_status",
 	[RESET_PROGRAM] = "program",
+	[RESET_FOLDER] = "folder",
 	[RESET_LEAD] = "lead",
 	[RESET_LEAD_PARTITION] = "lead_partition",
 	[RESET_EXPORT_JOB] = "export_job",
@@ -54,8 +58,17 @@ static const char *const sql[RESET_STMT__MAX] = {
 	[RESET_FORM_FIELD] = "DELETE FROM form_field",
 	[RESET_FORM] = "DELETE FROM form",
 	[RESET_STATIC_LIST] = "DELETE FROM static_list",
+	[RESET_ASSET_USAGE] = "DELETE FROM asset_usage",
+	[RESET_LP_TEMPLATE_VERSION] = "DELETE FROM lp_template_version",
+	[RESET_LP_TEMPLATE] = "DELETE FROM lp_template",
 	[RESET_PROGRAM_STATUS] = "DELETE FROM program_status",
 	[RESET_PROGRAM] = "DELETE FROM program",
+	/*
+	 * The roots a new instance has stay (migration 0010); a folder is
+	 * made after its parent, so the newest go first.
+	 */
+	[RESET_FOLDER] = "DELETE FROM folder WHERE is_system = 0 "
+	    "ORDER BY id DESC",
 	[RESET_LEAD] = "DELETE FROM lead",
 	/* Default (id 1) comes with migration 0004 and every lead needs one. */
 	[RESET_LEAD_PARTITION] = "DELETE FROM lead_partition WHERE id <> 1",

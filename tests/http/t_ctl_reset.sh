@@ -110,9 +110,20 @@ ctl list add --list "$list" --lead "$lead" >/dev/null
 ctl campaign add --campaign 7 --lead "$lead" >/dev/null
 ctl seed-demo >/dev/null
 dbsql "UPDATE lead SET leadPartitionId = $part WHERE id = $lead"
+# Assets: a folder of our own, a template in it, a use of the template.
+lptf=$(ctl folder create --name "Reset-Templates" --parent 4)
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode "name=Reset-LPT" \
+    --data-urlencode "folder={\"id\":$lptf,\"type\":\"Folder\"}" \
+    "$base/rest/asset/v1/landingPageTemplates.json" >"$work/out"
+expect "a landing page template is made" "d['success']"
+lpt=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["result"][0]["id"])' \
+    "$work/out")
+dbsql "INSERT INTO asset_usage VALUES ('landingPageTemplate', $lpt, 'landingPage', 1)"
 
 data_tables="activity lead_cookie campaign_member list_member program_member
-    form_field form static_list program_status program lead export_job"
+    form_field form static_list asset_usage lp_template_version lp_template
+    program_status program lead export_job"
 # counts: "table=rows ..." of the data tables, partitions and records.
 counts()
 {
@@ -121,6 +132,7 @@ counts()
 		q="$q SELECT '$t', COUNT(*) FROM $t UNION ALL"
 	done
 	dbsql "$q SELECT 'lead_partition', COUNT(*) FROM lead_partition
+	    UNION ALL SELECT 'folder', COUNT(*) FROM folder
 	    UNION ALL SELECT 'co_rec', COUNT(*) FROM co_rec_$tid" |
 	    tr '\t\n' '= '
 }
@@ -128,7 +140,7 @@ before=$(counts)
 full()
 {
 	local t
-	for t in $data_tables lead_partition co_rec; do
+	for t in $data_tables lead_partition folder co_rec; do
 		case " $before" in
 		*" $t=0 "*) echo "  no rows in $t before the reset"; return 1 ;;
 		esac
@@ -211,9 +223,9 @@ want=""
 for t in $data_tables; do
 	want="$want$t=0 "
 done
-want="${want}lead_partition=1 co_rec=0 "
+want="${want}lead_partition=1 folder=5 co_rec=0 "
 if [ "$after" = "$want" ]; then
-	echo "ok - the data tables are empty, the Default partition stays"
+	echo "ok - the data tables are empty, the Default partition and the five root folders stay"
 else
 	echo "not ok - after the reset: $after"
 	failed=1

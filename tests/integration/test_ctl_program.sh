@@ -109,8 +109,8 @@ c seed-demo; rc=$?
 cp "$tmp.out" "$tmp.demo1"
 c seed-demo
 [ $rc = 0 ] && cmp -s "$tmp.out" "$tmp.demo1" &&
-    [ "$(grep -c '^MAUTO_DEMO_[A-Z_]*=..*$' "$tmp.out")" = 4 ]
-check $? "seed-demo prints the same four MAUTO_DEMO_* lines twice"
+    [ "$(grep -c '^MAUTO_DEMO_[A-Z_]*=..*$' "$tmp.out")" = 8 ]
+check $? "seed-demo prints the same eight MAUTO_DEMO_* lines twice"
 demo_form=$(sed -n 's/^MAUTO_DEMO_FORM_ID=//p' "$tmp.out")
 demo_prog=$(sed -n 's/^MAUTO_DEMO_PROGRAM_ID=//p' "$tmp.out")
 [ "$(sql "$db" -e "SELECT CONCAT(f.program_id, ':', GROUP_CONCAT(ff.field_name
@@ -119,6 +119,47 @@ demo_prog=$(sed -n 's/^MAUTO_DEMO_PROGRAM_ID=//p' "$tmp.out")
 check $? "the demo form has email, firstName, lastName, company in the demo program"
 [ "$(sql "$db" -e "SELECT COUNT(*) FROM program WHERE name = 'Demo-Webinar'")" = 1 ]
 check $? "seed-demo made one demo program"
+demo_lptf=$(sed -n 's/^MAUTO_DEMO_LPT_FOLDER_ID=//p' "$tmp.out")
+[ "$(sed -n 's/^MAUTO_DEMO_FOLDER_ID=//p' "$tmp.out")" = "$demo_prog" ] &&
+    grep -q '^MAUTO_DEMO_FOLDER_TYPE=Program$' "$tmp.out" &&
+    grep -q '^MAUTO_DEMO_WORKSPACE_ID=1$' "$tmp.out" &&
+    [ "$(sql "$db" -e "SELECT CONCAT(kind, ':', parent_id) FROM folder WHERE id = $demo_lptf")" = "landingPageTemplate:4" ]
+check $? "the demo's asset places: its program, a template folder under the templates root"
+
+# ---- folders ----------------------------------------------------------------
+c folder create --name Campaigns --parent 1; rc=$?
+f1=$(cat "$tmp.out")
+[ $rc = 0 ] && [ "$(sql "$db" -e "SELECT CONCAT(kind, ':', parent_id, ':', is_system) FROM folder WHERE id = $f1")" = "marketing:1:0" ]
+check $? "folder create under a parent takes its kind"
+c folder create --name Sub --parent "$f1"; rc=$?
+f2=$(cat "$tmp.out")
+[ $rc = 0 ]
+check $? "a folder in a folder"
+fails folder create --name Sub --parent "$f1"
+check $? "a second folder of one name under one parent is refused"
+fails folder create --name Orphan --parent 999999
+check $? "a folder under a parent that does not exist is refused"
+fails folder create --name Both --parent 1 --kind email
+check $? "--parent and --kind together are refused"
+fails folder create --name Odd --kind shelves
+check $? "an unknown kind is refused"
+c folder create --name Other --kind email; rc=$?
+[ $rc = 0 ] && [ "$(sql "$db" -e "SELECT CONCAT(kind, ':', COALESCE(parent_id, 0)) FROM folder WHERE id = $(cat "$tmp.out")")" = "email:0" ]
+check $? "--kind makes a root of that kind"
+c folder list; rc=$?
+[ $rc = 0 ] && head -n 1 "$tmp.out" | grep -q '^id	parent	kind	workspace	system	name$' &&
+    grep -q "^$f2	$f1	marketing	Default	no	Sub$" "$tmp.out" &&
+    grep -q '^4	0	landingPageTemplate	Default	yes	Landing Page Templates$' "$tmp.out"
+check $? "folder list shows the tree, the roots as system folders"
+fails folder delete "$f1"
+check $? "a folder that holds a folder is not deleted"
+fails folder delete 1
+check $? "a root is not deleted"
+c folder delete "$f2" && c folder delete "$f1" &&
+    [ "$(sql "$db" -e "SELECT COUNT(*) FROM folder WHERE id IN ($f1, $f2)")" = 0 ]
+check $? "empty folders are deleted, children first"
+fails folder delete "$f1"
+check $? "deleting a folder twice is refused"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
