@@ -35,6 +35,8 @@ void		 html_free(struct html_doc *d);
 int	html_each(const struct html_doc *d,
 	    int (*fn)(void *ctx, const struct html_elem *e), void *ctx);
 
+/* The element that holds e, or NULL for the root element. */
+const struct html_elem *html_elem_parent(const struct html_elem *e);
 /* The element's lower-case tag name ("div"). */
 const char	*html_elem_name(const struct html_elem *e);
 /* An attribute's value (NULL when absent); valid while d lives. */
@@ -46,8 +48,9 @@ bool		 html_elem_has_class(const struct html_elem *e,
 size_t		 html_count(const struct html_doc *d, const char *tag);
 
 /*
- * The document written back as HTML; *len gets its length.  The caller
- * frees it with free().  NULL when out of memory.
+ * The document written back as HTML (UTF-8, NUL-terminated); *len gets
+ * its length.  The caller frees it with free().  NULL when it would be
+ * longer than 8 * HTML_MAX_BYTES.
  */
 char	*html_serialize(const struct html_doc *d, size_t *len);
 

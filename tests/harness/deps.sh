@@ -18,7 +18,7 @@ set -euo pipefail
 packages=(
 	build-essential autoconf automake autoconf-archive libtool pkg-config
 	libfcgi-dev libfcgi-bin libjson-c-dev libmariadb-dev libcmocka-dev
-	libsodium-dev libsystemd-dev mariadb-server mariadb-client nginx wrk
+	libsodium-dev libsystemd-dev libxml2-dev mariadb-server mariadb-client nginx wrk
 	systemd curl ca-certificates python3
 )
 # The tests' second front server (tests/harness/apache.sh); the

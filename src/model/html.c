@@ -1,0 +1,441 @@
+/*
+ * HTML through libxml2's HTML parser (html.h).
+ *
+ * Parsing: htmlReadMemory in UTF-8 with HTML_PARSE_RECOVER (tag soup is
+ * repaired the way browsers repair it: implied <html>, <head> and <body>,
+ * unclosed elements closed, stray end tags dropped), HTML_PARSE_NOERROR
+ * and HTML_PARSE_NOWARNING (nothing is written to stderr; the parser's
+ * complaints are not the service's), HTML_PARSE_NONET (no fetching of
+ * anything a document names) and HTML_PARSE_NODEFDTD (no DOCTYPE is added
+ * to a document that had none, so writing it back keeps what the client
+ * sent).  HTML_PARSE_NOBLANKS is not used: white space between elements is
+ * content, and dropping it would change the document written back.
+ * libxml2 writes tag and attribute names in lower case, as browsers do
+ * (HTML names are case-insensitive), so html_elem_attr compares names in
+ * any letter case.
+ *
+ * Writing back is done here, over the tree, rather than by
+ * htmlDocDumpMemory: libxml2's writer percent-encodes href, src and
+ * action values ("${link}" becomes "%24%7Blink%7D") and, without a
+ * <meta charset>, turns every non-ASCII character into an entity, which
+ * would break the ${variable} and {{token}} references templates hold.
+ * The writer follows the HTML standard's serialisation: void elements
+ * (libxml2's table of elements without content) get no end tag, text is
+ * escaped except inside <script> and <style>, attribute values are
+ * double-quoted.  It does not recurse, so depth costs no stack.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include "model/html.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+/* The longest text html_serialize writes: escaping at most sextuples. */
+#define HTML_MAX_OUT		((size_t)8 * HTML_MAX_BYTES)
+
+struct html_doc {
+	xmlDoc	*doc;
+};
+
+/* An element is libxml2's node; struct html_elem is never defined. */
+static const xmlNode *
+node_of(const struct html_elem *e)
+{
+	return (const xmlNode *)(const void *)e;
+}
+
+static const struct html_elem *
+elem_of(const xmlNode *n)
+{
+	return (const struct html_elem *)(const void *)n;
+}
+
+static bool
+is_elem(const xmlNode *n)
+{
+	return n != NULL && n->type == XML_ELEMENT_NODE;
+}
+
+/* The first element among n and its following siblings, or NULL. */
+static xmlNode *
+elem_from(xmlNode *n)
+{
+	while (n != NULL && !is_elem(n))
+		n = n->next;
+	return n;
+}
+
+/*
+ * The element after n in document order (its first child element, else
+ * the next element of it or of its nearest ancestor), or NULL at the end.
+ * *depth follows: +1 into a child, -1 for each ancestor left.
+ */
+static xmlNode *
+next_elem(xmlNode *n, size_t *depth)
+{
+	xmlNode *c;
+
+	if ((c = elem_from(n->children)) != NULL) {
+		(*depth)++;
+		return c;
+	}
+	for (;;) {
+		if ((c = elem_from(n->next)) != NULL)
+			return c;
+		n = n->parent;
+		if (!is_elem(n))
+			return NULL;
+		(*depth)--;
+	}
+}
+
+static void
+set_err(char *err, size_t errsz, const char *what)
+{
+	if (err != NULL && errsz > 0)
+		snprintf(err, errsz, "%s", what);
+}
+
+/* See html.h. */
+struct html_doc *
+html_parse(const char *text, size_t len, char *err, size_t errsz)
+{
+	struct html_doc *d = NULL;
+	xmlDoc *doc = NULL;
+	xmlNode *n = NULL;
+	size_t depth = 1;
+	char msg[64];
+
+	set_err(err, errsz, "");
+	if (text == NULL || len == 0) {
+		set_err(err, errsz, "HTML is empty");
+		goto out;
+	}
+	if (len > HTML_MAX_BYTES) {
+		snprintf(msg, sizeof(msg), "HTML is larger than %d bytes",
+		    HTML_MAX_BYTES);
+		set_err(err, errsz, msg);
+		goto out;
+	}
+	doc = htmlReadMemory(text, (int)len, NULL, "UTF-8",
+	    HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+	    HTML_PARSE_NONET | HTML_PARSE_NODEFDTD);
+	if (doc == NULL || (n = elem_from(doc->children)) == NULL) {
+		set_err(err, errsz, "HTML has no element");
+		goto out;
+	}
+	for (; n != NULL; n = next_elem(n, &depth)) {
+		if (depth > HTML_MAX_DEPTH) {
+			snprintf(msg, sizeof(msg), "HTML nests elements "
+			    "deeper than %d", HTML_MAX_DEPTH);
+			set_err(err, errsz, msg);
+			goto out;
+		}
+	}
+	d = xmalloc(sizeof(*d));
+	d->doc = doc;
+	doc = NULL;
+out:
+	xmlFreeDoc(doc);
+	return d;
+}
+
+/* See html.h. */
+void
+html_free(struct html_doc *d)
+{
+	if (d == NULL)
+		return;
+	xmlFreeDoc(d->doc);
+	free(d);
+}
+
+/* See html.h. */
+int
+html_each(const struct html_doc *d,
+    int (*fn)(void *ctx, const struct html_elem *e), void *ctx)
+{
+	xmlNode *n;
+	size_t depth = 1;
+	int r = 0;
+
+	for (n = elem_from(d->doc->children); n != NULL && r == 0;
+	    n = next_elem(n, &depth))
+		r = fn(ctx, elem_of(n));
+	return r;
+}
+
+/* See html.h. */
+const struct html_elem *
+html_elem_parent(const struct html_elem *e)
+{
+	const xmlNode *p = node_of(e)->parent;
+
+	return is_elem(p) ? elem_of(p) : NULL;
+}
+
+/* See html.h. */
+const char *
+html_elem_name(const struct html_elem *e)
+{
+	return (const char *)node_of(e)->name;
+}
+
+/* See html.h. */
+const char *
+html_elem_attr(const struct html_elem *e, const char *name)
+{
+	const xmlAttr *a;
+	const xmlNode *v;
+
+	for (a = node_of(e)->properties; a != NULL; a = a->next) {
+		if (strcasecmp((const char *)a->name, name) != 0)
+			continue;
+		/*
+		 * The HTML parser stores a value as one text node, and an
+		 * attribute written without one (<input disabled>) with
+		 * none: that one reads as "".
+		 */
+		v = a->children;
+		if (v != NULL && v->type == XML_TEXT_NODE && v->content != NULL)
+			return (const char *)v->content;
+		return "";
+	}
+	return NULL;
+}
+
+/* White space as the HTML standard splits a class attribute on it. */
+static bool
+is_html_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+/* See html.h. */
+bool
+html_elem_has_class(const struct html_elem *e, const char *word)
+{
+	const char *p, *start;
+	size_t wlen = strlen(word);
+
+	if ((p = html_elem_attr(e, "class")) == NULL || wlen == 0)
+		return false;
+	for (;;) {
+		while (is_html_space(*p))
+			p++;
+		if (*p == '\0')
+			return false;
+		start = p;
+		while (*p != '\0' && !is_html_space(*p))
+			p++;
+		if ((size_t)(p - start) == wlen &&
+		    memcmp(start, word, wlen) == 0)
+			return true;
+	}
+}
+
+/* See html.h. */
+size_t
+html_count(const struct html_doc *d, const char *tag)
+{
+	xmlNode *n;
+	size_t depth = 1, count = 0;
+
+	for (n = elem_from(d->doc->children); n != NULL;
+	    n = next_elem(n, &depth))
+		if (strcasecmp((const char *)n->name, tag) == 0)
+			count++;
+	return count;
+}
+
+/* Appends s with &, <, > (and " when quoted) as character references. */
+static void
+add_escaped(struct buf *b, const char *s, bool quoted)
+{
+	const char *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '&')
+			buf_adds(b, "&amp;");
+		else if (*p == '<')
+			buf_adds(b, "&lt;");
+		else if (*p == '>')
+			buf_adds(b, "&gt;");
+		else if (*p == '"' && quoted)
+			buf_adds(b, "&quot;");
+		else
+			buf_addc(b, *p);
+	}
+}
+
+/* Whether n's text is written as it is: inside <script> or <style>. */
+static bool
+is_raw_text(const xmlNode *n)
+{
+	const xmlNode *p = n->parent;
+
+	return is_elem(p) &&
+	    (strcasecmp((const char *)p->name, "script") == 0 ||
+	    strcasecmp((const char *)p->name, "style") == 0);
+}
+
+/* Whether element n has no content and no end tag (<br>, <img>, ...). */
+static bool
+is_void(const xmlNode *n)
+{
+	const htmlElemDesc *desc = htmlTagLookup(n->name);
+
+	return desc != NULL && desc->empty;
+}
+
+static void
+write_start_tag(struct buf *b, const xmlNode *n)
+{
+	const xmlAttr *a;
+
+	buf_addc(b, '<');
+	buf_adds(b, (const char *)n->name);
+	for (a = n->properties; a != NULL; a = a->next) {
+		buf_addc(b, ' ');
+		buf_adds(b, (const char *)a->name);
+		if (a->children == NULL)
+			continue;
+		buf_adds(b, "=\"");
+		if (a->children->type == XML_TEXT_NODE &&
+		    a->children->content != NULL)
+			add_escaped(b, (const char *)a->children->content,
+			    true);
+		buf_addc(b, '"');
+	}
+	buf_addc(b, '>');
+}
+
+static void
+write_doctype(struct buf *b, const xmlDtd *dtd)
+{
+	buf_adds(b, "<!DOCTYPE ");
+	buf_adds(b, dtd->name != NULL ? (const char *)dtd->name : "html");
+	if (dtd->ExternalID != NULL) {
+		buf_adds(b, " PUBLIC \"");
+		buf_adds(b, (const char *)dtd->ExternalID);
+		buf_addc(b, '"');
+		if (dtd->SystemID != NULL) {
+			buf_adds(b, " \"");
+			buf_adds(b, (const char *)dtd->SystemID);
+			buf_addc(b, '"');
+		}
+	} else if (dtd->SystemID != NULL) {
+		buf_adds(b, " SYSTEM \"");
+		buf_adds(b, (const char *)dtd->SystemID);
+		buf_addc(b, '"');
+	}
+	buf_addc(b, '>');
+}
+
+/* Writes what n is before its children (all of it for a leaf). */
+static void
+write_open(struct buf *b, const xmlNode *n)
+{
+	const char *s = (const char *)n->content;
+
+	switch (n->type) {
+	case XML_ELEMENT_NODE:
+		write_start_tag(b, n);
+		break;
+	case XML_TEXT_NODE:
+		if (s == NULL)
+			break;
+		if (is_raw_text(n))
+			buf_adds(b, s);
+		else
+			add_escaped(b, s, false);
+		break;
+	case XML_CDATA_SECTION_NODE:
+		/* The parser's raw text of <script> and <style>. */
+		if (s != NULL)
+			buf_adds(b, s);
+		break;
+	case XML_COMMENT_NODE:
+		buf_adds(b, "<!--");
+		if (s != NULL)
+			buf_adds(b, s);
+		buf_adds(b, "-->");
+		break;
+	case XML_PI_NODE:
+		buf_adds(b, "<?");
+		buf_adds(b, (const char *)n->name);
+		if (s != NULL) {
+			buf_addc(b, ' ');
+			buf_adds(b, s);
+		}
+		buf_addc(b, '>');
+		break;
+	case XML_DTD_NODE:
+		write_doctype(b, (const xmlDtd *)(const void *)n);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Writes what n is after its children: an element's end tag. */
+static void
+write_close(struct buf *b, const xmlNode *n)
+{
+	if (is_elem(n) && !is_void(n)) {
+		buf_adds(b, "</");
+		buf_adds(b, (const char *)n->name);
+		buf_addc(b, '>');
+	}
+	/* Nodes of the document itself each end a line, as libxml2 does. */
+	if (n->parent != NULL && (n->parent->type == XML_HTML_DOCUMENT_NODE ||
+	    n->parent->type == XML_DOCUMENT_NODE))
+		buf_addc(b, '\n');
+}
+
+/* See html.h. */
+char *
+html_serialize(const struct html_doc *d, size_t *len)
+{
+	struct buf b;
+	xmlNode *n;
+
+	*len = 0;
+	buf_init(&b, HTML_MAX_OUT);
+	buf_adds(&b, "");
+	n = d->doc->children;
+	while (n != NULL) {
+		write_open(&b, n);
+		if (is_elem(n) && !is_void(n) && n->children != NULL) {
+			n = n->children;
+			continue;
+		}
+		/* Close n, then each ancestor whose last child is closed. */
+		for (;;) {
+			write_close(&b, n);
+			if (n->next != NULL) {
+				n = n->next;
+				break;
+			}
+			n = n->parent;
+			if (!is_elem(n)) {
+				n = NULL;
+				break;
+			}
+		}
+	}
+	if (!buf_ok(&b)) {
+		buf_clear(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return b.data;
+}
