@@ -4,10 +4,12 @@
  *
  * Deleted, children before parents, in one transaction: the activity
  * log, tracking cookies, smart campaign, static list and program
- * members, forms and their fields, static lists, program statuses,
- * programs, the records of every custom object type (the rows of each
- * co_rec_<id> table), leads, the partitions made after the migrations
- * (all but Default, id 1) and every bulk export job.
+ * members, forms and their fields, static lists, asset usage, landing
+ * page templates and their versions, program statuses, programs, the
+ * folders made after the migrations (the five roots stay), the records
+ * of every custom object type (the rows of each co_rec_<id> table),
+ * leads, the partitions made after the migrations (all but Default, id
+ * 1) and every bulk export job.
  *
  * Kept: API clients, roles, access tokens and the auth epoch; the
  * instance row, the hosts' limit counters, the export slots and gate;
