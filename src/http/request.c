@@ -427,6 +427,30 @@ out:
 }
 
 /*
+ * The boundary a multipart body's first line names ("--" boundary CRLF),
+ * in the arena, or NULL.
+ */
+static char *
+sniff_boundary(struct rctx *c, size_t *blen)
+{
+	const char *b = c->req->body, *nl;
+	size_t n = c->req->body_len, i;
+
+	*blen = 0;
+	if (n < 3 || b[0] != '-' || b[1] != '-' ||
+	    (nl = memchr(b, '\n', n < BOUNDARY_MAX_CHARS + 4 ? n :
+	    BOUNDARY_MAX_CHARS + 4)) == NULL)
+		return NULL;
+	i = (size_t)(nl - b);
+	if (i > 0 && b[i - 1] == '\r')
+		i--;
+	if (i <= 2)
+		return NULL;
+	*blen = i - 2;
+	return arena_strndup(c->a, b + 2, *blen);
+}
+
+/*
  * Whether a delimiter line starts at p: "--" boundary, then "--" for the
  * close delimiter, or transport padding and a line end (CRLF, or a bare
  * LF, tolerated).  Sets *next past it and *close.
@@ -629,6 +653,12 @@ parse_multipart(struct rctx *c)
 
 	r = hdr_param(c->a, req->content_type, strlen(req->content_type),
 	    "boundary", &boundary, &blen);
+	/*
+	 * Some clients send multipart/form-data without its boundary
+	 * parameter; the body's first line, "--" and the boundary, names it.
+	 */
+	if (r == 0 && boundary == NULL)
+		boundary = sniff_boundary(c, &blen);
 	if (r == 0 && (boundary == NULL || blen == 0 ||
 	    blen > BOUNDARY_MAX_CHARS))
 		r = -API_ERR_MULTIPART;
@@ -743,6 +773,78 @@ out:
 	return r;
 }
 
+/*
+ * Whether a form body is a JSON object: some clients send the form
+ * parameters of the asset operations as JSON under the form media type
+ * (docs/assets.md).  Only the first byte that is not white space is
+ * looked at; parse_form_json decides.
+ */
+static bool
+form_is_json(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' ||
+	    s[i] == '\n'))
+		i++;
+	return i < n && s[i] == '{';
+}
+
+/*
+ * A JSON object sent as a form body: each member becomes a form
+ * parameter, a string as its text, a number or boolean as written, an
+ * object or array as compact JSON (the `folder` parameter), null as not
+ * given.  A body that is not a strict JSON object is left unread (as a
+ * form it would be one odd parameter).
+ */
+static int
+parse_form_json(struct rctx *c)
+{
+	struct req *req = c->req;
+	struct json_object *saved = req->json, *obj;
+	const char *v;
+	char *name, *value;
+	size_t vlen;
+	int saved_err = req->body_err, r;
+
+	req->json = NULL;
+	if ((r = parse_json(c)) != 0)
+		goto out;
+	obj = req->json;
+	if (req->body_err != 0 || obj == NULL ||
+	    !json_object_is_type(obj, json_type_object))
+		goto out;
+	json_object_object_foreach(obj, key, val) {
+		if (val == NULL)
+			continue;
+		v = json_object_is_type(val, json_type_string) ?
+		    json_object_get_string(val) :
+		    json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN);
+		vlen = json_object_is_type(val, json_type_string) ?
+		    (size_t)json_object_get_string_len(val) : strlen(v);
+		if (strlen(key) > MAX_PARAM_NAME_BYTES) {
+			r = -API_ERR_INVALID_REQUEST;
+			goto out;
+		}
+		if (!is_clean_text(v, vlen)) {
+			r = -API_ERR_INVALID_VALUE;
+			goto out;
+		}
+		if ((name = arena_strndup(c->a, key, strlen(key))) == NULL ||
+		    (value = arena_strndup(c->a, v, vlen)) == NULL) {
+			r = -API_ERR_SYSTEM;
+			goto out;
+		}
+		if ((r = add_param(c, name, value, vlen, PARAM_FORM)) != 0)
+			goto out;
+	}
+out:
+	json_object_put(req->json);
+	req->json = saved;
+	req->body_err = saved_err;
+	return r;
+}
+
 /* Names the body by its media type (RFC 9110 §8.3.1: case-insensitive). */
 static enum body_kind
 body_kind_of(const char *ct)
@@ -773,12 +875,15 @@ alloc_params(struct rctx *c)
 	int r = -API_ERR_INVALID_REQUEST;
 
 	nq = count_pairs(req->query, strlen(req->query), MAX_PARAMS);
-	if (req->body_kind == BODY_FORM)
+	if (req->body_kind == BODY_FORM && form_is_json(req->body,
+	    req->body_len))
+		nb = MAX_PARAMS;	/* members: counted as they are added */
+	else if (req->body_kind == BODY_FORM)
 		nb = count_pairs(req->body, req->body_len, MAX_PARAMS);
 	else if (req->body_kind == BODY_MULTIPART)
 		nb = MAX_MULTIPART_PARTS;
-	if (nq > MAX_PARAMS ||
-	    (req->body_kind == BODY_FORM && nq + nb > MAX_PARAMS))
+	if (nq > MAX_PARAMS || (req->body_kind == BODY_FORM &&
+	    nb < MAX_PARAMS && nq + nb > MAX_PARAMS))
 		goto out;
 	c->param_cap = nq + nb > MAX_PARAMS ? MAX_PARAMS : nq + nb;
 	r = -API_ERR_SYSTEM;
@@ -805,7 +910,9 @@ decode(struct rctx *c)
 		goto out;
 	switch (req->body_kind) {
 	case BODY_FORM:
-		r = parse_urlencoded(c, req->body, req->body_len, PARAM_FORM);
+		r = form_is_json(req->body, req->body_len) ?
+		    parse_form_json(c) :
+		    parse_urlencoded(c, req->body, req->body_len, PARAM_FORM);
 		break;
 	case BODY_JSON:
 		r = parse_json(c);

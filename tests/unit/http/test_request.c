@@ -618,6 +618,43 @@ test_form_body(void **state)
 	set(t, "REQUEST_METHOD", "POST");
 	set_body(t, "application/x-www-form-urlencoded", "a=%00", 0);
 	assert_int_equal(rd(t), -API_ERR_INVALID_VALUE);
+	reset(t);
+
+	/*
+	 * A JSON object under the form type, pretty-printed: its members
+	 * are the form's parameters; objects as compact JSON, null as
+	 * absent, numbers and booleans as written.
+	 */
+	set(t, "REQUEST_METHOD", "POST");
+	set(t, "QUERY_STRING", "q=1");
+	set_body(t, "application/x-www-form-urlencoded",
+	    "  {\n  \"name\": \"T\\u00e9\",\n  \"folder\": {\"id\": 4, "
+	    "\"type\": \"Folder\"},\n  \"enableMunchkin\": true,\n"
+	    "  \"n\": 12, \"gone\": null\n}\n", 0);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.body_kind, BODY_FORM);
+	assert_null(t->req.json);
+	assert_string_equal(req_param(&t->req, "q"), "1");
+	assert_string_equal(req_param(&t->req, "name"), "T\xc3\xa9");
+	assert_string_equal(req_param(&t->req, "folder"),
+	    "{\"id\":4,\"type\":\"Folder\"}");
+	assert_string_equal(req_param(&t->req, "enableMunchkin"), "true");
+	assert_string_equal(req_param(&t->req, "n"), "12");
+	assert_null(req_param(&t->req, "gone"));
+	assert_int_equal(t->req.params[1].src, PARAM_FORM);
+	reset(t);
+
+	/* Not a JSON object after all: no parameters from the body. */
+	set(t, "REQUEST_METHOD", "POST");
+	set_body(t, "application/x-www-form-urlencoded", "{name=T", 0);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.nparams, 0);
+	reset(t);
+
+	set(t, "REQUEST_METHOD", "POST");
+	set_body(t, "application/x-www-form-urlencoded",
+	    "{\"a\": \"x\\u0000y\"}", 0);
+	assert_int_equal(rd(t), -API_ERR_INVALID_VALUE);
 }
 
 /* A JSON body of depth levels of arrays. */
@@ -1027,6 +1064,13 @@ test_multipart_variants(void **state)
 		{ "multipart/form-data; boundary=\"a;b\"",
 		  "--a;b\r\nContent-Disposition: form-data; name=\"n;m\"\r\n"
 		  "\r\nv\r\n--a;b--\r\n", 1, "v" },
+		/* No boundary parameter: the first line names it. */
+		{ "multipart/form-data",
+		  "--xyz\r\nContent-Disposition: form-data; name=\"content\""
+		  "\r\n\r\n<p>v</p>\r\n--xyz--\r\n", 1, "<p>v</p>" },
+		{ "multipart/form-data; charset=UTF-8",
+		  "--q\nContent-Disposition: form-data; name=\"x\"\n\nw\n--q--\n",
+		  1, "w" },
 	};
 	struct t *t = *state;
 	size_t i;
@@ -1055,9 +1099,11 @@ test_multipart_broken(void **state)
 		const char	*ctype;
 		const char	*body;
 	} cases[] = {
+		/* No boundary parameter, and a first line that names none. */
 		{ "multipart/form-data",
-		  "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n"
+		  "Content-Disposition: form-data; name=\"x\"\r\n\r\n"
 		  "v\r\n--b--\r\n" },
+		{ "multipart/form-data", "--\r\nv\r\n" },
 		{ "multipart/form-data; boundary=",
 		  "--\r\n" },
 		{ "multipart/form-data; boundary=\"b",
