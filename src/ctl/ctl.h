@@ -7,6 +7,7 @@
 #define MAUTO_CTL_CTL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct config;
 struct db;
@@ -41,6 +42,14 @@ int	ctl_folder(int argc, char **argv, const struct config *cfg);
 int	ctl_template(int argc, char **argv, const struct config *cfg);
 int	ctl_segmentation(int argc, char **argv, const struct config *cfg);
 int	ctl_snippet(int argc, char **argv, const struct config *cfg);
+/*
+ * The demo set's segmentation (Demo-Language: English, French) and email
+ * template (Demo-Email-Template in the Email Templates root, its intro
+ * section dynamic by that segmentation), made once: their ids, or a
+ * negative repo_err.
+ */
+int	ctl_demo_email(struct db *db, int32_t *segmentation,
+	    int32_t *email_template);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
 /*

@@ -622,3 +622,105 @@ ctl_snippet(int argc, char **argv, const struct config *cfg)
 	db_close(db);
 	return rc;
 }
+
+#define DEMO_SEGMENTATION	"Demo-Language"
+#define DEMO_EMAIL_TEMPLATE	"Demo-Email-Template"
+/* The Email Templates root (migration 0010). */
+#define EMAIL_TEMPLATE_ROOT	3
+
+static const char *const demo_segments[] = { "English", "French" };
+
+/*
+ * The demo template: two rich text sections (intro, made dynamic by the
+ * demo segmentation, and signature), an image, three modules in a
+ * container (one with its own text, one with a button whose label is a
+ * module-scoped variable, one with a snippet), and string, color,
+ * boolean, number and list variables used in the HTML.
+ */
+static const char demo_template[] =
+    "<!DOCTYPE html>\n"
+    "<html>\n"
+    "<head>\n"
+    "<meta charset=\"utf-8\">\n"
+    "<title>${headline}</title>\n"
+    "<meta class=\"mktoString\" id=\"headline\" mktoName=\"Headline\" "
+    "default=\"Welcome to the demo\">\n"
+    "<meta class=\"mktoColor\" id=\"accentColor\" mktoName=\"Accent color\" "
+    "default=\"#336699\">\n"
+    "<meta class=\"mktoBoolean\" id=\"showFooter\" mktoName=\"Show footer\" "
+    "default=\"true\" true_value=\"block\" false_value=\"none\">\n"
+    "<meta class=\"mktoNumber\" id=\"fontSize\" mktoName=\"Font size\" "
+    "default=\"16\" min=\"10\" max=\"24\" units=\"px\">\n"
+    "<meta class=\"mktoList\" id=\"fontFamily\" mktoName=\"Font\" "
+    "values=\"Arial,Georgia,Verdana\" default=\"Arial\">\n"
+    "<meta class=\"mktoString\" id=\"buttonLabel\" mktoName=\"Button label\" "
+    "default=\"Read more\" mktoModuleScope=\"true\">\n"
+    "</head>\n"
+    "<body style=\"font-family:${fontFamily};font-size:${fontSize}px\">\n"
+    "<h1 style=\"color:${accentColor}\">${headline}</h1>\n"
+    "<div class=\"mktoText\" id=\"intro\" mktoName=\"Introduction\">"
+    "<p>Hello {{lead.First Name:default=there}},</p></div>\n"
+    "<div class=\"mktoImg\" id=\"heroImage\" mktoName=\"Hero image\" "
+    "mktoImgSrc=\"https://www.example.com/hero.png\"><img alt=\"Hero\">"
+    "</div>\n"
+    "<table class=\"mktoContainer\" id=\"modules\">\n"
+    "<tr class=\"mktoModule\" id=\"textBlock\" mktoName=\"Text block\"><td>"
+    "<div class=\"mktoText\" id=\"textBlockBody\" mktoName=\"Text\">"
+    "<p>Some news for you.</p></div></td></tr>\n"
+    "<tr class=\"mktoModule\" id=\"callToAction\" mktoName=\"Call to "
+    "action\"><td><a href=\"https://www.example.com/\" "
+    "style=\"background:${accentColor}\">${buttonLabel}</a></td></tr>\n"
+    "<tr class=\"mktoModule\" id=\"footerBlock\" mktoName=\"Footer\">"
+    "<td style=\"display:${showFooter}\"><div class=\"mktoSnippet\" "
+    "id=\"footerSnippet\" mktoName=\"Footer snippet\"></div></td></tr>\n"
+    "</table>\n"
+    "<div class=\"mktoText\" id=\"signature\" mktoName=\"Signature\">"
+    "<p>The demo team</p></div>\n"
+    "</body>\n"
+    "</html>\n";
+
+static int
+demo_segmentation(struct db *db, int32_t *id)
+{
+	int r;
+
+	if ((r = repo_seg_get_id_by_name(db, DEMO_SEGMENTATION, id)) !=
+	    -REPO_ERR_NOT_FOUND)
+		return r;
+	r = repo_seg_insert(db, DEMO_SEGMENTATION, NULL, demo_segments,
+	    sizeof(demo_segments) / sizeof(demo_segments[0]), id);
+	/* Another seed-demo created it first. */
+	if (r == -REPO_ERR_CONFLICT)
+		r = repo_seg_get_id_by_name(db, DEMO_SEGMENTATION, id);
+	return r;
+}
+
+/* See ctl.h. */
+int
+ctl_demo_email(struct db *db, int32_t *segmentation,
+    int32_t *email_template)
+{
+	struct repo_etpl_dynamic dyn = { .html_id = "intro" };
+	struct repo_etpl_new t = {
+		.name = DEMO_EMAIL_TEMPLATE,
+		.description = "The demo set's email template",
+		.folder_id = EMAIL_TEMPLATE_ROOT,
+		.content = demo_template,
+		.len = sizeof(demo_template) - 1,
+		.dynamic = &dyn,
+		.ndynamic = 1,
+	};
+	int r;
+
+	if ((r = demo_segmentation(db, segmentation)) != 0)
+		return r;
+	if ((r = repo_etpl_get_id_by_name(db, DEMO_EMAIL_TEMPLATE,
+	    email_template)) != -REPO_ERR_NOT_FOUND)
+		return r;
+	dyn.segmentation_id = *segmentation;
+	r = repo_etpl_insert(db, &t, email_template);
+	if (r == -REPO_ERR_CONFLICT)
+		r = repo_etpl_get_id_by_name(db, DEMO_EMAIL_TEMPLATE,
+		    email_template);
+	return r;
+}

@@ -27,6 +27,7 @@ enum etpl_stmt {
 	ETPL_STMT_CONTENT,
 	ETPL_STMT_DYNAMIC,
 	ETPL_STMT_LIST,
+	ETPL_STMT_ID_BY_NAME,
 	ETPL_STMT_INSERT,
 	ETPL_STMT_DYNAMIC_INSERT,
 	ETPL_STMT_LOCK,
@@ -51,6 +52,8 @@ static const char *const sql[ETPL_STMT__MAX] = {
 	    "WHERE template_id = ? ORDER BY html_id",
 	[ETPL_STMT_LIST] =
 	    "SELECT " ETPL_COLS " FROM email_template ORDER BY id",
+	[ETPL_STMT_ID_BY_NAME] =
+	    "SELECT id FROM email_template WHERE name = ?",
 	[ETPL_STMT_INSERT] =
 	    "INSERT INTO email_template (name, description, folder_id, "
 	    "content, created_at, updated_at) VALUES (?, ?, ?, ?, "
@@ -186,6 +189,14 @@ repo_etpl_list(struct db *db, struct arena *a, struct repo_etpl **out,
 	*out = items;
 	*n = t.count;
 	return 0;
+}
+
+/* See repo_email_templates.h. */
+int
+repo_etpl_get_id_by_name(struct db *db, const char *name, int32_t *id)
+{
+	return db_query_id(db, stmt(db, ETPL_STMT_ID_BY_NAME), name, id,
+	    "repo_etpl_get_id_by_name");
 }
 
 struct etpl_insert {

@@ -45,6 +45,10 @@ struct repo_etpl {
 int	repo_etpl_get(struct db *db, struct arena *a, int32_t id,
 	    bool with_content, struct repo_etpl *out);
 
+/* The id of the template named name: 0, -REPO_ERR_NOT_FOUND, ... */
+int	repo_etpl_get_id_by_name(struct db *db, const char *name,
+	    int32_t *id);
+
 /* Every template by id, without content (mautoctl template list). */
 int	repo_etpl_list(struct db *db, struct arena *a, struct repo_etpl **out,
 	    size_t *n);
