@@ -37,8 +37,8 @@
  *     template has at most one.
  *
  * Decided where the documentation is silent:
- *   - Size: up to HTML_MAX_BYTES (8 MiB; the issue asks for 5 MB
- *     templates), elements nested up to HTML_MAX_DEPTH (256).  Tag soup
+ *   - Size: up to HTML_MAX_BYTES (8 MiB, so templates of 5 MB are read),
+ *     elements nested up to HTML_MAX_DEPTH (256).  Tag soup
  *     is repaired as browsers do; the template needs a <body>.
  *   - A NUL byte anywhere is refused: libxml2 stops reading at it, so
  *     what follows would be stored without being checked.
