@@ -134,6 +134,31 @@ CREATE TABLE `co_type_version` (
   PRIMARY KEY (`type_id`,`is_draft`),
   CONSTRAINT `co_type_version_type` FOREIGN KEY (`type_id`) REFERENCES `co_type` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `email_template` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `folder_id` int(11) NOT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `content` mediumtext NOT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `email_template_name` (`name`),
+  KEY `email_template_folder` (`folder_id`,`id`),
+  KEY `email_template_ws` (`workspace_id`),
+  CONSTRAINT `email_template_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`),
+  CONSTRAINT `email_template_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `email_template_dynamic` (
+  `template_id` int(11) NOT NULL,
+  `html_id` varchar(255) NOT NULL,
+  `segmentation_id` int(11) NOT NULL,
+  PRIMARY KEY (`template_id`,`html_id`),
+  KEY `email_template_dynamic_seg` (`segmentation_id`),
+  CONSTRAINT `email_template_dynamic_segfk` FOREIGN KEY (`segmentation_id`) REFERENCES `segmentation` (`id`),
+  CONSTRAINT `email_template_dynamic_tpl` FOREIGN KEY (`template_id`) REFERENCES `email_template` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `export_gate` (
   `id` tinyint(3) unsigned NOT NULL,
   `version` bigint(20) NOT NULL,
@@ -465,6 +490,44 @@ CREATE TABLE `schema_migrations` (
   `started_at` datetime(3) NOT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
   PRIMARY KEY (`version`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `segment` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `segmentation_id` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `position` int(11) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `segment_name` (`segmentation_id`,`name`),
+  UNIQUE KEY `segment_position` (`segmentation_id`,`position`),
+  CONSTRAINT `segment_segmentation` FOREIGN KEY (`segmentation_id`) REFERENCES `segmentation` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `segmentation` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `status` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'approved',
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `segmentation_name` (`name`),
+  KEY `segmentation_ws` (`workspace_id`),
+  CONSTRAINT `segmentation_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `snippet` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `status` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'approved',
+  `content` mediumtext NOT NULL,
+  `text_content` mediumtext NOT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `snippet_name` (`name`),
+  KEY `snippet_ws` (`workspace_id`),
+  CONSTRAINT `snippet_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `static_list` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

@@ -6,6 +6,9 @@
 #ifndef MAUTO_CTL_CTL_H
 #define MAUTO_CTL_CTL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 struct config;
 struct db;
 
@@ -15,6 +18,9 @@ struct db;
  * stderr.
  */
 int	ctl_db_open(struct db **db, const struct config *cfg);
+
+/* Whether s is 1 to max bytes of printable text (UTF-8 allowed). */
+int	ctl_good_text(const char *s, size_t max);
 
 /* mautoctl migrate [--status] */
 int	ctl_migrate(int argc, char **argv, const struct config *cfg);
@@ -29,6 +35,21 @@ int	ctl_fault(int argc, char **argv, const struct config *cfg);
 int	ctl_reset(int argc, char **argv, const struct config *cfg);
 /* mautoctl folder create|list|delete (ctl_folder.c) */
 int	ctl_folder(int argc, char **argv, const struct config *cfg);
+/*
+ * ctl_template.c: email templates, segmentations and snippets
+ * (create|list|delete, and template show).
+ */
+int	ctl_template(int argc, char **argv, const struct config *cfg);
+int	ctl_segmentation(int argc, char **argv, const struct config *cfg);
+int	ctl_snippet(int argc, char **argv, const struct config *cfg);
+/*
+ * The demo set's segmentation (Demo-Language: English, French) and email
+ * template (Demo-Email-Template in the Email Templates root, its intro
+ * section dynamic by that segmentation), made once: their ids, or a
+ * negative repo_err.
+ */
+int	ctl_demo_email(struct db *db, int32_t *segmentation,
+	    int32_t *email_template);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
 /*

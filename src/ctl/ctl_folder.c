@@ -23,9 +23,9 @@
 	"folder create --name NAME (--parent ID | --kind KIND) " \
 	"[--description TEXT] | list | delete ID"
 
-/* Whether s is 1 to max bytes of printable text (UTF-8 allowed). */
-static int
-good_text(const char *s, size_t max)
+/* See ctl.h. */
+int
+ctl_good_text(const char *s, size_t max)
 {
 	size_t n = strlen(s), i;
 
@@ -67,8 +67,8 @@ folder_create(int argc, char **argv, struct db **db,
 	}
 	if (name == NULL || (parent == 0) == (kind == NULL))
 		goto usage;
-	if (!good_text(name, ASSET_NAME_CHARS) ||
-	    (desc != NULL && !good_text(desc, ASSET_DESCRIPTION_CHARS))) {
+	if (!ctl_good_text(name, ASSET_NAME_CHARS) ||
+	    (desc != NULL && !ctl_good_text(desc, ASSET_DESCRIPTION_CHARS))) {
 		fprintf(stderr, "mautoctl: a name is 1 to %d and a "
 		    "description 1 to %d printable bytes\n", ASSET_NAME_CHARS,
 		    ASSET_DESCRIPTION_CHARS);

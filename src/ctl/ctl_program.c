@@ -773,8 +773,9 @@ demo_lpt_folder(struct db *db, int32_t *id)
 /*
  * mautoctl seed-demo: makes the demo set once (a program with the
  * Webinar statuses, a static list, a form with email, firstName,
- * lastName and company in that program, a landing page template folder)
- * and prints MAUTO_DEMO_* lines (the demo program is also the place where
+ * lastName and company in that program, a landing page template folder,
+ * a segmentation and an email template: ctl_demo_email) and prints
+ * MAUTO_DEMO_* lines (the demo program is also the place where
  * emails, smart lists and smart campaigns may be made: FOLDER_ID/TYPE);
  * running it again prints the same ids.  argv[0] is "seed-demo".
  * Returns the exit status: 0, or 1 after a message on stderr.
@@ -783,7 +784,7 @@ int
 ctl_seed_demo(int argc, char **argv, const struct config *cfg)
 {
 	struct db *db = NULL;
-	int32_t program, list, form, lpt_folder;
+	int32_t program, list, form, lpt_folder, seg, etpl;
 	int rc = 1;
 
 	(void)argv;
@@ -795,16 +796,19 @@ ctl_seed_demo(int argc, char **argv, const struct config *cfg)
 		goto out;
 	if (demo_program(db, &program) != 0 || demo_list(db, &list) != 0 ||
 	    demo_form(db, program, &form) != 0 ||
-	    demo_lpt_folder(db, &lpt_folder) != 0) {
+	    demo_lpt_folder(db, &lpt_folder) != 0 ||
+	    ctl_demo_email(db, &seg, &etpl) != 0) {
 		fprintf(stderr, "mautoctl: cannot store the demo set\n");
 		goto out;
 	}
 	printf("MAUTO_DEMO_PROGRAM_NAME=%s\nMAUTO_DEMO_PROGRAM_ID=%ld\n"
 	    "MAUTO_DEMO_LIST_ID=%ld\nMAUTO_DEMO_FORM_ID=%ld\n"
 	    "MAUTO_DEMO_FOLDER_ID=%ld\nMAUTO_DEMO_FOLDER_TYPE=Program\n"
-	    "MAUTO_DEMO_LPT_FOLDER_ID=%ld\nMAUTO_DEMO_WORKSPACE_ID=1\n",
+	    "MAUTO_DEMO_LPT_FOLDER_ID=%ld\nMAUTO_DEMO_WORKSPACE_ID=1\n"
+	    "MAUTO_DEMO_EMAIL_TEMPLATE_ID=%ld\n"
+	    "MAUTO_DEMO_SEGMENTATION_ID=%ld\n",
 	    DEMO_PROGRAM, (long)program, (long)list, (long)form,
-	    (long)program, (long)lpt_folder);
+	    (long)program, (long)lpt_folder, (long)etpl, (long)seg);
 	rc = fflush(stdout) == 0 ? 0 : 1;
 out:
 	db_close(db);

@@ -44,6 +44,16 @@ static const struct subcommand subcommands[] = {
 	{ "role", ctl_role,
 	  "role create NAME --permission PERM... | list" },
 	{ "seed-demo", ctl_seed_demo, "seed-demo" },
+	{ "segmentation", ctl_segmentation,
+	  "segmentation create --name NAME --segment NAME... "
+	  "[--description TEXT] | list | delete ID" },
+	{ "snippet", ctl_snippet,
+	  "snippet create --name NAME --file FILE [--text TEXT] "
+	  "[--description TEXT] | list | delete ID" },
+	{ "template", ctl_template,
+	  "template create --name NAME --folder ID --file FILE "
+	  "[--description TEXT] [--dynamic SECTION=SEGMENTATION]... | list | "
+	  "show ID | delete ID" },
 };
 
 static void

@@ -242,6 +242,44 @@ html_elem_has_class(const struct html_elem *e, const char *word)
 	}
 }
 
+/* Whether needle is in an attribute value of element n. */
+static bool
+attrs_mention(const xmlNode *n, const char *needle)
+{
+	const xmlAttr *a;
+
+	for (a = n->properties; a != NULL; a = a->next)
+		if (a->children != NULL && a->children->type == XML_TEXT_NODE &&
+		    a->children->content != NULL &&
+		    strstr((const char *)a->children->content, needle) != NULL)
+			return true;
+	return false;
+}
+
+/* See html.h.  A walk of e's subtree without recursion. */
+bool
+html_elem_mentions(const struct html_elem *e, const char *needle)
+{
+	const xmlNode *top = node_of(e), *n = top;
+
+	while (n != NULL) {
+		if (is_elem(n) && attrs_mention(n, needle))
+			return true;
+		if ((n->type == XML_TEXT_NODE ||
+		    n->type == XML_CDATA_SECTION_NODE) && n->content != NULL &&
+		    strstr((const char *)n->content, needle) != NULL)
+			return true;
+		if (is_elem(n) && n->children != NULL) {
+			n = n->children;
+			continue;
+		}
+		while (n != top && n->next == NULL)
+			n = n->parent;
+		n = n == top ? NULL : n->next;
+	}
+	return false;
+}
+
 /* See html.h. */
 size_t
 html_count(const struct html_doc *d, const char *tag)

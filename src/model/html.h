@@ -13,8 +13,12 @@
 struct html_doc;
 struct html_elem;
 
-/* The largest HTML accepted (bytes); bigger input is refused. */
-#define HTML_MAX_BYTES		(4 * 1024 * 1024)
+/*
+ * The largest HTML accepted (bytes); bigger input is refused.  Email
+ * templates of 5 MB are parsed (docs/assets.md); what a client sends is
+ * bounded by MAX_BODY_BYTES long before this.
+ */
+#define HTML_MAX_BYTES		(8 * 1024 * 1024)
 /* Elements nested deeper than this make the document refused. */
 #define HTML_MAX_DEPTH		256
 
@@ -44,6 +48,13 @@ const char	*html_elem_attr(const struct html_elem *e, const char *name);
 /* Whether the class attribute holds word (white-space separated). */
 bool		 html_elem_has_class(const struct html_elem *e,
 		    const char *word);
+/*
+ * Whether needle occurs in the text or in an attribute value of e or of
+ * an element inside it (a ${variable} reference, say): a search of the
+ * parsed values, not of HTML.
+ */
+bool		 html_elem_mentions(const struct html_elem *e,
+		    const char *needle);
 /* The number of elements named tag in d (lower-case). */
 size_t		 html_count(const struct html_doc *d, const char *tag);
 

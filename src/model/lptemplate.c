@@ -74,6 +74,7 @@
 
 #include "model/html.h"
 #include "model/lptemplate.h"
+#include "model/template.h"
 #include "util/num.h"
 #include "util/xmalloc.h"
 
@@ -96,15 +97,9 @@ static const char *const variable_classes[] = {
 #define ID_SHOWN	100
 #define TAG_SHOWN	40
 
-/* An id declared by an editable element or a variable, and where. */
-struct decl {
-	const char	*id;
-	size_t		 order;
-};
-
 struct check {
 	char		*msg;
-	struct decl	*decls;
+	struct tpl_decl	*decls;
 	size_t		 count;
 	size_t		 cap;
 };
@@ -137,39 +132,6 @@ static bool
 has_other_than(const char *s, const char *skip)
 {
 	return s[strspn(s, skip)] != '\0';
-}
-
-/* Letters, digits, '-' and '_', at least one (rule 5). */
-static bool
-is_valid_id(const char *s)
-{
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
-			return false;
-	return true;
-}
-
-static bool
-is_color(const char *s)
-{
-	size_t i;
-
-	if (s[0] != '#' || strlen(s) != 7)
-		return false;
-	for (i = 1; i < 7; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
-			return false;
-	return true;
-}
-
-static bool
-is_bool_word(const char *s)
-{
-	return strcasecmp(s, "true") == 0 || strcasecmp(s, "false") == 0;
 }
 
 static bool
@@ -238,19 +200,19 @@ check_variable_attrs(const struct html_elem *e, const char *cls,
 
 	if (strcmp(cls, "mktoColor") == 0) {
 		v = html_elem_attr(e, "default");
-		if (v != NULL && !is_color(v)) {
+		if (v != NULL && !tpl_is_color(v)) {
 			bad = "default";
 			want = "a color such as #336699 is required";
 		}
 	} else if (strcmp(cls, "mktoBoolean") == 0) {
 		v = html_elem_attr(e, "default");
-		if (v != NULL && !is_bool_word(v)) {
+		if (v != NULL && !tpl_is_bool_word(v)) {
 			bad = "default";
 			want = "true or false is required";
 		}
 	} else if (strcmp(cls, "mktoString") == 0) {
 		v = html_elem_attr(e, "allowHtml");
-		if (v != NULL && !is_bool_word(v)) {
+		if (v != NULL && !tpl_is_bool_word(v)) {
 			bad = "allowHtml";
 			want = "true or false is required";
 		}
@@ -308,7 +270,7 @@ check_elem(void *ctx, const struct html_elem *e)
 		    "'%s' is missing attribute 'id'", TAG_SHOWN, tag, cls);
 		return -1;
 	}
-	if (!is_valid_id(id)) {
+	if (!tpl_is_valid_id(id)) {
 		snprintf(ck->msg, LPT_MSG_BYTES, "Element '%.*s' with class "
 		    "'%s' has an invalid id: only letters, digits, '-' and "
 		    "'_' are allowed", TAG_SHOWN, tag, cls);
@@ -338,37 +300,6 @@ check_elem(void *ctx, const struct html_elem *e)
 	return 0;
 }
 
-/* By id, then by place in the document. */
-static int
-decl_cmp(const void *a, const void *b)
-{
-	const struct decl *x = a, *y = b;
-	int c = strcmp(x->id, y->id);
-
-	if (c != 0)
-		return c;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* Rule 8: the id whose second use comes first, or NULL. */
-static const char *
-first_duplicate(struct decl *decls, size_t count)
-{
-	const char *dup = NULL;
-	size_t i, at = SIZE_MAX;
-
-	if (count < 2)
-		return NULL;
-	qsort(decls, count, sizeof(*decls), decl_cmp);
-	for (i = 1; i < count; i++)
-		if (strcmp(decls[i - 1].id, decls[i].id) == 0 &&
-		    decls[i].order < at) {
-			at = decls[i].order;
-			dup = decls[i].id;
-		}
-	return dup;
-}
-
 /* See lptemplate.h. */
 int
 lpt_check(enum lpt_type t, const char *html, size_t len, char *msg)
@@ -392,7 +323,7 @@ lpt_check(enum lpt_type t, const char *html, size_t len, char *msg)
 	if (t == LPT_GUIDED) {
 		if (html_each(d, check_elem, &ck) != 0)
 			goto out;
-		if ((dup = first_duplicate(ck.decls, ck.count)) != NULL) {
+		if ((dup = tpl_first_duplicate(ck.decls, ck.count)) != NULL) {
 			snprintf(msg, LPT_MSG_BYTES, "Element with id '%.*s' "
 			    "is duplicated", ID_SHOWN, dup);
 			goto out;

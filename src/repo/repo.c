@@ -20,6 +20,9 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_FOLDERS] = &repo_folders_sql,
 	[REPO_USAGE] = &repo_usage_sql,
 	[REPO_LP_TEMPLATES] = &repo_lp_templates_sql,
+	[REPO_EMAIL_TEMPLATES] = &repo_email_templates_sql,
+	[REPO_SEGMENTATIONS] = &repo_segmentations_sql,
+	[REPO_SNIPPETS] = &repo_snippets_sql,
 	[REPO_RESET] = &repo_reset_sql,
 };
 

@@ -59,6 +59,9 @@ enum repo_id {
 	REPO_FOLDERS,
 	REPO_USAGE,
 	REPO_LP_TEMPLATES,
+	REPO_EMAIL_TEMPLATES,
+	REPO_SEGMENTATIONS,
+	REPO_SNIPPETS,
 	REPO_RESET,
 	REPO__MAX
 };
@@ -80,6 +83,9 @@ extern const struct db_stmt_set repo_merge_sql;
 extern const struct db_stmt_set repo_folders_sql;
 extern const struct db_stmt_set repo_usage_sql;
 extern const struct db_stmt_set repo_lp_templates_sql;
+extern const struct db_stmt_set repo_email_templates_sql;
+extern const struct db_stmt_set repo_segmentations_sql;
+extern const struct db_stmt_set repo_snippets_sql;
 extern const struct db_stmt_set repo_reset_sql;
 
 /*

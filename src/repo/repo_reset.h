@@ -5,7 +5,9 @@
  * Deleted, children before parents, in one transaction: the activity
  * log, tracking cookies, smart campaign, static list and program
  * members, forms and their fields, static lists, asset usage, landing
- * page templates and their versions, program statuses, programs, the
+ * page templates and their versions, email templates and their dynamic
+ * sections, segmentations and their segments, snippets, program
+ * statuses, programs, the
  * folders made after the migrations (the five roots stay), the records
  * of every custom object type (the rows of each co_rec_<id> table),
  * leads, the partitions made after the migrations (all but Default, id
@@ -48,6 +50,11 @@ enum repo_reset_table {
 	RESET_ASSET_USAGE,
 	RESET_LP_TEMPLATE_VERSION,
 	RESET_LP_TEMPLATE,
+	RESET_EMAIL_TEMPLATE_DYNAMIC,
+	RESET_EMAIL_TEMPLATE,
+	RESET_SEGMENT,
+	RESET_SEGMENTATION,
+	RESET_SNIPPET,
 	RESET_PROGRAM_STATUS,
 	RESET_PROGRAM,
 	RESET_FOLDER,

@@ -14,6 +14,9 @@ struct db;
 
 /* The asset type words of asset_usage (the API's asset type names). */
 #define USAGE_LP_TEMPLATE	"landingPageTemplate"
+#define USAGE_EMAIL_TEMPLATE	"emailTemplate"
+#define USAGE_SEGMENTATION	"segmentation"
+#define USAGE_SNIPPET		"snippet"
 
 /* How many uses asset (type, id) has. */
 int	repo_usage_count(struct db *db, const char *type, int32_t id,

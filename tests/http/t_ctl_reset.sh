@@ -120,9 +120,13 @@ expect "a landing page template is made" "d['success']"
 lpt=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["result"][0]["id"])' \
     "$work/out")
 dbsql "INSERT INTO asset_usage VALUES ('landingPageTemplate', $lpt, 'landingPage', 1)"
+# seed-demo made a segmentation and an email template; a snippet too.
+printf '<p>Reset footer</p>' >"$work/snippet.html"
+ctl snippet create --name "Reset-Snippet" --file "$work/snippet.html" >/dev/null
 
 data_tables="activity lead_cookie campaign_member list_member program_member
     form_field form static_list asset_usage lp_template_version lp_template
+    email_template_dynamic email_template segment segmentation snippet
     program_status program lead export_job"
 # counts: "table=rows ..." of the data tables, partitions and records.
 counts()

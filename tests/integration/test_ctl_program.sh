@@ -109,8 +109,8 @@ c seed-demo; rc=$?
 cp "$tmp.out" "$tmp.demo1"
 c seed-demo
 [ $rc = 0 ] && cmp -s "$tmp.out" "$tmp.demo1" &&
-    [ "$(grep -c '^MAUTO_DEMO_[A-Z_]*=..*$' "$tmp.out")" = 8 ]
-check $? "seed-demo prints the same eight MAUTO_DEMO_* lines twice"
+    [ "$(grep -c '^MAUTO_DEMO_[A-Z_]*=..*$' "$tmp.out")" = 10 ]
+check $? "seed-demo prints the same ten MAUTO_DEMO_* lines twice"
 demo_form=$(sed -n 's/^MAUTO_DEMO_FORM_ID=//p' "$tmp.out")
 demo_prog=$(sed -n 's/^MAUTO_DEMO_PROGRAM_ID=//p' "$tmp.out")
 [ "$(sql "$db" -e "SELECT CONCAT(f.program_id, ':', GROUP_CONCAT(ff.field_name
@@ -125,6 +125,23 @@ demo_lptf=$(sed -n 's/^MAUTO_DEMO_LPT_FOLDER_ID=//p' "$tmp.out")
     grep -q '^MAUTO_DEMO_WORKSPACE_ID=1$' "$tmp.out" &&
     [ "$(sql "$db" -e "SELECT CONCAT(kind, ':', parent_id) FROM folder WHERE id = $demo_lptf")" = "landingPageTemplate:4" ]
 check $? "the demo's asset places: its program, a template folder under the templates root"
+demo_seg=$(sed -n 's/^MAUTO_DEMO_SEGMENTATION_ID=//p' "$tmp.out")
+demo_etpl=$(sed -n 's/^MAUTO_DEMO_EMAIL_TEMPLATE_ID=//p' "$tmp.out")
+[ "$(sql "$db" -e "SELECT GROUP_CONCAT(name ORDER BY position) FROM segment WHERE segmentation_id = $demo_seg")" = "Default,English,French" ] &&
+    [ "$(sql "$db" -e "SELECT name FROM segmentation WHERE id = $demo_seg")" = Demo-Language ]
+check $? "the demo segmentation is Demo-Language: Default, English, French"
+c template show "$demo_etpl"; rc=$?
+[ $rc = 0 ] && grep -q "^template	$demo_etpl	3	Demo-Email-Template$" "$tmp.out" &&
+    [ "$(grep -c '^module	' "$tmp.out")" -ge 3 ] &&
+    grep -q '^container	' "$tmp.out" &&
+    grep -q '^section	[^	]*	Image	' "$tmp.out" &&
+    [ "$(grep -c '^section	[^	]*	Text	' "$tmp.out")" -ge 2 ] &&
+    grep -q '^variable	[^	]*	string	' "$tmp.out" &&
+    grep -q '^variable	[^	]*	color	' "$tmp.out" &&
+    grep -q '^variable	[^	]*	boolean	' "$tmp.out" &&
+    grep -q '^variable	[^	]*	number	' "$tmp.out" &&
+    grep -q "^dynamic	intro	$demo_seg$" "$tmp.out"
+check $? "the demo email template: text sections, an image, three modules, four variable types, a dynamic section"
 
 # ---- folders ----------------------------------------------------------------
 c folder create --name Campaigns --parent 1; rc=$?

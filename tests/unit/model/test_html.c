@@ -226,7 +226,7 @@ test_refusals(void **state)
 	memset(big, 'a', n);
 	memcpy(big, "<p>", 3);
 	assert_null(html_parse(big, n, err, sizeof(err)));
-	assert_string_equal(err, "HTML is larger than 4194304 bytes");
+	assert_string_equal(err, "HTML is larger than 8388608 bytes");
 	d = html_parse(big, n - 1, err, sizeof(err));
 	assert_non_null(d);
 	html_free(d);

@@ -98,7 +98,7 @@ test_both_types(void **state)
 	assert_int_equal(lpt_check(LPT_FREE_FORM, big, HTML_MAX_BYTES + 1,
 	    msg), -1);
 	assert_string_equal(msg, "Invalid template: HTML is larger than "
-	    "4194304 bytes");
+	    "8388608 bytes");
 	free(big);
 	/* A free-form template declares nothing: mkto classes are not
 	 * checked there. */
