@@ -29,6 +29,8 @@ int	ctl_fault(int argc, char **argv, const struct config *cfg);
 int	ctl_reset(int argc, char **argv, const struct config *cfg);
 /* mautoctl folder create|list|delete (ctl_folder.c) */
 int	ctl_folder(int argc, char **argv, const struct config *cfg);
+/* mautoctl outbox list|show|send-test (ctl_outbox.c) */
+int	ctl_outbox(int argc, char **argv, const struct config *cfg);
 /* mautoctl role create|list ... */
 int	ctl_role(int argc, char **argv, const struct config *cfg);
 /*

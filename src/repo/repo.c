@@ -21,6 +21,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_USAGE] = &repo_usage_sql,
 	[REPO_LP_TEMPLATES] = &repo_lp_templates_sql,
 	[REPO_RESET] = &repo_reset_sql,
+	[REPO_OUTBOX] = &repo_outbox_sql,
 };
 
 /*

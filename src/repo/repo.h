@@ -60,6 +60,7 @@ enum repo_id {
 	REPO_USAGE,
 	REPO_LP_TEMPLATES,
 	REPO_RESET,
+	REPO_OUTBOX,
 	REPO__MAX
 };
 
@@ -81,6 +82,7 @@ extern const struct db_stmt_set repo_folders_sql;
 extern const struct db_stmt_set repo_usage_sql;
 extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_reset_sql;
+extern const struct db_stmt_set repo_outbox_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets
