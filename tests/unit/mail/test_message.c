@@ -138,13 +138,15 @@ decode_words(const char *v, char *out)
 static void
 decode_qp(const char *s, const char *end, char *out)
 {
+	static const char hexd[] = "0123456789ABCDEF";
 	unsigned v;
 
 	while (s < end) {
 		if (s[0] == '=' && s[1] == '\r' && s[2] == '\n')
 			s += 3;
 		else if (s[0] == '=') {
-			v = (unsigned)strtoul((char[]){ s[1], s[2], 0 }, NULL, 16);
+			v = (unsigned)(strchr(hexd, s[1]) - hexd) << 4 |
+			    (unsigned)(strchr(hexd, s[2]) - hexd);
 			*out++ = (char)v;
 			s += 3;
 		} else if (s[0] == '\r' && s[1] == '\n') {
@@ -168,8 +170,8 @@ test_headers_and_parts(void **state)
 		"Subject: Hello\r\n",
 		"Message-ID: <abc123@example.com>\r\n",
 		"MIME-Version: 1.0\r\n",
-		"Content-Type: multipart/alternative;\r\n"
-		" boundary=\"=_mauto_abc123\"\r\n",
+		("Content-Type: multipart/alternative;\r\n"
+		" boundary=\"=_mauto_abc123\"\r\n"),
 	};
 	const char *p;
 	size_t i;
