@@ -130,10 +130,15 @@ stmt(struct db *db, enum lpt_stmt s)
 	return db_stmt(db, REPO_LP_TEMPLATES, (int)s);
 }
 
-/* The folder names and workspaces of a result, one lookup per folder. */
+/*
+ * The folder names and workspaces of a result, one lookup per folder.
+ * The cache lives on the caller's stack, so what it hands out are the
+ * arena's copies, which outlive it.
+ */
 struct place_cache {
 	int32_t			 id[8];
-	struct repo_place	 place[8];
+	const char		*name[8];
+	const char		*ws[8];
 	size_t			 n;
 };
 
@@ -148,23 +153,23 @@ place_of(struct db *db, struct arena *a, struct place_cache *pc,
 
 	for (i = 0; i < pc->n; i++)
 		if (pc->id[i] == folder_id) {
-			*name = pc->place[i].name;
-			*ws = pc->place[i].workspace;
+			*name = pc->name[i];
+			*ws = pc->ws[i];
 			return 0;
 		}
 	if ((r = repo_folders_place(db, &ref, &p)) != 0)
 		return r == -REPO_ERR_NOT_FOUND ? -REPO_ERR_INTERNAL : r;
-	if (pc->n < sizeof(pc->id) / sizeof(pc->id[0])) {
-		pc->id[pc->n] = folder_id;
-		pc->place[pc->n] = p;
-		*name = pc->place[pc->n].name;
-		*ws = pc->place[pc->n].workspace;
-		pc->n++;
-		return 0;
-	}
 	*name = arena_strdup(a, p.name);
 	*ws = arena_strdup(a, p.workspace);
-	return *name != NULL && *ws != NULL ? 0 : -REPO_ERR_INTERNAL;
+	if (*name == NULL || *ws == NULL)
+		return -REPO_ERR_INTERNAL;
+	if (pc->n < sizeof(pc->id) / sizeof(pc->id[0])) {
+		pc->id[pc->n] = folder_id;
+		pc->name[pc->n] = *name;
+		pc->ws[pc->n] = *ws;
+		pc->n++;
+	}
+	return 0;
 }
 
 /* Row i of t (LPT_COLS first) into *out. */
