@@ -443,6 +443,23 @@ CREATE TABLE `lp_template_version` (
   PRIMARY KEY (`template_id`,`status`),
   CONSTRAINT `lp_template_version_fk` FOREIGN KEY (`template_id`) REFERENCES `lp_template` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `outbox` (
+  `id` bigint(20) NOT NULL AUTO_INCREMENT,
+  `created_at` datetime(3) NOT NULL,
+  `kind` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `email_id` int(11) DEFAULT NULL,
+  `lead_id` int(11) DEFAULT NULL,
+  `mail_from` varchar(254) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `rcpt_to` varchar(254) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `subject` varchar(1000) NOT NULL,
+  `message` mediumtext NOT NULL,
+  `status` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `smtp_code` smallint(6) DEFAULT NULL,
+  `smtp_reply` varchar(1000) DEFAULT NULL,
+  `finished_at` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  KEY `outbox_email` (`email_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `program` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,

@@ -10,7 +10,8 @@
 #   2  src/model/ src/db/                   pure rules; the connection
 #   3  src/call.h                           what dispatch hands a handler
 #   4  src/repo/                            SQL
-#   5  src/http/ src/auth/                  the request edge; tokens, limits
+#   5  src/http/ src/auth/ src/mail/        the request edge; tokens, limits;
+#                                           mail: messages, SMTP, the outbox
 #   6  src/export/                          the export runner process
 #   7  src/api/                             handlers
 #   8  src/dispatch.c src/exposition.c src/routes.c src/worker.c
@@ -31,6 +32,7 @@ floor()
 	repo/*)			echo "4 repo" ;;
 	http/*)			echo "5 http" ;;
 	auth/*)			echo "5 auth" ;;
+	mail/*)			echo "5 mail" ;;
 	export/*)		echo "6 export" ;;
 	api/*)			echo "7 api" ;;
 	ctl/*)			echo "8 ctl" ;;

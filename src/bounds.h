@@ -107,6 +107,12 @@
 #define EXPORT_MAX_VALUE_BYTES	(1024 * 1024)	/* one exported value */
 #define EXPORT_IO_BYTES		(64 * 1024)	/* file write/read chunk */
 
+/* Mail (src/mail/): one message as sent and kept (outbox.message). */
+#define MAIL_MAX_BYTES		(16 * 1024 * 1024 - 1)	/* MEDIUMTEXT */
+#define MAIL_ADDRESS_BYTES	254	/* RFC 5321 §4.5.3.1.3 path */
+#define MAIL_SUBJECT_BYTES	1000	/* outbox.subject */
+#define MAIL_REPLY_BYTES	1000	/* the relay's reply kept */
+
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200
 

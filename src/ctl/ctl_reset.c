@@ -40,7 +40,8 @@ confirmed(const struct config *cfg)
 
 	fprintf(stderr, "mautoctl: reset deletes every lead, activity, "
 	    "membership, program, static list, form, partition, custom "
-	    "object record and bulk export of database '%s' (%s); API "
+	    "object record, bulk export and outbox message of database "
+	    "'%s' (%s); API "
 	    "clients, roles and the schema stay.\nType yes to go on: ",
 	    cfg->db_name != NULL ? cfg->db_name : "", db_where(cfg));
 	fflush(stderr);

@@ -34,6 +34,9 @@ static const struct subcommand subcommands[] = {
 	{ "list", ctl_list,
 	  "list create --name NAME | add --list ID --lead ID..." },
 	{ "migrate", ctl_migrate, "migrate [--dir DIR] [--status]" },
+	{ "outbox", ctl_outbox,
+	  "outbox list [--limit N] | show ID | send-test --to ADDRESS "
+	  "[--subject TEXT] [--from ADDRESS]" },
 	{ "partition", ctl_partition,
 	  "partition create --name NAME [--description TEXT]" },
 	{ "program", ctl_program,

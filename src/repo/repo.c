@@ -24,6 +24,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_SEGMENTATIONS] = &repo_segmentations_sql,
 	[REPO_SNIPPETS] = &repo_snippets_sql,
 	[REPO_RESET] = &repo_reset_sql,
+	[REPO_OUTBOX] = &repo_outbox_sql,
 };
 
 /*

@@ -52,6 +52,7 @@ static const char *const names[RESET__MAX] = {
 	[RESET_LEAD] = "lead",
 	[RESET_LEAD_PARTITION] = "lead_partition",
 	[RESET_EXPORT_JOB] = "export_job",
+	[RESET_OUTBOX] = "outbox",
 };
 
 static const char *const sql[RESET_STMT__MAX] = {
@@ -83,6 +84,7 @@ static const char *const sql[RESET_STMT__MAX] = {
 	/* Default (id 1) comes with migration 0004 and every lead needs one. */
 	[RESET_LEAD_PARTITION] = "DELETE FROM lead_partition WHERE id <> 1",
 	[RESET_EXPORT_JOB] = "DELETE FROM export_job",
+	[RESET_OUTBOX] = "DELETE FROM outbox",
 	/* The types whose record table exists (approved once). */
 	[RESET_STMT_CO_TABLES] =
 	    "SELECT id FROM co_type WHERE table_ready = 1 ORDER BY id "

@@ -11,7 +11,7 @@
  * folders made after the migrations (the five roots stay), the records
  * of every custom object type (the rows of each co_rec_<id> table),
  * leads, the partitions made after the migrations (all but Default, id
- * 1) and every bulk export job.
+ * 1), every bulk export job and the outbox.
  *
  * Kept: API clients, roles, access tokens and the auth epoch; the
  * instance row, the hosts' limit counters, the export slots and gate;
@@ -61,6 +61,7 @@ enum repo_reset_table {
 	RESET_LEAD,
 	RESET_LEAD_PARTITION,
 	RESET_EXPORT_JOB,
+	RESET_OUTBOX,
 	RESET__MAX
 };
 

@@ -39,6 +39,13 @@ static int	check_password_file(struct config *, const char *, char *,
 static int	check_abs_path(struct config *, const char *, char *, size_t);
 static int	check_credential(struct config *, const char *, char *,
 		    size_t);
+static int	check_smtp_url(struct config *, const char *, char *,
+		    size_t);
+static int	check_starttls(struct config *, const char *, char *,
+		    size_t);
+static int	check_smtp_password_file(struct config *, const char *,
+		    char *, size_t);
+static int	check_address(struct config *, const char *, char *, size_t);
 
 /*
  * The keys, in the order of man/mautod.conf.5.  String bounds are
@@ -156,6 +163,44 @@ static const struct config_key keys[] = {
 	  .offset = OFF(app_url), .min = 1, .max = 255,
 	  .help = "the address the url member of asset replies starts with "
 	    "(the hosted service's user interface)" },
+	{ .name = "smtp_url", .def = NULL, .type = CONFIG_STR,
+	  .offset = OFF(smtp_url), .min = 8, .max = 1024,
+	  .check = check_smtp_url,
+	  .help = "the relay of sample sends, smtp://host[:port] or "
+	    "smtps://host[:port]; unset: sends are kept in the outbox" },
+	{ .name = "smtp_starttls", .def = "try", .type = CONFIG_STR,
+	  .offset = OFF(smtp_starttls), .min = 3, .max = 7,
+	  .check = check_starttls,
+	  .help = "STARTTLS on smtp://: none, try or require" },
+	{ .name = "smtp_ca_file", .def = NULL, .type = CONFIG_STR,
+	  .offset = OFF(smtp_ca_file), .min = 2, .max = 4095,
+	  .check = check_abs_path,
+	  .help = "CA certificates the relay's certificate is checked "
+	    "against; unset: the system's" },
+	{ .name = "smtp_user", .def = NULL, .type = CONFIG_STR,
+	  .offset = OFF(smtp_user), .min = 1, .max = 255,
+	  .help = "user name of SMTP AUTH; unset: no AUTH" },
+	{ .name = "smtp_password", .def = NULL, .type = CONFIG_STR,
+	  .offset = OFF(smtp_password), .min = 1, .max = 1024,
+	  .flags = CONFIG_F_SECRET,
+	  .help = "password of SMTP AUTH" },
+	{ .name = "smtp_password_file", .def = NULL, .type = CONFIG_STR,
+	  .offset = OFF(smtp_password_file), .min = 1, .max = 4095,
+	  .check = check_smtp_password_file,
+	  .help = "file whose first line is the SMTP AUTH password" },
+	{ .name = "smtp_password_credential", .def = "mauto.smtp_password",
+	  .type = CONFIG_STR, .offset = OFF(smtp_password_credential),
+	  .min = 1, .max = 255, .check = check_credential,
+	  .help = "systemd credential (LoadCredential=) holding the SMTP "
+	    "AUTH password" },
+	{ .name = "smtp_from", .def = "mauto@localhost", .type = CONFIG_STR,
+	  .offset = OFF(smtp_from), .min = 3, .max = 254,
+	  .check = check_address,
+	  .help = "envelope sender (MAIL FROM) of every send, and the From "
+	    "of a send that names none" },
+	{ .name = "smtp_timeout", .def = "30", .type = CONFIG_INT,
+	  .offset = OFF(smtp_timeout), .min = 1, .max = 3600,
+	  .help = "seconds one send may take, connecting included" },
 	{ .name = "fault_injection", .def = "false", .type = CONFIG_BOOL,
 	  .offset = OFF(fault_injection), .min = 0, .max = 1,
 	  .help = "answer the X-Mauto-Fault request header and the fault "
@@ -237,6 +282,60 @@ check_abs_path(struct config *cfg, const char *value, char *why,
 	return -1;
 }
 
+/* smtp:// or smtps:// and a host. */
+static int
+check_smtp_url(struct config *cfg, const char *value, char *why,
+    size_t whysz)
+{
+	const char *host = NULL;
+
+	(void)cfg;
+	if (strncmp(value, "smtp://", 7) == 0)
+		host = value + 7;
+	else if (strncmp(value, "smtps://", 8) == 0)
+		host = value + 8;
+	if (host != NULL && *host != '\0' && *host != '/' && *host != ':' &&
+	    strchr(value, ' ') == NULL)
+		return 0;
+	(void)snprintf(why, whysz, "must be smtp://host[:port] or "
+	    "smtps://host[:port]");
+	return -1;
+}
+
+static int
+check_starttls(struct config *cfg, const char *value, char *why,
+    size_t whysz)
+{
+	(void)cfg;
+	if (strcmp(value, "none") == 0 || strcmp(value, "try") == 0 ||
+	    strcmp(value, "require") == 0)
+		return 0;
+	(void)snprintf(why, whysz, "must be none, try or require");
+	return -1;
+}
+
+/*
+ * One address local@domain of printable ASCII without white space or
+ * the characters that would end it in a header or an SMTP command.
+ */
+static int
+check_address(struct config *cfg, const char *value, char *why,
+    size_t whysz)
+{
+	const char *at = strrchr(value, '@'), *p;
+
+	(void)cfg;
+	for (p = value; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f ||
+		    strchr("<>(),;:\\\"[]", *p) != NULL)
+			break;
+	if (*p == '\0' && at != NULL && at != value && at[1] != '\0' &&
+	    strchr(value, '@') == at)
+		return 0;
+	(void)snprintf(why, whysz, "must be one address local@domain");
+	return -1;
+}
+
 static void
 free_secret(char *s)
 {
@@ -304,6 +403,20 @@ check_password_file(struct config *cfg, const char *value, char *why,
 		return -1;
 	free_secret(cfg->db_password);
 	cfg->db_password = secret;
+	return 0;
+}
+
+static int
+check_smtp_password_file(struct config *cfg, const char *value, char *why,
+    size_t whysz)
+{
+	const struct config_key *pw = config_key_find("smtp_password");
+	char *secret = NULL;
+
+	if (read_secret(value, (size_t)pw->max, &secret, why, whysz) != 0)
+		return -1;
+	free_secret(cfg->smtp_password);
+	cfg->smtp_password = secret;
 	return 0;
 }
 
@@ -610,23 +723,37 @@ config_load_env(struct config *cfg)
 	return 0;
 }
 
-int
-config_load_credential(struct config *cfg)
+/* The passwords that may come as systemd credentials. */
+static const struct {
+	const char	*password;	/* the key the credential fills */
+	const char	*credential;	/* the key naming the credential */
+	const char	*env;		/* MAUTO_<password key> */
+	const char	*env_file;	/* MAUTO_<password key>_FILE */
+} credentials[] = {
+	{ "db_password", "db_password_credential", ENV_PREFIX "DB_PASSWORD",
+	  ENV_PREFIX "DB_PASSWORD_FILE" },
+	{ "smtp_password", "smtp_password_credential",
+	  ENV_PREFIX "SMTP_PASSWORD", ENV_PREFIX "SMTP_PASSWORD_FILE" },
+};
+
+/* Reads credential i of credentials[] from dir; 0 or -1 (reported). */
+static int
+load_one_credential(struct config *cfg, const char *dir, size_t i)
 {
-	const struct config_key *pw = config_key_find("db_password");
-	const char *dir = getenv("CREDENTIALS_DIRECTORY");
-	char path[PATH_MAX], why[WHY_BYTES], *secret = NULL;
+	const struct config_key *pw = config_key_find(credentials[i].password);
+	const struct config_key *ck =
+	    config_key_find(credentials[i].credential);
+	const char *name = *str_field(cfg, ck);
+	char path[PATH_MAX], why[WHY_BYTES], *secret = NULL, **field;
 	int n;
 
-	if (dir == NULL || dir[0] == '\0' ||
-	    getenv(ENV_PREFIX "DB_PASSWORD") != NULL ||
-	    getenv(ENV_PREFIX "DB_PASSWORD_FILE") != NULL)
+	if (getenv(credentials[i].env) != NULL ||
+	    getenv(credentials[i].env_file) != NULL)
 		return 0;
-	n = snprintf(path, sizeof(path), "%s/%s", dir,
-	    cfg->db_password_credential);
+	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (n < 0 || (size_t)n >= sizeof(path)) {
 		(void)fprintf(stderr, "mautod: credential %s: the path is too "
-		    "long\n", cfg->db_password_credential);
+		    "long\n", name);
 		return -1;
 	}
 	/* LoadCredential=ID without a path skips a credential it lacks. */
@@ -634,12 +761,26 @@ config_load_credential(struct config *cfg)
 		return 0;
 	if (read_secret(path, (size_t)pw->max, &secret, why,
 	    sizeof(why)) != 0) {
-		(void)fprintf(stderr, "mautod: credential %s: %s\n",
-		    cfg->db_password_credential, why);
+		(void)fprintf(stderr, "mautod: credential %s: %s\n", name, why);
 		return -1;
 	}
-	free_secret(cfg->db_password);
-	cfg->db_password = secret;
+	field = str_field(cfg, pw);
+	free_secret(*field);
+	*field = secret;
+	return 0;
+}
+
+int
+config_load_credential(struct config *cfg)
+{
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+	size_t i;
+
+	if (dir == NULL || dir[0] == '\0')
+		return 0;
+	for (i = 0; i < sizeof(credentials) / sizeof(credentials[0]); i++)
+		if (load_one_credential(cfg, dir, i) != 0)
+			return -1;
 	return 0;
 }
 

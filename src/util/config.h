@@ -58,6 +58,17 @@ struct config {
 	/* Assets (docs/assets.md). */
 	char	*app_url;		/* asset urls start with it */
 
+	/* Mail (src/mail/): the relay of sample sends; the outbox. */
+	char	*smtp_url;		/* smtp://host:port or smtps://; NULL: none */
+	char	*smtp_starttls;		/* none, try, require */
+	char	*smtp_ca_file;		/* CA certificates; NULL: the system's */
+	char	*smtp_user;		/* NULL: no AUTH */
+	char	*smtp_password;
+	char	*smtp_password_file;	/* setting it reads smtp_password */
+	char	*smtp_password_credential; /* in $CREDENTIALS_DIRECTORY */
+	char	*smtp_from;		/* envelope sender and default From */
+	int	 smtp_timeout;		/* seconds for one send, connect to QUIT */
+
 	/* Testing clients (src/http/fault.c): X-Mauto-Fault, fault plans. */
 	bool	 fault_injection;
 };
@@ -78,7 +89,8 @@ int	config_load_env(struct config *cfg);
  * Reads db_password from the systemd credential named
  * db_password_credential when $CREDENTIALS_DIRECTORY is set (the unit's
  * LoadCredential=) and the environment sets neither MAUTO_DB_PASSWORD nor
- * MAUTO_DB_PASSWORD_FILE, which win.  A credential that was not loaded
+ * MAUTO_DB_PASSWORD_FILE, which win; smtp_password likewise from
+ * smtp_password_credential.  A credential that was not loaded
  * (no such file) is no error.  Returns 0, or -1 after a message on
  * stderr when the file cannot be read or holds no valid password.
  */

@@ -6,7 +6,8 @@
 # Run as root.  When every package is already installed it does nothing
 # (no apt-get at all) unless --force is given.  --fuzz adds clang and its
 # libFuzzer runtime for ./configure --enable-fuzzing; --tests adds what
-# only the tests use (apache2, the second front server).  Package scripts
+# only the tests use (apache2, the second front server, and
+# python3-aiosmtpd, the SMTP server).  Package scripts
 # are kept from starting system services (mariadb, nginx, apache2): the
 # harness and deploy/quickstart run their own private servers.  The Debian
 # packages enable those services at boot; of the packages this run
@@ -15,15 +16,18 @@
 # a package that was installed before is left as it was.
 set -euo pipefail
 
+# libcurl4-openssl-dev rather than -gnutls-dev: its library, libcurl4,
+# is the one the curl command already installs, so no second libcurl.
 packages=(
 	build-essential autoconf automake autoconf-archive libtool pkg-config
 	libfcgi-dev libfcgi-bin libjson-c-dev libmariadb-dev libcmocka-dev
 	libsodium-dev libsystemd-dev libxml2-dev mariadb-server mariadb-client nginx wrk
+	libcurl4-openssl-dev
 	systemd curl ca-certificates python3
 )
-# The tests' second front server (tests/harness/apache.sh); the
-# quickstart does not need it.
-test_packages=(apache2)
+# The tests' second front server (tests/harness/apache.sh) and SMTP
+# server (tests/harness/smtpd.sh); the quickstart needs neither.
+test_packages=(apache2 python3-aiosmtpd)
 fuzz_packages=(clang libclang-rt-14-dev)
 
 force=0

@@ -123,11 +123,13 @@ dbsql "INSERT INTO asset_usage VALUES ('landingPageTemplate', $lpt, 'landingPage
 # seed-demo made a segmentation and an email template; a snippet too.
 printf '<p>Reset footer</p>' >"$work/snippet.html"
 ctl snippet create --name "Reset-Snippet" --file "$work/snippet.html" >/dev/null
+# The outbox: no relay in this stack, so the message is kept (exit 1).
+ctl outbox send-test --to reset@example.com >/dev/null 2>&1 || true
 
 data_tables="activity lead_cookie campaign_member list_member program_member
     form_field form static_list asset_usage lp_template_version lp_template
     email_template_dynamic email_template segment segmentation snippet
-    program_status program lead export_job"
+    program_status program lead export_job outbox"
 # counts: "table=rows ..." of the data tables, partitions and records.
 counts()
 {
