@@ -7,7 +7,9 @@
  */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/smartlist.h"
@@ -326,4 +328,59 @@ sl_logic_renumber(const char *expr_text, const int *map, int nold,
 		return -1;
 	}
 	return 0;
+}
+
+/* See smartlist.h. */
+int
+sl_reorder(const int32_t *ids, int n, const int32_t *move_ids,
+    const int *move_index, int nmoves, int *map, char *msg)
+{
+	bool *taken;
+	int i, k, pos, rc = -1;
+
+	msg[0] = '\0';
+	if (n < 0 || n > SL_MAX_RULES || nmoves < 0) {
+		(void)snprintf(msg, SL_MSG_BYTES, "Too many rules");
+		return -1;
+	}
+	if ((taken = calloc((size_t)n + 1, sizeof(*taken))) == NULL) {
+		(void)snprintf(msg, SL_MSG_BYTES, "Out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		map[i] = 0;
+	for (k = 0; k < nmoves; k++) {
+		for (i = 0; i < n && ids[i] != move_ids[k]; i++)
+			;
+		if (i == n) {
+			(void)snprintf(msg, SL_MSG_BYTES, "Rule %ld is not a "
+			    "rule of this smart list", (long)move_ids[k]);
+			goto out;
+		}
+		if (move_index[k] < 1 || move_index[k] > n) {
+			(void)snprintf(msg, SL_MSG_BYTES, "Index %d is out of "
+			    "range 1 to %d", move_index[k], n);
+			goto out;
+		}
+		if (map[i] != 0 || taken[move_index[k]]) {
+			(void)snprintf(msg, SL_MSG_BYTES, "Rule %ld or index %d "
+			    "is given twice", (long)move_ids[k],
+			    move_index[k]);
+			goto out;
+		}
+		map[i] = move_index[k];
+		taken[move_index[k]] = true;
+	}
+	for (i = 0, pos = 1; i < n; i++) {
+		if (map[i] != 0)
+			continue;
+		while (taken[pos])
+			pos++;
+		map[i] = pos;
+		taken[pos] = true;
+	}
+	rc = 0;
+out:
+	free(taken);
+	return rc;
 }

@@ -12,6 +12,7 @@
 #define MAUTO_MODEL_SMARTLIST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The longest expression taken, in bytes, and the deepest nesting. */
 #define SL_LOGIC_MAX_BYTES	2000
@@ -40,5 +41,15 @@ int	sl_logic_parse(const char *expr, int nrules, char *out, char *msg);
  */
 int	sl_logic_renumber(const char *expr, const int *map, int nold,
 	    char *out);
+
+/*
+ * The new order of n rules (ids[i] at position i + 1) when the rules
+ * move_ids[k] go to positions move_index[k] (from 1) and the others keep
+ * their order in the positions left: map[i] is the new position of rule
+ * i + 1.  Returns 0, or -1 with the reason in msg (SL_MSG_BYTES): an id
+ * not of the list, an index out of 1..n, an id or index given twice.
+ */
+int	sl_reorder(const int32_t *ids, int n, const int32_t *move_ids,
+	    const int *move_index, int nmoves, int *map, char *msg);
 
 #endif

@@ -20,6 +20,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_FOLDERS] = &repo_folders_sql,
 	[REPO_USAGE] = &repo_usage_sql,
 	[REPO_LP_TEMPLATES] = &repo_lp_templates_sql,
+	[REPO_SMART_LISTS] = &repo_smart_lists_sql,
 	[REPO_RESET] = &repo_reset_sql,
 };
 

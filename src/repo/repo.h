@@ -59,6 +59,7 @@ enum repo_id {
 	REPO_FOLDERS,
 	REPO_USAGE,
 	REPO_LP_TEMPLATES,
+	REPO_SMART_LISTS,
 	REPO_RESET,
 	REPO__MAX
 };
@@ -80,6 +81,7 @@ extern const struct db_stmt_set repo_merge_sql;
 extern const struct db_stmt_set repo_folders_sql;
 extern const struct db_stmt_set repo_usage_sql;
 extern const struct db_stmt_set repo_lp_templates_sql;
+extern const struct db_stmt_set repo_smart_lists_sql;
 extern const struct db_stmt_set repo_reset_sql;
 
 /*

@@ -20,6 +20,7 @@
 #include "repo/repo.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_lp_templates.h"
+#include "repo/repo_smart_lists.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 
@@ -248,6 +249,8 @@ folder_delete_tx(struct db *db, void *arg)
 	if (n == 0 && (r = repo_programs_count_in_folder(db, *id, &n)) != 0)
 		return r;
 	if (n == 0 && (r = repo_lpt_count_in_folder(db, *id, &n)) != 0)
+		return r;
+	if (n == 0 && (r = repo_sl_count_in_folder(db, *id, &n)) != 0)
 		return r;
 	if (n != 0)
 		return -REPO_ERR_CONFLICT;

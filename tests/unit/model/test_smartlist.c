@@ -165,6 +165,41 @@ test_renumber(void **state)
 	assert_int_equal(sl_logic_renumber("1 and", swap, 3, out), -1);
 }
 
+static void
+test_reorder(void **state)
+{
+	static const int32_t ids[] = { 10, 20, 30, 40 };
+	int32_t mv[2];
+	int idx[2], map[4];
+	char msg[SL_MSG_BYTES];
+
+	(void)state;
+	mv[0] = 40;
+	idx[0] = 1;
+	assert_int_equal(sl_reorder(ids, 4, mv, idx, 1, map, msg), 0);
+	assert_int_equal(map[0], 2);
+	assert_int_equal(map[1], 3);
+	assert_int_equal(map[2], 4);
+	assert_int_equal(map[3], 1);
+	mv[1] = 10;
+	idx[1] = 4;
+	assert_int_equal(sl_reorder(ids, 4, mv, idx, 2, map, msg), 0);
+	assert_int_equal(map[0], 4);
+	assert_int_equal(map[1], 2);
+	assert_int_equal(map[2], 3);
+	assert_int_equal(map[3], 1);
+	mv[1] = 40;
+	assert_int_equal(sl_reorder(ids, 4, mv, idx, 2, map, msg), -1);
+	assert_non_null(strstr(msg, "given twice"));
+	mv[0] = 99;
+	assert_int_equal(sl_reorder(ids, 4, mv, idx, 1, map, msg), -1);
+	assert_non_null(strstr(msg, "Rule 99 is not"));
+	mv[0] = 10;
+	idx[0] = 5;
+	assert_int_equal(sl_reorder(ids, 4, mv, idx, 1, map, msg), -1);
+	assert_non_null(strstr(msg, "out of range"));
+}
+
 int
 main(void)
 {
@@ -174,6 +209,7 @@ main(void)
 		cmocka_unit_test(test_deep),
 		cmocka_unit_test(test_hundred_rules),
 		cmocka_unit_test(test_renumber),
+		cmocka_unit_test(test_reorder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
