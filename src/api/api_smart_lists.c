@@ -175,18 +175,9 @@ rules_json(const struct repo_sl *s)
 static struct json_object *
 sl_json(struct call *c, const struct repo_sl *s, bool with_rules)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = api_asset_head_json(c, s->id, s->name,
+	    s->description, s->created_at, s->updated_at, SL_URL_PREFIX);
 
-	json_object_object_add(o, "id", json_object_new_int64(s->id));
-	json_object_object_add(o, "name", json_object_new_string(s->name));
-	json_object_object_add(o, "description",
-	    api_common_str_or_null(s->description));
-	json_object_object_add(o, "createdAt",
-	    api_asset_time_json(s->created_at));
-	json_object_object_add(o, "updatedAt",
-	    api_asset_time_json(s->updated_at));
-	json_object_object_add(o, "url",
-	    api_asset_url_json(c, SL_URL_PREFIX, s->id));
 	json_object_object_add(o, "folder", place_json(&s->place));
 	json_object_object_add(o, "workspace",
 	    json_object_new_string(s->workspace));
@@ -551,14 +542,7 @@ static int
 new_list(struct call *c, struct resp *r, struct repo_sl_new *t)
 {
 	static const struct vparam params[] = {
-		{ .name = "name", .type = VP_STR,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "folder", .type = VP_RAW,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = FOLDER_PARAM_MAX_BYTES },
-		{ .name = "description", .type = VP_STR,
-		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		API_ASSET_NEW_PARAMS,
 	};
 	struct vvalue pv[3];
 	struct repo_place place;

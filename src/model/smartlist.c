@@ -363,8 +363,8 @@ sl_reorder(const int32_t *ids, int n, const int32_t *move_ids,
 			goto out;
 		}
 		if (map[i] != 0 || taken[move_index[k]]) {
-			(void)snprintf(msg, SL_MSG_BYTES, "Rule %ld or index %d "
-			    "is given twice", (long)move_ids[k],
+			(void)snprintf(msg, SL_MSG_BYTES, "Rule %ld or index "
+			    "%d is given twice", (long)move_ids[k],
 			    move_index[k]);
 			goto out;
 		}

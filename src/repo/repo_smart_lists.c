@@ -257,8 +257,7 @@ rules_of(struct db *db, struct arena *a, struct repo_sl *out)
 	int r;
 
 	bind_i32(&in[0], &id);
-	if ((r = db_exec(db, stmt(db, SL_STMT_RULES), in, "repo_sl_get")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, SL_STMT_RULES), a, 7,
+	if ((r = db_select_text(db, stmt(db, SL_STMT_RULES), in, a, 7,
 	    SL_MAX_RULES, "repo_sl_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
@@ -277,8 +276,7 @@ rules_of(struct db *db, struct arena *a, struct repo_sl *out)
 	}
 	out->rules = rules;
 	out->nrules = t.count;
-	if ((r = db_exec(db, stmt(db, SL_STMT_CONDS), in, "repo_sl_get")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, SL_STMT_CONDS), a, 6,
+	if ((r = db_select_text(db, stmt(db, SL_STMT_CONDS), in, a, 6,
 	    SL_MAX_RULES * 16, "repo_sl_get", &c)) != 0)
 		return r;
 	/* Conditions come by position: count, then fill each rule's. */
@@ -321,9 +319,8 @@ get_one(struct db *db, struct arena *a, enum sl_stmt s, MYSQL_BIND *in,
 
 	memset(out, 0, sizeof(*out));
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec(db, stmt(db, s), in, "repo_sl_get")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, s), a, SL_NCOLS, 1,
-	    "repo_sl_get", &t)) != 0)
+	    (r = db_select_text(db, stmt(db, s), in, a, SL_NCOLS,
+	    1, "repo_sl_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
@@ -405,9 +402,7 @@ repo_sl_browse(struct db *db, struct arena *a, const struct repo_sl_query *q,
 	bind_i32(&in[8], &limit);
 	bind_i64(&in[9], &offset);
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec(db, stmt(db, SL_STMT_BROWSE), in,
-	    "repo_sl_browse")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, SL_STMT_BROWSE), a, SL_NCOLS,
+	    (r = db_select_text(db, stmt(db, SL_STMT_BROWSE), in, a, SL_NCOLS,
 	    (size_t)limit, "repo_sl_browse", &t)) != 0)
 		return r;
 	if (t.count == 0)
@@ -589,11 +584,7 @@ static int
 all_rows(struct db *db, struct arena *a, enum sl_stmt s, size_t ncol,
     size_t max, struct db_text_rows *t)
 {
-	int r;
-
-	if ((r = db_exec(db, stmt(db, s), NULL, "repo_sl_rule_types")) != 0)
-		return r;
-	return db_fetch_text(db, stmt(db, s), a, ncol, max,
+	return db_select_text(db, stmt(db, s), NULL, a, ncol, max,
 	    "repo_sl_rule_types", t);
 }
 
@@ -641,9 +632,8 @@ repo_sl_rule_type(struct db *db, struct arena *a, bool activity, int32_t id,
 
 	bind_i32(&in[0], &id);
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec(db, stmt(db, s), in, "repo_sl_rule_type")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, s), a, 4, 1, "repo_sl_rule_type",
-	    &t)) != 0)
+	    (r = db_select_text(db, stmt(db, s), in, a, 4,
+	    1, "repo_sl_rule_type", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
@@ -711,9 +701,7 @@ lock_list(struct db *db, struct sl_change_tx *x)
 	    sizeof(x->now.match) - 1] = '\0';
 	x->now.logic[l1 < sizeof(x->now.logic) ? l1 :
 	    sizeof(x->now.logic) - 1] = '\0';
-	if ((r = db_exec(db, stmt(db, SL_STMT_RULE_IDS), in,
-	    "repo_sl_change")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, SL_STMT_RULE_IDS), x->a, 3,
+	if ((r = db_select_text(db, stmt(db, SL_STMT_RULE_IDS), in, x->a, 3,
 	    SL_MAX_RULES, "repo_sl_change", &t)) != 0)
 		return r;
 	for (i = 0; i < t.count; i++) {
@@ -1092,9 +1080,8 @@ repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
 	bind_twice_str(&in[0], prefix, &pl);
 	bind_i32(&in[2], &lim);
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec(db, stmt(db, s), in, "repo_sl_suggest")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, s), a, 3, (size_t)limit,
-	    "repo_sl_suggest", &t)) != 0)
+	    (r = db_select_text(db, stmt(db, s), in, a, 3,
+	    (size_t)limit, "repo_sl_suggest", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return 0;
