@@ -46,8 +46,8 @@
  *   - Auto Suggest answers [[{id, displayName, name, workspace,
  *     workspaceId}]] from the forms, static lists, programs or lead
  *     fields a constraint names, whose names start with
- *     primaryAttributeValue (at most 200); free-text constraints have no
- *     suggestions;
+ *     primaryAttributeValue, taken literally (at most 200); free-text
+ *     constraints have no suggestions;
  *   - the url member is app_url, "/#SL", the id and "B2".
  */
 #include <stdbool.h>
@@ -781,9 +781,8 @@ api_smart_lists_reorder(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[3];
 	struct repo_sl_change ch;
-	static _Thread_local int32_t one_id;
-	static _Thread_local int one_index;
-	int e;
+	int32_t one_id;
+	int one_index, e;
 
 	memset(&ch, 0, sizeof(ch));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)

@@ -72,6 +72,11 @@ enum sl_stmt {
 #define SL_FROM \
 	" FROM smart_list s JOIN workspace w ON w.id = s.workspace_id "
 
+/* A LIKE pattern for names starting with the parameter, as written. */
+#define SL_PREFIX \
+	"CONCAT(REPLACE(REPLACE(REPLACE(?, '!', '!!'), '%', '!%'), '_', " \
+	"'!_'), '%') ESCAPE '!'"
+
 /* The operators of a lead field's attribute rule. */
 #define SL_ATTR_OPS \
 	"COALESCE((SELECT o.operators FROM sl_operator o WHERE " \
@@ -191,19 +196,20 @@ static const char *const sql[SL_STMT__MAX] = {
 	[SL_STMT_CONSTRAINT] =
 	    "SELECT operators, is_primary FROM sl_constraint WHERE "
 	    "rule_type_id = ? AND id = ?",
-	/* Parameters: prefix twice, limit. */
+	/* Parameters: prefix twice, limit; the prefix is matched literally
+	 * (SL_PREFIX escapes LIKE's wildcards). */
 	[SL_STMT_SUGGEST_FORM] =
 	    "SELECT id, name, workspace FROM form WHERE (? IS NULL OR "
-	    "name LIKE CONCAT(?, '%')) ORDER BY name, id LIMIT ?",
+	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
 	[SL_STMT_SUGGEST_LIST] =
 	    "SELECT id, name, workspace FROM static_list WHERE (? IS NULL OR "
-	    "name LIKE CONCAT(?, '%')) ORDER BY name, id LIMIT ?",
+	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
 	[SL_STMT_SUGGEST_PROGRAM] =
 	    "SELECT id, name, workspace FROM program WHERE (? IS NULL OR "
-	    "name LIKE CONCAT(?, '%')) ORDER BY name, id LIMIT ?",
+	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
 	[SL_STMT_SUGGEST_FIELD] =
 	    "SELECT attr_id, display_name, 'Default' FROM lead_field WHERE "
-	    "(? IS NULL OR display_name LIKE CONCAT(?, '%')) "
+	    "(? IS NULL OR display_name LIKE " SL_PREFIX ") "
 	    "ORDER BY display_name LIMIT ?",
 };
 
