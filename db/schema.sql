@@ -531,6 +531,71 @@ CREATE TABLE `segmentation` (
   KEY `segmentation_ws` (`workspace_id`),
   CONSTRAINT `segmentation_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sl_constraint` (
+  `rule_type_id` int(11) NOT NULL,
+  `id` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `data_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `is_primary` tinyint(1) NOT NULL DEFAULT 0,
+  `operators` varchar(255) NOT NULL,
+  `position` int(11) NOT NULL,
+  PRIMARY KEY (`rule_type_id`,`id`),
+  CONSTRAINT `sl_constraint_type` FOREIGN KEY (`rule_type_id`) REFERENCES `sl_rule_type` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sl_operator` (
+  `data_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `operators` varchar(255) NOT NULL,
+  PRIMARY KEY (`data_type`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sl_rule_type` (
+  `id` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `kind` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `is_filter` tinyint(1) NOT NULL,
+  `is_trigger` tinyint(1) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `sl_rule_type_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `smart_list` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `folder_id` int(11) DEFAULT NULL,
+  `program_id` int(11) DEFAULT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `filter_match_type` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'all',
+  `custom_rule_logic` varchar(2000) DEFAULT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `smart_list_name` (`name`),
+  KEY `smart_list_folder` (`folder_id`,`id`),
+  KEY `smart_list_program` (`program_id`,`id`),
+  KEY `smart_list_ws` (`workspace_id`),
+  CONSTRAINT `smart_list_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`),
+  CONSTRAINT `smart_list_program_fk` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`),
+  CONSTRAINT `smart_list_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `smart_list_condition` (
+  `rule_id` int(11) NOT NULL,
+  `attribute_id` int(11) NOT NULL,
+  `operator` varchar(32) NOT NULL,
+  `vals` text NOT NULL,
+  PRIMARY KEY (`rule_id`,`attribute_id`),
+  CONSTRAINT `smart_list_condition_rule` FOREIGN KEY (`rule_id`) REFERENCES `smart_list_rule` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `smart_list_rule` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `smart_list_id` int(11) NOT NULL,
+  `position` int(11) NOT NULL,
+  `kind` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `rule_type_id` int(11) NOT NULL,
+  `is_trigger` tinyint(1) NOT NULL DEFAULT 0,
+  `is_negative` tinyint(1) NOT NULL DEFAULT 0,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `smart_list_rule_pos` (`smart_list_id`,`position`),
+  CONSTRAINT `smart_list_rule_list` FOREIGN KEY (`smart_list_id`) REFERENCES `smart_list` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `snippet` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,

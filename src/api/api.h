@@ -73,6 +73,25 @@ int	api_lp_templates_discard(struct call *c, struct resp *r);
 int	api_lp_templates_delete(struct call *c, struct resp *r);
 
 /*
+ * api_smart_lists.c: Smart Lists, all 15 operations.
+ */
+int	api_smart_lists_get(struct call *c, struct resp *r);
+int	api_smart_lists_get_by_name(struct call *c, struct resp *r);
+int	api_smart_lists_browse(struct call *c, struct resp *r);
+int	api_smart_lists_rule_types(struct call *c, struct resp *r);
+int	api_smart_lists_auto_suggest(struct call *c, struct resp *r);
+int	api_smart_lists_create(struct call *c, struct resp *r);
+int	api_smart_lists_clone(struct call *c, struct resp *r);
+int	api_smart_lists_delete(struct call *c, struct resp *r);
+int	api_smart_lists_add_rule(struct call *c, struct resp *r);
+int	api_smart_lists_delete_rule(struct call *c, struct resp *r);
+int	api_smart_lists_delete_all_rules(struct call *c, struct resp *r);
+int	api_smart_lists_reorder(struct call *c, struct resp *r);
+int	api_smart_lists_filter_logic(struct call *c, struct resp *r);
+int	api_smart_lists_update_rule(struct call *c, struct resp *r);
+int	api_smart_lists_remove_constraint(struct call *c, struct resp *r);
+
+/*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,
  * cancel, file, the job list); the jobs run in src/export/runner.c.
  */

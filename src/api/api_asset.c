@@ -101,6 +101,26 @@ api_asset_time_json(const char *db)
 }
 
 /* See api_asset.h. */
+struct json_object *
+api_asset_head_json(struct call *c, int64_t id, const char *name,
+    const char *description, const char *created_at, const char *updated_at,
+    const char *prefix)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int64(id));
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "description",
+	    api_common_str_or_null(description));
+	json_object_object_add(o, "createdAt",
+	    api_asset_time_json(created_at));
+	json_object_object_add(o, "updatedAt",
+	    api_asset_time_json(updated_at));
+	json_object_object_add(o, "url", api_asset_url_json(c, prefix, id));
+	return o;
+}
+
+/* See api_asset.h. */
 void
 api_asset_id_result(struct resp *r, int64_t id)
 {

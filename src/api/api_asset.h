@@ -60,6 +60,31 @@ struct json_object	*api_asset_time_json(const char *db);
 void	api_asset_id_result(struct resp *r, int64_t id);
 
 /* The url of an asset in the UI: app_url, "/#", prefix, id. */
+/*
+ * A new reply object with the members every v1 asset starts with, in the
+ * service's order: id, name, description (null when NULL), createdAt,
+ * updatedAt (database times) and url (api_asset_url_json with prefix).
+ */
+/*
+ * The vparams of a new asset (create and clone), in this order: name
+ * (required, 701 when blank), folder (the folder parameter, required)
+ * and description.
+ */
+#define API_ASSET_NEW_PARAMS \
+	{ .name = "name", .type = VP_STR, \
+	  .flags = VPF_REQUIRED | VPF_BLANK, \
+	  .max = ASSET_NAME_CHARS * 4 }, \
+	{ .name = "folder", .type = VP_RAW, \
+	  .flags = VPF_REQUIRED | VPF_BLANK, \
+	  .max = FOLDER_PARAM_MAX_BYTES }, \
+	{ .name = "description", .type = VP_STR, \
+	  .max = ASSET_DESCRIPTION_CHARS * 4 }
+
+struct json_object	*api_asset_head_json(struct call *c, int64_t id,
+			    const char *name, const char *description,
+			    const char *created_at, const char *updated_at,
+			    const char *prefix);
+
 struct json_object	*api_asset_url_json(struct call *c, const char *prefix,
 			    int64_t id);
 

@@ -55,18 +55,9 @@ static const char *const type_words[] = { "freeForm", "guided", "freeform",
 static struct json_object *
 lpt_json(struct call *c, const struct repo_lpt *t)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = api_asset_head_json(c, t->id, t->name,
+	    t->description, t->created_at, t->updated_at, LPT_URL_PREFIX);
 
-	json_object_object_add(o, "id", json_object_new_int64(t->id));
-	json_object_object_add(o, "name", json_object_new_string(t->name));
-	json_object_object_add(o, "description",
-	    api_common_str_or_null(t->description));
-	json_object_object_add(o, "createdAt",
-	    api_asset_time_json(t->created_at));
-	json_object_object_add(o, "updatedAt",
-	    api_asset_time_json(t->updated_at));
-	json_object_object_add(o, "url",
-	    api_asset_url_json(c, LPT_URL_PREFIX, t->id));
 	json_object_object_add(o, "folder", api_asset_folder_json(
 	    FOLDER_T_FOLDER, t->folder_id, t->folder_name));
 	json_object_object_add(o, "status",
@@ -294,14 +285,7 @@ int
 api_lp_templates_create(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "name", .type = VP_STR,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "folder", .type = VP_RAW,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = FOLDER_PARAM_MAX_BYTES },
-		{ .name = "description", .type = VP_STR,
-		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		API_ASSET_NEW_PARAMS,
 		{ .name = "templateType", .type = VP_ENUM,
 		  .flags = VPF_NOCASE, .words = type_words,
 		  .type_name = "LpTemplateType" },
@@ -338,14 +322,7 @@ int
 api_lp_templates_clone(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "name", .type = VP_STR,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "folder", .type = VP_RAW,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = FOLDER_PARAM_MAX_BYTES },
-		{ .name = "description", .type = VP_STR,
-		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		API_ASSET_NEW_PARAMS,
 	};
 	struct vvalue pv[3];
 	struct repo_lpt_new t;

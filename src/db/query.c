@@ -199,6 +199,21 @@ out:
 
 /* See query.h. */
 int
+db_select_text(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
+    struct arena *a, size_t ncol, size_t max, const char *where,
+    struct db_text_rows *out)
+{
+	int r;
+
+	if ((r = db_exec(db, st, in, where)) != 0) {
+		memset(out, 0, sizeof(*out));
+		return r;
+	}
+	return db_fetch_text(db, st, a, ncol, max, where, out);
+}
+
+/* See query.h. */
+int
 db_fetch_text(struct db *db, MYSQL_STMT *st, struct arena *a, size_t ncol,
     size_t max, const char *where, struct db_text_rows *out)
 {

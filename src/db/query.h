@@ -73,6 +73,11 @@ int	db_fetch_text(struct db *db, MYSQL_STMT *st, struct arena *a,
 	    size_t ncol, size_t max, const char *where,
 	    struct db_text_rows *out);
 
+/* Executes st with in, then db_fetch_text: the rows of one query. */
+int	db_select_text(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
+	    struct arena *a, size_t ncol, size_t max, const char *where,
+	    struct db_text_rows *out);
+
 /* A value of a text row: as an integer (0 for NULL or not a number). */
 int64_t		 db_text_i64(const struct db_text_rows *t, size_t row,
 		    size_t col);

@@ -62,6 +62,7 @@ enum repo_id {
 	REPO_EMAIL_TEMPLATES,
 	REPO_SEGMENTATIONS,
 	REPO_SNIPPETS,
+	REPO_SMART_LISTS,
 	REPO_RESET,
 	REPO_OUTBOX,
 	REPO__MAX
@@ -87,6 +88,7 @@ extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;
 extern const struct db_stmt_set repo_snippets_sql;
+extern const struct db_stmt_set repo_smart_lists_sql;
 extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;
 

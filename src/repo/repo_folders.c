@@ -21,6 +21,7 @@
 #include "repo/repo_folders.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_lp_templates.h"
+#include "repo/repo_smart_lists.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 
@@ -251,6 +252,7 @@ folder_delete_tx(struct db *db, void *arg)
 	if (n == 0 && (r = repo_lpt_count_in_folder(db, *id, &n)) != 0)
 		return r;
 	if (n == 0 && (r = repo_etpl_count_in_folder(db, *id, &n)) != 0)
+	if (n == 0 && (r = repo_sl_count_in_folder(db, *id, &n)) != 0)
 		return r;
 	if (n != 0)
 		return -REPO_ERR_CONFLICT;

@@ -173,10 +173,8 @@ content_of(struct db *db, struct arena *a, int32_t id, enum asset_status st,
 
 	bind_i32(&in[0], &id);
 	bind_str(&in[1], word, &len);
-	if ((r = db_exec(db, stmt(db, LPT_STMT_CONTENT), in,
-	    "repo_lpt_get")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, LPT_STMT_CONTENT), a, 1, 1,
-	    "repo_lpt_get", &t)) != 0)
+	if ((r = db_select_text(db, stmt(db, LPT_STMT_CONTENT), in, a, 1,
+	    1, "repo_lpt_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
@@ -196,9 +194,8 @@ get_one(struct db *db, struct arena *a, enum lpt_stmt s, MYSQL_BIND *in,
 
 	memset(out, 0, sizeof(*out));
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec(db, stmt(db, s), in, "repo_lpt_get")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, s), a, LPT_NCOLS, 1,
-	    "repo_lpt_get", &t)) != 0)
+	    (r = db_select_text(db, stmt(db, s), in, a, LPT_NCOLS,
+	    1, "repo_lpt_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
@@ -263,8 +260,7 @@ repo_lpt_browse(struct db *db, struct arena *a,
 	bind_i32(&in[k++], &limit);
 	bind_i64(&in[k++], &offset);
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec(db, stmt(db, s), in, "repo_lpt_browse")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, s), a, LPT_NCOLS + 1,
+	    (r = db_select_text(db, stmt(db, s), in, a, LPT_NCOLS + 1,
 	    (size_t)limit, "repo_lpt_browse", &t)) != 0)
 		return r;
 	if (t.count == 0)
@@ -319,10 +315,8 @@ lpt_insert_tx(struct db *db, void *arg)
 
 	if (clone_of != 0) {
 		bind_i32(&in[0], &clone_of);
-		if ((r = db_exec(db, stmt(db, LPT_STMT_CONTENT_BEST), in,
-		    "repo_lpt_insert")) != 0 ||
-		    (r = db_fetch_text(db, stmt(db, LPT_STMT_CONTENT_BEST),
-		    x->a, 1, 1, "repo_lpt_insert", &src)) != 0)
+		if ((r = db_select_text(db, stmt(db, LPT_STMT_CONTENT_BEST),
+		    in, x->a, 1, 1, "repo_lpt_insert", &src)) != 0)
 			return r;
 		if (src.count == 0)
 			return -REPO_ERR_NOT_FOUND;

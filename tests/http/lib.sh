@@ -36,6 +36,15 @@ api()
 	fi
 }
 
+# form METHOD PATH [curl args...]: a form-style call (curl args: -d, --data-urlencode, -F, -G); body in $work/out.
+form()
+{
+	local m=$1 p=$2
+	shift 2
+	curl -sS --max-time 30 -X "$m" -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+	    "$@" "$base$p" >"$work/out"
+}
+
 expect()
 {
 	if python3 -c 'import json, re, sys

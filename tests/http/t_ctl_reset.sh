@@ -125,10 +125,23 @@ printf '<p>Reset footer</p>' >"$work/snippet.html"
 ctl snippet create --name "Reset-Snippet" --file "$work/snippet.html" >/dev/null
 # The outbox: no relay in this stack, so the message is kept (exit 1).
 ctl outbox send-test --to reset@example.com >/dev/null 2>&1 || true
+# A smart list in the program, with a rule and its condition.
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode "name=Reset-SL" \
+    --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}" \
+    "$base/rest/asset/v1/smartLists.json" >"$work/out"
+expect "a smart list is made" "d['success']"
+sl=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["result"][0]["id"])' \
+    "$work/out")
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode 'ruleId={"id":2,"type":"activity"}' -d index=1 \
+    "$base/rest/asset/v1/smartList/$sl/rules.json" >"$work/out"
+expect "with a rule" "d['success'] and len(d['result'][0]['rules']['filters']) == 1"
 
 data_tables="activity lead_cookie campaign_member list_member program_member
     form_field form static_list asset_usage lp_template_version lp_template
     email_template_dynamic email_template segment segmentation snippet
+    smart_list_condition smart_list_rule smart_list
     program_status program lead export_job outbox"
 # counts: "table=rows ..." of the data tables, partitions and records.
 counts()

@@ -10,15 +10,6 @@ set -euo pipefail
 # shellcheck source=tests/http/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# form METHOD PATH [curl args...]: a form-style call; body in $work/out.
-form()
-{
-	local m=$1 p=$2
-	shift 2
-	curl -sS --max-time 30 -X "$m" -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
-	    "$@" "$base$p" >"$work/out"
-}
-
 # id_of: the id of result[0] of the last answer.
 id_of()
 {

@@ -6,18 +6,10 @@
 # in errors[0]).  Skips when node/npm or the registry are not available.
 set -euo pipefail
 
-command -v node >/dev/null && command -v npm >/dev/null ||
-    { echo "node and npm are not installed"; exit 77; }
-cache=${MAUTO_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mauto-node-client}
-mkdir -p "$cache"
-if [ ! -d "$cache/node_modules/node-marketo-rest" ]; then
-	(cd "$cache" && npm init -y >/dev/null 2>&1 &&
-	    timeout 300 npm install --no-audit --no-fund \
-	    node-marketo-rest@0.7.8 >/dev/null 2>&1) ||
-	    { echo "cannot install node-marketo-rest from the npm registry"; exit 77; }
-fi
+# shellcheck source=tests/http/node_lib.sh
+. "$(dirname "$0")/node_lib.sh"
 
-NODE_PATH="$cache/node_modules" node - <<'JS'
+node - <<'JS'
 const Marketo = require('node-marketo-rest');
 const assert = require('assert');
 const base = process.env.MAUTO_TEST_BASE_URL;

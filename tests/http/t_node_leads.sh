@@ -10,20 +10,12 @@ set -euo pipefail
 # shellcheck source=tests/harness/env.sh
 . "$(dirname "$0")/../harness/env.sh"
 
-command -v node >/dev/null && command -v npm >/dev/null ||
-    { echo "node and npm are not installed"; exit 77; }
 if [ -z "${MAUTO_TEST_STACK_DIR:-}" ]; then
 	echo "needs the database of this run's mautod (MAUTO_TEST_STACK_DIR)"
 	exit 77
 fi
-cache=${MAUTO_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mauto-node-client}
-mkdir -p "$cache"
-if [ ! -d "$cache/node_modules/node-marketo-rest" ]; then
-	(cd "$cache" && npm init -y >/dev/null 2>&1 &&
-	    timeout 300 npm install --no-audit --no-fund \
-	    node-marketo-rest@0.7.8 >/dev/null 2>&1) ||
-	    { echo "cannot install node-marketo-rest from the npm registry"; exit 77; }
-fi
+# shellcheck source=tests/http/node_lib.sh
+. "$(dirname "$0")/node_lib.sh"
 
 tag=$(harness_random_hex 4)
 program="Node-Program-$tag"
@@ -31,7 +23,7 @@ harness_ctl "$MAUTO_TEST_STACK_DIR/env" program create --name "$program" \
     >/dev/null || { echo "mautoctl program create failed"; exit 1; }
 
 MAUTO_TEST_TAG=$tag MAUTO_TEST_PROGRAM=$program \
-    NODE_PATH="$cache/node_modules" node - <<'JS'
+    node - <<'JS'
 const Marketo = require('node-marketo-rest');
 const assert = require('assert');
 const base = process.env.MAUTO_TEST_BASE_URL;

@@ -8,37 +8,16 @@
 # Skips when node/npm or the registry are not available.
 set -euo pipefail
 
-command -v node >/dev/null && command -v npm >/dev/null ||
-    { echo "node and npm are not installed"; exit 77; }
-cache=${MAUTO_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mauto-node-client}
-mkdir -p "$cache"
-if [ ! -d "$cache/node_modules/node-marketo-rest" ]; then
-	(cd "$cache" && npm init -y >/dev/null 2>&1 &&
-	    timeout 300 npm install --no-audit --no-fund \
-	    node-marketo-rest@0.7.8 >/dev/null 2>&1) ||
-	    { echo "cannot install node-marketo-rest from the npm registry"; exit 77; }
-fi
+# shellcheck source=tests/http/node_lib.sh
+. "$(dirname "$0")/node_lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '<html><head></head><body><div class="mktoText" id="main" mktoName="Main">Hi</div></body></html>' \
     >"$work/guided.html"
 
-WORK=$work NODE_PATH="$cache/node_modules" node - <<'JS'
-const Marketo = require('node-marketo-rest');
-const util = require('node-marketo-rest/lib/util');
+{ printf '%s\n' "$node_prelude"; cat <<'JS'
 const rest = require('restler');
 const fs = require('fs');
-const assert = require('assert');
-const base = process.env.MAUTO_TEST_BASE_URL;
-const m = new Marketo({
-	endpoint: base + '/rest',
-	identity: base + '/identity',
-	clientId: process.env.MAUTO_TEST_CLIENT_ID,
-	clientSecret: process.env.MAUTO_TEST_CLIENT_SECRET,
-});
-const c = m._connection;
-const p = (x) => util.createAssetPath(x);
-const tag = Date.now().toString(36);
 const folder = JSON.stringify({id: 4, type: 'Folder'});
 
 (async () => {
@@ -100,3 +79,4 @@ const folder = JSON.stringify({id: 4, type: 'Folder'});
 	console.log('node-marketo-rest drove a template from draft to approved');
 })().catch((e) => { console.error(e); process.exit(1); });
 JS
+} | WORK=$work node -

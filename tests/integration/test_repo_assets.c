@@ -1,7 +1,8 @@
 /*
  * The asset repositories against a real MariaDB: the folder tree
  * (repo_folders.c), landing page templates and their versions
- * (repo_lp_templates.c) and the usage relation (repo_usage.c).  Other
+ * (repo_lp_templates.c), the usage relation (repo_usage.c) and smart
+ * lists with their rules and the rule catalogue (repo_smart_lists.c).  Other
  * integration tests run at the same time on the same database, so every
  * row here is made under names of this run and nothing is deleted
  * wholesale.  Needs MAUTO_TEST_DB_*; without them it exits 77.
@@ -26,6 +27,7 @@
 #include "repo/repo.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_lp_templates.h"
+#include "repo/repo_smart_lists.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
 #include "util/config.h"
@@ -285,6 +287,162 @@ test_meta_clone_browse(void **state)
 	assert_int_equal(n64, 3);
 }
 
+/* Applies change c to list id; 0 or the repo error. */
+static int
+sl_apply(int32_t id, struct repo_sl_change *c)
+{
+	return repo_sl_change(db, id, c);
+}
+
+/* Adds a filter of activity type t at index to list id; its rule id. */
+static int32_t
+sl_add(int32_t id, int32_t t, int index)
+{
+	struct repo_sl_change c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_ADD;
+	c.activity = true;
+	c.type_id = t;
+	c.index = index;
+	c.primary_id = 1;
+	c.default_op = "is";
+	assert_int_equal(sl_apply(id, &c), 0);
+	return c.rule_id;
+}
+
+static void
+test_smart_lists(void **state)
+{
+	struct repo_sl_new t;
+	struct repo_sl s;
+	struct repo_sl *items;
+	struct repo_sl_query q;
+	struct repo_sl_change c;
+	struct repo_sl_rule_type *types;
+	struct repo_sl_suggestion *sg;
+	int32_t folder, one, copy, r1, r2, r3, id;
+	int32_t ids[1];
+	int idx[1];
+	size_t n, i, attrs = 0;
+	bool email = false;
+
+	(void)state;
+	assert_int_equal(repo_folders_insert(db, named("sl-folder"), NULL,
+	    FK_MARKETING, 5, &folder), 0);
+	memset(&t, 0, sizeof(t));
+	t.name = named("sl-one");
+	t.place.id = folder;
+	t.place.type = FOLDER_T_FOLDER;
+	assert_int_equal(repo_sl_insert(db, &t, &one), 0);
+	assert_int_equal(repo_sl_insert(db, &t, &id), -REPO_ERR_CONFLICT);
+
+	r1 = sl_add(one, 2, 1);
+	r2 = sl_add(one, 24, 2);
+	r3 = sl_add(one, 13, 3);
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_LOGIC;
+	c.match_type = "custom";
+	c.logic = "1 and (2 or 4)";
+	assert_int_equal(sl_apply(one, &c), -REPO_ERR_INVALID);
+	assert_non_null(strstr(c.msg, "Rule 4"));
+	c.logic = "1 AND (2 or 3)";
+	assert_int_equal(sl_apply(one, &c), 0);
+
+	/* Rule 3 to the front: 3 1 2, the logic follows. */
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_REORDER;
+	ids[0] = r3;
+	idx[0] = 1;
+	c.move_ids = ids;
+	c.move_index = idx;
+	c.nmoves = 1;
+	assert_int_equal(sl_apply(one, &c), 0);
+	assert_int_equal(repo_sl_get(db, &a, one, true, &s), 0);
+	assert_int_equal(s.nrules, 3);
+	assert_int_equal(s.rules[0].id, r3);
+	assert_int_equal(s.rules[1].id, r1);
+	assert_int_equal(s.rules[2].id, r2);
+	assert_string_equal(s.match_type, "custom");
+	assert_string_equal(s.custom_logic, "2 and (3 or 1)");
+
+	/* Its primary condition, then a value. */
+	assert_int_equal(s.rules[1].nconds, 1);
+	assert_string_equal(s.rules[1].conds[0].values_json, "[]");
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_SET_COND;
+	c.rule_id = r1;
+	c.attribute_id = 1;
+	c.values_json = "[\"Signup\"]";
+	assert_int_equal(sl_apply(one, &c), 0);
+	c.attribute_id = 99;
+	assert_int_equal(sl_apply(one, &c), -REPO_ERR_NOT_FOUND);
+
+	/* Deleting rule 1 (r3) leaves "2 or 1" renumbered. */
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_DELETE;
+	c.rule_id = r3;
+	assert_int_equal(sl_apply(one, &c), 0);
+	assert_int_equal(repo_sl_get(db, &a, one, true, &s), 0);
+	assert_int_equal(s.nrules, 2);
+	assert_string_equal(s.custom_logic, "1 and 2");
+	assert_int_equal(s.rules[0].position, 1);
+
+	/* A clone has the rules, their conditions and the logic. */
+	t.name = named("sl-copy");
+	t.clone_of = one;
+	assert_int_equal(repo_sl_insert(db, &t, &copy), 0);
+	assert_int_equal(repo_sl_get_by_name(db, &a, t.name, true, &s), 0);
+	assert_int_equal(s.id, copy);
+	assert_int_equal(s.nrules, 2);
+	assert_int_not_equal(s.rules[0].id, r1);
+	assert_int_equal(s.rules[0].type_id, 2);
+	assert_string_equal(s.rules[0].conds[0].values_json, "[\"Signup\"]");
+	assert_string_equal(s.custom_logic, "1 and 2");
+
+	memset(&q, 0, sizeof(q));
+	q.place.id = folder;
+	q.place.type = FOLDER_T_FOLDER;
+	q.limit = 200;
+	assert_int_equal(repo_sl_browse(db, &a, &q, &items, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(items[0].id, one);
+	assert_int_equal(items[1].id, copy);
+
+	/* Delete all rules: the custom logic goes, the match type is all. */
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_DELETE_ALL;
+	assert_int_equal(sl_apply(copy, &c), 0);
+	assert_int_equal(repo_sl_get(db, &a, copy, true, &s), 0);
+	assert_int_equal(s.nrules, 0);
+	assert_string_equal(s.match_type, "all");
+	assert_null(s.custom_logic);
+
+	assert_int_equal(repo_sl_delete(db, one), 0);
+	assert_int_equal(repo_sl_delete(db, one), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_sl_get(db, &a, one, false, &s),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(sl_apply(one, &c), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_sl_delete(db, copy), 0);
+
+	/* The catalogue: an attribute rule per lead field. */
+	assert_int_equal(repo_sl_rule_types(db, &a, &types, &n), 0);
+	for (i = 0; i < n; i++) {
+		if (types[i].activity)
+			continue;
+		attrs++;
+		assert_int_equal(types[i].ncons, 1);
+		if (strcmp(types[i].name, "Email Address") == 0)
+			email = true;
+	}
+	assert_true(attrs > 10);
+	assert_true(email);
+	assert_int_equal(repo_sl_suggest(db, &a, "field", "Email Addr", 10,
+	    &sg, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(sg[0].name, "Email Address");
+}
+
 int
 main(void)
 {
@@ -292,6 +450,7 @@ main(void)
 		cmocka_unit_test(test_folders),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_meta_clone_browse),
+		cmocka_unit_test(test_smart_lists),
 	};
 
 	if (itest_config(&cfg) != 0) {

@@ -1,0 +1,1106 @@
+/*
+ * Smart lists (repo_smart_lists.h).  A list's place is a folder or a
+ * program (one of folder_id and program_id); its rules are rows by
+ * position, their conditions rows by constraint.  A rule change locks
+ * the list row (FOR UPDATE), reads the rule ids by position, changes
+ * them and rewrites the custom logic through model/smartlist.c so that
+ * its rule numbers follow, in one transaction re-run whole on deadlock.
+ * Attribute rule types are the lead fields, read from lead_field.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mysql.h>
+
+#include "db/bind.h"
+#include "db/pool.h"
+#include "db/query.h"
+#include "model/folder.h"
+#include "model/smartlist.h"
+#include "repo/repo.h"
+#include "repo/repo_smart_lists.h"
+#include "util/arena.h"
+
+enum sl_stmt {
+	SL_STMT_GET,
+	SL_STMT_GET_BY_NAME,
+	SL_STMT_BROWSE,
+	SL_STMT_RULES,
+	SL_STMT_CONDS,
+	SL_STMT_INSERT,
+	SL_STMT_COPY_RULES,
+	SL_STMT_COPY_CONDS,
+	SL_STMT_DELETE,
+	SL_STMT_COUNT_FOLDER,
+	SL_STMT_TYPES,
+	SL_STMT_CONSTRAINTS,
+	SL_STMT_ATTR_TYPES,
+	SL_STMT_TYPE,
+	SL_STMT_ATTR_TYPE,
+	SL_STMT_LOCK,
+	SL_STMT_SHARE,
+	SL_STMT_RULE_IDS,
+	SL_STMT_SHIFT_UP,
+	SL_STMT_SHIFT_DOWN,
+	SL_STMT_RULE_INSERT,
+	SL_STMT_COND_PUT,
+	SL_STMT_RULE_DELETE,
+	SL_STMT_RULES_DELETE,
+	SL_STMT_NEGATE,
+	SL_STMT_MOVE,
+	SL_STMT_LOGIC,
+	SL_STMT_COND_DELETE,
+	SL_STMT_COND_GET,
+	SL_STMT_CONSTRAINT,
+	SL_STMT_SUGGEST_FORM,
+	SL_STMT_SUGGEST_LIST,
+	SL_STMT_SUGGEST_PROGRAM,
+	SL_STMT_SUGGEST_FIELD,
+	SL_STMT__MAX
+};
+
+/* The columns of one list with its place's workspace, from SL_FROM. */
+#define SL_COLS \
+	"s.id, s.name, s.description, s.folder_id, s.program_id, w.name, " \
+	"s.filter_match_type, s.custom_rule_logic, s.created_at, " \
+	"s.updated_at"
+#define SL_NCOLS	10
+#define SL_FROM \
+	" FROM smart_list s JOIN workspace w ON w.id = s.workspace_id "
+
+/* A LIKE pattern for names starting with the parameter, as written. */
+#define SL_PREFIX \
+	"CONCAT(REPLACE(REPLACE(REPLACE(?, '!', '!!'), '%', '!%'), '_', " \
+	"'!_'), '%') ESCAPE '!'"
+
+/* The operators of a lead field's attribute rule. */
+#define SL_ATTR_OPS \
+	"COALESCE((SELECT o.operators FROM sl_operator o WHERE " \
+	"o.data_type = f.data_type), 'is,is not')"
+
+static const char *const sql[SL_STMT__MAX] = {
+	[SL_STMT_GET] = "SELECT " SL_COLS SL_FROM "WHERE s.id = ?",
+	[SL_STMT_GET_BY_NAME] = "SELECT " SL_COLS SL_FROM "WHERE s.name = ?",
+	/* Parameters: folder id twice, program id twice, earliest twice,
+	 * latest twice, limit, offset; NULL matches any. */
+	[SL_STMT_BROWSE] =
+	    "SELECT " SL_COLS SL_FROM
+	    "WHERE (? IS NULL OR s.folder_id = ?) AND "
+	    "(? IS NULL OR s.program_id = ?) AND "
+	    "(? IS NULL OR s.updated_at >= ?) AND "
+	    "(? IS NULL OR s.updated_at <= ?) ORDER BY s.id LIMIT ? OFFSET ?",
+	[SL_STMT_RULES] =
+	    "SELECT r.id, r.position, r.kind, r.rule_type_id, "
+	    "COALESCE(t.name, f.display_name, ''), r.is_trigger, "
+	    "r.is_negative FROM smart_list_rule r "
+	    "LEFT JOIN sl_rule_type t ON r.kind = 'activity' AND "
+	    "t.id = r.rule_type_id LEFT JOIN lead_field f ON "
+	    "r.kind = 'attribute' AND f.attr_id = r.rule_type_id "
+	    "WHERE r.smart_list_id = ? ORDER BY r.position",
+	[SL_STMT_CONDS] =
+	    "SELECT r.position, c.attribute_id, "
+	    "COALESCE(k.name, f.display_name, ''), c.operator, c.vals, "
+	    "COALESCE(k.is_primary, 1) FROM smart_list_condition c "
+	    "JOIN smart_list_rule r ON r.id = c.rule_id "
+	    "LEFT JOIN sl_constraint k ON r.kind = 'activity' AND "
+	    "k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
+	    "LEFT JOIN lead_field f ON r.kind = 'attribute' AND "
+	    "f.attr_id = c.attribute_id WHERE r.smart_list_id = ? "
+	    "ORDER BY r.position, COALESCE(k.position, 0), c.attribute_id",
+	/* Parameters: name, description, folder, program, clone source
+	 * (match type and logic from it, or the defaults). */
+	[SL_STMT_INSERT] =
+	    "INSERT INTO smart_list (name, description, folder_id, "
+	    "program_id, filter_match_type, custom_rule_logic, created_at, "
+	    "updated_at) SELECT ?, ?, ?, ?, COALESCE(MAX(o.filter_match_type), "
+	    "'all'), MAX(o.custom_rule_logic), UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP() FROM (SELECT 1) one LEFT JOIN smart_list o ON "
+	    "o.id = ?",
+	/* Parameters: new list, source list. */
+	[SL_STMT_COPY_RULES] =
+	    "INSERT INTO smart_list_rule (smart_list_id, position, kind, "
+	    "rule_type_id, is_trigger, is_negative) SELECT ?, position, kind, "
+	    "rule_type_id, is_trigger, is_negative FROM smart_list_rule "
+	    "WHERE smart_list_id = ?",
+	/* Parameters: new list, source list. */
+	[SL_STMT_COPY_CONDS] =
+	    "INSERT INTO smart_list_condition (rule_id, attribute_id, "
+	    "operator, vals) SELECT n.id, c.attribute_id, c.operator, c.vals "
+	    "FROM smart_list_condition c JOIN smart_list_rule o ON "
+	    "o.id = c.rule_id JOIN smart_list_rule n ON n.smart_list_id = ? "
+	    "AND n.position = o.position WHERE o.smart_list_id = ?",
+	[SL_STMT_DELETE] = "DELETE FROM smart_list WHERE id = ?",
+	[SL_STMT_COUNT_FOLDER] =
+	    "SELECT COUNT(*) FROM smart_list WHERE folder_id = ?",
+	[SL_STMT_TYPES] =
+	    "SELECT id, name, is_filter, is_trigger FROM sl_rule_type "
+	    "ORDER BY id",
+	[SL_STMT_CONSTRAINTS] =
+	    "SELECT rule_type_id, id, name, data_type, is_primary, operators "
+	    "FROM sl_constraint ORDER BY rule_type_id, position",
+	[SL_STMT_ATTR_TYPES] =
+	    "SELECT f.attr_id, f.display_name, f.data_type, " SL_ATTR_OPS
+	    " FROM lead_field f ORDER BY f.attr_id",
+	[SL_STMT_TYPE] =
+	    "SELECT id, name, is_filter, is_trigger FROM sl_rule_type "
+	    "WHERE id = ?",
+	[SL_STMT_ATTR_TYPE] =
+	    "SELECT f.attr_id, f.display_name, f.data_type, " SL_ATTR_OPS
+	    " FROM lead_field f WHERE f.attr_id = ?",
+	[SL_STMT_LOCK] =
+	    "SELECT filter_match_type, COALESCE(custom_rule_logic, '') FROM "
+	    "smart_list WHERE id = ? FOR UPDATE",
+	/* A clone's source, kept while it is copied. */
+	[SL_STMT_SHARE] =
+	    "SELECT filter_match_type FROM smart_list WHERE id = ? "
+	    "LOCK IN SHARE MODE",
+	[SL_STMT_RULE_IDS] =
+	    "SELECT id, kind, rule_type_id FROM smart_list_rule WHERE "
+	    "smart_list_id = ? ORDER BY position",
+	[SL_STMT_SHIFT_UP] =
+	    "UPDATE smart_list_rule SET position = position + 1 WHERE "
+	    "smart_list_id = ? AND position >= ? ORDER BY position DESC",
+	[SL_STMT_SHIFT_DOWN] =
+	    "UPDATE smart_list_rule SET position = position - 1 WHERE "
+	    "smart_list_id = ? AND position > ? ORDER BY position",
+	[SL_STMT_RULE_INSERT] =
+	    "INSERT INTO smart_list_rule (smart_list_id, position, kind, "
+	    "rule_type_id, is_trigger, is_negative) VALUES (?, ?, ?, ?, 0, ?)",
+	[SL_STMT_COND_PUT] =
+	    "INSERT INTO smart_list_condition (rule_id, attribute_id, "
+	    "operator, vals) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
+	    "operator = VALUES(operator), vals = VALUES(vals)",
+	[SL_STMT_RULE_DELETE] = "DELETE FROM smart_list_rule WHERE id = ?",
+	[SL_STMT_RULES_DELETE] =
+	    "DELETE FROM smart_list_rule WHERE smart_list_id = ?",
+	/* Parameters: list: every position negative before the moves. */
+	[SL_STMT_NEGATE] =
+	    "UPDATE smart_list_rule SET position = -position WHERE "
+	    "smart_list_id = ?",
+	[SL_STMT_MOVE] =
+	    "UPDATE smart_list_rule SET position = ? WHERE id = ?",
+	[SL_STMT_LOGIC] =
+	    "UPDATE smart_list SET filter_match_type = ?, custom_rule_logic "
+	    "= ?, updated_at = UTC_TIMESTAMP() WHERE id = ?",
+	[SL_STMT_COND_DELETE] =
+	    "DELETE FROM smart_list_condition WHERE rule_id = ? AND "
+	    "attribute_id = ?",
+	[SL_STMT_COND_GET] =
+	    "SELECT operator FROM smart_list_condition WHERE rule_id = ? AND "
+	    "attribute_id = ?",
+	/* Parameters: rule type, constraint id. */
+	[SL_STMT_CONSTRAINT] =
+	    "SELECT operators, is_primary FROM sl_constraint WHERE "
+	    "rule_type_id = ? AND id = ?",
+	/* Parameters: prefix twice, limit; the prefix is matched literally
+	 * (SL_PREFIX escapes LIKE's wildcards). */
+	[SL_STMT_SUGGEST_FORM] =
+	    "SELECT id, name, workspace FROM form WHERE (? IS NULL OR "
+	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
+	[SL_STMT_SUGGEST_LIST] =
+	    "SELECT id, name, workspace FROM static_list WHERE (? IS NULL OR "
+	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
+	[SL_STMT_SUGGEST_PROGRAM] =
+	    "SELECT id, name, workspace FROM program WHERE (? IS NULL OR "
+	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
+	[SL_STMT_SUGGEST_FIELD] =
+	    "SELECT attr_id, display_name, 'Default' FROM lead_field WHERE "
+	    "(? IS NULL OR display_name LIKE " SL_PREFIX ") "
+	    "ORDER BY display_name LIMIT ?",
+};
+
+const struct db_stmt_set repo_smart_lists_sql = {
+	.name = "smart_lists",
+	.sql = sql,
+	.n = SL_STMT__MAX,
+};
+
+static MYSQL_STMT *
+stmt(struct db *db, enum sl_stmt s)
+{
+	return db_stmt(db, REPO_SMART_LISTS, (int)s);
+}
+
+/* Row i of t (SL_COLS) into *out. */
+static void
+fill(const struct db_text_rows *t, size_t i, struct repo_sl *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->id = (int32_t)db_text_i64(t, i, 0);
+	out->name = db_text_str(t, i, 1);
+	out->description = db_text_str(t, i, 2);
+	if (db_text_str(t, i, 3) != NULL) {
+		out->place.type = FOLDER_T_FOLDER;
+		out->place.id = db_text_i64(t, i, 3);
+	} else {
+		out->place.type = FOLDER_T_PROGRAM;
+		out->place.id = db_text_i64(t, i, 4);
+	}
+	out->workspace = db_text_str(t, i, 5) != NULL ?
+	    db_text_str(t, i, 5) : "Default";
+	out->match_type = db_text_str(t, i, 6) != NULL ?
+	    db_text_str(t, i, 6) : "all";
+	out->custom_logic = db_text_str(t, i, 7);
+	db_copy_text(out->created_at, sizeof(out->created_at),
+	    db_text_str(t, i, 8), SIZE_MAX);
+	db_copy_text(out->updated_at, sizeof(out->updated_at),
+	    db_text_str(t, i, 9), SIZE_MAX);
+}
+
+/* The rules of list out->id with their conditions. */
+static int
+rules_of(struct db *db, struct arena *a, struct repo_sl *out)
+{
+	MYSQL_BIND in[1];
+	struct db_text_rows t, c;
+	struct repo_sl_rule *rules;
+	size_t i, k;
+	int32_t id = out->id;
+	int r;
+
+	bind_i32(&in[0], &id);
+	if ((r = db_select_text(db, stmt(db, SL_STMT_RULES), in, a, 7,
+	    SL_MAX_RULES, "repo_sl_get", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((rules = arena_zalloc(a, t.count * sizeof(*rules))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		rules[i].id = (int32_t)db_text_i64(&t, i, 0);
+		rules[i].position = (int)db_text_i64(&t, i, 1);
+		rules[i].activity = db_text_str(&t, i, 2) != NULL &&
+		    strcmp(db_text_str(&t, i, 2), "activity") == 0;
+		rules[i].type_id = (int32_t)db_text_i64(&t, i, 3);
+		rules[i].name = db_text_str(&t, i, 4);
+		rules[i].trigger = db_text_i64(&t, i, 5) != 0;
+		rules[i].negative = db_text_i64(&t, i, 6) != 0;
+	}
+	out->rules = rules;
+	out->nrules = t.count;
+	if ((r = db_select_text(db, stmt(db, SL_STMT_CONDS), in, a, 6,
+	    SL_MAX_RULES * 16, "repo_sl_get", &c)) != 0)
+		return r;
+	/* Conditions come by position: count, then fill each rule's. */
+	for (k = 0; k < c.count; k++) {
+		i = (size_t)db_text_i64(&c, k, 0);
+		if (i >= 1 && i <= t.count)
+			rules[i - 1].nconds++;
+	}
+	for (i = 0; i < t.count; i++) {
+		if (rules[i].nconds == 0)
+			continue;
+		rules[i].conds = arena_zalloc(a, rules[i].nconds *
+		    sizeof(*rules[i].conds));
+		if (rules[i].conds == NULL)
+			return -REPO_ERR_INTERNAL;
+		rules[i].nconds = 0;
+	}
+	for (k = 0; k < c.count; k++) {
+		struct repo_sl_cond *cd;
+
+		i = (size_t)db_text_i64(&c, k, 0);
+		if (i < 1 || i > t.count)
+			continue;
+		cd = &rules[i - 1].conds[rules[i - 1].nconds++];
+		cd->attribute_id = (int32_t)db_text_i64(&c, k, 1);
+		cd->name = db_text_str(&c, k, 2);
+		cd->op = db_text_str(&c, k, 3);
+		cd->values_json = db_text_str(&c, k, 4);
+		cd->primary = db_text_i64(&c, k, 5) != 0;
+	}
+	return 0;
+}
+
+static int
+get_one(struct db *db, struct arena *a, enum sl_stmt s, MYSQL_BIND *in,
+    bool with_rules, struct repo_sl *out)
+{
+	struct db_text_rows t;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, s), in, a, SL_NCOLS,
+	    1, "repo_sl_get", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return -REPO_ERR_NOT_FOUND;
+	fill(&t, 0, out);
+	return with_rules ? rules_of(db, a, out) : 0;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_get(struct db *db, struct arena *a, int32_t id, bool with_rules,
+    struct repo_sl *out)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &id);
+	return get_one(db, a, SL_STMT_GET, in, with_rules, out);
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
+    bool with_rules, struct repo_sl *out)
+{
+	MYSQL_BIND in[1];
+	unsigned long len = strlen(name);
+
+	bind_str(&in[0], name, &len);
+	return get_one(db, a, SL_STMT_GET_BY_NAME, in, with_rules, out);
+}
+
+/* Binds v (or NULL when absent) twice, at in[0] and in[1]. */
+static void
+bind_twice_i32(MYSQL_BIND *in, bool present, const int32_t *v)
+{
+	if (present) {
+		bind_i32(&in[0], v);
+		bind_i32(&in[1], v);
+	} else {
+		bind_null(&in[0]);
+		bind_null(&in[1]);
+	}
+}
+
+static void
+bind_twice_str(MYSQL_BIND *in, const char *s, unsigned long *len)
+{
+	if (s != NULL) {
+		*len = strlen(s);
+		bind_str(&in[0], s, len);
+		bind_str(&in[1], s, len);
+	} else {
+		bind_null(&in[0]);
+		bind_null(&in[1]);
+	}
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_browse(struct db *db, struct arena *a, const struct repo_sl_query *q,
+    struct repo_sl **out, size_t *n)
+{
+	struct db_text_rows t;
+	struct repo_sl *items;
+	MYSQL_BIND in[10];
+	int32_t pid = (int32_t)q->place.id, limit = q->limit;
+	int64_t offset = q->offset;
+	unsigned long el = 0, ll = 0;
+	bool any = q->place.id == 0;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	bind_twice_i32(&in[0], !any && q->place.type == FOLDER_T_FOLDER, &pid);
+	bind_twice_i32(&in[2], !any && q->place.type == FOLDER_T_PROGRAM,
+	    &pid);
+	bind_twice_str(&in[4], q->earliest, &el);
+	bind_twice_str(&in[6], q->latest, &ll);
+	bind_i32(&in[8], &limit);
+	bind_i64(&in[9], &offset);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, SL_STMT_BROWSE), in, a, SL_NCOLS,
+	    (size_t)limit, "repo_sl_browse", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((items = arena_zalloc(a, t.count * sizeof(*items))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++)
+		fill(&t, i, &items[i]);
+	*out = items;
+	*n = t.count;
+	return 0;
+}
+
+struct sl_insert {
+	const struct repo_sl_new	*t;
+	int32_t				 id;
+};
+
+static int
+sl_insert_tx(struct db *db, void *arg)
+{
+	struct sl_insert *x = arg;
+	const struct repo_sl_new *t = x->t;
+	MYSQL_BIND in[5];
+	unsigned long nlen = strlen(t->name), dlen = 0;
+	int32_t place = (int32_t)t->place.id, src = t->clone_of;
+	char type[16];
+	int r;
+
+	if (src != 0) {
+		bind_i32(&in[0], &src);
+		if ((r = db_query_str(db, stmt(db, SL_STMT_SHARE), in, type,
+		    sizeof(type), "repo_sl_insert")) != 0)
+			return r;
+	}
+	bind_str(&in[0], t->name, &nlen);
+	if (t->description != NULL) {
+		dlen = strlen(t->description);
+		bind_str(&in[1], t->description, &dlen);
+	} else
+		bind_null(&in[1]);
+	if (t->place.type == FOLDER_T_FOLDER) {
+		bind_i32(&in[2], &place);
+		bind_null(&in[3]);
+	} else {
+		bind_null(&in[2]);
+		bind_i32(&in[3], &place);
+	}
+	bind_i32(&in[4], &src);
+	if ((r = db_exec(db, stmt(db, SL_STMT_INSERT), in,
+	    "repo_sl_insert")) != 0)
+		return r;
+	x->id = (int32_t)mysql_stmt_insert_id(stmt(db, SL_STMT_INSERT));
+	if (src == 0)
+		return 0;
+	bind_i32(&in[0], &x->id);
+	bind_i32(&in[1], &src);
+	if ((r = db_exec(db, stmt(db, SL_STMT_COPY_RULES), in,
+	    "repo_sl_insert")) != 0)
+		return r;
+	return db_exec(db, stmt(db, SL_STMT_COPY_CONDS), in,
+	    "repo_sl_insert");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_insert(struct db *db, const struct repo_sl_new *t, int32_t *id)
+{
+	struct sl_insert x = { .t = t, .id = 0 };
+	int r;
+
+	*id = 0;
+	if ((r = db_run_tx(db, sl_insert_tx, &x, false)) == 0)
+		*id = x.id;
+	return r;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_delete(struct db *db, int32_t id)
+{
+	MYSQL_BIND in[1];
+	uint64_t rows;
+	int r;
+
+	bind_i32(&in[0], &id);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_exec_n(db, stmt(db, SL_STMT_DELETE), in, &rows,
+	    "repo_sl_delete")) != 0)
+		return r;
+	return rows == 0 ? -REPO_ERR_NOT_FOUND : 0;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &folder_id);
+	return db_query_i64(db, stmt(db, SL_STMT_COUNT_FOLDER), in, n,
+	    "repo_sl_count_in_folder");
+}
+
+/* ---- The catalogue ---------------------------------------------------- */
+
+/* An attribute rule type from row i of t (id, name, data type, ops). */
+static int
+attr_type(struct arena *a, const struct db_text_rows *t, size_t i,
+    struct repo_sl_rule_type *out)
+{
+	struct repo_sl_constraint *k;
+
+	memset(out, 0, sizeof(*out));
+	out->id = (int32_t)db_text_i64(t, i, 0);
+	out->name = db_text_str(t, i, 1);
+	out->is_filter = true;
+	if ((k = arena_zalloc(a, sizeof(*k))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	k->id = out->id;
+	k->name = out->name;
+	k->data_type = db_text_str(t, i, 2);
+	k->primary = true;
+	k->operators = db_text_str(t, i, 3);
+	out->cons = k;
+	out->ncons = 1;
+	return 0;
+}
+
+/* An activity rule type from row i of t (id, name, filter, trigger). */
+static void
+activity_type(const struct db_text_rows *t, size_t i,
+    struct repo_sl_rule_type *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->id = (int32_t)db_text_i64(t, i, 0);
+	out->name = db_text_str(t, i, 1);
+	out->activity = true;
+	out->is_filter = db_text_i64(t, i, 2) != 0;
+	out->is_trigger = db_text_i64(t, i, 3) != 0;
+}
+
+/* The constraints of the activity types (k rows) into types (n). */
+static int
+attach_constraints(struct arena *a, const struct db_text_rows *k,
+    struct repo_sl_rule_type *types, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		size_t m = 0;
+
+		for (j = 0; j < k->count; j++)
+			if (db_text_i64(k, j, 0) == types[i].id)
+				m++;
+		if (m == 0)
+			continue;
+		if ((types[i].cons = arena_zalloc(a, m *
+		    sizeof(*types[i].cons))) == NULL)
+			return -REPO_ERR_INTERNAL;
+		for (j = 0; j < k->count; j++) {
+			struct repo_sl_constraint *c;
+
+			if (db_text_i64(k, j, 0) != types[i].id)
+				continue;
+			c = &types[i].cons[types[i].ncons++];
+			c->id = (int32_t)db_text_i64(k, j, 1);
+			c->name = db_text_str(k, j, 2);
+			c->data_type = db_text_str(k, j, 3);
+			c->primary = db_text_i64(k, j, 4) != 0;
+			c->operators = db_text_str(k, j, 5);
+		}
+	}
+	return 0;
+}
+
+/* Every row of the parameterless statement s, up to max, into *t. */
+static int
+all_rows(struct db *db, struct arena *a, enum sl_stmt s, size_t ncol,
+    size_t max, struct db_text_rows *t)
+{
+	return db_select_text(db, stmt(db, s), NULL, a, ncol, max,
+	    "repo_sl_rule_types", t);
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_rule_types(struct db *db, struct arena *a,
+    struct repo_sl_rule_type **out, size_t *n)
+{
+	struct db_text_rows t, k, f;
+	struct repo_sl_rule_type *types;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = all_rows(db, a, SL_STMT_TYPES, 4, 10000, &t)) != 0 ||
+	    (r = all_rows(db, a, SL_STMT_CONSTRAINTS, 6, 100000, &k)) != 0 ||
+	    (r = all_rows(db, a, SL_STMT_ATTR_TYPES, 4, 100000, &f)) != 0)
+		return r;
+	if ((types = arena_zalloc(a, (t.count + f.count + 1) *
+	    sizeof(*types))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++)
+		activity_type(&t, i, &types[i]);
+	if ((r = attach_constraints(a, &k, types, t.count)) != 0)
+		return r;
+	for (i = 0; i < f.count; i++)
+		if ((r = attr_type(a, &f, i, &types[t.count + i])) != 0)
+			return r;
+	*out = types;
+	*n = t.count + f.count;
+	return 0;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_rule_type(struct db *db, struct arena *a, bool activity, int32_t id,
+    struct repo_sl_rule_type *out)
+{
+	MYSQL_BIND in[1];
+	struct db_text_rows t, k;
+	enum sl_stmt s = activity ? SL_STMT_TYPE : SL_STMT_ATTR_TYPE;
+	int r;
+
+	bind_i32(&in[0], &id);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, s), in, a, 4,
+	    1, "repo_sl_rule_type", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return -REPO_ERR_NOT_FOUND;
+	if (!activity)
+		return attr_type(a, &t, 0, out);
+	activity_type(&t, 0, out);
+	if ((r = all_rows(db, a, SL_STMT_CONSTRAINTS, 6, 100000, &k)) != 0)
+		return r;
+	return attach_constraints(a, &k, out, 1);
+}
+
+/* ---- Rule changes ----------------------------------------------------- */
+
+struct sl_rules {
+	int32_t		 ids[SL_MAX_RULES];
+	bool		 activity[SL_MAX_RULES];
+	int32_t		 type_ids[SL_MAX_RULES];
+	int		 n;
+	char		 match[16];
+	char		 logic[SL_LOGIC_MAX_BYTES + 1];
+};
+
+struct sl_change_tx {
+	int32_t			 id;
+	struct repo_sl_change	*c;
+	struct arena		*a;
+	struct sl_rules		 now;
+};
+
+static int	refuse(struct repo_sl_change *c, int e, const char *fmt, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* Writes the reason of a refusal to c->msg; returns e. */
+static int
+refuse(struct repo_sl_change *c, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+/* Locks list x->id and reads its logic and rules into x->now. */
+static int
+lock_list(struct db *db, struct sl_change_tx *x)
+{
+	MYSQL_BIND in[1], res[2];
+	struct db_text_rows t;
+	unsigned long l0 = 0, l1 = 0;
+	my_bool n0 = 0, n1 = 0;
+	size_t i;
+	int r;
+
+	bind_i32(&in[0], &x->id);
+	bind_out_str(&res[0], x->now.match, sizeof(x->now.match), &l0, &n0);
+	bind_out_str(&res[1], x->now.logic, sizeof(x->now.logic), &l1, &n1);
+	if ((r = db_exec(db, stmt(db, SL_STMT_LOCK), in,
+	    "repo_sl_change")) != 0 ||
+	    (r = db_fetch_one(db, stmt(db, SL_STMT_LOCK), res,
+	    "repo_sl_change")) != 0)
+		return r;
+	x->now.match[l0 < sizeof(x->now.match) ? l0 :
+	    sizeof(x->now.match) - 1] = '\0';
+	x->now.logic[l1 < sizeof(x->now.logic) ? l1 :
+	    sizeof(x->now.logic) - 1] = '\0';
+	if ((r = db_select_text(db, stmt(db, SL_STMT_RULE_IDS), in, x->a, 3,
+	    SL_MAX_RULES, "repo_sl_change", &t)) != 0)
+		return r;
+	for (i = 0; i < t.count; i++) {
+		x->now.ids[i] = (int32_t)db_text_i64(&t, i, 0);
+		x->now.activity[i] = db_text_str(&t, i, 1) != NULL &&
+		    strcmp(db_text_str(&t, i, 1), "activity") == 0;
+		x->now.type_ids[i] = (int32_t)db_text_i64(&t, i, 2);
+	}
+	x->now.n = (int)t.count;
+	return 0;
+}
+
+/* The position (from 1) of rule id in x->now, or 0. */
+static int
+position_of(const struct sl_change_tx *x, int32_t id)
+{
+	int i;
+
+	for (i = 0; i < x->now.n; i++)
+		if (x->now.ids[i] == id)
+			return i + 1;
+	return 0;
+}
+
+/* Writes match type m and logic (NULL: none) of the list. */
+static int
+put_logic(struct db *db, int32_t id, const char *m, const char *logic)
+{
+	MYSQL_BIND in[3];
+	unsigned long ml = strlen(m), ll = 0;
+
+	bind_str(&in[0], m, &ml);
+	if (logic != NULL && logic[0] != '\0') {
+		ll = strlen(logic);
+		bind_str(&in[1], logic, &ll);
+	} else
+		bind_null(&in[1]);
+	bind_i32(&in[2], &id);
+	return db_exec(db, stmt(db, SL_STMT_LOGIC), in, "repo_sl_change");
+}
+
+/*
+ * The custom logic after the rules moved as map says (nold rules before):
+ * written with the match type, which falls back to "all" when no rule of
+ * the logic is left.  Other match types are written unchanged.
+ */
+static int
+follow(struct db *db, struct sl_change_tx *x, const int *map, int nold)
+{
+	char out[SL_LOGIC_MAX_BYTES + 1];
+
+	if (strcmp(x->now.match, "custom") != 0 || x->now.logic[0] == '\0')
+		return put_logic(db, x->id, x->now.match, NULL);
+	if (sl_logic_renumber(x->now.logic, map, nold, out) != 0)
+		out[0] = '\0';
+	return put_logic(db, x->id, out[0] != '\0' ? "custom" : "all", out);
+}
+
+static int
+add_rule(struct db *db, struct sl_change_tx *x)
+{
+	struct repo_sl_change *c = x->c;
+	MYSQL_BIND in[5];
+	int map[SL_MAX_RULES];
+	const char *kind = c->activity ? "activity" : "attribute";
+	unsigned long kl = strlen(kind);
+	int32_t pos = c->index, neg = c->negative, rid;
+	int i, r;
+
+	if (x->now.n >= SL_MAX_RULES)
+		return refuse(c, -REPO_ERR_INVALID, "A smart list has at most "
+		    "%d rules", SL_MAX_RULES);
+	if (c->index < 1 || c->index > x->now.n + 1)
+		return refuse(c, -REPO_ERR_INVALID, "Index must be from 1 to "
+		    "%ld", (long)x->now.n + 1);
+	bind_i32(&in[0], &x->id);
+	bind_i32(&in[1], &pos);
+	if ((r = db_exec(db, stmt(db, SL_STMT_SHIFT_UP), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	bind_str(&in[2], kind, &kl);
+	bind_i32(&in[3], &c->type_id);
+	bind_i32(&in[4], &neg);
+	if ((r = db_exec(db, stmt(db, SL_STMT_RULE_INSERT), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	rid = (int32_t)mysql_stmt_insert_id(stmt(db, SL_STMT_RULE_INSERT));
+	c->rule_id = rid;
+	if (c->primary_id != 0) {
+		unsigned long ol = strlen(c->default_op), vl = 2;
+
+		bind_i32(&in[0], &rid);
+		bind_i32(&in[1], &c->primary_id);
+		bind_str(&in[2], c->default_op, &ol);
+		bind_str(&in[3], "[]", &vl);
+		if ((r = db_exec(db, stmt(db, SL_STMT_COND_PUT), in,
+		    "repo_sl_change")) != 0)
+			return r;
+	}
+	for (i = 0; i < x->now.n; i++)
+		map[i] = i + 1 < c->index ? i + 1 : i + 2;
+	return follow(db, x, map, x->now.n);
+}
+
+static int
+delete_rule(struct db *db, struct sl_change_tx *x)
+{
+	MYSQL_BIND in[2];
+	int map[SL_MAX_RULES];
+	int32_t pos = position_of(x, x->c->rule_id);
+	int i, r;
+
+	if (pos == 0)
+		return refuse(x->c, -REPO_ERR_NOT_FOUND, "Rule %ld not found",
+		    (long)x->c->rule_id);
+	bind_i32(&in[0], &x->c->rule_id);
+	if ((r = db_exec(db, stmt(db, SL_STMT_RULE_DELETE), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	bind_i32(&in[0], &x->id);
+	bind_i32(&in[1], &pos);
+	if ((r = db_exec(db, stmt(db, SL_STMT_SHIFT_DOWN), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	for (i = 0; i < x->now.n; i++)
+		map[i] = i + 1 < pos ? i + 1 : i + 1 == pos ? 0 : i;
+	return follow(db, x, map, x->now.n);
+}
+
+static int
+reorder(struct db *db, struct sl_change_tx *x)
+{
+	MYSQL_BIND in[2];
+	int map[SL_MAX_RULES];
+	int32_t pos;
+	int i, r;
+
+	if (sl_reorder(x->now.ids, x->now.n, x->c->move_ids,
+	    x->c->move_index, x->c->nmoves, map, x->c->msg) != 0)
+		return -REPO_ERR_INVALID;
+	bind_i32(&in[0], &x->id);
+	if ((r = db_exec(db, stmt(db, SL_STMT_NEGATE), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	for (i = 0; i < x->now.n; i++) {
+		pos = map[i];
+		bind_i32(&in[0], &pos);
+		bind_i32(&in[1], &x->now.ids[i]);
+		if ((r = db_exec(db, stmt(db, SL_STMT_MOVE), in,
+		    "repo_sl_change")) != 0)
+			return r;
+	}
+	return follow(db, x, map, x->now.n);
+}
+
+static int
+set_logic(struct db *db, struct sl_change_tx *x)
+{
+	char out[SL_LOGIC_MAX_BYTES + 1];
+
+	if (strcmp(x->c->match_type, "custom") != 0)
+		return put_logic(db, x->id, x->c->match_type, NULL);
+	if (sl_logic_parse(x->c->logic, x->now.n, out, x->c->msg) != 0)
+		return -REPO_ERR_INVALID;
+	return put_logic(db, x->id, "custom", out);
+}
+
+/*
+ * The operators of constraint attribute_id of the rule at pos: from the
+ * catalogue; -REPO_ERR_NOT_FOUND with msg when the rule type has none.
+ */
+static int
+constraint_ops(struct db *db, struct sl_change_tx *x, int pos, char *ops,
+    size_t size, bool *primary)
+{
+	MYSQL_BIND in[2], res[2];
+	struct repo_sl_rule_type rt;
+	unsigned long ol = 0;
+	int64_t prim = 0;
+	my_bool n0 = 0, n1 = 0;
+	int32_t aid = x->c->attribute_id;
+	int r;
+
+	if (!x->now.activity[pos - 1]) {
+		if (aid != x->now.type_ids[pos - 1])
+			return refuse(x->c, -REPO_ERR_NOT_FOUND, "Constraint "
+			    "%ld not found in the rule type", (long)aid);
+		if ((r = repo_sl_rule_type(db, x->a, false, aid, &rt)) != 0)
+			return r == -REPO_ERR_NOT_FOUND ? refuse(x->c, r,
+			    "Constraint %ld not found in the rule type",
+			    (long)aid) : r;
+		(void)snprintf(ops, size, "%s", rt.cons[0].operators != NULL ?
+		    rt.cons[0].operators : "is");
+		*primary = true;
+		return 0;
+	}
+	bind_i32(&in[0], &x->now.type_ids[pos - 1]);
+	bind_i32(&in[1], &aid);
+	bind_out_str(&res[0], ops, size, &ol, &n0);
+	bind_out_i64(&res[1], &prim, &n1);
+	if ((r = db_exec(db, stmt(db, SL_STMT_CONSTRAINT), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	r = db_fetch_one(db, stmt(db, SL_STMT_CONSTRAINT), res,
+	    "repo_sl_change");
+	if (r == -REPO_ERR_NOT_FOUND)
+		return refuse(x->c, r, "Constraint %ld not found in the rule "
+		    "type", (long)aid);
+	if (r != 0)
+		return r;
+	ops[ol < size ? ol : size - 1] = '\0';
+	*primary = prim != 0;
+	return 0;
+}
+
+/* Whether op is one of the comma-separated ops. */
+static bool
+op_allowed(const char *ops, const char *op)
+{
+	size_t n = strlen(op);
+	const char *p = ops;
+
+	while (*p != '\0') {
+		size_t m = strcspn(p, ",");
+
+		if (m == n && strncmp(p, op, n) == 0)
+			return true;
+		p += m;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static int
+set_cond(struct db *db, struct sl_change_tx *x, bool remove)
+{
+	struct repo_sl_change *c = x->c;
+	MYSQL_BIND in[4];
+	char ops[256], op[64];
+	unsigned long ol, vl;
+	bool primary = false;
+	int pos = position_of(x, c->rule_id);
+	int r;
+
+	if (pos == 0)
+		return refuse(c, -REPO_ERR_NOT_FOUND, "Rule %ld not found",
+		    (long)c->rule_id);
+	if ((r = constraint_ops(db, x, pos, ops, sizeof(ops), &primary)) != 0)
+		return r;
+	bind_i32(&in[0], &c->rule_id);
+	bind_i32(&in[1], &c->attribute_id);
+	if (remove) {
+		uint64_t rows;
+
+		if (primary)
+			return refuse(c, -REPO_ERR_INVALID, "Constraint %ld is "
+			    "the rule's primary constraint and cannot be "
+			    "removed", (long)c->attribute_id);
+		if ((r = db_exec_n(db, stmt(db, SL_STMT_COND_DELETE), in,
+		    &rows, "repo_sl_change")) != 0)
+			return r;
+		if (rows == 0)
+			return refuse(c, -REPO_ERR_NOT_FOUND, "Constraint %ld "
+			    "is not set on the rule", (long)c->attribute_id);
+		return put_logic(db, x->id, x->now.match, x->now.logic);
+	}
+	if (c->cond_op != NULL)
+		(void)snprintf(op, sizeof(op), "%s", c->cond_op);
+	else {
+		r = db_query_str(db, stmt(db, SL_STMT_COND_GET), in, op,
+		    sizeof(op), "repo_sl_change");
+		if (r == -REPO_ERR_NOT_FOUND)
+			(void)snprintf(op, sizeof(op), "%.*s",
+			    (int)strcspn(ops, ","), ops);
+		else if (r != 0)
+			return r;
+	}
+	if (!op_allowed(ops, op))
+		return refuse(c, -REPO_ERR_INVALID, "Operator '%.40s' is not "
+		    "one of the constraint's: %.60s", op, ops);
+	ol = strlen(op);
+	vl = strlen(c->values_json);
+	bind_str(&in[2], op, &ol);
+	bind_str(&in[3], c->values_json, &vl);
+	if ((r = db_exec(db, stmt(db, SL_STMT_COND_PUT), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	return put_logic(db, x->id, x->now.match, x->now.logic);
+}
+
+static int
+sl_change_tx(struct db *db, void *arg)
+{
+	struct sl_change_tx *x = arg;
+	MYSQL_BIND in[1];
+	int r;
+
+	x->c->msg[0] = '\0';
+	if ((r = lock_list(db, x)) != 0)
+		return r;
+	switch (x->c->op) {
+	case SL_OP_ADD:
+		return add_rule(db, x);
+	case SL_OP_DELETE:
+		return delete_rule(db, x);
+	case SL_OP_DELETE_ALL:
+		bind_i32(&in[0], &x->id);
+		if ((r = db_exec(db, stmt(db, SL_STMT_RULES_DELETE), in,
+		    "repo_sl_change")) != 0)
+			return r;
+		return put_logic(db, x->id, strcmp(x->now.match, "custom") ==
+		    0 ? "all" : x->now.match, NULL);
+	case SL_OP_REORDER:
+		return reorder(db, x);
+	case SL_OP_LOGIC:
+		return set_logic(db, x);
+	case SL_OP_SET_COND:
+		return set_cond(db, x, false);
+	case SL_OP_REMOVE_COND:
+		return set_cond(db, x, true);
+	}
+	return -REPO_ERR_INTERNAL;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_change(struct db *db, int32_t id, struct repo_sl_change *c)
+{
+	struct arena a;
+	struct sl_change_tx *x;
+	int r;
+
+	c->msg[0] = '\0';
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	x->id = id;
+	x->c = c;
+	x->a = &a;
+	arena_init(&a);
+	r = db_run_tx(db, sl_change_tx, x, false);
+	arena_clear(&a);
+	free(x);
+	return r;
+}
+
+/* ---- Auto-suggest ----------------------------------------------------- */
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
+    const char *prefix, int limit, struct repo_sl_suggestion **out,
+    size_t *n)
+{
+	struct db_text_rows t;
+	struct repo_sl_suggestion *items;
+	MYSQL_BIND in[3];
+	unsigned long pl = 0;
+	int32_t lim = limit;
+	enum sl_stmt s;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if (strcmp(data_type, "form") == 0)
+		s = SL_STMT_SUGGEST_FORM;
+	else if (strcmp(data_type, "list") == 0)
+		s = SL_STMT_SUGGEST_LIST;
+	else if (strcmp(data_type, "program") == 0)
+		s = SL_STMT_SUGGEST_PROGRAM;
+	else if (strcmp(data_type, "field") == 0)
+		s = SL_STMT_SUGGEST_FIELD;
+	else
+		return 0;
+	bind_twice_str(&in[0], prefix, &pl);
+	bind_i32(&in[2], &lim);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, s), in, a, 3,
+	    (size_t)limit, "repo_sl_suggest", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((items = arena_zalloc(a, t.count * sizeof(*items))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		items[i].id = (int32_t)db_text_i64(&t, i, 0);
+		items[i].name = db_text_str(&t, i, 1);
+		items[i].workspace = db_text_str(&t, i, 2) != NULL ?
+		    db_text_str(&t, i, 2) : "Default";
+		items[i].workspace_id = 1;
+	}
+	*out = items;
+	*n = t.count;
+	return 0;
+}

@@ -1,0 +1,193 @@
+/*
+ * Smart lists (db/migrations/0014_smart_lists.sql): the only reader and
+ * writer of smart_list, smart_list_rule and smart_list_condition, and the
+ * reader of the rule type catalogue (sl_rule_type, sl_constraint,
+ * sl_operator, and lead_field for the attribute rules).  Every change of
+ * a list's rules runs in one transaction that holds the list's row lock,
+ * so the rule positions and the custom logic that numbers them move
+ * together.
+ */
+#ifndef MAUTO_REPO_REPO_SMART_LISTS_H
+#define MAUTO_REPO_REPO_SMART_LISTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/folder.h"
+#include "model/smartlist.h"
+
+struct arena;
+struct db;
+
+#define REPO_SL_TIME_BYTES	32
+
+/* A rule's condition (strings in the arena). */
+struct repo_sl_cond {
+	int32_t		 attribute_id;
+	const char	*name;
+	const char	*op;
+	const char	*values_json;	/* a JSON array of strings */
+	bool		 primary;
+};
+
+/* One rule of a list, by position (from 1). */
+struct repo_sl_rule {
+	int32_t			 id;
+	int			 position;
+	bool			 activity;	/* else an attribute rule */
+	int32_t			 type_id;
+	const char		*name;
+	bool			 trigger;
+	bool			 negative;
+	struct repo_sl_cond	*conds;
+	size_t			 nconds;
+};
+
+struct repo_sl {
+	int32_t			 id;
+	const char		*name;
+	const char		*description;	/* NULL when none */
+	struct folder_ref	 place;
+	const char		*workspace;
+	const char		*match_type;	/* all, any, custom */
+	const char		*custom_logic;	/* NULL unless custom */
+	char			 created_at[REPO_SL_TIME_BYTES];
+	char			 updated_at[REPO_SL_TIME_BYTES];
+	struct repo_sl_rule	*rules;		/* with_rules only */
+	size_t			 nrules;
+};
+
+/*
+ * List id (or the one named name, exactly), with its rules when
+ * with_rules.  0, -REPO_ERR_NOT_FOUND or another negative repo_err.
+ */
+int	repo_sl_get(struct db *db, struct arena *a, int32_t id,
+	    bool with_rules, struct repo_sl *out);
+int	repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
+	    bool with_rules, struct repo_sl *out);
+
+struct repo_sl_query {
+	struct folder_ref	 place;		/* id 0: everywhere */
+	const char		*earliest;	/* "YYYY-MM-DD HH:MM:SS" or NULL */
+	const char		*latest;
+	int64_t			 offset;
+	int			 limit;
+};
+
+/* Browse by id, without rules. */
+int	repo_sl_browse(struct db *db, struct arena *a,
+	    const struct repo_sl_query *q, struct repo_sl **out, size_t *n);
+
+struct repo_sl_new {
+	const char		*name;
+	const char		*description;	/* NULL: none */
+	struct folder_ref	 place;		/* checked by the caller */
+	int32_t			 clone_of;	/* 0; else its rules and logic */
+};
+
+/* 0 and *id, -REPO_ERR_CONFLICT (name taken), -REPO_ERR_NOT_FOUND
+ * (clone_of is gone) or another repo_err. */
+int	repo_sl_insert(struct db *db, const struct repo_sl_new *t,
+	    int32_t *id);
+
+/* 0, -REPO_ERR_NOT_FOUND or another repo_err. */
+int	repo_sl_delete(struct db *db, int32_t id);
+
+/* How many smart lists stand in folder folder_id (folder delete). */
+int	repo_sl_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);
+
+/* ---- The catalogue ---------------------------------------------------- */
+
+struct repo_sl_constraint {
+	int32_t		 id;
+	const char	*name;
+	const char	*data_type;
+	bool		 primary;
+	const char	*operators;	/* comma-separated, the default first */
+};
+
+struct repo_sl_rule_type {
+	int32_t				 id;
+	const char			*name;
+	bool				 activity;
+	bool				 is_filter;
+	bool				 is_trigger;
+	struct repo_sl_constraint	*cons;
+	size_t				 ncons;
+};
+
+/* Every rule type, activity ones first, each by id. */
+int	repo_sl_rule_types(struct db *db, struct arena *a,
+	    struct repo_sl_rule_type **out, size_t *n);
+
+/* Rule type id of a kind; -REPO_ERR_NOT_FOUND when there is none. */
+int	repo_sl_rule_type(struct db *db, struct arena *a, bool activity,
+	    int32_t id, struct repo_sl_rule_type *out);
+
+/* ---- Rule changes ----------------------------------------------------- */
+
+/* The longest message a rule change writes, with its terminator. */
+#define REPO_SL_MSG_BYTES	SL_MSG_BYTES
+
+/* What a rule change does (one of). */
+enum repo_sl_op {
+	SL_OP_ADD,		/* rule type, index, negative */
+	SL_OP_DELETE,		/* rule_id */
+	SL_OP_DELETE_ALL,
+	SL_OP_REORDER,		/* moves */
+	SL_OP_LOGIC,		/* match_type, logic */
+	SL_OP_SET_COND,		/* rule_id, attribute_id, op, values_json */
+	SL_OP_REMOVE_COND,	/* rule_id, attribute_id */
+};
+
+struct repo_sl_change {
+	enum repo_sl_op		 op;
+	/* SL_OP_ADD: the rule type (checked), where, its flags */
+	bool			 activity;
+	int32_t			 type_id;
+	int			 index;
+	bool			 negative;
+	const char		*default_op;	/* of the primary constraint */
+	int32_t			 primary_id;	/* 0: none */
+	/* SL_OP_DELETE, _SET_COND, _REMOVE_COND */
+	int32_t			 rule_id;
+	int32_t			 attribute_id;
+	const char		*cond_op;	/* NULL: keep or default */
+	const char		*values_json;
+	/* SL_OP_REORDER: rule ids and their new positions */
+	const int32_t		*move_ids;
+	const int		*move_index;
+	int			 nmoves;
+	/* SL_OP_LOGIC */
+	const char		*match_type;
+	const char		*logic;		/* custom only */
+	/* out: why a change was refused (-REPO_ERR_INVALID) */
+	char			 msg[REPO_SL_MSG_BYTES];
+};
+
+/*
+ * Applies c to list id.  0, -REPO_ERR_NOT_FOUND (no list: msg empty; no
+ * such rule or condition: msg says which), -REPO_ERR_INVALID (msg says
+ * why) or another repo_err.
+ */
+int	repo_sl_change(struct db *db, int32_t id, struct repo_sl_change *c);
+
+/* ---- Auto-suggest ----------------------------------------------------- */
+
+struct repo_sl_suggestion {
+	int32_t		 id;
+	const char	*name;
+	const char	*workspace;
+	int32_t		 workspace_id;
+};
+
+/*
+ * Up to limit values for a constraint of data type data_type (form,
+ * list, program, field), whose names start with prefix (NULL: any).
+ */
+int	repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
+	    const char *prefix, int limit, struct repo_sl_suggestion **out,
+	    size_t *n);
+
+#endif
