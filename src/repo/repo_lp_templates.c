@@ -4,8 +4,8 @@
  * row of content.  Every change of versions locks the template row (FOR
  * UPDATE), reads the versions and whether the template is used, and asks
  * model/asset.c whether the change is allowed before it writes, all in
- * one transaction re-run whole on deadlock.  Folder names and workspaces
- * are read through repo_folders.c, once per folder of a result.
+ * one transaction re-run whole on deadlock.  Reads join the folder's name
+ * and workspace into the template's row (the folder key guarantees both).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,10 +20,8 @@
 #include "db/pool.h"
 #include "db/query.h"
 #include "model/asset.h"
-#include "model/folder.h"
 #include "model/lptemplate.h"
 #include "repo/repo.h"
-#include "repo/repo_folders.h"
 #include "repo/repo_lp_templates.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
@@ -48,33 +46,39 @@ enum lpt_stmt {
 	LPT_STMT__MAX
 };
 
-/* The columns of one template with its versions (get, get by name). */
+/*
+ * The columns of one template with its versions and its folder's name
+ * and workspace (get, get by name, browse), from LPT_FROM.
+ */
 #define LPT_COLS \
 	"t.id, t.name, t.description, t.folder_id, t.template_type, " \
 	"t.enable_munchkin, t.created_at, t.updated_at, " \
 	"(SELECT COUNT(*) FROM lp_template_version d WHERE " \
 	"d.template_id = t.id AND d.status = 'draft'), " \
 	"(SELECT COUNT(*) FROM lp_template_version a WHERE " \
-	"a.template_id = t.id AND a.status = 'approved')"
-#define LPT_NCOLS	10
+	"a.template_id = t.id AND a.status = 'approved'), f.name, w.name"
+#define LPT_NCOLS	12
+#define LPT_FROM \
+	" FROM lp_template t JOIN folder f ON f.id = t.folder_id " \
+	"JOIN workspace w ON w.id = f.workspace_id "
 
 static const char *const sql[LPT_STMT__MAX] = {
 	[LPT_STMT_GET] =
-	    "SELECT " LPT_COLS " FROM lp_template t WHERE t.id = ?",
+	    "SELECT " LPT_COLS LPT_FROM "WHERE t.id = ?",
 	[LPT_STMT_GET_BY_NAME] =
-	    "SELECT " LPT_COLS " FROM lp_template t WHERE t.name = ?",
+	    "SELECT " LPT_COLS LPT_FROM "WHERE t.name = ?",
 	[LPT_STMT_CONTENT] =
 	    "SELECT content FROM lp_template_version WHERE template_id = ? "
 	    "AND status = ?",
 	/* Parameters: status, status, limit, offset. */
 	[LPT_STMT_BROWSE] =
-	    "SELECT " LPT_COLS ", v.status FROM lp_template t "
+	    "SELECT " LPT_COLS ", v.status" LPT_FROM
 	    "JOIN lp_template_version v ON v.template_id = t.id "
 	    "WHERE v.status IN (?, ?) ORDER BY t.id, v.status "
 	    "LIMIT ? OFFSET ?",
 	/* Parameters: folder, status, status, limit, offset. */
 	[LPT_STMT_BROWSE_FOLDER] =
-	    "SELECT " LPT_COLS ", v.status FROM lp_template t "
+	    "SELECT " LPT_COLS ", v.status" LPT_FROM
 	    "JOIN lp_template_version v ON v.template_id = t.id "
 	    "WHERE t.folder_id = ? AND v.status IN (?, ?) "
 	    "ORDER BY t.id, v.status LIMIT ? OFFSET ?",
@@ -130,43 +134,6 @@ stmt(struct db *db, enum lpt_stmt s)
 	return db_stmt(db, REPO_LP_TEMPLATES, (int)s);
 }
 
-/* The folder names and workspaces of a result, one lookup per folder. */
-struct place_cache {
-	int32_t			 id[8];
-	struct repo_place	 place[8];
-	size_t			 n;
-};
-
-static int
-place_of(struct db *db, struct arena *a, struct place_cache *pc,
-    int32_t folder_id, const char **name, const char **ws)
-{
-	struct folder_ref ref = { .id = folder_id, .type = FOLDER_T_FOLDER };
-	struct repo_place p;
-	size_t i;
-	int r;
-
-	for (i = 0; i < pc->n; i++)
-		if (pc->id[i] == folder_id) {
-			*name = pc->place[i].name;
-			*ws = pc->place[i].workspace;
-			return 0;
-		}
-	if ((r = repo_folders_place(db, &ref, &p)) != 0)
-		return r == -REPO_ERR_NOT_FOUND ? -REPO_ERR_INTERNAL : r;
-	if (pc->n < sizeof(pc->id) / sizeof(pc->id[0])) {
-		pc->id[pc->n] = folder_id;
-		pc->place[pc->n] = p;
-		*name = pc->place[pc->n].name;
-		*ws = pc->place[pc->n].workspace;
-		pc->n++;
-		return 0;
-	}
-	*name = arena_strdup(a, p.name);
-	*ws = arena_strdup(a, p.workspace);
-	return *name != NULL && *ws != NULL ? 0 : -REPO_ERR_INTERNAL;
-}
-
 /* Row i of t (LPT_COLS first) into *out. */
 static void
 fill(const struct db_text_rows *t, size_t i, struct repo_lpt *out)
@@ -187,6 +154,10 @@ fill(const struct db_text_rows *t, size_t i, struct repo_lpt *out)
 	    db_text_str(t, i, 7), SIZE_MAX);
 	out->v.has_draft = db_text_i64(t, i, 8) != 0;
 	out->v.has_approved = db_text_i64(t, i, 9) != 0;
+	out->folder_name = db_text_str(t, i, 10) != NULL ?
+	    db_text_str(t, i, 10) : "";
+	out->workspace = db_text_str(t, i, 11) != NULL ?
+	    db_text_str(t, i, 11) : "";
 }
 
 /* The content of version st of template id into the arena. */
@@ -220,7 +191,6 @@ static int
 get_one(struct db *db, struct arena *a, enum lpt_stmt s, MYSQL_BIND *in,
     enum asset_status want, bool with_content, struct repo_lpt *out)
 {
-	struct place_cache pc = { .n = 0 };
 	struct db_text_rows t;
 	int r;
 
@@ -235,9 +205,6 @@ get_one(struct db *db, struct arena *a, enum lpt_stmt s, MYSQL_BIND *in,
 	fill(&t, 0, out);
 	if ((out->status = asset_pick(&out->v, want)) == ASSET_ST_ANY)
 		return -REPO_ERR_NOT_FOUND;
-	if ((r = place_of(db, a, &pc, out->folder_id, &out->folder_name,
-	    &out->workspace)) != 0)
-		return r;
 	if (with_content)
 		return content_of(db, a, out->id, out->status, out);
 	return 0;
@@ -271,7 +238,6 @@ int
 repo_lpt_browse(struct db *db, struct arena *a,
     const struct repo_lpt_query *q, struct repo_lpt **out, size_t *n)
 {
-	struct place_cache pc = { .n = 0 };
 	struct db_text_rows t;
 	struct repo_lpt *items;
 	MYSQL_BIND in[5];
@@ -310,9 +276,6 @@ repo_lpt_browse(struct db *db, struct arena *a,
 		items[i].status = db_text_str(&t, i, LPT_NCOLS) != NULL &&
 		    strcmp(db_text_str(&t, i, LPT_NCOLS), "approved") == 0 ?
 		    ASSET_ST_APPROVED : ASSET_ST_DRAFT;
-		if ((r = place_of(db, a, &pc, items[i].folder_id,
-		    &items[i].folder_name, &items[i].workspace)) != 0)
-			return r;
 	}
 	*out = items;
 	*n = t.count;

@@ -1,5 +1,6 @@
 /*
- * bench_pk_responder: the read ceiling of tests/bench/run's leads suite.
+ * bench_pk_responder: the read ceiling of tests/bench/run's leads and lpt
+ * suites.
  * bare_responder.c plus the least work a "get one lead" answer needs: a
  * master that binds one Unix socket and pre-forks N workers; each worker
  * opens its own MariaDB connection and prepares its statements once,
@@ -11,6 +12,12 @@
  *	updatedAt, createdAt, firstName, lastName) of lead <id>;
  *   GET /rest/v1/leads.json?filterType=email&filterValues=<email>
  *	the same SELECT by the (non-unique) email index, one value only;
+ *   GET /rest/asset/v1/landingPageTemplate/<id>.json
+ *	one prepared primary-key SELECT of the metadata columns of
+ *	lp_template <id> (the lpt suite's ceiling);
+ *   GET /rest/asset/v1/landingPageTemplates.json?folder=<{"id":F,...}>
+ *	the same columns of up to 200 templates of folder F by the
+ *	(folder_id, id) index, for reference;
  *
  * with the rows written by json-c in the envelope of the lead database
  * API: {"requestId":"…","result":[{…}],"success":true}.  No token, no
@@ -55,10 +62,16 @@
 #define PK_LEADS_PATH	"/rest/v1/leads.json"
 #define PK_FILTER_TYPE	"filterType=email"
 #define PK_FILTER_VALUE	"filterValues="
+#define PK_LPT_PATH	"/rest/asset/v1/landingPageTemplate/"
+#define PK_LPTS_PATH	"/rest/asset/v1/landingPageTemplates.json"
+#define PK_FOLDER_PARAM	"folder="
+#define PK_LPT_COLS	7
 
 enum pk_stmt {
 	PK_STMT_BY_ID,
 	PK_STMT_BY_EMAIL,
+	PK_STMT_LPT_BY_ID,
+	PK_STMT_LPT_BY_FOLDER,
 	PK_STMT__MAX
 };
 
@@ -72,7 +85,16 @@ static const char *const pk_sql[PK_STMT__MAX] = {
 	    "firstName, lastName FROM lead WHERE id = ?",
 	[PK_STMT_BY_EMAIL] = "SELECT id, email, updatedAt, createdAt, "
 	    "firstName, lastName FROM lead WHERE email = ? ORDER BY id",
+	[PK_STMT_LPT_BY_ID] = "SELECT id, name, description, folder_id, "
+	    "template_type, created_at, updated_at FROM lp_template "
+	    "WHERE id = ?",
+	[PK_STMT_LPT_BY_FOLDER] = "SELECT id, name, description, "
+	    "folder_id, template_type, created_at, updated_at FROM "
+	    "lp_template WHERE folder_id = ? ORDER BY id LIMIT 200",
 };
+
+/* Whether statement i reads lp_template (else lead). */
+#define IS_LPT(i)	((i) == PK_STMT_LPT_BY_ID || (i) == PK_STMT_LPT_BY_FOLDER)
 
 /* One fetched row; the result binds point here. */
 struct pk_row {
@@ -87,15 +109,31 @@ struct pk_row {
 	my_bool		 error[6];
 };
 
+/* One fetched landing page template; the lpt result binds point here. */
+struct pk_lpt_row {
+	int		 id;
+	char		 name[PK_MAX_TEXT + 1];
+	char		 description[PK_MAX_TEXT + 1];
+	int		 folder_id;
+	char		 type[32];
+	MYSQL_TIME	 created;
+	MYSQL_TIME	 updated;
+	unsigned long	 len[PK_LPT_COLS];
+	my_bool		 null[PK_LPT_COLS];
+	my_bool		 error[PK_LPT_COLS];
+};
+
 /* A worker's connection, statements and buffers. */
 struct pk_worker {
 	MYSQL		*db;
 	MYSQL_STMT	*stmt[PK_STMT__MAX];
 	MYSQL_BIND	 res[6];
+	MYSQL_BIND	 lres[PK_LPT_COLS];
 	long long	 key_id;
 	char		 key_email[PK_MAX_EMAIL + 1];
 	unsigned long	 key_len;
 	struct pk_row	 row;
+	struct pk_lpt_row lrow;
 };
 
 struct pk {
@@ -114,7 +152,16 @@ die_db(const char *what, const char *msg)
 	_exit(1);
 }
 
-/* Connects as mautod does and prepares both statements with binds. */
+/* One result column: its type and buffer (size for strings, else 0). */
+static void
+bind_col(MYSQL_BIND *b, enum enum_field_types type, void *buf, size_t size)
+{
+	b->buffer_type = type;
+	b->buffer = buf;
+	b->buffer_length = (unsigned long)size;
+}
+
+/* Connects as mautod does and prepares its statements with binds. */
 static void
 worker_connect(struct pk_worker *w)
 {
@@ -143,30 +190,41 @@ worker_connect(struct pk_worker *w)
 		die_db("connect", mysql_error(w->db));
 
 	memset(w->res, 0, sizeof(w->res));
-	w->res[0].buffer_type = MYSQL_TYPE_LONG;
-	w->res[0].buffer = &w->row.id;
-	w->res[1].buffer_type = MYSQL_TYPE_STRING;
-	w->res[1].buffer = w->row.email;
-	w->res[1].buffer_length = sizeof(w->row.email);
-	w->res[2].buffer_type = MYSQL_TYPE_DATETIME;
-	w->res[2].buffer = &w->row.updated;
-	w->res[3].buffer_type = MYSQL_TYPE_DATETIME;
-	w->res[3].buffer = &w->row.created;
-	w->res[4].buffer_type = MYSQL_TYPE_STRING;
-	w->res[4].buffer = w->row.first;
-	w->res[4].buffer_length = sizeof(w->row.first);
-	w->res[5].buffer_type = MYSQL_TYPE_STRING;
-	w->res[5].buffer = w->row.last;
-	w->res[5].buffer_length = sizeof(w->row.last);
+	bind_col(&w->res[0], MYSQL_TYPE_LONG, &w->row.id, 0);
+	bind_col(&w->res[1], MYSQL_TYPE_STRING, w->row.email,
+	    sizeof(w->row.email));
+	bind_col(&w->res[2], MYSQL_TYPE_DATETIME, &w->row.updated, 0);
+	bind_col(&w->res[3], MYSQL_TYPE_DATETIME, &w->row.created, 0);
+	bind_col(&w->res[4], MYSQL_TYPE_STRING, w->row.first,
+	    sizeof(w->row.first));
+	bind_col(&w->res[5], MYSQL_TYPE_STRING, w->row.last,
+	    sizeof(w->row.last));
 	for (i = 0; i < 6; i++) {
 		w->res[i].length = &w->row.len[i];
 		w->res[i].is_null = &w->row.null[i];
 		w->res[i].error = &w->row.error[i];
 	}
 
+	memset(w->lres, 0, sizeof(w->lres));
+	bind_col(&w->lres[0], MYSQL_TYPE_LONG, &w->lrow.id, 0);
+	bind_col(&w->lres[1], MYSQL_TYPE_STRING, w->lrow.name,
+	    sizeof(w->lrow.name));
+	bind_col(&w->lres[2], MYSQL_TYPE_STRING, w->lrow.description,
+	    sizeof(w->lrow.description));
+	bind_col(&w->lres[3], MYSQL_TYPE_LONG, &w->lrow.folder_id, 0);
+	bind_col(&w->lres[4], MYSQL_TYPE_STRING, w->lrow.type,
+	    sizeof(w->lrow.type));
+	bind_col(&w->lres[5], MYSQL_TYPE_DATETIME, &w->lrow.created, 0);
+	bind_col(&w->lres[6], MYSQL_TYPE_DATETIME, &w->lrow.updated, 0);
+	for (i = 0; i < PK_LPT_COLS; i++) {
+		w->lres[i].length = &w->lrow.len[i];
+		w->lres[i].is_null = &w->lrow.null[i];
+		w->lres[i].error = &w->lrow.error[i];
+	}
+
 	for (i = 0; i < PK_STMT__MAX; i++) {
 		memset(&par, 0, sizeof(par));
-		if (i == PK_STMT_BY_ID) {
+		if (i != PK_STMT_BY_EMAIL) {
 			par.buffer_type = MYSQL_TYPE_LONGLONG;
 			par.buffer = &w->key_id;
 		} else {
@@ -180,7 +238,8 @@ worker_connect(struct pk_worker *w)
 		if (mysql_stmt_prepare(w->stmt[i], pk_sql[i],
 		    strlen(pk_sql[i])) != 0 ||
 		    mysql_stmt_bind_param(w->stmt[i], &par) != 0 ||
-		    mysql_stmt_bind_result(w->stmt[i], w->res) != 0)
+		    mysql_stmt_bind_result(w->stmt[i],
+		    IS_LPT(i) ? w->lres : w->res) != 0)
 			die_db("prepare", mysql_stmt_error(w->stmt[i]));
 	}
 }
@@ -218,6 +277,32 @@ row_json(const struct pk_row *r)
 	    json_text(r->first, r->len[4], r->null[4]));
 	json_object_object_add(o, "lastName",
 	    json_text(r->last, r->len[5], r->null[5]));
+	return o;
+}
+
+/*
+ * A fetched template as the asset API shapes one (the columns the table
+ * holds; no folder name, status or workspace).
+ */
+static json_object *
+lpt_json(const struct pk_lpt_row *r)
+{
+	json_object *o, *f;
+
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int(r->id));
+	json_object_object_add(o, "name",
+	    json_text(r->name, r->len[1], r->null[1]));
+	json_object_object_add(o, "description",
+	    json_text(r->description, r->len[2], r->null[2]));
+	json_object_object_add(o, "createdAt", json_time(&r->created));
+	json_object_object_add(o, "updatedAt", json_time(&r->updated));
+	f = json_object_new_object();
+	json_object_object_add(f, "type", json_object_new_string("Folder"));
+	json_object_object_add(f, "value", json_object_new_int(r->folder_id));
+	json_object_object_add(o, "folder", f);
+	json_object_object_add(o, "templateType",
+	    json_text(r->type, r->len[4], r->null[4]));
 	return o;
 }
 
@@ -259,9 +344,42 @@ url_decode(char *dst, size_t size, const char *src, size_t n)
 }
 
 /*
- * Finds the lookup of a request: the id of /rest/v1/lead/<id>.json, or
- * the one email of a filterType=email query.  The statement to run, or
- * -1 when the request is neither.
+ * The folder id of a browse query: folder={"id":F,"type":"Folder"},
+ * URL-encoded, its "id" member the first number after "id":.  The
+ * statement, or -1.
+ */
+static int
+parse_folder(struct pk_worker *w, const char *query)
+{
+	char buf[PK_MAX_EMAIL + 1];
+	const char *p, *end;
+	size_t n;
+	int64_t v;
+
+	for (p = query; *p != '\0'; p = *end == '&' ? end + 1 : end) {
+		end = strchr(p, '&') != NULL ? strchr(p, '&') : p + strlen(p);
+		n = (size_t)(end - p);
+		if (strncmp(p, PK_FOLDER_PARAM, strlen(PK_FOLDER_PARAM)) != 0)
+			continue;
+		if (url_decode(buf, sizeof(buf), p + strlen(PK_FOLDER_PARAM),
+		    n - strlen(PK_FOLDER_PARAM)) <= 0 ||
+		    (p = strstr(buf, "\"id\":")) == NULL)
+			return -1;
+		p += strlen("\"id\":");
+		n = strspn(p, "0123456789");
+		if (num_parse_i64n(p, n, 1, INT32_MAX, &v) != 0)
+			return -1;
+		w->key_id = v;
+		return PK_STMT_LPT_BY_FOLDER;
+	}
+	return -1;
+}
+
+/*
+ * Finds the lookup of a request: the id of /rest/v1/lead/<id>.json or
+ * of a landing page template, the one email of a filterType=email query,
+ * or the folder of a template browse.  The statement to run, or -1 when
+ * the request is none of these.
  */
 static int
 parse_lookup(struct pk_worker *w, const char *path, const char *query)
@@ -284,6 +402,17 @@ parse_lookup(struct pk_worker *w, const char *path, const char *query)
 		w->key_id = v;
 		return PK_STMT_BY_ID;
 	}
+	n = strlen(PK_LPT_PATH);
+	if (strncmp(path, PK_LPT_PATH, n) == 0 && plen > n + 5 &&
+	    strcmp(path + plen - 5, ".json") == 0) {
+		if (num_parse_i64n(path + n, plen - n - 5, 1, INT32_MAX,
+		    &v) != 0)
+			return -1;
+		w->key_id = v;
+		return PK_STMT_LPT_BY_ID;
+	}
+	if (strcmp(path, PK_LPTS_PATH) == 0 && query != NULL)
+		return parse_folder(w, query);
 	if (strcmp(path, PK_LEADS_PATH) != 0 || query == NULL)
 		return -1;
 	len = -1;
@@ -316,7 +445,8 @@ run_lookup(struct pk_worker *w, int i, json_object *result)
 	if (mysql_stmt_execute(st) != 0)
 		die_db("execute", mysql_stmt_error(st));
 	while ((rc = mysql_stmt_fetch(st)) == 0)
-		json_object_array_add(result, row_json(&w->row));
+		json_object_array_add(result, IS_LPT(i) ?
+		    lpt_json(&w->lrow) : row_json(&w->row));
 	if (rc != MYSQL_NO_DATA)
 		die_db("fetch", rc == MYSQL_DATA_TRUNCATED ?
 		    "a column is longer than its buffer" :
