@@ -73,6 +73,21 @@ int	api_lp_templates_discard(struct call *c, struct resp *r);
 int	api_lp_templates_delete(struct call *c, struct resp *r);
 
 /*
+ * api_emails.c: Emails v1, the operations built so far (the rest answer
+ * 703 through api_pending).
+ */
+int	api_emails_get(struct call *c, struct resp *r);
+int	api_emails_get_by_name(struct call *c, struct resp *r);
+int	api_emails_browse(struct call *c, struct resp *r);
+int	api_emails_create(struct call *c, struct resp *r);
+int	api_emails_clone(struct call *c, struct resp *r);
+int	api_emails_update(struct call *c, struct resp *r);
+int	api_emails_approve(struct call *c, struct resp *r);
+int	api_emails_unapprove(struct call *c, struct resp *r);
+int	api_emails_discard(struct call *c, struct resp *r);
+int	api_emails_delete(struct call *c, struct resp *r);
+
+/*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,
  * cancel, file, the job list); the jobs run in src/export/runner.c.
  */

@@ -23,6 +23,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_EMAIL_TEMPLATES] = &repo_email_templates_sql,
 	[REPO_SEGMENTATIONS] = &repo_segmentations_sql,
 	[REPO_SNIPPETS] = &repo_snippets_sql,
+	[REPO_EMAILS] = &repo_emails_sql,
 	[REPO_RESET] = &repo_reset_sql,
 };
 

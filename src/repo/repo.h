@@ -62,6 +62,7 @@ enum repo_id {
 	REPO_EMAIL_TEMPLATES,
 	REPO_SEGMENTATIONS,
 	REPO_SNIPPETS,
+	REPO_EMAILS,
 	REPO_RESET,
 	REPO__MAX
 };
@@ -86,6 +87,7 @@ extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;
 extern const struct db_stmt_set repo_snippets_sql;
+extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;
 
 /*

@@ -443,6 +443,15 @@ else
 	harness_log "testing the service at $MAUTO_TEST_BASE_URL"
 fi
 ensure_clients
+# The email template the email cases make emails from ({{email_template}}),
+# when this run can reach the database.
+if [ -z "${MAUTO_TEST_EMAIL_TEMPLATE:-}" ] && [ "$own_stack" = 1 ]; then
+	MAUTO_TEST_EMAIL_TEMPLATE=$(harness_ctl "$work/app/env" template create \
+	    --name "http tests template" --folder 3 \
+	    --file "$here/data/email-template.html") ||
+	    harness_die "cannot make the email template of the cases"
+	export MAUTO_TEST_EMAIL_TEMPLATE
+fi
 MAUTO_TEST_TOKEN=$(harness_token "$MAUTO_TEST_BASE_URL" \
     "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET") ||
     harness_die "no token for the admin client"

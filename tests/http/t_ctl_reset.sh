@@ -123,9 +123,17 @@ dbsql "INSERT INTO asset_usage VALUES ('landingPageTemplate', $lpt, 'landingPage
 # seed-demo made a segmentation and an email template; a snippet too.
 printf '<p>Reset footer</p>' >"$work/snippet.html"
 ctl snippet create --name "Reset-Snippet" --file "$work/snippet.html" >/dev/null
+# An email in the program, made from the demo template.
+etpl=$(dbsql "SELECT id FROM email_template WHERE name = 'Demo-Email-Template'")
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode "name=Reset-Email" --data-urlencode "template=$etpl" \
+    --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}" \
+    "$base/rest/asset/v1/emails.json" >"$work/out"
+expect "an email is made" "d['success']"
 
 data_tables="activity lead_cookie campaign_member list_member program_member
-    form_field form static_list asset_usage lp_template_version lp_template
+    form_field form static_list asset_usage email_version email
+    lp_template_version lp_template
     email_template_dynamic email_template segment segmentation snippet
     program_status program lead export_job"
 # counts: "table=rows ..." of the data tables, partitions and records.

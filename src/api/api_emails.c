@@ -1,0 +1,560 @@
+/*
+ * Emails v1 (docs/assets.md "Emails", docs/behaviour.md §8): the
+ * operations under /rest/asset/v1/email(s) that are built.  Parameters
+ * are form fields, read from the query string or the body alike.
+ *
+ * Choices where the real service is silent or contradicts itself:
+ *   - Create Email requires name, folder and template (the page's three,
+ *     docs/behaviour.md §15); a missing template is 709 "Template is
+ *     required" (the page says 709), an id that names no email template
+ *     709 "Email template <id> not found".  Email templates have one,
+ *     approved version here, so any template may be used.  subject,
+ *     fromName, fromEmail and replyEmail are optional and stay null when
+ *     not given (mauto has no instance defaults for them); approval
+ *     checks they are set;
+ *   - an email lives in an email folder or a program (710 for a place
+ *     that does not exist, 711 for one of another kind); its name is
+ *     unique within its place: another email of that name there is 709
+ *     "Email name '<name>' is already in use in this folder";
+ *   - approval checks, in this order, that the draft has a from name,
+ *     a from address, a reply-to address and a subject: 709 "Cannot
+ *     approve email: From Name is empty" (From Address, Reply-To
+ *     Address, Subject);
+ *   - queries (by id, by name, browse) that find nothing answer the "No
+ *     assets found" warning; a change of an email that does not exist
+ *     answers 702 "<id> Email not found";
+ *   - Get Email by Name without folder finds the lowest id of that name;
+ *   - browse without status lists each version of an email that has
+ *     both (approved first); maxReturn is 1 to 200 (default 20), offset
+ *     0 or more, a value out of range is 1001; earliestUpdatedAt and
+ *     latestUpdatedAt bound the email's updatedAt (inclusive), a value
+ *     that is not an ISO 8601 date is 704;
+ *   - Update Email Metadata's `published` is the publishToMSI member;
+ *   - clone takes name and folder (required), description and
+ *     operational, copies the approved version (else the draft) into a
+ *     new draft linked to the same template;
+ *   - `version` is 2 (the template syntax is Email Editor 2.0's) and
+ *     `ccFields` null (no CC field is set on an email).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "api/api.h"
+#include "api/api_asset.h"
+#include "api/api_common.h"
+#include "bounds.h"
+#include "call.h"
+#include "err.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/validate.h"
+#include "model/asset.h"
+#include "model/folder.h"
+#include "repo/repo_email_templates.h"
+#include "repo/repo_emails.h"
+#include "repo/repo_folders.h"
+#include "util/config.h"
+
+/* The longest header value (subject, from, reply-to) taken, in bytes. */
+#define EMAIL_HDR_MAX_BYTES	4096
+/* The longest preheader, in characters (docs/behaviour.md §8.1). */
+#define EMAIL_PREHEADER_CHARS	1024
+
+/* A header of the reply: {"type","value"}, or null when not set. */
+static struct json_object *
+header_json(const struct repo_email_header *h)
+{
+	struct json_object *o;
+
+	if (h->value == NULL)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string(h->type));
+	json_object_object_add(o, "value", json_object_new_string(h->value));
+	return o;
+}
+
+/* The url of an email in the UI, as the hosted service writes it. */
+static struct json_object *
+url_json(struct call *c, int32_t id)
+{
+	const char *base = c->app->cfg->app_url != NULL ?
+	    c->app->cfg->app_url : "http://localhost";
+	char buf[320];
+
+	(void)snprintf(buf, sizeof(buf), "%s/#EM%ldA1LA1", base, (long)id);
+	return json_object_new_string(buf);
+}
+
+/* The email's reply object, members in the real service's order. */
+static struct json_object *
+email_json(struct call *c, const struct repo_email *e)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int64(e->id));
+	json_object_object_add(o, "name", json_object_new_string(e->name));
+	json_object_object_add(o, "description",
+	    api_common_str_or_null(e->description));
+	json_object_object_add(o, "createdAt",
+	    api_asset_time_json(e->created_at));
+	json_object_object_add(o, "updatedAt",
+	    api_asset_time_json(e->updated_at));
+	json_object_object_add(o, "url", url_json(c, e->id));
+	json_object_object_add(o, "subject",
+	    header_json(&e->hdr[EMAIL_HDR_SUBJECT]));
+	json_object_object_add(o, "fromName",
+	    header_json(&e->hdr[EMAIL_HDR_FROM_NAME]));
+	json_object_object_add(o, "fromEmail",
+	    header_json(&e->hdr[EMAIL_HDR_FROM_EMAIL]));
+	json_object_object_add(o, "replyEmail",
+	    header_json(&e->hdr[EMAIL_HDR_REPLY_EMAIL]));
+	json_object_object_add(o, "folder", api_asset_folder_json(
+	    e->place.type, e->place.id, e->folder_name));
+	json_object_object_add(o, "operational",
+	    json_object_new_boolean(e->operational));
+	json_object_object_add(o, "textOnly",
+	    json_object_new_boolean(e->text_only));
+	json_object_object_add(o, "publishToMSI",
+	    json_object_new_boolean(e->publish_to_msi));
+	json_object_object_add(o, "webView",
+	    json_object_new_boolean(e->web_view));
+	json_object_object_add(o, "status",
+	    json_object_new_string(asset_status_name(e->status)));
+	json_object_object_add(o, "template", e->template_id != 0 ?
+	    json_object_new_int64(e->template_id) : NULL);
+	json_object_object_add(o, "workspace",
+	    json_object_new_string(e->workspace[0] != '\0' ? e->workspace :
+	    "Default"));
+	json_object_object_add(o, "isOpenTrackingDisabled",
+	    json_object_new_boolean(e->open_tracking_disabled));
+	json_object_object_add(o, "version", json_object_new_int(2));
+	json_object_object_add(o, "autoCopyToText",
+	    json_object_new_boolean(e->auto_copy_to_text));
+	json_object_object_add(o, "preHeader",
+	    api_common_str_or_null(e->pre_header));
+	json_object_object_add(o, "ccFields", NULL);
+	return o;
+}
+
+/* The path's email id. */
+static int32_t
+path_id(const struct call *c)
+{
+	return (int32_t)c->req->path_ints[0];
+}
+
+/* 702 for a change of an email that does not exist. */
+static int
+not_found(struct call *c, struct resp *r, int32_t id)
+{
+	return api_common_fail(c, r, -API_ERR_NO_DATA, "%d Email not found",
+	    (int)id);
+}
+
+/* A repository error of a change of email id as the API's. */
+static int
+mutation_err(struct call *c, struct resp *r, int32_t id, int e,
+    const char *msg)
+{
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r, id);
+	if (e == -REPO_ERR_INVALID && msg != NULL && msg[0] != '\0')
+		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
+	return err_from_repo(e);
+}
+
+/* 709 for a name another email in the place has. */
+static int
+name_taken(struct call *c, struct resp *r, const char *name)
+{
+	return api_common_fail(c, r, -API_ERR_RULE, "Email name '%s' is "
+	    "already in use in this folder", api_common_echo(c, name));
+}
+
+/* Reads email id back as the version want picks, into r. */
+static int
+answer_email(struct call *c, struct resp *r, int32_t id,
+    enum asset_status want)
+{
+	struct repo_email e;
+	int err;
+
+	err = repo_email_get(c->app->db, &c->app->arena, id, want, false, &e);
+	if (err == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r, id);
+	if (err != 0)
+		return err_from_repo(err);
+	resp_add(r, email_json(c, &e));
+	return 0;
+}
+
+/* The place the folder parameter names, for an email (1001, 710, 711). */
+static int
+email_place(struct call *c, struct resp *r, const char *folder,
+    struct repo_place *place)
+{
+	struct folder_ref ref;
+	int e;
+
+	if ((e = api_asset_folder(c, r, folder, &ref)) != 0)
+		return e;
+	return api_asset_place(c, r, &ref, AK_EMAIL, place);
+}
+
+/* ---- Reads ------------------------------------------------------------ */
+
+/* GET /rest/asset/v1/email/{id}.json?status= */
+int
+api_emails_get(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = api_asset_status_words },
+	};
+	struct vvalue pv[1];
+	struct repo_email em;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = repo_email_get(c->app->db, &c->app->arena, path_id(c),
+	    api_asset_status(&pv[0]), false, &em);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
+		return err_from_repo(e);
+	resp_add(r, email_json(c, &em));
+	return 0;
+}
+
+/* GET /rest/asset/v1/email/byName.json?name=&status=&folder= */
+int
+api_emails_get_by_name(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = api_asset_status_words },
+		{ .name = "folder", .type = VP_RAW,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+	};
+	struct vvalue pv[3];
+	struct repo_email em;
+	struct folder_ref ref;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (pv[2].present &&
+	    (e = api_asset_folder(c, r, pv[2].s, &ref)) != 0)
+		return e;
+	e = repo_email_get_by_name(c->app->db, &c->app->arena, pv[0].s,
+	    pv[2].present ? &ref : NULL, api_asset_status(&pv[1]), &em);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
+		return err_from_repo(e);
+	resp_add(r, email_json(c, &em));
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/emails.json?maxReturn=&offset=&status=&folder=
+ * &earliestUpdatedAt=&latestUpdatedAt=
+ */
+int
+api_emails_browse(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "maxReturn", .type = VP_INT, .min = 1,
+		  .max = ASSET_MAX_RETURN },
+		{ .name = "offset", .type = VP_INT, .min = 0,
+		  .max = INT32_MAX },
+		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = api_asset_status_words },
+		{ .name = "folder", .type = VP_RAW,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+		{ .name = "earliestUpdatedAt", .type = VP_DATETIME,
+		  .bad_err = -API_ERR_BAD_DATE,
+		  .bad_msg = "Invalid date format" },
+		{ .name = "latestUpdatedAt", .type = VP_DATETIME,
+		  .bad_err = -API_ERR_BAD_DATE,
+		  .bad_msg = "Invalid date format" },
+	};
+	struct vvalue pv[6];
+	struct repo_email_query q;
+	struct repo_email *items;
+	struct repo_place place;
+	struct folder_ref ref;
+	size_t n, i;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	memset(&q, 0, sizeof(q));
+	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
+	q.offset = pv[1].present ? pv[1].i : 0;
+	q.status = api_asset_status(&pv[2]);
+	if (pv[3].present) {
+		if ((e = api_asset_folder(c, r, pv[3].s, &ref)) != 0 ||
+		    (e = api_asset_place(c, r, &ref, AK_EMAIL, &place)) != 0)
+			return e;
+		q.place = &ref;
+	}
+	q.has_earliest = pv[4].present;
+	q.earliest = pv[4].i;
+	q.has_latest = pv[5].present;
+	q.latest = pv[5].i;
+	if ((e = repo_email_browse(c->app->db, &c->app->arena, &q, &items,
+	    &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
+	for (i = 0; i < n; i++)
+		resp_add(r, email_json(c, &items[i]));
+	return 0;
+}
+
+/* ---- Create, clone, metadata ------------------------------------------ */
+
+/*
+ * POST /rest/asset/v1/emails.json: name, folder, template, description,
+ * subject, fromName, fromEmail, replyEmail, operational, textOnly,
+ * autoCopyToText, isOpenTrackingDisabled.
+ */
+int
+api_emails_create(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "folder", .type = VP_RAW,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+		{ .name = "template", .type = VP_INT, .min = 1,
+		  .max = INT32_MAX },
+		{ .name = "description", .type = VP_STR,
+		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		{ .name = "subject", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES },
+		{ .name = "fromName", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES / 4 },
+		{ .name = "fromEmail", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES / 4 },
+		{ .name = "replyEmail", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES / 4 },
+		{ .name = "operational", .type = VP_BOOL },
+		{ .name = "textOnly", .type = VP_BOOL },
+		{ .name = "autoCopyToText", .type = VP_BOOL },
+		{ .name = "isOpenTrackingDisabled", .type = VP_BOOL },
+	};
+	struct vvalue pv[12];
+	struct repo_email_new n;
+	struct repo_etpl tpl;
+	struct repo_place place;
+	int32_t id;
+	size_t h;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = email_place(c, r, pv[1].s, &place)) != 0)
+		return e;
+	if (!pv[2].present)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Template is required");
+	e = repo_etpl_get(c->app->db, &c->app->arena, (int32_t)pv[2].i,
+	    false, &tpl);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Email template %lld not found", (long long)pv[2].i);
+	if (e != 0)
+		return err_from_repo(e);
+	memset(&n, 0, sizeof(n));
+	n.name = pv[0].s;
+	n.description = pv[3].present ? pv[3].s : NULL;
+	n.place = place.ref;
+	n.template_id = tpl.id;
+	for (h = 0; h < EMAIL_HDR__MAX; h++)
+		n.hdr[h] = pv[4 + h].present ? pv[4 + h].s : NULL;
+	n.operational = pv[8].present && pv[8].b;
+	n.text_only = pv[9].present && pv[9].b;
+	n.auto_copy_to_text = pv[10].present && pv[10].b;
+	n.open_tracking_disabled = pv[11].present && pv[11].b;
+	e = repo_email_insert(c->app->db, &n, &id);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, n.name);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer_email(c, r, id, ASSET_ST_ANY);
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}/clone.json: name, folder, description,
+ * operational.
+ */
+int
+api_emails_clone(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "folder", .type = VP_RAW,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+		{ .name = "description", .type = VP_STR,
+		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		{ .name = "operational", .type = VP_BOOL },
+	};
+	struct vvalue pv[4];
+	struct repo_email_new n;
+	struct repo_email src;
+	struct repo_place place;
+	int32_t id = path_id(c), nid;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = repo_email_get(c->app->db, &c->app->arena, id, ASSET_ST_ANY,
+	    false, &src);
+	if (e != 0)
+		return mutation_err(c, r, id, e, NULL);
+	if ((e = email_place(c, r, pv[1].s, &place)) != 0)
+		return e;
+	memset(&n, 0, sizeof(n));
+	n.name = pv[0].s;
+	n.description = pv[2].present ? pv[2].s : src.description;
+	n.place = place.ref;
+	n.operational = pv[3].present ? pv[3].b : src.operational;
+	n.text_only = src.text_only;
+	n.auto_copy_to_text = src.auto_copy_to_text;
+	n.clone_of = id;
+	e = repo_email_insert(c->app->db, &n, &nid);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, n.name);
+	if (e != 0)
+		return mutation_err(c, r, id, e, NULL);
+	return answer_email(c, r, nid, ASSET_ST_ANY);
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}.json: name, description, preHeader,
+ * operational, published, textOnly, webView, autoCopyToText.
+ */
+int
+api_emails_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "description", .type = VP_STR,
+		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		{ .name = "preHeader", .type = VP_STR,
+		  .max = EMAIL_PREHEADER_CHARS * 4 },
+		{ .name = "operational", .type = VP_BOOL },
+		{ .name = "published", .type = VP_BOOL },
+		{ .name = "textOnly", .type = VP_BOOL },
+		{ .name = "webView", .type = VP_BOOL },
+		{ .name = "autoCopyToText", .type = VP_BOOL },
+	};
+	struct vvalue pv[8];
+	struct repo_email_meta m;
+	int32_t id = path_id(c);
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	m.name = pv[0].present ? pv[0].s : NULL;
+	m.description = pv[1].present ? pv[1].s : NULL;
+	m.pre_header = pv[2].present ? pv[2].s : NULL;
+	m.operational = pv[3].present ? pv[3].b : -1;
+	m.publish_to_msi = pv[4].present ? pv[4].b : -1;
+	m.text_only = pv[5].present ? pv[5].b : -1;
+	m.web_view = pv[6].present ? pv[6].b : -1;
+	m.auto_copy_to_text = pv[7].present ? pv[7].b : -1;
+	e = repo_email_update_meta(c->app->db, id, &m);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, m.name);
+	if (e != 0)
+		return mutation_err(c, r, id, e, NULL);
+	return answer_email(c, r, id, ASSET_ST_ANY);
+}
+
+/* ---- Versions ----------------------------------------------------------- */
+
+/* What approving checks: the headers a sent email needs. */
+static int
+check_for_approval(const struct repo_email *draft, char *msg)
+{
+	static const char *const names[EMAIL_HDR__MAX] = {
+		[EMAIL_HDR_SUBJECT] = "Subject",
+		[EMAIL_HDR_FROM_NAME] = "From Name",
+		[EMAIL_HDR_FROM_EMAIL] = "From Address",
+		[EMAIL_HDR_REPLY_EMAIL] = "Reply-To Address",
+	};
+	static const enum repo_email_hdr order[] = { EMAIL_HDR_FROM_NAME,
+	    EMAIL_HDR_FROM_EMAIL, EMAIL_HDR_REPLY_EMAIL, EMAIL_HDR_SUBJECT };
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		v = draft->hdr[order[i]].value;
+		if (v == NULL || v[strspn(v, " \t\r\n")] == '\0') {
+			(void)snprintf(msg, REPO_EMAIL_MSG_BYTES, "Cannot "
+			    "approve email: %s is empty", names[order[i]]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The four version changes that take no parameters. */
+static int
+change(struct call *c, struct resp *r, enum asset_op op)
+{
+	char msg[REPO_EMAIL_MSG_BYTES];
+	int32_t id = path_id(c);
+	int e;
+
+	e = repo_email_change(c->app->db, id, op,
+	    op == ASSET_APPROVE ? check_for_approval : NULL, msg);
+	if (e != 0)
+		return mutation_err(c, r, id, e, msg);
+	api_asset_id_result(r, id);
+	return 0;
+}
+
+/* POST .../email/{id}/approveDraft.json */
+int
+api_emails_approve(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_APPROVE);
+}
+
+/* POST .../email/{id}/unapprove.json */
+int
+api_emails_unapprove(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_UNAPPROVE);
+}
+
+/* POST .../email/{id}/discardDraft.json */
+int
+api_emails_discard(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_DISCARD);
+}
+
+/* POST .../email/{id}/delete.json */
+int
+api_emails_delete(struct call *c, struct resp *r)
+{
+	return change(c, r, ASSET_DELETE);
+}
