@@ -66,6 +66,19 @@ api_asset_place(struct call *c, struct resp *r, const struct folder_ref *ref,
 }
 
 /* See api_asset.h. */
+int
+api_asset_place_param(struct call *c, struct resp *r, const char *text,
+    enum asset_kind ak, struct repo_place *out)
+{
+	struct folder_ref ref;
+	int e;
+
+	if ((e = api_asset_folder(c, r, text, &ref)) != 0)
+		return e;
+	return api_asset_place(c, r, &ref, ak, out);
+}
+
+/* See api_asset.h. */
 enum asset_status
 api_asset_status(const struct vvalue *v)
 {
@@ -98,6 +111,28 @@ api_asset_time_json(const char *db)
 		return NULL;
 	(void)snprintf(out, sizeof(out), "%s+0000", iso);
 	return json_object_new_string(out);
+}
+
+/* See api_asset.h. */
+int
+api_asset_change_err(struct call *c, struct resp *r, int e, const char *msg,
+    const char *what, int64_t id)
+{
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_common_fail(c, r, -API_ERR_NO_DATA,
+		    "%lld %s not found", (long long)id, what);
+	if (e == -REPO_ERR_INVALID && msg != NULL && msg[0] != '\0')
+		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
+	return err_from_repo(e);
+}
+
+/* See api_asset.h. */
+int
+api_asset_found(struct resp *r, int e)
+{
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	return e != 0 ? err_from_repo(e) : 1;
 }
 
 /* See api_asset.h. */

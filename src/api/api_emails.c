@@ -148,24 +148,15 @@ path_id(const struct call *c)
 	return (int32_t)c->req->path_ints[0];
 }
 
-/* 702 for a change of an email that does not exist. */
-static int
-not_found(struct call *c, struct resp *r, int32_t id)
-{
-	return api_common_fail(c, r, -API_ERR_NO_DATA, "%d Email not found",
-	    (int)id);
-}
-
-/* A repository error of a change of email id as the API's. */
+/*
+ * A repository error of a change of email id as the API answers it (702
+ * "<id> Email not found", 709).
+ */
 static int
 mutation_err(struct call *c, struct resp *r, int32_t id, int e,
     const char *msg)
 {
-	if (e == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r, id);
-	if (e == -REPO_ERR_INVALID && msg != NULL && msg[0] != '\0')
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
-	return err_from_repo(e);
+	return api_asset_change_err(c, r, e, msg, "Email", id);
 }
 
 /* 709 for a name another email in the place has. */
@@ -185,10 +176,8 @@ answer_email(struct call *c, struct resp *r, int32_t id,
 	int err;
 
 	err = repo_email_get(c->app->db, &c->app->arena, id, want, false, &e);
-	if (err == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r, id);
 	if (err != 0)
-		return err_from_repo(err);
+		return mutation_err(c, r, id, err, NULL);
 	resp_add(r, email_json(c, &e));
 	return 0;
 }
@@ -198,12 +187,7 @@ static int
 email_place(struct call *c, struct resp *r, const char *folder,
     struct repo_place *place)
 {
-	struct folder_ref ref;
-	int e;
-
-	if ((e = api_asset_folder(c, r, folder, &ref)) != 0)
-		return e;
-	return api_asset_place(c, r, &ref, AK_EMAIL, place);
+	return api_asset_place_param(c, r, folder, AK_EMAIL, place);
 }
 
 /* ---- Reads ------------------------------------------------------------ */
@@ -213,8 +197,7 @@ int
 api_emails_get(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
-		  .words = api_asset_status_words },
+		API_ASSET_P_STATUS,
 	};
 	struct vvalue pv[1];
 	struct repo_email em;
@@ -224,10 +207,8 @@ api_emails_get(struct call *c, struct resp *r)
 		return e;
 	e = repo_email_get(c->app->db, &c->app->arena, path_id(c),
 	    api_asset_status(&pv[0]), false, &em);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_asset_none(r);
-	if (e != 0)
-		return err_from_repo(e);
+	if ((e = api_asset_found(r, e)) <= 0)
+		return e;
 	resp_add(r, email_json(c, &em));
 	return 0;
 }
@@ -239,10 +220,8 @@ api_emails_get_by_name(struct call *c, struct resp *r)
 	static const struct vparam params[] = {
 		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
 		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
-		  .words = api_asset_status_words },
-		{ .name = "folder", .type = VP_RAW,
-		  .max = FOLDER_PARAM_MAX_BYTES },
+		API_ASSET_P_STATUS,
+		API_ASSET_P_FOLDER_OPT,
 	};
 	struct vvalue pv[3];
 	struct repo_email em;
@@ -256,10 +235,8 @@ api_emails_get_by_name(struct call *c, struct resp *r)
 		return e;
 	e = repo_email_get_by_name(c->app->db, &c->app->arena, pv[0].s,
 	    pv[2].present ? &ref : NULL, api_asset_status(&pv[1]), &em);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_asset_none(r);
-	if (e != 0)
-		return err_from_repo(e);
+	if ((e = api_asset_found(r, e)) <= 0)
+		return e;
 	resp_add(r, email_json(c, &em));
 	return 0;
 }
@@ -272,14 +249,10 @@ int
 api_emails_browse(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "maxReturn", .type = VP_INT, .min = 1,
-		  .max = ASSET_MAX_RETURN },
-		{ .name = "offset", .type = VP_INT, .min = 0,
-		  .max = INT32_MAX },
-		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
-		  .words = api_asset_status_words },
-		{ .name = "folder", .type = VP_RAW,
-		  .max = FOLDER_PARAM_MAX_BYTES },
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+		API_ASSET_P_STATUS,
+		API_ASSET_P_FOLDER_OPT,
 		{ .name = "earliestUpdatedAt", .type = VP_DATETIME,
 		  .bad_err = -API_ERR_BAD_DATE,
 		  .bad_msg = "Invalid date format" },
@@ -332,16 +305,11 @@ int
 api_emails_create(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "name", .type = VP_STR,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "folder", .type = VP_RAW,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = FOLDER_PARAM_MAX_BYTES },
+		API_ASSET_P_NAME,
+		API_ASSET_P_FOLDER,
 		{ .name = "template", .type = VP_INT, .min = 1,
 		  .max = INT32_MAX },
-		{ .name = "description", .type = VP_STR,
-		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
 		{ .name = "subject", .type = VP_STR,
 		  .max = EMAIL_HDR_MAX_BYTES },
 		{ .name = "fromName", .type = VP_STR,
@@ -403,14 +371,9 @@ int
 api_emails_clone(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "name", .type = VP_STR,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "folder", .type = VP_RAW,
-		  .flags = VPF_REQUIRED | VPF_BLANK,
-		  .max = FOLDER_PARAM_MAX_BYTES },
-		{ .name = "description", .type = VP_STR,
-		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		API_ASSET_P_NAME,
+		API_ASSET_P_FOLDER,
+		API_ASSET_P_DESCRIPTION,
 		{ .name = "operational", .type = VP_BOOL },
 	};
 	struct vvalue pv[4];
@@ -454,8 +417,7 @@ api_emails_update(struct call *c, struct resp *r)
 	static const struct vparam params[] = {
 		{ .name = "name", .type = VP_STR,
 		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "description", .type = VP_STR,
-		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
 		{ .name = "preHeader", .type = VP_STR,
 		  .max = EMAIL_PREHEADER_CHARS * 4 },
 		{ .name = "operational", .type = VP_BOOL },

@@ -24,6 +24,7 @@
 #include "repo/repo.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_usage.h"
+#include "repo/repo_versions.h"
 #include "util/arena.h"
 
 enum email_stmt {
@@ -531,51 +532,30 @@ struct email_change {
 	struct arena		*a;
 };
 
-/* Moves version from to status to, dropping what was there. */
-static int
-version_move(struct db *db, int32_t id, enum asset_status from,
-    enum asset_status to)
+/* The statements repo_versions.c runs on email_version. */
+static struct repo_versions_sql
+versions_sql(struct db *db)
 {
-	MYSQL_BIND in[3];
-	const char *fw = asset_status_name(from), *tw = asset_status_name(to);
-	unsigned long flen = strlen(fw), tlen = strlen(tw);
-	int r;
+	struct repo_versions_sql v = {
+		.versions = stmt(db, EMAIL_STMT_VERSIONS),
+		.del = stmt(db, EMAIL_STMT_VERSION_DELETE),
+		.rename = stmt(db, EMAIL_STMT_VERSION_RENAME),
+		.usage_type = USAGE_EMAIL,
+		.where = "repo_email_change",
+	};
 
-	bind_i32(&in[0], &id);
-	bind_str(&in[1], tw, &tlen);
-	if ((r = db_exec(db, stmt(db, EMAIL_STMT_VERSION_DELETE), in,
-	    "repo_email_change")) != 0)
-		return r;
-	bind_str(&in[0], tw, &tlen);
-	bind_i32(&in[1], &id);
-	bind_str(&in[2], fw, &flen);
-	return db_exec(db, stmt(db, EMAIL_STMT_VERSION_RENAME), in,
-	    "repo_email_change");
-}
-
-static int
-version_drop(struct db *db, int32_t id, enum asset_status st)
-{
-	MYSQL_BIND in[2];
-	const char *w = asset_status_name(st);
-	unsigned long len = strlen(w);
-
-	bind_i32(&in[0], &id);
-	bind_str(&in[1], w, &len);
-	return db_exec(db, stmt(db, EMAIL_STMT_VERSION_DELETE), in,
-	    "repo_email_change");
+	return v;
 }
 
 static int
 email_change_tx(struct db *db, void *arg)
 {
 	struct email_change *x = arg;
-	struct asset_versions v = { false, false, false }, before;
+	struct repo_versions_sql vs = versions_sql(db);
+	struct asset_versions before;
 	struct repo_email draft;
-	MYSQL_BIND in[1], res[2];
-	const char *msg = NULL;
-	int64_t nd = 0, na = 0, used = 0, locked = 0;
-	my_bool nul[2];
+	MYSQL_BIND in[1];
+	int64_t locked = 0;
 	int r;
 
 	x->msg[0] = '\0';
@@ -585,22 +565,9 @@ email_change_tx(struct db *db, void *arg)
 		return r;
 	if (locked == 0)
 		return -REPO_ERR_NOT_FOUND;
-	bind_out_i64(&res[0], &nd, &nul[0]);
-	bind_out_i64(&res[1], &na, &nul[1]);
-	if ((r = db_exec(db, stmt(db, EMAIL_STMT_VERSIONS), in,
-	    "repo_email_change")) != 0 ||
-	    (r = db_fetch_one(db, stmt(db, EMAIL_STMT_VERSIONS), res,
-	    "repo_email_change")) != 0 ||
-	    (r = repo_usage_count(db, USAGE_EMAIL, x->id, &used)) != 0)
+	if ((r = repo_versions_check(db, &vs, x->id, x->op, &before, x->msg,
+	    REPO_EMAIL_MSG_BYTES)) != 0)
 		return r;
-	v.has_draft = nd > 0;
-	v.has_approved = na > 0;
-	v.in_use = used > 0;
-	before = v;
-	if (asset_apply(&v, x->op, &msg) != 0) {
-		(void)snprintf(x->msg, REPO_EMAIL_MSG_BYTES, "%s", msg);
-		return -REPO_ERR_INVALID;
-	}
 	switch (x->op) {
 	case ASSET_APPROVE:
 		if ((r = get_one(db, x->a, EMAIL_STMT_GET, in, ASSET_ST_DRAFT,
@@ -608,15 +575,7 @@ email_change_tx(struct db *db, void *arg)
 			return r;
 		if (x->check != NULL && x->check(&draft, x->msg) != 0)
 			return -REPO_ERR_INVALID;
-		r = version_move(db, x->id, ASSET_ST_DRAFT, ASSET_ST_APPROVED);
-		break;
-	case ASSET_UNAPPROVE:
-		r = before.has_draft ? version_drop(db, x->id,
-		    ASSET_ST_APPROVED) : version_move(db, x->id,
-		    ASSET_ST_APPROVED, ASSET_ST_DRAFT);
-		break;
-	case ASSET_DISCARD:
-		r = version_drop(db, x->id, ASSET_ST_DRAFT);
+		r = repo_versions_write(db, &vs, x->id, x->op, &before);
 		break;
 	case ASSET_DELETE:
 		if ((r = repo_usage_forget(db, USAGE_EMAIL, x->id)) != 0)
@@ -624,7 +583,8 @@ email_change_tx(struct db *db, void *arg)
 		return db_exec(db, stmt(db, EMAIL_STMT_DELETE), in,
 		    "repo_email_change");
 	default:
-		return -REPO_ERR_INTERNAL;
+		r = repo_versions_write(db, &vs, x->id, x->op, &before);
+		break;
 	}
 	if (r != 0)
 		return r;
