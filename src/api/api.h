@@ -86,6 +86,12 @@ int	api_emails_approve(struct call *c, struct resp *r);
 int	api_emails_unapprove(struct call *c, struct resp *r);
 int	api_emails_discard(struct call *c, struct resp *r);
 int	api_emails_delete(struct call *c, struct resp *r);
+int	api_emails_content_get(struct call *c, struct resp *r);
+int	api_emails_content_update(struct call *c, struct resp *r);
+int	api_emails_section_update(struct call *c, struct resp *r);
+int	api_emails_variables_get(struct call *c, struct resp *r);
+int	api_emails_variable_update(struct call *c, struct resp *r);
+int	api_emails_cc_fields(struct call *c, struct resp *r);
 
 /*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,

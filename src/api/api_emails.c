@@ -34,12 +34,44 @@
  *     operational, copies the approved version (else the draft) into a
  *     new draft linked to the same template;
  *   - `version` is 2 (the template syntax is Email Editor 2.0's) and
- *     `ccFields` null (no CC field is set on an email).
+ *     `ccFields` null (no CC field is set on an email);
+ *   - every edit of content (headers, a section, a variable) changes the
+ *     draft, made first as a copy of the approved version when there is
+ *     none; model/email.h says how a version keeps its content;
+ *   - Get Email Content lists the template's editable sections in
+ *     document order: Text as [{"type":"HTML"},{"type":"Text"}] (the
+ *     template's HTML inside the element, and its text, until set), Image
+ *     as {width, altText, style, height} (the <img>'s attributes until
+ *     set), DynamicContent with the section's dynamic content id (its
+ *     htmlId), Snippet with the snippet's id, Video as {videoUrl};
+ *   - Update Email Content Section: a section the template does not
+ *     declare is 702 "Content section '<htmlId>' not found"; Text takes
+ *     HTML checked as snippets are (no <script>, within the HTML bounds:
+ *     709 with the reason), with textValue or else the HTML's text; on an
+ *     image section, type Text takes value (the image URL) and the image
+ *     parameters; DynamicContent and Snippet take the id of a
+ *     segmentation or snippet that exists (709 "Segmentation <id> not
+ *     found", "Snippet <id> not found"), recorded as used by the email;
+ *   - Update Email Content: each header is {"type":"Text","value":..} or
+ *     {"type":"DynamicContent","value":<segmentation id>}; text that is
+ *     not a JSON object is taken as the Text value; another type, or a
+ *     broken object, is 1001; replyEmail is taken for replyTO; nothing
+ *     to change is 1002 naming subject;
+ *   - variables are named by their id; a module-scoped variable is listed
+ *     once per module that uses it, with moduleId; Update Email Variable
+ *     of a variable the template does not declare is 702 "Variable
+ *     '<name>' not found"; a module-scoped one without moduleId, a global
+ *     one with it, a module that does not use it, or a value its type
+ *     refuses (tpl_var_value_ok) is 709;
+ *   - Get Email CC Fields answers the documentation's example field
+ *     (Lead Owner Email Address): mauto has no other address fields.
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <json-c/json.h>
 
@@ -53,10 +85,17 @@
 #include "http/response.h"
 #include "http/validate.h"
 #include "model/asset.h"
+#include "model/email.h"
 #include "model/folder.h"
+#include "model/html.h"
+#include "model/template.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_segmentations.h"
+#include "repo/repo_snippets.h"
+#include "repo/repo_usage.h"
+#include "util/arena.h"
 #include "util/config.h"
 
 /* The longest header value (subject, from, reply-to) taken, in bytes. */
@@ -519,4 +558,774 @@ int
 api_emails_delete(struct call *c, struct resp *r)
 {
 	return change(c, r, ASSET_DELETE);
+}
+
+/* ---- Content: what the template declares, over what the email set ------ */
+
+/*
+ * An email with the template it is made from, parsed: the version read,
+ * the template's HTML as a document and its outline, and the version's
+ * content document.  email_ctx_clear frees what load filled.
+ */
+struct email_ctx {
+	struct repo_email	 em;
+	struct repo_etpl	 tpl;
+	bool			 has_tpl;
+	struct tpl_outline	 o;
+	struct html_doc		*doc;
+	struct json_object	*content;
+};
+
+static void
+email_ctx_clear(struct email_ctx *x)
+{
+	if (x->has_tpl)
+		tpl_outline_clear(&x->o);
+	html_free(x->doc);
+	json_object_put(x->content);
+	memset(x, 0, sizeof(*x));
+}
+
+/*
+ * Reads email id (the version want picks) and its template into *x.  A
+ * query that finds nothing answers the warning (1 is returned: nothing
+ * more to do); a change (query false) 702.  0 when *x is filled.
+ */
+static int
+email_ctx_load(struct call *c, struct resp *r, int32_t id,
+    enum asset_status want, bool query, struct email_ctx *x)
+{
+	char msg[TPL_MSG_BYTES];
+	int e;
+
+	memset(x, 0, sizeof(*x));
+	e = repo_email_get(c->app->db, &c->app->arena, id, want, true, &x->em);
+	if (e != 0 && query)
+		return (e = api_asset_found(r, e)) == 0 ? 1 : e;
+	if (e != 0)
+		return mutation_err(c, r, id, e, NULL);
+	if ((x->content = email_doc_parse(x->em.content,
+	    x->em.content_len)) == NULL)
+		return -API_ERR_SYSTEM;
+	if (x->em.template_id == 0)
+		return 0;
+	e = repo_etpl_get(c->app->db, &c->app->arena, x->em.template_id, true,
+	    &x->tpl);
+	if (e != 0)
+		return err_from_repo(e);
+	if (tpl_parse(x->tpl.content, x->tpl.content_len, &x->o, msg) != 0 ||
+	    (x->doc = html_parse(x->tpl.content, x->tpl.content_len, NULL,
+	    0)) == NULL) {
+		json_object_put(x->content);
+		x->content = NULL;
+		return -API_ERR_SYSTEM;
+	}
+	x->has_tpl = true;
+	return 0;
+}
+
+struct find_id {
+	const char		*id;
+	const struct html_elem	*found;
+};
+
+static int
+find_id_fn(void *ctx, const struct html_elem *e)
+{
+	struct find_id *f = ctx;
+	const char *v = html_elem_attr(e, "id");
+
+	if (v != NULL && strcmp(v, f->id) == 0) {
+		f->found = e;
+		return 1;
+	}
+	return 0;
+}
+
+/* The element of the template whose id is id, or NULL. */
+static const struct html_elem *
+find_elem(const struct html_doc *d, const char *id)
+{
+	struct find_id f = { id, NULL };
+
+	(void)html_each(d, find_id_fn, &f);
+	return f.found;
+}
+
+static int
+find_img_fn(void *ctx, const struct html_elem *e)
+{
+	struct find_id *f = ctx;
+	const struct html_elem *p;
+
+	if (strcmp(html_elem_name(e), "img") != 0)
+		return 0;
+	for (p = e; p != NULL; p = html_elem_parent(p))
+		if (p == f->found) {
+			f->found = e;
+			return 1;
+		}
+	return 0;
+}
+
+/* The <img> an image section is, or holds; NULL when none. */
+static const struct html_elem *
+section_img(const struct html_doc *d, const struct html_elem *e)
+{
+	struct find_id f = { NULL, e };
+
+	if (strcmp(html_elem_name(e), "img") == 0)
+		return e;
+	if (html_each(d, find_img_fn, &f) == 0)
+		return NULL;
+	return f.found;
+}
+
+/* The index of section html_id in the outline, or -1. */
+static long
+section_index(const struct tpl_outline *o, const char *html_id)
+{
+	size_t i;
+
+	for (i = 0; i < o->nsections; i++)
+		if (strcmp(o->sections[i].id, html_id) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The segmentation a section of the template starts dynamic by, or 0. */
+static int32_t
+template_dynamic(const struct repo_etpl *t, const char *html_id)
+{
+	size_t i;
+
+	for (i = 0; i < t->ndynamic; i++)
+		if (strcmp(t->dynamic[i].html_id, html_id) == 0)
+			return t->dynamic[i].segmentation_id;
+	return 0;
+}
+
+/* A string member of o, or dflt. */
+static const char *
+str_member(struct json_object *o, const char *name, const char *dflt)
+{
+	struct json_object *v;
+
+	if (o != NULL && json_object_object_get_ex(o, name, &v) && v != NULL)
+		return json_object_get_string(v);
+	return dflt;
+}
+
+/* The image value {width, altText, style, height} of an image section. */
+static struct json_object *
+image_value(const struct email_ctx *x, const struct html_elem *e,
+    struct json_object *stored)
+{
+	const struct html_elem *img = e != NULL ? section_img(x->doc, e) :
+	    NULL;
+	struct json_object *o = json_object_new_object();
+	static const char *const keys[][2] = { { "width", "width" },
+	    { "altText", "alt" }, { "style", "style" },
+	    { "height", "height" } };
+	const char *dflt;
+	size_t k;
+
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		dflt = img != NULL ? html_elem_attr(img, keys[k][1]) : NULL;
+		json_object_object_add(o, keys[k][0], api_common_str_or_null(
+		    str_member(stored, keys[k][0], dflt)));
+	}
+	return o;
+}
+
+/* The [{"type":"HTML",...},{"type":"Text",...}] value of a Text section. */
+static struct json_object *
+text_value(const char *html, const char *text)
+{
+	struct json_object *a = json_object_new_array(), *o;
+
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string("HTML"));
+	json_object_object_add(o, "value", json_object_new_string(html));
+	json_object_array_add(a, o);
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string("Text"));
+	json_object_object_add(o, "value", json_object_new_string(text));
+	json_object_array_add(a, o);
+	return a;
+}
+
+/* Section i of the outline as Get Email Content shows it. */
+static struct json_object *
+section_json(const struct email_ctx *x, size_t i)
+{
+	const struct tpl_section *s = &x->o.sections[i];
+	const struct html_elem *e = find_elem(x->doc, s->id);
+	struct json_object *stored = email_doc_section(x->content, s->id);
+	struct json_object *o = json_object_new_object(), *v = NULL;
+	const char *type = str_member(stored, "type", NULL);
+	char *html = NULL, *text = NULL;
+	size_t len;
+
+	if (type == NULL && template_dynamic(&x->tpl, s->id) != 0)
+		type = "DynamicContent";
+	if (type == NULL)
+		type = tpl_section_kind_name(s->kind);
+	json_object_object_add(o, "htmlId", json_object_new_string(s->id));
+	json_object_object_add(o, "contentType", json_object_new_string(
+	    strcmp(type, "Image") == 0 ? "Image" : type));
+	if (strcmp(type, "Text") == 0 && stored != NULL)
+		v = text_value(str_member(stored, "html", ""),
+		    str_member(stored, "text", ""));
+	else if (strcmp(type, "Text") == 0) {
+		html = e != NULL ? html_elem_inner(e, &len) : NULL;
+		text = e != NULL ? html_elem_text(e) : NULL;
+		v = text_value(html != NULL ? html : "",
+		    text != NULL ? text : "");
+	} else if (strcmp(type, "DynamicContent") == 0)
+		v = json_object_new_string(s->id);
+	else if (strcmp(type, "Snippet") == 0)
+		v = api_common_str_or_null(str_member(stored, "snippet", NULL));
+	else if (strcmp(type, "Image") == 0)
+		v = image_value(x, e, stored);
+	else if (strcmp(type, "Video") == 0) {
+		v = json_object_new_object();
+		json_object_object_add(v, "videoUrl", api_common_str_or_null(
+		    str_member(stored, "videoUrl", NULL)));
+	}
+	json_object_object_add(o, "value", v);
+	free(html);
+	free(text);
+	return o;
+}
+
+/* GET /rest/asset/v1/email/{id}/content.json?status= */
+int
+api_emails_content_get(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_STATUS,
+	};
+	struct vvalue pv[1];
+	struct email_ctx x;
+	size_t i;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
+	    &x);
+	if (e != 0) {
+		email_ctx_clear(&x);
+		return e > 0 ? 0 : e;
+	}
+	for (i = 0; x.has_tpl && i < x.o.nsections; i++)
+		resp_add(r, section_json(&x, i));
+	email_ctx_clear(&x);
+	return 0;
+}
+
+/* ---- Edits of the draft ------------------------------------------------- */
+
+/* What an edit sets; applied to the draft inside the transaction. */
+struct email_edit {
+	struct call		*c;
+	struct repo_email_header hdr[EMAIL_HDR__MAX];	/* type NULL: kept */
+	int			 open_tracking_disabled;	/* -1: kept */
+	const char		*section;	/* the section to set, or NULL */
+	struct json_object	*section_value;
+	const char		*var_name;	/* the variable to set, or NULL */
+	const char		*var_module;
+	const char		*var_value;
+};
+
+static int
+apply_edit(void *arg, struct repo_email_draft *d, char *msg)
+{
+	struct email_edit *ed = arg;
+	struct json_object *doc;
+	const char *text;
+	size_t h;
+
+	(void)msg;
+	for (h = 0; h < EMAIL_HDR__MAX; h++)
+		if (ed->hdr[h].type != NULL)
+			d->hdr[h] = ed->hdr[h];
+	if (ed->open_tracking_disabled >= 0)
+		d->open_tracking_disabled = ed->open_tracking_disabled != 0;
+	if (ed->section == NULL && ed->var_name == NULL)
+		return 0;
+	if ((doc = email_doc_parse(d->content, d->content_len)) == NULL)
+		return -1;
+	if (ed->section != NULL)
+		email_doc_set_section(doc, ed->section,
+		    json_object_get(ed->section_value));
+	if (ed->var_name != NULL)
+		email_doc_set_variable(doc, ed->var_name, ed->var_module,
+		    ed->var_value);
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+	d->content = arena_strdup(&ed->c->app->arena, text);
+	d->content_len = d->content != NULL ? strlen(d->content) : 0;
+	json_object_put(doc);
+	return d->content != NULL ? 0 : -1;
+}
+
+/* Runs the edit on email id's draft; answers [{"id": id}] when asked. */
+static int
+run_edit(struct call *c, struct resp *r, int32_t id, struct email_edit *ed,
+    bool answer_id)
+{
+	char msg[REPO_EMAIL_MSG_BYTES];
+	int e;
+
+	ed->c = c;
+	e = repo_email_edit(c->app->db, id, apply_edit, ed, msg);
+	if (e != 0)
+		return mutation_err(c, r, id, e, msg);
+	if (answer_id)
+		api_asset_id_result(r, id);
+	return 0;
+}
+
+/*
+ * The id in v of a segmentation (snippet false) or snippet (snippet true)
+ * that exists into *id, or 709 "Invalid ..." / "... <id> not found".
+ */
+static int
+need_ref(struct call *c, struct resp *r, const char *v, bool snippet,
+    int32_t *id)
+{
+	const char *what = snippet ? "Snippet" : "Segmentation";
+	struct repo_snippet sn;
+	struct repo_seg seg;
+	long long n;
+	char *end;
+	int e;
+
+	n = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < 1 || n > INT32_MAX)
+		return api_common_fail(c, r, -API_ERR_RULE, "Invalid %s '%s'",
+		    what, api_common_echo(c, v));
+	e = snippet ? repo_snippet_get(c->app->db, &c->app->arena,
+	    (int32_t)n, &sn) : repo_seg_get(c->app->db, &c->app->arena,
+	    (int32_t)n, &seg);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_common_fail(c, r, -API_ERR_RULE, "%s %lld not found",
+		    what, n);
+	if (e != 0)
+		return err_from_repo(e);
+	*id = (int32_t)n;
+	return 0;
+}
+
+/*
+ * A header parameter: {"type":"Text","value":"..."} or
+ * {"type":"DynamicContent","value":<segmentation id>}; text that is not
+ * a JSON object is the Text value itself.
+ */
+static int
+header_param(struct call *c, struct resp *r, const char *name,
+    const char *text, struct repo_email_header *out)
+{
+	struct json_object *o, *t, *v;
+	const char *type, *value;
+	int32_t seg;
+	int e = 0;
+
+	if (text[strspn(text, " \t\r\n")] != '{') {
+		out->type = "Text";
+		out->value = text;
+		return 0;
+	}
+	o = json_tokener_parse(text);
+	if (o == NULL || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "type", &t) ||
+	    !json_object_object_get_ex(o, "value", &v) || v == NULL) {
+		json_object_put(o);
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid "
+		    "value '%s'. Required of type 'EmailHeaderField'",
+		    api_common_echo(c, text));
+	}
+	type = json_object_get_string(t);
+	value = arena_strdup(&c->app->arena, json_object_get_string(v));
+	if (strcasecmp(type, "Text") == 0)
+		out->type = "Text";
+	else if (strcasecmp(type, "DynamicContent") == 0) {
+		out->type = "DynamicContent";
+		if ((e = need_ref(c, r, value, false, &seg)) == 0)
+			value = arena_printf(&c->app->arena, "%ld", (long)seg);
+	} else
+		e = api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid "
+		    "type '%s' of %s", api_common_echo(c, type), name);
+	out->value = value;
+	json_object_put(o);
+	return e;
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}/content.json: subject, fromEmail,
+ * fromName, replyTO (replyEmail too), isOpenTrackingDisabled.
+ */
+int
+api_emails_content_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "subject", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES },
+		{ .name = "fromName", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES },
+		{ .name = "fromEmail", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES },
+		{ .name = "replyTO", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES },
+		{ .name = "replyEmail", .type = VP_STR,
+		  .max = EMAIL_HDR_MAX_BYTES },
+		{ .name = "isOpenTrackingDisabled", .type = VP_BOOL },
+	};
+	static const char *const names[EMAIL_HDR__MAX] = { "subject",
+	    "fromName", "fromEmail", "replyTO" };
+	struct vvalue pv[6];
+	struct email_edit ed;
+	size_t h;
+	int e, given = 0;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (!pv[3].present && pv[4].present)
+		pv[3] = pv[4];
+	memset(&ed, 0, sizeof(ed));
+	ed.open_tracking_disabled = pv[5].present ? pv[5].b : -1;
+	given = pv[5].present;
+	for (h = 0; h < EMAIL_HDR__MAX; h++) {
+		if (!pv[h].present)
+			continue;
+		given = 1;
+		if ((e = header_param(c, r, names[h], pv[h].s,
+		    &ed.hdr[h])) != 0)
+			return e;
+	}
+	if (!given)
+		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing "
+		    "value for the required parameter 'subject'");
+	return run_edit(c, r, path_id(c), &ed, true);
+}
+
+/* The first element of a document (its root). */
+static int
+first_elem_fn(void *ctx, const struct html_elem *e)
+{
+	*(const struct html_elem **)ctx = e;
+	return 1;
+}
+
+/* The html text's text: its characters without markup. */
+static char *
+html_to_text(struct call *c, const char *html)
+{
+	struct html_doc *d = html_parse(html, strlen(html), NULL, 0);
+	const struct html_elem *root = NULL;
+	char *t, *out;
+
+	if (d == NULL)
+		return arena_strdup(&c->app->arena, "");
+	(void)html_each(d, first_elem_fn, &root);
+	t = root != NULL ? html_elem_text(root) : NULL;
+	out = arena_strdup(&c->app->arena, t != NULL ? t : "");
+	free(t);
+	html_free(d);
+	return out;
+}
+
+/* 702 for a section the email's template does not declare. */
+static int
+no_section(struct call *c, struct resp *r, const char *html_id)
+{
+	return api_common_fail(c, r, -API_ERR_NO_DATA, "Content section '%s' "
+	    "not found", api_common_echo(c, html_id));
+}
+
+/* The image parameters of Update Email Content Section, in order. */
+static const char *const image_params[] = { "altText", "externalUrl",
+    "height", "width", "linkUrl", "style", "videoUrl" };
+
+/*
+ * POST /rest/asset/v1/email/{id}/content/{htmlId}.json: type (Text,
+ * DynamicContent, Snippet), value, textValue, and for images altText,
+ * externalUrl, height, width, linkUrl, style (videoUrl for a video).
+ */
+int
+api_emails_section_update(struct call *c, struct resp *r)
+{
+	static const char *const types[] = { "Text", "DynamicContent",
+	    "Snippet", NULL };
+	static const struct vparam params[] = {
+		{ .name = "type", .type = VP_ENUM, .flags = VPF_REQUIRED,
+		  .words = types, .type_name = "ContentType" },
+		{ .name = "value", .type = VP_STR, .max = HTML_MAX_BYTES },
+		{ .name = "textValue", .type = VP_STR, .max = HTML_MAX_BYTES },
+		{ .name = "altText", .type = VP_STR, .max = 2048 },
+		{ .name = "externalUrl", .type = VP_STR, .max = 2048 },
+		{ .name = "height", .type = VP_INT, .min = 0, .max = 100000 },
+		{ .name = "width", .type = VP_INT, .min = 0, .max = 100000 },
+		{ .name = "linkUrl", .type = VP_STR, .max = 2048 },
+		{ .name = "style", .type = VP_STR, .max = 2048 },
+		{ .name = "videoUrl", .type = VP_STR, .max = 2048 },
+		{ .name = "overWrite", .type = VP_BOOL },
+	};
+	struct vvalue pv[11];
+	struct email_ctx x;
+	struct email_edit ed;
+	struct json_object *sv;
+	const struct tpl_section *s;
+	const char *html_id = c->req->path_params[1];
+	char msg[TPL_MSG_BYTES];
+	int32_t id = path_id(c), ref = 0;
+	long i;
+	size_t k;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if ((e = email_ctx_load(c, r, id, ASSET_ST_ANY, false, &x)) != 0) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	i = x.has_tpl ? section_index(&x.o, html_id) : -1;
+	s = i >= 0 ? &x.o.sections[i] : NULL;
+	email_ctx_clear(&x);
+	if (s == NULL)
+		return no_section(c, r, html_id);
+	sv = json_object_new_object();
+	json_object_object_add(sv, "type",
+	    json_object_new_string(types[pv[0].i]));
+	if (pv[0].i == 0 && s->kind == TPL_SEC_IMAGE) {
+		json_object_object_add(sv, "type",
+		    json_object_new_string("Image"));
+		if (pv[1].present)
+			json_object_object_add(sv, "value",
+			    json_object_new_string(pv[1].s));
+		for (k = 0; k < sizeof(image_params) / sizeof(image_params[0]);
+		    k++)
+			if (pv[3 + k].present)
+				json_object_object_add(sv, image_params[k],
+				    json_object_new_string(pv[3 + k].s));
+	} else if (pv[0].i == 0) {
+		if (!pv[1].present) {
+			json_object_put(sv);
+			return api_common_fail(c, r, -API_ERR_MISSING_PARAM,
+			    "Missing value for the required parameter "
+			    "'value'");
+		}
+		if (tpl_check_snippet(pv[1].s, strlen(pv[1].s), msg) != 0) {
+			json_object_put(sv);
+			return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
+		}
+		json_object_object_add(sv, "html",
+		    json_object_new_string(pv[1].s));
+		json_object_object_add(sv, "text", json_object_new_string(
+		    pv[2].present ? pv[2].s : html_to_text(c, pv[1].s)));
+	} else {
+		e = !pv[1].present ? api_common_fail(c, r,
+		    -API_ERR_MISSING_PARAM, "Missing value for the required "
+		    "parameter 'value'") : need_ref(c, r,
+		    pv[1].s, pv[0].i == 2, &ref);
+		if (e != 0) {
+			json_object_put(sv);
+			return e;
+		}
+		json_object_object_add(sv, pv[0].i == 1 ? "segmentation" :
+		    "snippet", json_object_new_string(
+		    arena_printf(&c->app->arena, "%ld", (long)ref)));
+	}
+	memset(&ed, 0, sizeof(ed));
+	ed.open_tracking_disabled = -1;
+	ed.section = html_id;
+	ed.section_value = sv;
+	e = run_edit(c, r, id, &ed, true);
+	json_object_put(sv);
+	if (e == 0 && ref != 0)
+		(void)repo_usage_add(c->app->db, pv[0].i == 1 ?
+		    USAGE_SEGMENTATION : USAGE_SNIPPET, ref, USAGE_EMAIL, id);
+	return e;
+}
+
+/* ---- Variables ---------------------------------------------------------- */
+
+/* One variable as the variable operations show it. */
+static struct json_object *
+variable_json(const char *name, const char *value, const char *module)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "value", api_common_str_or_null(value));
+	json_object_object_add(o, "moduleScope",
+	    json_object_new_boolean(module != NULL));
+	if (module != NULL)
+		json_object_object_add(o, "moduleId",
+		    json_object_new_string(module));
+	return o;
+}
+
+/* Whether module m uses module-scoped variable v (an outline index). */
+static bool
+module_uses(const struct tpl_module *m, size_t v)
+{
+	size_t k;
+
+	for (k = 0; k < m->nvars; k++)
+		if (m->vars[k] == v)
+			return true;
+	return false;
+}
+
+/* The value variable v has in module (NULL: global) of email x. */
+static const char *
+variable_value(const struct email_ctx *x, size_t v, const char *module)
+{
+	const struct tpl_variable *var = &x->o.variables[v];
+	const char *set = email_doc_variable(x->content, var->id, module);
+
+	return set != NULL ? set : var->value;
+}
+
+/* GET /rest/asset/v1/email/{id}/variables.json?status= */
+int
+api_emails_variables_get(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_STATUS,
+	};
+	struct vvalue pv[1];
+	struct email_ctx x;
+	const struct tpl_variable *var;
+	size_t v, m;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
+	    &x);
+	if (e != 0) {
+		email_ctx_clear(&x);
+		return e > 0 ? 0 : e;
+	}
+	for (v = 0; x.has_tpl && v < x.o.nvariables; v++) {
+		var = &x.o.variables[v];
+		if (!var->module_scope) {
+			resp_add(r, variable_json(var->id,
+			    variable_value(&x, v, NULL), NULL));
+			continue;
+		}
+		for (m = 0; m < x.o.nmodules; m++)
+			if (module_uses(&x.o.modules[m], v))
+				resp_add(r, variable_json(var->id,
+				    variable_value(&x, v, x.o.modules[m].id),
+				    x.o.modules[m].id));
+	}
+	email_ctx_clear(&x);
+	return 0;
+}
+
+/*
+ * Checks that variable name may take value in module (NULL: global):
+ * 0 with *out the variable's index, or the error answered.
+ */
+static int
+variable_check(struct call *c, struct resp *r, const struct email_ctx *x,
+    const char *name, const char *module, const char *value)
+{
+	const struct tpl_variable *var = NULL;
+	size_t v, m;
+
+	for (v = 0; x->has_tpl && v < x->o.nvariables; v++)
+		if (strcmp(x->o.variables[v].id, name) == 0) {
+			var = &x->o.variables[v];
+			break;
+		}
+	if (var == NULL)
+		return api_common_fail(c, r, -API_ERR_NO_DATA, "Variable '%s' "
+		    "not found", api_common_echo(c, name));
+	if (var->module_scope && module == NULL)
+		return api_common_fail(c, r, -API_ERR_RULE, "Variable '%s' is "
+		    "module scoped: moduleId is required",
+		    api_common_echo(c, name));
+	if (!var->module_scope && module != NULL)
+		return api_common_fail(c, r, -API_ERR_RULE, "Variable '%s' is "
+		    "not module scoped", api_common_echo(c, name));
+	if (module != NULL) {
+		for (m = 0; m < x->o.nmodules; m++)
+			if (strcmp(x->o.modules[m].id, module) == 0 &&
+			    module_uses(&x->o.modules[m], v))
+				break;
+		if (m == x->o.nmodules)
+			return api_common_fail(c, r, -API_ERR_RULE, "Module "
+			    "'%s' does not use variable '%s'",
+			    api_common_echo(c, module),
+			    api_common_echo(c, name));
+	}
+	if (!tpl_var_value_ok(var, value))
+		return api_common_fail(c, r, -API_ERR_RULE, "Invalid value "
+		    "'%s' for the %s variable '%s'", api_common_echo(c, value),
+		    tpl_var_type_name(var->type), api_common_echo(c, name));
+	return 0;
+}
+
+/* POST /rest/asset/v1/email/{id}/variable/{name}.json: value, moduleId. */
+int
+api_emails_variable_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "value", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = EMAIL_HDR_MAX_BYTES },
+		{ .name = "moduleId", .type = VP_STR, .max = 255 },
+	};
+	struct vvalue pv[2];
+	struct email_ctx x;
+	struct email_edit ed;
+	const char *name = c->req->path_params[1];
+	const char *module;
+	int32_t id = path_id(c);
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	module = pv[1].present ? pv[1].s : NULL;
+	if ((e = email_ctx_load(c, r, id, ASSET_ST_ANY, false, &x)) == 0)
+		e = variable_check(c, r, &x, name, module, pv[0].s);
+	email_ctx_clear(&x);
+	if (e != 0)
+		return e;
+	memset(&ed, 0, sizeof(ed));
+	ed.open_tracking_disabled = -1;
+	ed.var_name = name;
+	ed.var_module = module;
+	ed.var_value = pv[0].s;
+	if ((e = run_edit(c, r, id, &ed, false)) != 0)
+		return e;
+	resp_add(r, variable_json(name, pv[0].s, module));
+	return 0;
+}
+
+/* ---- CC fields ---------------------------------------------------------- */
+
+/*
+ * GET /rest/asset/v1/email/ccFields.json: the fields an email may be
+ * copied to.  mauto has no lead owners or companies with addresses of
+ * their own, so the list is the documentation's example field.
+ */
+int
+api_emails_cc_fields(struct call *c, struct resp *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	(void)c;
+	json_object_object_add(o, "attributeId", json_object_new_string("157"));
+	json_object_object_add(o, "objectName", json_object_new_string("lead"));
+	json_object_object_add(o, "displayName",
+	    json_object_new_string("Lead Owner Email Address"));
+	json_object_object_add(o, "apiName",
+	    json_object_new_string("leadOwnerEmailAddress"));
+	resp_add(r, o);
+	return 0;
 }

@@ -439,41 +439,81 @@ write_close(struct buf *b, const xmlNode *n)
 		buf_addc(b, '\n');
 }
 
-/* See html.h. */
-char *
-html_serialize(const struct html_doc *d, size_t *len)
+/*
+ * Writes n, its following siblings and everything inside them, climbing
+ * no higher than top (NULL: the document), without recursion.
+ */
+static void
+write_nodes(struct buf *b, const xmlNode *n, const xmlNode *top)
 {
-	struct buf b;
-	xmlNode *n;
-
-	*len = 0;
-	buf_init(&b, HTML_MAX_OUT);
-	buf_adds(&b, "");
-	n = d->doc->children;
 	while (n != NULL) {
-		write_open(&b, n);
+		write_open(b, n);
 		if (is_elem(n) && !is_void(n) && n->children != NULL) {
 			n = n->children;
 			continue;
 		}
 		/* Close n, then each ancestor whose last child is closed. */
 		for (;;) {
-			write_close(&b, n);
+			write_close(b, n);
 			if (n->next != NULL) {
 				n = n->next;
 				break;
 			}
 			n = n->parent;
-			if (!is_elem(n)) {
+			if (n == top || !is_elem(n)) {
 				n = NULL;
 				break;
 			}
 		}
 	}
-	if (!buf_ok(&b)) {
-		buf_clear(&b);
+}
+
+/* The text of b, or NULL (freed) when it grew past its bound. */
+static char *
+buf_result(struct buf *b, size_t *len)
+{
+	if (!buf_ok(b)) {
+		buf_clear(b);
 		return NULL;
 	}
-	*len = b.len;
-	return b.data;
+	*len = b->len;
+	return b->data;
+}
+
+/* See html.h. */
+char *
+html_serialize(const struct html_doc *d, size_t *len)
+{
+	struct buf b;
+
+	*len = 0;
+	buf_init(&b, HTML_MAX_OUT);
+	buf_adds(&b, "");
+	write_nodes(&b, d->doc->children, NULL);
+	return buf_result(&b, len);
+}
+
+/* See html.h. */
+char *
+html_elem_inner(const struct html_elem *e, size_t *len)
+{
+	const xmlNode *n = node_of(e);
+	struct buf b;
+
+	*len = 0;
+	buf_init(&b, HTML_MAX_OUT);
+	buf_adds(&b, "");
+	write_nodes(&b, n->children, n);
+	return buf_result(&b, len);
+}
+
+/* See html.h. */
+char *
+html_elem_text(const struct html_elem *e)
+{
+	xmlChar *t = xmlNodeGetContent(node_of(e));
+	char *s = xstrdup(t != NULL ? (const char *)t : "");
+
+	xmlFree(t);
+	return s;
 }

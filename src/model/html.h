@@ -65,4 +65,13 @@ size_t		 html_count(const struct html_doc *d, const char *tag);
  */
 char	*html_serialize(const struct html_doc *d, size_t *len);
 
+/*
+ * What is inside element e written back as HTML (its children, not e
+ * itself), as html_serialize writes; free() it.  NULL when too long.
+ */
+char	*html_elem_inner(const struct html_elem *e, size_t *len);
+
+/* The text inside e, without markup (a heap string; free() it). */
+char	*html_elem_text(const struct html_elem *e);
+
 #endif

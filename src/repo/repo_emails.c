@@ -43,6 +43,8 @@ enum email_stmt {
 	EMAIL_STMT_META,
 	EMAIL_STMT_DELETE,
 	EMAIL_STMT_COUNT_PLACE,
+	EMAIL_STMT_DRAFT_FROM_APPROVED,
+	EMAIL_STMT_DRAFT_PUT,
 	EMAIL_STMT__MAX
 };
 
@@ -147,6 +149,19 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "DELETE FROM email WHERE id = ?",
 	[EMAIL_STMT_COUNT_PLACE] =
 	    "SELECT COUNT(*) FROM email WHERE place_type = ? AND place_id = ?",
+	[EMAIL_STMT_DRAFT_FROM_APPROVED] =
+	    "INSERT INTO email_version (email_id, status, " EMAIL_VCOLS
+	    ", updated_at) SELECT email_id, 'draft', " EMAIL_VCOLS
+	    ", UTC_TIMESTAMP() FROM email_version WHERE email_id = ? "
+	    "AND status = 'approved'",
+	/* Parameters: four (type, value) pairs, otd, content, email. */
+	[EMAIL_STMT_DRAFT_PUT] =
+	    "UPDATE email_version SET subject_type = ?, subject = ?, "
+	    "from_name_type = ?, from_name = ?, from_email_type = ?, "
+	    "from_email = ?, reply_email_type = ?, reply_email = ?, "
+	    "open_tracking_disabled = ?, content = ?, "
+	    "updated_at = UTC_TIMESTAMP() WHERE email_id = ? AND "
+	    "status = 'draft'",
 };
 
 const struct db_stmt_set repo_emails_sql = {
@@ -527,7 +542,9 @@ repo_email_update_meta(struct db *db, int32_t id,
 struct email_change {
 	int32_t			 id;
 	enum asset_op		 op;
-	repo_email_check_fn	 check;
+	repo_email_check_fn	 check;		/* ASSET_APPROVE */
+	repo_email_edit_fn	 edit;		/* ASSET_EDIT */
+	void			*arg;
 	char			*msg;
 	struct arena		*a;
 };
@@ -547,6 +564,82 @@ versions_sql(struct db *db)
 	return v;
 }
 
+/* Writes d as email id's draft. */
+static int
+draft_put(struct db *db, int32_t id, const struct repo_email_draft *d)
+{
+	MYSQL_BIND in[11];
+	unsigned long len[2 * EMAIL_HDR__MAX + 1];
+	int32_t otd = d->open_tracking_disabled;
+	size_t h;
+
+	for (h = 0; h < EMAIL_HDR__MAX; h++) {
+		bind_opt_str(&in[2 * h], d->hdr[h].type != NULL ?
+		    d->hdr[h].type : "Text", &len[2 * h]);
+		bind_opt_str(&in[2 * h + 1], d->hdr[h].value, &len[2 * h + 1]);
+	}
+	bind_i32(&in[8], &otd);
+	len[8] = (unsigned long)d->content_len;
+	bind_str(&in[9], d->content != NULL ? d->content : "", &len[8]);
+	bind_i32(&in[10], &id);
+	return db_exec(db, stmt(db, EMAIL_STMT_DRAFT_PUT), in,
+	    "repo_email_edit");
+}
+
+/*
+ * Locks email id's row and checks op against its versions (*before):
+ * -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID with msg, or 0.
+ */
+static int
+lock_check(struct db *db, const struct repo_versions_sql *vs, int32_t id,
+    enum asset_op op, struct asset_versions *before, char *msg)
+{
+	MYSQL_BIND in[1];
+	int64_t locked = 0;
+	int r;
+
+	msg[0] = '\0';
+	bind_i32(&in[0], &id);
+	if ((r = db_query_i64(db, stmt(db, EMAIL_STMT_LOCK), in, &locked,
+	    vs->where)) != 0)
+		return r;
+	if (locked == 0)
+		return -REPO_ERR_NOT_FOUND;
+	return repo_versions_check(db, vs, id, op, before, msg,
+	    REPO_EMAIL_MSG_BYTES);
+}
+
+/*
+ * ASSET_EDIT of x->id (locked, checked; before is what it had): the
+ * draft, made from the approved version when missing, through x->edit.
+ */
+static int
+edit_draft(struct db *db, struct email_change *x, MYSQL_BIND *in,
+    const struct asset_versions *before)
+{
+	struct repo_email draft;
+	struct repo_email_draft d;
+	size_t h;
+	int r;
+
+	if (!before->has_draft && (r = db_exec(db,
+	    stmt(db, EMAIL_STMT_DRAFT_FROM_APPROVED), in,
+	    "repo_email_edit")) != 0)
+		return r;
+	if ((r = get_one(db, x->a, EMAIL_STMT_GET, in, ASSET_ST_DRAFT, true,
+	    &draft)) != 0)
+		return r;
+	memset(&d, 0, sizeof(d));
+	for (h = 0; h < EMAIL_HDR__MAX; h++)
+		d.hdr[h] = draft.hdr[h];
+	d.open_tracking_disabled = draft.open_tracking_disabled;
+	d.content = draft.content;
+	d.content_len = draft.content_len;
+	if (x->edit(x->arg, &d, x->msg) != 0)
+		return -REPO_ERR_INVALID;
+	return draft_put(db, x->id, &d);
+}
+
 static int
 email_change_tx(struct db *db, void *arg)
 {
@@ -555,20 +648,15 @@ email_change_tx(struct db *db, void *arg)
 	struct asset_versions before;
 	struct repo_email draft;
 	MYSQL_BIND in[1];
-	int64_t locked = 0;
 	int r;
 
-	x->msg[0] = '\0';
 	bind_i32(&in[0], &x->id);
-	if ((r = db_query_i64(db, stmt(db, EMAIL_STMT_LOCK), in, &locked,
-	    "repo_email_change")) != 0)
-		return r;
-	if (locked == 0)
-		return -REPO_ERR_NOT_FOUND;
-	if ((r = repo_versions_check(db, &vs, x->id, x->op, &before, x->msg,
-	    REPO_EMAIL_MSG_BYTES)) != 0)
+	if ((r = lock_check(db, &vs, x->id, x->op, &before, x->msg)) != 0)
 		return r;
 	switch (x->op) {
+	case ASSET_EDIT:
+		r = edit_draft(db, x, in, &before);
+		break;
 	case ASSET_APPROVE:
 		if ((r = get_one(db, x->a, EMAIL_STMT_GET, in, ASSET_ST_DRAFT,
 		    false, &draft)) != 0)
@@ -592,20 +680,39 @@ email_change_tx(struct db *db, void *arg)
 	    "repo_email_change");
 }
 
+/* Runs op on email id in one transaction (repo_email_change, _edit). */
+static int
+run_change(struct db *db, struct email_change *x)
+{
+	struct arena a;
+	int r;
+
+	x->msg[0] = '\0';
+	x->a = &a;
+	arena_init(&a);
+	r = db_run_tx(db, email_change_tx, x, false);
+	arena_clear(&a);
+	return r;
+}
+
 /* See repo_emails.h. */
 int
 repo_email_change(struct db *db, int32_t id, enum asset_op op,
     repo_email_check_fn check, char *msg)
 {
-	struct arena a;
-	struct email_change x = { id, op, check, msg, &a };
-	int r;
+	struct email_change x = { id, op, check, NULL, NULL, msg, NULL };
 
-	msg[0] = '\0';
-	arena_init(&a);
-	r = db_run_tx(db, email_change_tx, &x, false);
-	arena_clear(&a);
-	return r;
+	return run_change(db, &x);
+}
+
+/* See repo_emails.h. */
+int
+repo_email_edit(struct db *db, int32_t id, repo_email_edit_fn fn, void *arg,
+    char *msg)
+{
+	struct email_change x = { id, ASSET_EDIT, NULL, fn, arg, msg, NULL };
+
+	return run_change(db, &x);
 }
 
 /* See repo_emails.h. */

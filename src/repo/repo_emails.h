@@ -153,6 +153,31 @@ typedef int (*repo_email_check_fn)(const struct repo_email *draft,
 int	repo_email_change(struct db *db, int32_t id, enum asset_op op,
 	    repo_email_check_fn check, char *msg);
 
+/* What an edit changes in the draft: the headers, open tracking, content. */
+struct repo_email_draft {
+	struct repo_email_header hdr[EMAIL_HDR__MAX];
+	bool			 open_tracking_disabled;
+	const char		*content;
+	size_t			 content_len;
+};
+
+/*
+ * Changes *d, the draft as it is, into what it is to be (strings that
+ * live until repo_email_edit returns), inside the transaction; 0, or -1
+ * with the 709 message in msg (REPO_EMAIL_MSG_BYTES).
+ */
+typedef int (*repo_email_edit_fn)(void *arg, struct repo_email_draft *d,
+	    char *msg);
+
+/*
+ * Edits email id's draft with fn: the draft is made first, a copy of
+ * the approved version, when the email has none (an edit of an approved
+ * email makes the draft beside it).  Returns 0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_INVALID with msg set when fn refuses, or another repo_err.
+ */
+int	repo_email_edit(struct db *db, int32_t id, repo_email_edit_fn fn,
+	    void *arg, char *msg);
+
 /* The number of emails in place (mautoctl folder delete). */
 int	repo_email_count_in_place(struct db *db, const struct folder_ref *p,
 	    int64_t *n);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# name: node-marketo-rest (a real client library) makes, reads, browses and approves an email
+# name: node-marketo-rest (a real client library) makes, reads, browses, edits and approves an email
 # node-marketo-rest's Email calls (lib/api/email.js: getEmails,
-# approveEmail) unchanged, pointed at the stack, with its request path
+# approveEmail, getEmailContent, updateEmailContentEditableText) unchanged, pointed at the stack, with its request path
 # (connection.get/post on util.createAssetPath) for what the library has
 # no call for: create, get by id.  Needs the email template of this run
 # (MAUTO_TEST_EMAIL_TEMPLATE, made by tests/http/run.sh).  Skips when
@@ -52,6 +52,19 @@ const template = Number(process.env.MAUTO_TEST_EMAIL_TEMPLATE);
 	assert.deepStrictEqual(e.subject, {type: 'Text', value: 'Hello'});
 	assert.match(e.updatedAt, /Z\+0000$/);
 	console.log('created', e.id);
+
+	r = await m.email.getEmailContent(e.id);
+	const intro = r.result.find((x) => x.htmlId === 'intro');
+	assert.strictEqual(intro.contentType, 'Text');
+	assert.strictEqual(intro.value[0].type, 'HTML');
+
+	r = await m.email.updateEmailContentEditableText(e.id, 'intro',
+	    '<p>From <b>node</b></p>', 'From node');
+	assert.deepStrictEqual(r.result, [{id: e.id}]);
+	r = await m.email.getEmailContent(e.id, {status: 'draft'});
+	assert.deepStrictEqual(r.result.find((x) => x.htmlId === 'intro').value,
+	    [{type: 'HTML', value: '<p>From <b>node</b></p>'},
+	     {type: 'Text', value: 'From node'}]);
 
 	r = await m.email.approveEmail(e.id);
 	assert.deepStrictEqual(r.result, [{id: e.id}]);

@@ -263,12 +263,73 @@ test_meta_clone_browse(void **state)
 	    -REPO_ERR_CONFLICT);
 }
 
+/* An edit that sets the subject and the content to what arg says. */
+static int
+edit_fn(void *arg, struct repo_email_draft *d, char *msg)
+{
+	const char *content = arg;
+
+	if (strcmp(content, "refuse") == 0) {
+		(void)snprintf(msg, REPO_EMAIL_MSG_BYTES, "refused");
+		return -1;
+	}
+	d->hdr[EMAIL_HDR_SUBJECT].type = "Text";
+	d->hdr[EMAIL_HDR_SUBJECT].value = "Edited";
+	d->content = content;
+	d->content_len = strlen(content);
+	return 0;
+}
+
+static void
+test_edit(void **state)
+{
+	struct folder_ref place = email_folder("e-folder");
+	struct repo_email e;
+	char msg[REPO_EMAIL_MSG_BYTES];
+	int32_t id;
+
+	(void)state;
+	id = email_new(place, "e-one", true, 0);
+	assert_int_equal(change(id, ASSET_APPROVE, msg), 0);
+	/* An edit of an approved email makes the draft beside it. */
+	assert_int_equal(repo_email_edit(db, id, edit_fn, (void *)"{}", msg),
+	    0);
+	assert_int_equal(repo_email_get(db, &a, id, ASSET_ST_DRAFT, true, &e),
+	    0);
+	assert_true(e.v.has_draft && e.v.has_approved);
+	assert_string_equal(e.hdr[EMAIL_HDR_SUBJECT].value, "Edited");
+	assert_string_equal(e.hdr[EMAIL_HDR_FROM_NAME].value, "Ann");
+	assert_string_equal(e.content, "{}");
+	assert_int_equal(repo_email_get(db, &a, id, ASSET_ST_APPROVED, true,
+	    &e), 0);
+	assert_string_equal(e.hdr[EMAIL_HDR_SUBJECT].value, "Subject");
+	assert_string_equal(e.content, "");
+	/* A second edit changes the same draft; a refusal changes nothing. */
+	assert_int_equal(repo_email_edit(db, id, edit_fn, (void *)"{\"x\":1}",
+	    msg), 0);
+	assert_int_equal(repo_email_edit(db, id, edit_fn, (void *)"refuse",
+	    msg), -REPO_ERR_INVALID);
+	assert_string_equal(msg, "refused");
+	assert_int_equal(repo_email_get(db, &a, id, ASSET_ST_DRAFT, true, &e),
+	    0);
+	assert_string_equal(e.content, "{\"x\":1}");
+	assert_int_equal(repo_email_edit(db, 99999999, edit_fn, (void *)"{}",
+	    msg), -REPO_ERR_NOT_FOUND);
+	/* Approving the draft replaces the approved version. */
+	assert_int_equal(change(id, ASSET_APPROVE, msg), 0);
+	assert_int_equal(repo_email_get(db, &a, id, ASSET_ST_ANY, true, &e),
+	    0);
+	assert_true(!e.v.has_draft && e.v.has_approved);
+	assert_string_equal(e.content, "{\"x\":1}");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_meta_clone_browse),
+		cmocka_unit_test(test_edit),
 	};
 
 	if (itest_config(&cfg) != 0) {
