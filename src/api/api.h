@@ -92,6 +92,11 @@ int	api_emails_section_update(struct call *c, struct resp *r);
 int	api_emails_variables_get(struct call *c, struct resp *r);
 int	api_emails_variable_update(struct call *c, struct resp *r);
 int	api_emails_cc_fields(struct call *c, struct resp *r);
+int	api_emails_module_add(struct call *c, struct resp *r);
+int	api_emails_module_delete(struct call *c, struct resp *r);
+int	api_emails_module_duplicate(struct call *c, struct resp *r);
+int	api_emails_module_rename(struct call *c, struct resp *r);
+int	api_emails_module_rearrange(struct call *c, struct resp *r);
 
 /*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,

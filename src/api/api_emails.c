@@ -64,7 +64,23 @@
  *     one with it, a module that does not use it, or a value its type
  *     refuses (tpl_var_value_ok) is 709;
  *   - Get Email CC Fields answers the documentation's example field
- *     (Lead Owner Email Address): mauto has no other address fields.
+ *     (Lead Owner Email Address): mauto has no other address fields;
+ *   - modules are instances of the template's modules in its container,
+ *     each with an id (the moduleId of the module operations), at first
+ *     the template's modules added by default under their own ids; Get
+ *     Email Content lists them after the sections as {htmlId, "Module",
+ *     index, parentHtmlId (the container), isLocked false}; sections
+ *     inside a module hold one content for every instance of it;
+ *   - Add Email Module: the path's moduleId names the new instance,
+ *     `name` the template's module (its mktoName or id; 702 when none),
+ *     `index` (0 or more, required) where it goes, past the end appends;
+ *     Duplicate puts the copy, named `name`, right after the original;
+ *     Rename gives the instance the id `name` and keeps its module-scoped
+ *     variable values; an id in use or not of letters, digits, '-' and
+ *     '_' is 709; a module the email does not have is 702 "Module '<id>'
+ *     not found"; Rearrange's positions must place every instance once
+ *     at indexes 0 to n-1 (709 "Rearrange must place every module
+ *     exactly once: ..."), positions that are not a JSON array 1001.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -799,6 +815,38 @@ section_json(const struct email_ctx *x, size_t i)
 	return o;
 }
 
+/*
+ * The module instances of the container, in order, as Get Email Content
+ * shows a module: {htmlId, contentType "Module", index, parentHtmlId,
+ * isLocked}.
+ */
+static void
+modules_json(struct call *c, struct resp *r, const struct email_ctx *x)
+{
+	struct json_object *mods = email_doc_modules(x->content, &x->o), *o;
+	struct json_object *id;
+	size_t i, n = json_object_array_length(mods);
+
+	(void)c;
+	for (i = 0; i < n; i++) {
+		if (!json_object_object_get_ex(json_object_array_get_idx(mods,
+		    i), "id", &id))
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "htmlId", json_object_get(id));
+		json_object_object_add(o, "contentType",
+		    json_object_new_string("Module"));
+		json_object_object_add(o, "index", json_object_new_int64(
+		    (int64_t)i));
+		json_object_object_add(o, "parentHtmlId",
+		    json_object_new_string(x->o.container_id));
+		json_object_object_add(o, "isLocked",
+		    json_object_new_boolean(false));
+		resp_add(r, o);
+	}
+	json_object_put(mods);
+}
+
 /* GET /rest/asset/v1/email/{id}/content.json?status= */
 int
 api_emails_content_get(struct call *c, struct resp *r)
@@ -821,6 +869,8 @@ api_emails_content_get(struct call *c, struct resp *r)
 	}
 	for (i = 0; x.has_tpl && i < x.o.nsections; i++)
 		resp_add(r, section_json(&x, i));
+	if (x.has_tpl && x.o.container_id != NULL)
+		modules_json(c, r, &x);
 	email_ctx_clear(&x);
 	return 0;
 }
@@ -837,6 +887,16 @@ struct email_edit {
 	const char		*var_name;	/* the variable to set, or NULL */
 	const char		*var_module;
 	const char		*var_value;
+	/* A change of the module instances (NULL: none), on the outline o. */
+	int			(*modules)(struct email_edit *ed,
+				    struct json_object *doc,
+				    struct json_object **mods, char *msg);
+	const struct tpl_outline *o;
+	const char		*mod_id;	/* the path's module */
+	const char		*mod_name;	/* name (or the module added) */
+	int64_t			 mod_index;
+	struct json_object	*positions;	/* rearrange */
+	int			 code;	/* a refusal's api_err; 0: 709 */
 };
 
 static int
@@ -853,7 +913,7 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 			d->hdr[h] = ed->hdr[h];
 	if (ed->open_tracking_disabled >= 0)
 		d->open_tracking_disabled = ed->open_tracking_disabled != 0;
-	if (ed->section == NULL && ed->var_name == NULL)
+	if (ed->section == NULL && ed->var_name == NULL && ed->modules == NULL)
 		return 0;
 	if ((doc = email_doc_parse(d->content, d->content_len)) == NULL)
 		return -1;
@@ -863,6 +923,16 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 	if (ed->var_name != NULL)
 		email_doc_set_variable(doc, ed->var_name, ed->var_module,
 		    ed->var_value);
+	if (ed->modules != NULL) {
+		struct json_object *mods = email_doc_modules(doc, ed->o);
+
+		if (ed->modules(ed, doc, &mods, msg) != 0) {
+			json_object_put(mods);
+			json_object_put(doc);
+			return -1;
+		}
+		email_doc_set_modules(doc, mods);
+	}
 	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
 	d->content = arena_strdup(&ed->c->app->arena, text);
 	d->content_len = d->content != NULL ? strlen(d->content) : 0;
@@ -880,6 +950,8 @@ run_edit(struct call *c, struct resp *r, int32_t id, struct email_edit *ed,
 
 	ed->c = c;
 	e = repo_email_edit(c->app->db, id, apply_edit, ed, msg);
+	if (e == -REPO_ERR_INVALID && ed->code != 0 && msg[0] != '\0')
+		return api_common_fail(c, r, ed->code, "%s", msg);
 	if (e != 0)
 		return mutation_err(c, r, id, e, msg);
 	if (answer_id)
@@ -1179,6 +1251,24 @@ module_uses(const struct tpl_module *m, size_t v)
 	return false;
 }
 
+/*
+ * The id of instance m of mods when its template module uses variable v
+ * of x's outline, else NULL.
+ */
+static const char *
+instance_using(const struct email_ctx *x, struct json_object *mods, size_t m,
+    size_t v)
+{
+	struct json_object *id;
+	long k = email_modules_template(mods, m, &x->o);
+
+	if (k < 0 || !module_uses(&x->o.modules[k], v) ||
+	    !json_object_object_get_ex(json_object_array_get_idx(mods, m),
+	    "id", &id))
+		return NULL;
+	return json_object_get_string(id);
+}
+
 /* The value variable v has in module (NULL: global) of email x. */
 static const char *
 variable_value(const struct email_ctx *x, size_t v, const char *module)
@@ -1198,7 +1288,9 @@ api_emails_variables_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[1];
 	struct email_ctx x;
+	struct json_object *mods;
 	const struct tpl_variable *var;
+	const char *inst;
 	size_t v, m;
 	int e;
 
@@ -1210,6 +1302,7 @@ api_emails_variables_get(struct call *c, struct resp *r)
 		email_ctx_clear(&x);
 		return e > 0 ? 0 : e;
 	}
+	mods = email_doc_modules(x.content, x.has_tpl ? &x.o : NULL);
 	for (v = 0; x.has_tpl && v < x.o.nvariables; v++) {
 		var = &x.o.variables[v];
 		if (!var->module_scope) {
@@ -1217,12 +1310,14 @@ api_emails_variables_get(struct call *c, struct resp *r)
 			    variable_value(&x, v, NULL), NULL));
 			continue;
 		}
-		for (m = 0; m < x.o.nmodules; m++)
-			if (module_uses(&x.o.modules[m], v))
+		for (m = 0; m < json_object_array_length(mods); m++) {
+			inst = instance_using(&x, mods, m, v);
+			if (inst != NULL)
 				resp_add(r, variable_json(var->id,
-				    variable_value(&x, v, x.o.modules[m].id),
-				    x.o.modules[m].id));
+				    variable_value(&x, v, inst), inst));
+		}
 	}
+	json_object_put(mods);
 	email_ctx_clear(&x);
 	return 0;
 }
@@ -1236,6 +1331,8 @@ variable_check(struct call *c, struct resp *r, const struct email_ctx *x,
     const char *name, const char *module, const char *value)
 {
 	const struct tpl_variable *var = NULL;
+	struct json_object *mods;
+	const char *inst;
 	size_t v, m;
 
 	for (v = 0; x->has_tpl && v < x->o.nvariables; v++)
@@ -1254,11 +1351,12 @@ variable_check(struct call *c, struct resp *r, const struct email_ctx *x,
 		return api_common_fail(c, r, -API_ERR_RULE, "Variable '%s' is "
 		    "not module scoped", api_common_echo(c, name));
 	if (module != NULL) {
-		for (m = 0; m < x->o.nmodules; m++)
-			if (strcmp(x->o.modules[m].id, module) == 0 &&
-			    module_uses(&x->o.modules[m], v))
-				break;
-		if (m == x->o.nmodules)
+		mods = email_doc_modules(x->content, &x->o);
+		m = (size_t)email_modules_find(mods, module);
+		inst = email_modules_find(mods, module) >= 0 ?
+		    instance_using(x, mods, m, v) : NULL;
+		json_object_put(mods);
+		if (inst == NULL)
 			return api_common_fail(c, r, -API_ERR_RULE, "Module "
 			    "'%s' does not use variable '%s'",
 			    api_common_echo(c, module),
@@ -1328,4 +1426,358 @@ api_emails_cc_fields(struct call *c, struct resp *r)
 	    json_object_new_string("leadOwnerEmailAddress"));
 	resp_add(r, o);
 	return 0;
+}
+
+/* ---- Modules ------------------------------------------------------------ */
+
+/* A refusal of a module change: code (0: 709), message before a after. */
+static int
+mod_refuse(struct email_edit *ed, int code, char *msg, const char *before,
+    const char *a, const char *after)
+{
+	ed->code = code;
+	(void)snprintf(msg, REPO_EMAIL_MSG_BYTES, "%s%s%s", before, a, after);
+	return -1;
+}
+
+/* The instance the path names, or the 702 refusal (-1). */
+static long
+mod_find(struct email_edit *ed, struct json_object *mods, char *msg)
+{
+	long i = email_modules_find(mods, ed->mod_id);
+
+	if (i < 0)
+		return mod_refuse(ed, -API_ERR_NO_DATA, msg, "Module '",
+		    ed->mod_id, "' not found");
+	return i;
+}
+
+/* Whether id may name a new instance: a valid id not in use. */
+static int
+mod_new_id(struct email_edit *ed, struct json_object *mods, const char *id,
+    char *msg)
+{
+	if (!tpl_is_valid_id(id))
+		return mod_refuse(ed, 0, msg, "Invalid module id '", id, "'");
+	if (email_modules_find(mods, id) >= 0)
+		return mod_refuse(ed, 0, msg, "Module '", id,
+		    "' already exists");
+	return 0;
+}
+
+/* mods with m inserted at index at (the end when past it). */
+static struct json_object *
+mods_insert(struct json_object *mods, size_t at, struct json_object *m)
+{
+	struct json_object *out = json_object_new_array();
+	size_t i, n = json_object_array_length(mods);
+
+	for (i = 0; i <= n; i++) {
+		if (i == at || (i == n && at > n))
+			json_object_array_add(out, m);
+		if (i < n)
+			json_object_array_add(out, json_object_get(
+			    json_object_array_get_idx(mods, i)));
+	}
+	json_object_put(mods);
+	return out;
+}
+
+/* Moves the module-scoped values of instance from to instance to. */
+static void
+mods_move_variables(struct json_object *doc, const char *from,
+    const char *to)
+{
+	struct json_object *vars, *moved = json_object_new_object();
+	size_t flen = strlen(from);
+	char *key;
+
+	if (!json_object_object_get_ex(doc, "variables", &vars) ||
+	    !json_object_is_type(vars, json_type_object)) {
+		json_object_put(moved);
+		return;
+	}
+	json_object_object_foreach(vars, k, v) {
+		if (strncmp(k, from, flen) == 0 && k[flen] == ':')
+			json_object_object_add(moved, k, json_object_get(v));
+	}
+	json_object_object_foreach(moved, mk, mv) {
+		json_object_object_del(vars, mk);
+		key = malloc(strlen(to) + strlen(mk + flen) + 1);
+		if (key == NULL)
+			continue;
+		(void)snprintf(key, strlen(to) + strlen(mk + flen) + 1, "%s%s",
+		    to, mk + flen);
+		json_object_object_add(vars, key, json_object_get(mv));
+		free(key);
+	}
+	json_object_put(moved);
+}
+
+static int
+mod_add(struct email_edit *ed, struct json_object *doc,
+    struct json_object **mods, char *msg)
+{
+	(void)doc;
+	if (mod_new_id(ed, *mods, ed->mod_id, msg) != 0)
+		return -1;
+	*mods = mods_insert(*mods, (size_t)ed->mod_index,
+	    email_module_new(ed->mod_id, ed->mod_name));
+	return 0;
+}
+
+static int
+mod_delete(struct email_edit *ed, struct json_object *doc,
+    struct json_object **mods, char *msg)
+{
+	long i = mod_find(ed, *mods, msg);
+
+	(void)doc;
+	if (i < 0)
+		return -1;
+	return json_object_array_del_idx(*mods, (size_t)i, 1) == 0 ? 0 : -1;
+}
+
+static int
+mod_duplicate(struct email_edit *ed, struct json_object *doc,
+    struct json_object **mods, char *msg)
+{
+	struct json_object *orig, *mv;
+	long i = mod_find(ed, *mods, msg);
+
+	(void)doc;
+	if (i < 0 || mod_new_id(ed, *mods, ed->mod_name, msg) != 0)
+		return -1;
+	orig = json_object_array_get_idx(*mods, (size_t)i);
+	if (!json_object_object_get_ex(orig, "module", &mv))
+		return -1;
+	*mods = mods_insert(*mods, (size_t)i + 1,
+	    email_module_new(ed->mod_name, json_object_get_string(mv)));
+	return 0;
+}
+
+static int
+mod_rename(struct email_edit *ed, struct json_object *doc,
+    struct json_object **mods, char *msg)
+{
+	long i = mod_find(ed, *mods, msg);
+
+	if (i < 0 || mod_new_id(ed, *mods, ed->mod_name, msg) != 0)
+		return -1;
+	json_object_object_add(json_object_array_get_idx(*mods, (size_t)i),
+	    "id", json_object_new_string(ed->mod_name));
+	mods_move_variables(doc, ed->mod_id, ed->mod_name);
+	return 0;
+}
+
+static int
+mod_rearrange(struct email_edit *ed, struct json_object *doc,
+    struct json_object **mods, char *msg)
+{
+	static const char every[] = "Rearrange must place every module "
+	    "exactly once: ";
+	struct json_object *out, *p, *iv, *mv;
+	size_t n = json_object_array_length(*mods), k;
+	struct json_object **slot;
+	long i;
+	int64_t at;
+
+	(void)doc;
+	if (json_object_array_length(ed->positions) != n)
+		return mod_refuse(ed, 0, msg, every, "the email has a different "
+		    "number of modules", "");
+	slot = calloc(n + 1, sizeof(*slot));
+	if (slot == NULL)
+		return -1;
+	for (k = 0; k < n; k++) {
+		p = json_object_array_get_idx(ed->positions, k);
+		if (!json_object_object_get_ex(p, "index", &iv) ||
+		    !json_object_object_get_ex(p, "moduleId", &mv) ||
+		    (i = email_modules_find(*mods,
+		    json_object_get_string(mv))) < 0) {
+			free(slot);
+			return mod_refuse(ed, 0, msg, every, "a position names "
+			    "no module of the email", "");
+		}
+		at = json_object_get_int64(iv);
+		if (at < 0 || (size_t)at >= n || slot[at] != NULL) {
+			free(slot);
+			return mod_refuse(ed, 0, msg, every, "an index is out of "
+			    "range or repeated", "");
+		}
+		slot[at] = json_object_array_get_idx(*mods, (size_t)i);
+	}
+	out = json_object_new_array();
+	for (k = 0; k < n; k++)
+		json_object_array_add(out, json_object_get(slot[k]));
+	free(slot);
+	for (k = 0; k < n; k++)
+		for (i = (long)k + 1; (size_t)i < n; i++)
+			if (json_object_array_get_idx(out, k) ==
+			    json_object_array_get_idx(out, (size_t)i)) {
+				json_object_put(out);
+				return mod_refuse(ed, 0, msg, every, "a module "
+				    "is named twice", "");
+			}
+	json_object_put(*mods);
+	*mods = out;
+	return 0;
+}
+
+/*
+ * Runs a module change fn on email id's draft, with the email's outline
+ * (an email without a template has no modules: 709).
+ */
+static int
+module_change(struct call *c, struct resp *r, struct email_edit *ed,
+    int (*fn)(struct email_edit *, struct json_object *,
+    struct json_object **, char *))
+{
+	struct email_ctx x;
+	int32_t id = path_id(c);
+	int e;
+
+	if ((e = email_ctx_load(c, r, id, ASSET_ST_ANY, false, &x)) != 0) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	if (!x.has_tpl || x.o.container_id == NULL) {
+		email_ctx_clear(&x);
+		return api_common_fail(c, r, -API_ERR_RULE, "The email has no "
+		    "module container");
+	}
+	ed->open_tracking_disabled = -1;
+	ed->mod_id = c->req->path_params[1];
+	ed->o = &x.o;
+	ed->modules = fn;
+	e = run_edit(c, r, id, ed, true);
+	email_ctx_clear(&x);
+	return e;
+}
+
+/* The template module named name (its mktoName or its id), or -1. */
+static long
+template_module(const struct tpl_outline *o, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < o->nmodules; k++)
+		if (strcmp(o->modules[k].name, name) == 0 ||
+		    strcmp(o->modules[k].id, name) == 0)
+			return (long)k;
+	return -1;
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}/content/{moduleId}/add.json: name (the
+ * template's module), index.  The new instance is named moduleId.
+ */
+int
+api_emails_module_add(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "index", .type = VP_INT, .flags = VPF_REQUIRED,
+		  .min = 0, .max = INT32_MAX },
+	};
+	struct vvalue pv[2];
+	struct email_ctx x;
+	struct email_edit ed;
+	long k;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if ((e = email_ctx_load(c, r, path_id(c), ASSET_ST_ANY, false,
+	    &x)) != 0) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	k = x.has_tpl ? template_module(&x.o, pv[0].s) : -1;
+	memset(&ed, 0, sizeof(ed));
+	if (k >= 0)
+		ed.mod_name = arena_strdup(&c->app->arena, x.o.modules[k].id);
+	email_ctx_clear(&x);
+	if (k < 0)
+		return api_common_fail(c, r, -API_ERR_NO_DATA, "Module '%s' not "
+		    "found in the template", api_common_echo(c, pv[0].s));
+	ed.mod_index = pv[1].i;
+	return module_change(c, r, &ed, mod_add);
+}
+
+/* POST /rest/asset/v1/email/{id}/content/{moduleId}/delete.json */
+int
+api_emails_module_delete(struct call *c, struct resp *r)
+{
+	struct email_edit ed;
+
+	memset(&ed, 0, sizeof(ed));
+	return module_change(c, r, &ed, mod_delete);
+}
+
+/* The name parameter of duplicate and rename (the new module id). */
+static int
+module_named(struct call *c, struct resp *r,
+    int (*fn)(struct email_edit *, struct json_object *,
+    struct json_object **, char *))
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+	};
+	struct vvalue pv[1];
+	struct email_edit ed;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	memset(&ed, 0, sizeof(ed));
+	ed.mod_name = pv[0].s;
+	return module_change(c, r, &ed, fn);
+}
+
+/* POST .../content/{moduleId}/duplicate.json?name= */
+int
+api_emails_module_duplicate(struct call *c, struct resp *r)
+{
+	return module_named(c, r, mod_duplicate);
+}
+
+/* POST .../content/{moduleId}/rename.json?name= */
+int
+api_emails_module_rename(struct call *c, struct resp *r)
+{
+	return module_named(c, r, mod_rename);
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}/content/rearrange.json:
+ * positions=[{"index":0,"moduleId":"..."},...], every module once.
+ */
+int
+api_emails_module_rearrange(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "positions", .type = VP_RAW, .flags = VPF_REQUIRED,
+		  .max = 65536 },
+	};
+	struct vvalue pv[1];
+	struct email_edit ed;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	memset(&ed, 0, sizeof(ed));
+	ed.positions = json_tokener_parse(pv[0].s);
+	if (ed.positions == NULL ||
+	    !json_object_is_type(ed.positions, json_type_array)) {
+		json_object_put(ed.positions);
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid "
+		    "value '%s'. Required of type 'List'",
+		    api_common_echo(c, pv[0].s));
+	}
+	e = module_change(c, r, &ed, mod_rearrange);
+	json_object_put(ed.positions);
+	return e;
 }

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "model/email.h"
+#include "model/template.h"
 
 /* The member name (an object) of doc, made when missing. */
 static struct json_object *
@@ -111,4 +112,77 @@ email_doc_set_variable(struct json_object *doc, const char *name,
 	json_object_object_add(member(doc, "variables"), k,
 	    json_object_new_string(value));
 	free(k);
+}
+
+/* See email.h. */
+struct json_object *
+email_module_new(const char *id, const char *module)
+{
+	struct json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "id", json_object_new_string(id));
+	json_object_object_add(m, "module", json_object_new_string(module));
+	return m;
+}
+
+/* See email.h. */
+struct json_object *
+email_doc_modules(struct json_object *doc, const struct tpl_outline *o)
+{
+	struct json_object *mods;
+	size_t i;
+
+	if (json_object_object_get_ex(doc, "modules", &mods) &&
+	    json_object_is_type(mods, json_type_array))
+		return json_object_get(mods);
+	mods = json_object_new_array();
+	for (i = 0; o != NULL && i < o->nmodules; i++)
+		if (o->modules[i].add_by_default)
+			json_object_array_add(mods, email_module_new(
+			    o->modules[i].id, o->modules[i].id));
+	return mods;
+}
+
+/* See email.h. */
+void
+email_doc_set_modules(struct json_object *doc, struct json_object *mods)
+{
+	json_object_object_add(doc, "modules", mods);
+}
+
+/* A string member of instance i of mods ("" when missing). */
+static const char *
+inst_str(struct json_object *mods, size_t i, const char *name)
+{
+	struct json_object *m = json_object_array_get_idx(mods, i), *v;
+
+	if (m != NULL && json_object_object_get_ex(m, name, &v) && v != NULL)
+		return json_object_get_string(v);
+	return "";
+}
+
+/* See email.h. */
+long
+email_modules_find(struct json_object *mods, const char *id)
+{
+	size_t i, n = json_object_array_length(mods);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(inst_str(mods, i, "id"), id) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* See email.h. */
+long
+email_modules_template(struct json_object *mods, size_t i,
+    const struct tpl_outline *o)
+{
+	const char *module = inst_str(mods, i, "module");
+	size_t k;
+
+	for (k = 0; k < o->nmodules; k++)
+		if (strcmp(o->modules[k].id, module) == 0)
+			return (long)k;
+	return -1;
 }
