@@ -80,7 +80,15 @@
  *     '_' is 709; a module the email does not have is 702 "Module '<id>'
  *     not found"; Rearrange's positions must place every instance once
  *     at indexes 0 to n-1 (709 "Rearrange must place every module
- *     exactly once: ..."), positions that are not a JSON array 1001.
+ *     exactly once: ..."), positions that are not a JSON array 1001;
+ *   - a section's dynamic content id is its htmlId; an id that names no
+ *     dynamic section is 704 "Invalid dynamic content id '<id>'" (the
+ *     documentation's code); Get Email Dynamic Content lists every
+ *     segment of the segmentation in order, each with the section's
+ *     template HTML until set, `id` and `segmentId` both the segment's
+ *     id, and the email's times; Update takes the segment's name
+ *     (`segment`, 709 for one the segmentation lacks), `type` HTML (or
+ *     Text) and `value`, checked as snippets are.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -1779,5 +1787,194 @@ api_emails_module_rearrange(struct call *c, struct resp *r)
 	}
 	e = module_change(c, r, &ed, mod_rearrange);
 	json_object_put(ed.positions);
+	return e;
+}
+
+/* ---- Dynamic content ---------------------------------------------------- */
+
+/*
+ * The segmentation section html_id of x is dynamic by (0 when it is not
+ * dynamic content), and its stored object (NULL: the template's).
+ */
+static int32_t
+dynamic_of(const struct email_ctx *x, const char *html_id,
+    struct json_object **stored)
+{
+	struct json_object *s = email_doc_section(x->content, html_id);
+	const char *type = str_member(s, "type", NULL);
+
+	*stored = s;
+	if (type == NULL)
+		return template_dynamic(&x->tpl, html_id);
+	if (strcmp(type, "DynamicContent") != 0)
+		return 0;
+	return (int32_t)strtol(str_member(s, "segmentation", "0"), NULL, 10);
+}
+
+/* 704 for a dynamic content id that names no dynamic section. */
+static int
+bad_content_id(struct call *c, struct resp *r, const char *id)
+{
+	return api_common_fail(c, r, -API_ERR_BAD_DATE, "Invalid dynamic "
+	    "content id '%s'", api_common_echo(c, id));
+}
+
+/* The default HTML of section html_id: the template's, inside it. */
+static char *
+section_default_html(const struct email_ctx *x, const char *html_id)
+{
+	const struct html_elem *e = find_elem(x->doc, html_id);
+	size_t len;
+
+	return e != NULL ? html_elem_inner(e, &len) : NULL;
+}
+
+/* GET /rest/asset/v1/email/{id}/dynamicContent/{contentId}.json?status= */
+int
+api_emails_dynamic_get(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_STATUS,
+	};
+	struct vvalue pv[1];
+	struct email_ctx x;
+	struct repo_seg seg;
+	struct json_object *stored = NULL, *segs = NULL, *o, *items, *it, *sv;
+	const char *cid = c->req->path_params[1];
+	char *dflt;
+	int32_t sid;
+	size_t k;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
+	    &x);
+	if (e != 0) {
+		email_ctx_clear(&x);
+		return e > 0 ? 0 : e;
+	}
+	sid = x.has_tpl && section_index(&x.o, cid) >= 0 ?
+	    dynamic_of(&x, cid, &stored) : 0;
+	if (sid == 0) {
+		email_ctx_clear(&x);
+		return bad_content_id(c, r, cid);
+	}
+	if ((e = repo_seg_get(c->app->db, &c->app->arena, sid, &seg)) != 0) {
+		email_ctx_clear(&x);
+		return err_from_repo(e);
+	}
+	if (stored != NULL)
+		(void)json_object_object_get_ex(stored, "segments", &segs);
+	dflt = section_default_html(&x, cid);
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_string(cid));
+	json_object_object_add(o, "segmentation", json_object_new_int64(sid));
+	json_object_object_add(o, "createdAt",
+	    api_asset_time_json(x.em.created_at));
+	json_object_object_add(o, "updatedAt",
+	    api_asset_time_json(x.em.updated_at));
+	items = json_object_new_array();
+	for (k = 0; k < seg.nsegments; k++) {
+		sv = NULL;
+		if (segs != NULL)
+			(void)json_object_object_get_ex(segs,
+			    seg.segments[k].name, &sv);
+		it = json_object_new_object();
+		json_object_object_add(it, "id",
+		    json_object_new_int64(seg.segments[k].id));
+		json_object_object_add(it, "segmentId",
+		    json_object_new_int64(seg.segments[k].id));
+		json_object_object_add(it, "segmentName",
+		    json_object_new_string(seg.segments[k].name));
+		json_object_object_add(it, "type", json_object_new_string(
+		    str_member(sv, "type", "HTML")));
+		json_object_object_add(it, "content", json_object_new_string(
+		    str_member(sv, "content", dflt != NULL ? dflt : "")));
+		json_object_array_add(items, it);
+	}
+	json_object_object_add(o, "content", items);
+	resp_add(r, o);
+	free(dflt);
+	email_ctx_clear(&x);
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}/dynamicContent/{contentId}.json:
+ * segment (a segment's name), type (HTML), value.
+ */
+int
+api_emails_dynamic_update(struct call *c, struct resp *r)
+{
+	static const char *const types[] = { "HTML", "Text", NULL };
+	static const struct vparam params[] = {
+		{ .name = "segment", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "type", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = types },
+		{ .name = "value", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = HTML_MAX_BYTES },
+	};
+	struct vvalue pv[3];
+	struct email_ctx x;
+	struct email_edit ed;
+	struct repo_seg seg;
+	struct json_object *stored = NULL, *sv, *segs, *one;
+	const char *cid = c->req->path_params[1];
+	char msg[TPL_MSG_BYTES];
+	int32_t id = path_id(c), sid;
+	size_t k;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (tpl_check_snippet(pv[2].s, strlen(pv[2].s), msg) != 0)
+		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
+	if ((e = email_ctx_load(c, r, id, ASSET_ST_ANY, false, &x)) != 0) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	sid = x.has_tpl && section_index(&x.o, cid) >= 0 ?
+	    dynamic_of(&x, cid, &stored) : 0;
+	sv = stored != NULL && sid != 0 ? json_object_get(stored) : NULL;
+	email_ctx_clear(&x);
+	if (sid == 0)
+		return bad_content_id(c, r, cid);
+	if ((e = repo_seg_get(c->app->db, &c->app->arena, sid, &seg)) != 0) {
+		json_object_put(sv);
+		return err_from_repo(e);
+	}
+	for (k = 0; k < seg.nsegments; k++)
+		if (strcmp(seg.segments[k].name, pv[0].s) == 0)
+			break;
+	if (k == seg.nsegments) {
+		json_object_put(sv);
+		return api_common_fail(c, r, -API_ERR_RULE, "Segment '%s' not "
+		    "found in segmentation %ld", api_common_echo(c, pv[0].s),
+		    (long)sid);
+	}
+	if (sv == NULL) {
+		sv = json_object_new_object();
+		json_object_object_add(sv, "type",
+		    json_object_new_string("DynamicContent"));
+		json_object_object_add(sv, "segmentation", json_object_new_string(
+		    arena_printf(&c->app->arena, "%ld", (long)sid)));
+	}
+	if (!json_object_object_get_ex(sv, "segments", &segs)) {
+		segs = json_object_new_object();
+		json_object_object_add(sv, "segments", segs);
+	}
+	one = json_object_new_object();
+	json_object_object_add(one, "type", json_object_new_string(
+	    pv[1].present ? types[pv[1].i] : "HTML"));
+	json_object_object_add(one, "content", json_object_new_string(pv[2].s));
+	json_object_object_add(segs, seg.segments[k].name, one);
+	memset(&ed, 0, sizeof(ed));
+	ed.open_tracking_disabled = -1;
+	ed.section = cid;
+	ed.section_value = sv;
+	e = run_edit(c, r, id, &ed, true);
+	json_object_put(sv);
 	return e;
 }
