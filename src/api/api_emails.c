@@ -648,6 +648,30 @@ email_ctx_load(struct call *c, struct resp *r, int32_t id,
 	return 0;
 }
 
+/*
+ * The email of a query by the path's id and the status parameter, into
+ * *x: 0, 1 after the "No assets found" warning, or the error (*x is
+ * cleared but for 0).
+ */
+static int
+query_ctx(struct call *c, struct resp *r, struct email_ctx *x)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_STATUS,
+	};
+	struct vvalue pv[1];
+	int e;
+
+	memset(x, 0, sizeof(*x));
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
+	    x);
+	if (e != 0)
+		email_ctx_clear(x);
+	return e;
+}
+
 struct find_id {
 	const char		*id;
 	const struct html_elem	*found;
@@ -859,22 +883,12 @@ modules_json(struct call *c, struct resp *r, const struct email_ctx *x)
 int
 api_emails_content_get(struct call *c, struct resp *r)
 {
-	static const struct vparam params[] = {
-		API_ASSET_P_STATUS,
-	};
-	struct vvalue pv[1];
 	struct email_ctx x;
 	size_t i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
-		return e;
-	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
-	    &x);
-	if (e != 0) {
-		email_ctx_clear(&x);
+	if ((e = query_ctx(c, r, &x)) != 0)
 		return e > 0 ? 0 : e;
-	}
 	for (i = 0; x.has_tpl && i < x.o.nsections; i++)
 		resp_add(r, section_json(&x, i));
 	if (x.has_tpl && x.o.container_id != NULL)
@@ -1291,10 +1305,6 @@ variable_value(const struct email_ctx *x, size_t v, const char *module)
 int
 api_emails_variables_get(struct call *c, struct resp *r)
 {
-	static const struct vparam params[] = {
-		API_ASSET_P_STATUS,
-	};
-	struct vvalue pv[1];
 	struct email_ctx x;
 	struct json_object *mods;
 	const struct tpl_variable *var;
@@ -1302,14 +1312,8 @@ api_emails_variables_get(struct call *c, struct resp *r)
 	size_t v, m;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
-		return e;
-	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
-	    &x);
-	if (e != 0) {
-		email_ctx_clear(&x);
+	if ((e = query_ctx(c, r, &x)) != 0)
 		return e > 0 ? 0 : e;
-	}
 	mods = email_doc_modules(x.content, x.has_tpl ? &x.o : NULL);
 	for (v = 0; x.has_tpl && v < x.o.nvariables; v++) {
 		var = &x.o.variables[v];
@@ -1833,10 +1837,6 @@ section_default_html(const struct email_ctx *x, const char *html_id)
 int
 api_emails_dynamic_get(struct call *c, struct resp *r)
 {
-	static const struct vparam params[] = {
-		API_ASSET_P_STATUS,
-	};
-	struct vvalue pv[1];
 	struct email_ctx x;
 	struct repo_seg seg;
 	struct json_object *stored = NULL, *segs = NULL, *o, *items, *it, *sv;
@@ -1846,14 +1846,8 @@ api_emails_dynamic_get(struct call *c, struct resp *r)
 	size_t k;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
-		return e;
-	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
-	    &x);
-	if (e != 0) {
-		email_ctx_clear(&x);
+	if ((e = query_ctx(c, r, &x)) != 0)
 		return e > 0 ? 0 : e;
-	}
 	sid = x.has_tpl && section_index(&x.o, cid) >= 0 ?
 	    dynamic_of(&x, cid, &stored) : 0;
 	if (sid == 0) {
