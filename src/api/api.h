@@ -99,6 +99,8 @@ int	api_emails_module_rename(struct call *c, struct resp *r);
 int	api_emails_module_rearrange(struct call *c, struct resp *r);
 int	api_emails_dynamic_get(struct call *c, struct resp *r);
 int	api_emails_dynamic_update(struct call *c, struct resp *r);
+int	api_emails_full_get(struct call *c, struct resp *r);
+int	api_emails_full_update(struct call *c, struct resp *r);
 
 /*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,

@@ -17,6 +17,7 @@
 #include "api/api_common.h"
 #include "call.h"
 #include "err.h"
+#include "http/request.h"
 #include "http/response.h"
 #include "http/validate.h"
 #include "model/asset.h"
@@ -133,6 +134,25 @@ api_asset_found(struct resp *r, int e)
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_asset_none(r);
 	return e != 0 ? err_from_repo(e) : 1;
+}
+
+/* See api_asset.h. */
+const char *
+api_asset_content_param(const struct call *c, size_t *len)
+{
+	const struct req *q = c->req;
+	const char *content;
+	size_t i;
+
+	for (i = 0; i < q->nparts; i++)
+		if (q->parts[i].name != NULL &&
+		    strcmp(q->parts[i].name, "content") == 0) {
+			*len = q->parts[i].len;
+			return q->parts[i].data;
+		}
+	content = req_param(q, "content");
+	*len = content != NULL ? strlen(content) : 0;
+	return content;
 }
 
 /* See api_asset.h. */

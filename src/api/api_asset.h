@@ -104,6 +104,13 @@ int	api_asset_change_err(struct call *c, struct resp *r, int e,
  */
 int	api_asset_found(struct resp *r, int e);
 
+/*
+ * The uploaded `content`: a multipart part of that name (a file, as
+ * clients send it), else a plain `content` field; *len its length.
+ * NULL when there is neither.
+ */
+const char	*api_asset_content_param(const struct call *c, size_t *len);
+
 /* Adds {"id": id} to the result (the reply of many mutations). */
 void	api_asset_id_result(struct resp *r, int64_t id);
 

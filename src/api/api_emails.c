@@ -88,7 +88,21 @@
  *     template HTML until set, `id` and `segmentId` both the segment's
  *     id, and the email's times; Update takes the segment's name
  *     (`segment`, 709 for one the segmentation lacks), `type` HTML (or
- *     Text) and `value`, checked as snippets are.
+ *     Text) and `value`, checked as snippets are;
+ *   - Get Email Full Content renders the version: the template's HTML
+ *     with each section set (Text HTML, a dynamic section's Default
+ *     segment, a snippet's HTML, an image's attributes), the module
+ *     instances in order in place of the template's modules (each
+ *     keeping the template module's element, its id the instance's) and
+ *     ${variable} references replaced by their values in the parsed text
+ *     and attribute values; type=Text is the rendered document's text.
+ *     leadId is read (a positive integer, 1001 otherwise) but lead
+ *     tokens such as {{lead.First Name}} are left as they are;
+ *   - Update Email Full Content takes a multipart `content` part (or a
+ *     plain field; 1002 without one), refuses an email linked to a
+ *     template (709 "Cannot update the full content of an email linked
+ *     to a template") and HTML with a <script> or a NUL byte (709); the
+ *     HTML is kept as sent in the draft.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -919,6 +933,7 @@ struct email_edit {
 	int64_t			 mod_index;
 	struct json_object	*positions;	/* rearrange */
 	int			 code;	/* a refusal's api_err; 0: 709 */
+	struct json_object	*full_html;	/* the whole HTML, or NULL */
 };
 
 static int
@@ -935,7 +950,8 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 			d->hdr[h] = ed->hdr[h];
 	if (ed->open_tracking_disabled >= 0)
 		d->open_tracking_disabled = ed->open_tracking_disabled != 0;
-	if (ed->section == NULL && ed->var_name == NULL && ed->modules == NULL)
+	if (ed->section == NULL && ed->var_name == NULL &&
+	    ed->modules == NULL && ed->full_html == NULL)
 		return 0;
 	if ((doc = email_doc_parse(d->content, d->content_len)) == NULL)
 		return -1;
@@ -945,6 +961,9 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 	if (ed->var_name != NULL)
 		email_doc_set_variable(doc, ed->var_name, ed->var_module,
 		    ed->var_value);
+	if (ed->full_html != NULL)
+		json_object_object_add(doc, "html",
+		    json_object_get(ed->full_html));
 	if (ed->modules != NULL) {
 		struct json_object *mods = email_doc_modules(doc, ed->o);
 
@@ -1968,6 +1987,239 @@ api_emails_dynamic_update(struct call *c, struct resp *r)
 	ed.open_tracking_disabled = -1;
 	ed.section = cid;
 	ed.section_value = sv;
+	e = run_edit(c, r, id, &ed, true);
+	json_object_put(sv);
+	return e;
+}
+
+/* ---- Full content ------------------------------------------------------- */
+
+/* Section s of x's template document as the version sets it. */
+static void
+render_section(struct call *c, struct email_ctx *x,
+    const struct tpl_section *s)
+{
+	const struct html_elem *e = find_elem(x->doc, s->id), *img;
+	struct json_object *stored = email_doc_section(x->content, s->id);
+	struct json_object *segs, *def;
+	const char *type = str_member(stored, "type", NULL), *v;
+	struct repo_snippet sn;
+	size_t k;
+	static const char *const attrs[][2] = { { "value", "src" },
+	    { "altText", "alt" }, { "width", "width" },
+	    { "height", "height" }, { "style", "style" } };
+
+	if (e == NULL || type == NULL)
+		return;
+	if (strcmp(type, "Text") == 0) {
+		v = str_member(stored, "html", "");
+		(void)html_set_inner(x->doc, e, v, strlen(v));
+	} else if (strcmp(type, "DynamicContent") == 0 &&
+	    json_object_object_get_ex(stored, "segments", &segs) &&
+	    json_object_object_get_ex(segs, "Default", &def)) {
+		v = str_member(def, "content", "");
+		(void)html_set_inner(x->doc, e, v, strlen(v));
+	} else if (strcmp(type, "Snippet") == 0 &&
+	    repo_snippet_get(c->app->db, &c->app->arena, (int32_t)strtol(
+	    str_member(stored, "snippet", "0"), NULL, 10), &sn) == 0 &&
+	    sn.content != NULL)
+		(void)html_set_inner(x->doc, e, sn.content,
+		    strlen(sn.content));
+	else if (strcmp(type, "Image") == 0 &&
+	    (img = section_img(x->doc, e)) != NULL)
+		for (k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
+			if ((v = str_member(stored, attrs[k][0], NULL)) != NULL)
+				html_set_attr(x->doc, img, attrs[k][1], v);
+}
+
+/* The module instances of x in place of the template's modules. */
+static void
+render_modules(struct email_ctx *x)
+{
+	struct json_object *mods = email_doc_modules(x->content, &x->o), *id;
+	const struct html_elem **elems, *parent = NULL, *copy;
+	const struct tpl_outline *o = &x->o;
+	size_t k, i, v, n = json_object_array_length(mods);
+	long t;
+	char *needle;
+
+	elems = calloc(o->nmodules + 1, sizeof(*elems));
+	for (k = 0; elems != NULL && k < o->nmodules; k++)
+		if ((elems[k] = find_elem(x->doc, o->modules[k].id)) != NULL &&
+		    parent == NULL)
+			parent = html_elem_parent(elems[k]);
+	for (i = 0; parent != NULL && i < n; i++) {
+		t = email_modules_template(mods, i, o);
+		if (t < 0 || elems[t] == NULL ||
+		    !json_object_object_get_ex(json_object_array_get_idx(mods,
+		    i), "id", &id) || (copy = html_append_copy(x->doc, parent,
+		    elems[t])) == NULL)
+			continue;
+		html_set_attr(x->doc, copy, "id", json_object_get_string(id));
+		for (v = 0; v < o->nvariables; v++) {
+			if (!o->variables[v].module_scope ||
+			    !module_uses(&o->modules[t], v))
+				continue;
+			needle = malloc(strlen(o->variables[v].id) + 4);
+			if (needle == NULL)
+				continue;
+			(void)snprintf(needle, strlen(o->variables[v].id) + 4,
+			    "${%s}", o->variables[v].id);
+			html_replace_text(x->doc, copy, needle, variable_value(x,
+			    v, json_object_get_string(id)));
+			free(needle);
+		}
+	}
+	for (k = 0; parent != NULL && k < o->nmodules; k++)
+		if (elems[k] != NULL)
+			html_remove(x->doc, elems[k]);
+	free(elems);
+	json_object_put(mods);
+}
+
+/*
+ * The HTML of x's version: the template's document with the sections,
+ * the module instances and the global variables the version sets; for
+ * an email not linked to a template, the HTML it was given.  A heap
+ * string (free() it), or NULL.
+ */
+static char *
+render(struct call *c, struct email_ctx *x, size_t *len)
+{
+	const char *html;
+	char *needle;
+	size_t i;
+
+	if (!x->has_tpl) {
+		html = str_member(x->content, "html", "");
+		*len = strlen(html);
+		return strdup(html);
+	}
+	for (i = 0; i < x->o.nsections; i++)
+		render_section(c, x, &x->o.sections[i]);
+	if (x->o.container_id != NULL)
+		render_modules(x);
+	for (i = 0; i < x->o.nvariables; i++) {
+		if (x->o.variables[i].module_scope)
+			continue;
+		needle = malloc(strlen(x->o.variables[i].id) + 4);
+		if (needle == NULL)
+			continue;
+		(void)snprintf(needle, strlen(x->o.variables[i].id) + 4, "${%s}",
+		    x->o.variables[i].id);
+		html_replace_text(x->doc, NULL, needle,
+		    variable_value(x, i, NULL));
+		free(needle);
+	}
+	return html_serialize(x->doc, len);
+}
+
+/* The text version of html: its characters without markup. */
+static char *
+text_of(const char *html, size_t len)
+{
+	struct html_doc *d = len > 0 ? html_parse(html, len, NULL, 0) : NULL;
+	const struct html_elem *root = NULL;
+	char *t;
+
+	if (d == NULL)
+		return strdup("");
+	(void)html_each(d, first_elem_fn, &root);
+	t = root != NULL ? html_elem_text(root) : strdup("");
+	html_free(d);
+	return t;
+}
+
+/*
+ * GET /rest/asset/v1/email/{id}/fullContent.json?status=&type=HTML|Text
+ * &leadId=
+ */
+int
+api_emails_full_get(struct call *c, struct resp *r)
+{
+	static const char *const types[] = { "HTML", "Text", NULL };
+	static const struct vparam params[] = {
+		API_ASSET_P_STATUS,
+		{ .name = "type", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = types },
+		{ .name = "leadId", .type = VP_INT, .min = 1,
+		  .max = INT32_MAX },
+	};
+	struct vvalue pv[3];
+	struct email_ctx x;
+	struct json_object *o;
+	char *html, *text;
+	size_t len;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
+	    &x);
+	if (e != 0) {
+		email_ctx_clear(&x);
+		return e > 0 ? 0 : e;
+	}
+	if ((html = render(c, &x, &len)) == NULL) {
+		email_ctx_clear(&x);
+		return -API_ERR_SYSTEM;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int64(x.em.id));
+	json_object_object_add(o, "status",
+	    json_object_new_string(asset_status_name(x.em.status)));
+	if (pv[1].present && pv[1].i == 1) {
+		text = text_of(html, len);
+		json_object_object_add(o, "content",
+		    json_object_new_string(text != NULL ? text : ""));
+		free(text);
+	} else
+		json_object_object_add(o, "content",
+		    json_object_new_string_len(html, (int)len));
+	resp_add(r, o);
+	free(html);
+	email_ctx_clear(&x);
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}/fullContent.json with a multipart
+ * `content` part (text/html), or a plain `content` field.
+ */
+int
+api_emails_full_update(struct call *c, struct resp *r)
+{
+	const char *content = NULL;
+	struct email_ctx x;
+	struct email_edit ed;
+	struct json_object *sv;
+	char msg[TPL_MSG_BYTES];
+	int32_t id = path_id(c);
+	size_t len = 0;
+	int e;
+
+	content = api_asset_content_param(c, &len);
+	if (content == NULL || len == 0)
+		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing "
+		    "value for the required parameter 'content'");
+	if (memchr(content, '\0', len) != NULL ||
+	    tpl_check_snippet(content, len, msg) != 0)
+		return api_common_fail(c, r, -API_ERR_RULE, "%s",
+		    memchr(content, '\0', len) != NULL ? "Content holds a NUL "
+		    "byte" : msg);
+	if ((e = email_ctx_load(c, r, id, ASSET_ST_ANY, false, &x)) != 0) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	e = x.has_tpl;
+	email_ctx_clear(&x);
+	if (e)
+		return api_common_fail(c, r, -API_ERR_RULE, "Cannot update the "
+		    "full content of an email linked to a template");
+	sv = json_object_new_string_len(content, (int)len);
+	memset(&ed, 0, sizeof(ed));
+	ed.open_tracking_disabled = -1;
+	ed.full_html = sv;
 	e = run_edit(c, r, id, &ed, true);
 	json_object_put(sv);
 	return e;

@@ -396,21 +396,13 @@ check_for_approval(enum lpt_type t, const char *html, size_t len, char *msg)
 int
 api_lp_templates_content_update(struct call *c, struct resp *r)
 {
-	const struct req *q = c->req;
 	const char *content = NULL;
 	char msg[LPT_MSG_BYTES];
-	size_t len = 0, i;
+	size_t len = 0;
 	int32_t id = path_id(c);
 	int e;
 
-	for (i = 0; i < q->nparts && content == NULL; i++)
-		if (q->parts[i].name != NULL &&
-		    strcmp(q->parts[i].name, "content") == 0) {
-			content = q->parts[i].data;
-			len = q->parts[i].len;
-		}
-	if (content == NULL && (content = req_param(q, "content")) != NULL)
-		len = strlen(content);
+	content = api_asset_content_param(c, &len);
 	if (content == NULL || len == 0)
 		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing "
 		    "value for the required parameter 'content'");

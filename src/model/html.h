@@ -74,4 +74,26 @@ char	*html_elem_inner(const struct html_elem *e, size_t *len);
 /* The text inside e, without markup (a heap string; free() it). */
 char	*html_elem_text(const struct html_elem *e);
 
+/*
+ * Changing d (e an element of d): what is inside e becomes html (len
+ * bytes, parsed as a fragment the way html_parse reads documents; -1
+ * when it is not HTML); an attribute is set; e is removed (with what is
+ * inside); a copy of e is appended to parent's children (returned).
+ */
+int	html_set_inner(struct html_doc *d, const struct html_elem *e,
+	    const char *html, size_t len);
+void	html_set_attr(struct html_doc *d, const struct html_elem *e,
+	    const char *name, const char *value);
+void	html_remove(struct html_doc *d, const struct html_elem *e);
+const struct html_elem *html_append_copy(struct html_doc *d,
+	    const struct html_elem *parent, const struct html_elem *e);
+
+/*
+ * Replaces needle (a ${variable} reference, say) with value in every
+ * text and attribute value of root and what is inside it (NULL: all of
+ * d): in the parsed values, not in HTML.
+ */
+void	html_replace_text(struct html_doc *d, const struct html_elem *root,
+	    const char *needle, const char *value);
+
 #endif

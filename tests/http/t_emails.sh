@@ -96,6 +96,39 @@ copy=$(id_of)
 form POST "/rest/asset/v1/email/$copy/delete.json"
 expect "the clone, a draft, is deleted" "d['success'] and d['result'] == [{'id': $copy}]"
 
+# ---- full content of an email not linked to a template ---------------------
+# No operation unlinks an email from its template; the database does, as
+# for an email made in the editor without one.
+form POST /rest/asset/v1/emails.json --data-urlencode "name=free-$tag" \
+    --data-urlencode "folder=$fplace" --data-urlencode "template=$tpl" "${headers[@]}"
+free=$(id_of)
+dbsql "UPDATE email SET template_id = NULL WHERE id = $free"
+printf '<html><head><title>T</title></head><body><p>Full ${x} &amp; more</p></body></html>' \
+    >"$work/full.html"
+form POST "/rest/asset/v1/email/$free/fullContent.json" \
+    -F "content=@$work/full.html;type=text/html"
+expect "Update Email Full Content takes a multipart file and answers the id" \
+    "d['success'] and d['result'] == [{'id': $free}]"
+form GET "/rest/asset/v1/email/$free/fullContent.json"
+expect "the full content reads back as it was sent" \
+    "d['result'] == [{'id': $free, 'status': 'draft', 'content': open('$work/full.html').read()}]"
+form GET "/rest/asset/v1/email/$free/fullContent.json?type=Text"
+expect "its text version has no markup" \
+    "d['result'][0]['content'] == 'TFull \${x} & more'"
+form GET "/rest/asset/v1/email/$free/content.json"
+expect "an email without a template has no sections" \
+    "d['success'] and 'result' not in d or d['result'] == []"
+printf '<html><body><SCRIPT src="x.js"></SCRIPT></body></html>' >"$work/script.html"
+form POST "/rest/asset/v1/email/$free/fullContent.json" \
+    -F "content=@$work/script.html;type=text/html"
+expect "full content with a <script> is refused" \
+    "not d['success'] and d['errors'][0]['code'] == '709'"
+form POST "/rest/asset/v1/email/$free/approveDraft.json"
+expect "an email with full content is approved" "d['success']"
+form GET "/rest/asset/v1/email/$free/fullContent.json?status=approved"
+expect "the approved version holds the full content" \
+    "d['result'][0]['status'] == 'approved' and d['result'][0]['content'] == open('$work/full.html').read()"
+
 # ---- concurrent approve and unapprove --------------------------------------
 # Six clients (under the concurrent access limit of 10), four calls each.
 pids=()
