@@ -135,6 +135,7 @@
 #include "repo/repo_usage.h"
 #include "util/arena.h"
 #include "util/config.h"
+#include "util/num.h"
 
 /* The longest header value (subject, from, reply-to) taken, in bytes. */
 #define EMAIL_HDR_MAX_BYTES	4096
@@ -778,6 +779,17 @@ str_member(struct json_object *o, const char *name, const char *dflt)
 	return dflt;
 }
 
+/* An id kept as a string member of o (a segmentation, a snippet), or 0. */
+static int32_t
+ref_member(struct json_object *o, const char *name)
+{
+	int64_t n;
+
+	if (num_parse_i64(str_member(o, name, ""), 1, INT32_MAX, &n) != 0)
+		return 0;
+	return (int32_t)n;
+}
+
 /* The image value {width, altText, style, height} of an image section. */
 static struct json_object *
 image_value(const struct email_ctx *x, const struct html_elem *e,
@@ -1011,12 +1023,10 @@ need_ref(struct call *c, struct resp *r, const char *v, bool snippet,
 	const char *what = snippet ? "Snippet" : "Segmentation";
 	struct repo_snippet sn;
 	struct repo_seg seg;
-	long long n;
-	char *end;
+	int64_t n;
 	int e;
 
-	n = strtoll(v, &end, 10);
-	if (*v == '\0' || *end != '\0' || n < 1 || n > INT32_MAX)
+	if (num_parse_i64(v, 1, INT32_MAX, &n) != 0)
 		return api_common_fail(c, r, -API_ERR_RULE, "Invalid %s '%s'",
 		    what, api_common_echo(c, v));
 	e = snippet ? repo_snippet_get(c->app->db, &c->app->arena,
@@ -1024,7 +1034,7 @@ need_ref(struct call *c, struct resp *r, const char *v, bool snippet,
 	    (int32_t)n, &seg);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_common_fail(c, r, -API_ERR_RULE, "%s %lld not found",
-		    what, n);
+		    what, (long long)n);
 	if (e != 0)
 		return err_from_repo(e);
 	*id = (int32_t)n;
@@ -1189,7 +1199,7 @@ api_emails_section_update(struct call *c, struct resp *r)
 	struct email_ctx x;
 	struct email_edit ed;
 	struct json_object *sv;
-	const struct tpl_section *s;
+	enum tpl_section_kind kind;
 	const char *html_id = c->req->path_params[1];
 	char msg[TPL_MSG_BYTES];
 	int32_t id = path_id(c), ref = 0;
@@ -1204,14 +1214,14 @@ api_emails_section_update(struct call *c, struct resp *r)
 		return e;
 	}
 	i = x.has_tpl ? section_index(&x.o, html_id) : -1;
-	s = i >= 0 ? &x.o.sections[i] : NULL;
+	kind = i >= 0 ? x.o.sections[i].kind : TPL_SEC__MAX;
 	email_ctx_clear(&x);
-	if (s == NULL)
+	if (i < 0)
 		return no_section(c, r, html_id);
 	sv = json_object_new_object();
 	json_object_object_add(sv, "type",
 	    json_object_new_string(types[pv[0].i]));
-	if (pv[0].i == 0 && s->kind == TPL_SEC_IMAGE) {
+	if (pv[0].i == 0 && kind == TPL_SEC_IMAGE) {
 		json_object_object_add(sv, "type",
 		    json_object_new_string("Image"));
 		if (pv[1].present)
@@ -1831,7 +1841,7 @@ dynamic_of(const struct email_ctx *x, const char *html_id,
 		return template_dynamic(&x->tpl, html_id);
 	if (strcmp(type, "DynamicContent") != 0)
 		return 0;
-	return (int32_t)strtol(str_member(s, "segmentation", "0"), NULL, 10);
+	return ref_member(s, "segmentation");
 }
 
 /* 704 for a dynamic content id that names no dynamic section. */
@@ -2020,8 +2030,8 @@ render_section(struct call *c, struct email_ctx *x,
 		v = str_member(def, "content", "");
 		(void)html_set_inner(x->doc, e, v, strlen(v));
 	} else if (strcmp(type, "Snippet") == 0 &&
-	    repo_snippet_get(c->app->db, &c->app->arena, (int32_t)strtol(
-	    str_member(stored, "snippet", "0"), NULL, 10), &sn) == 0 &&
+	    repo_snippet_get(c->app->db, &c->app->arena,
+	    ref_member(stored, "snippet"), &sn) == 0 &&
 	    sn.content != NULL)
 		(void)html_set_inner(x->doc, e, sn.content,
 		    strlen(sn.content));
