@@ -692,27 +692,11 @@ struct find_id {
 	const struct html_elem	*found;
 };
 
-static int
-find_id_fn(void *ctx, const struct html_elem *e)
-{
-	struct find_id *f = ctx;
-	const char *v = html_elem_attr(e, "id");
-
-	if (v != NULL && strcmp(v, f->id) == 0) {
-		f->found = e;
-		return 1;
-	}
-	return 0;
-}
-
 /* The element of the template whose id is id, or NULL. */
 static const struct html_elem *
 find_elem(const struct html_doc *d, const char *id)
 {
-	struct find_id f = { id, NULL };
-
-	(void)html_each(d, find_id_fn, &f);
-	return f.found;
+	return html_elem_by_id(d, id);
 }
 
 static int

@@ -175,6 +175,22 @@ html_each(const struct html_doc *d,
 
 /* See html.h. */
 const struct html_elem *
+html_elem_by_id(const struct html_doc *d, const char *id)
+{
+	xmlNode *n;
+	size_t depth = 0;
+	const char *v;
+
+	for (n = elem_from(d->doc->children); n != NULL;
+	    n = next_elem(n, &depth))
+		if ((v = html_elem_attr(elem_of(n), "id")) != NULL &&
+		    strcmp(v, id) == 0)
+			return elem_of(n);
+	return NULL;
+}
+
+/* See html.h. */
+const struct html_elem *
 html_elem_parent(const struct html_elem *e)
 {
 	const xmlNode *p = node_of(e)->parent;

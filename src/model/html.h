@@ -39,6 +39,10 @@ void		 html_free(struct html_doc *d);
 int	html_each(const struct html_doc *d,
 	    int (*fn)(void *ctx, const struct html_elem *e), void *ctx);
 
+/* The first element of d whose id attribute is id, or NULL. */
+const struct html_elem *html_elem_by_id(const struct html_doc *d,
+	    const char *id);
+
 /* The element that holds e, or NULL for the root element. */
 const struct html_elem *html_elem_parent(const struct html_elem *e);
 /* The element's lower-case tag name ("div"). */

@@ -249,33 +249,14 @@ test_refusals(void **state)
 	free(big);
 }
 
-struct by_id {
-	const char		*id;
-	const struct html_elem	*e;
-};
-
-static int
-by_id_fn(void *ctx, const struct html_elem *e)
-{
-	struct by_id *b = ctx;
-	const char *v = html_elem_attr(e, "id");
-
-	if (v != NULL && strcmp(v, b->id) == 0) {
-		b->e = e;
-		return 1;
-	}
-	return 0;
-}
-
 /* The element of d whose id is id. */
 static const struct html_elem *
 by_id(const struct html_doc *d, const char *id)
 {
-	struct by_id b = { id, NULL };
+	const struct html_elem *e = html_elem_by_id(d, id);
 
-	(void)html_each(d, by_id_fn, &b);
-	assert_non_null(b.e);
-	return b.e;
+	assert_non_null(e);
+	return e;
 }
 
 /* Inner HTML and text, and the changes the email rendering makes. */
