@@ -96,8 +96,10 @@
  *     keeping the template module's element, its id the instance's) and
  *     ${variable} references replaced by their values in the parsed text
  *     and attribute values; type=Text is the rendered document's text.
- *     leadId is read (a positive integer, 1001 otherwise) but lead
- *     tokens such as {{lead.First Name}} are left as they are;
+ *     with leadId, {{lead.<field>}} tokens (the field's display name or
+ *     REST name) take that lead's values ("" for none; 1004 for a lead
+ *     that does not exist); a token with a default
+ *     ({{lead.First Name:default=...}}) is left as it is;
  *   - Update Email Full Content takes a multipart `content` part (or a
  *     plain field; 1002 without one), refuses an email linked to a
  *     template (709 "Cannot update the full content of an email linked
@@ -116,6 +118,7 @@
 #include "api/api.h"
 #include "api/api_asset.h"
 #include "api/api_common.h"
+#include "api/api_leads_catalog.h"
 #include "bounds.h"
 #include "call.h"
 #include "err.h"
@@ -126,10 +129,12 @@
 #include "model/email.h"
 #include "model/folder.h"
 #include "model/html.h"
+#include "model/leadfield.h"
 #include "model/template.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_leads.h"
 #include "repo/repo_segmentations.h"
 #include "repo/repo_snippets.h"
 #include "repo/repo_usage.h"
@@ -2125,6 +2130,61 @@ text_of(const char *html, size_t len)
 }
 
 /*
+ * html with the lead tokens of lead id filled: {{lead.<field>}}, the
+ * field named by its display name or its REST name, becomes the lead's
+ * value ("" for none), in the parsed text and attribute values.  Returns
+ * the new HTML (free() it; *len set) and frees html, or NULL with *err
+ * the api_err (1004 when there is no such lead).
+ */
+static char *
+fill_lead_tokens(struct call *c, char *html, size_t *len, int64_t id,
+    int *err)
+{
+	const struct lead_schema *s;
+	const struct lead_field **cols;
+	struct lead_rows rows;
+	struct html_doc *d;
+	const char *v;
+	char *needle, *out;
+	size_t i, k;
+
+	*err = 0;
+	if ((*err = api_leads_catalog_get(c, false, &s)) != 0 ||
+	    (cols = arena_zalloc(&c->app->arena, (s->count + 1) *
+	    sizeof(*cols))) == NULL) {
+		*err = *err != 0 ? *err : -API_ERR_SYSTEM;
+		free(html);
+		return NULL;
+	}
+	for (i = 0; i < s->count; i++)
+		cols[i] = &s->fields[i];
+	if ((*err = repo_leads_get_by_id(c->app->db, &c->app->arena,
+	    (const struct lead_field *const *)cols, s->count, id,
+	    &rows)) != 0 || rows.count == 0) {
+		*err = *err != 0 ? err_from_repo(*err) : -API_ERR_LEAD_NOT_FOUND;
+		free(html);
+		return NULL;
+	}
+	if ((d = html_parse(html, *len, NULL, 0)) == NULL)
+		return html;	/* no element: nothing to fill */
+	for (i = 0; i < s->count; i++) {
+		v = rows.rows[0].vals[i] != NULL ? rows.rows[0].vals[i] : "";
+		for (k = 0; k < 2; k++) {
+			needle = arena_printf(&c->app->arena, "{{lead.%s}}",
+			    k == 0 ? cols[i]->display_name : cols[i]->name);
+			if (needle != NULL)
+				html_replace_text(d, NULL, needle, v);
+		}
+	}
+	out = html_serialize(d, len);
+	html_free(d);
+	free(html);
+	if (out == NULL)
+		*err = -API_ERR_SYSTEM;
+	return out;
+}
+
+/*
  * GET /rest/asset/v1/email/{id}/fullContent.json?status=&type=HTML|Text
  * &leadId=
  */
@@ -2157,6 +2217,11 @@ api_emails_full_get(struct call *c, struct resp *r)
 	if ((html = render(c, &x, &len)) == NULL) {
 		email_ctx_clear(&x);
 		return -API_ERR_SYSTEM;
+	}
+	if (pv[2].present &&
+	    (html = fill_lead_tokens(c, html, &len, pv[2].i, &e)) == NULL) {
+		email_ctx_clear(&x);
+		return e;
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64(x.em.id));
