@@ -134,6 +134,31 @@ CREATE TABLE `co_type_version` (
   PRIMARY KEY (`type_id`,`is_draft`),
   CONSTRAINT `co_type_version_type` FOREIGN KEY (`type_id`) REFERENCES `co_type` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `email` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `place_type` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `place_id` int(11) NOT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `template_id` int(11) DEFAULT NULL,
+  `operational` tinyint(1) NOT NULL DEFAULT 0,
+  `text_only` tinyint(1) NOT NULL DEFAULT 0,
+  `publish_to_msi` tinyint(1) NOT NULL DEFAULT 0,
+  `web_view` tinyint(1) NOT NULL DEFAULT 0,
+  `auto_copy_to_text` tinyint(1) NOT NULL DEFAULT 0,
+  `pre_header` varchar(4096) DEFAULT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `email_place_name` (`place_type`,`place_id`,`name`),
+  KEY `email_name` (`name`),
+  KEY `email_updated` (`updated_at`,`id`),
+  KEY `email_template` (`template_id`),
+  KEY `email_ws` (`workspace_id`),
+  CONSTRAINT `email_template_fk` FOREIGN KEY (`template_id`) REFERENCES `email_template` (`id`),
+  CONSTRAINT `email_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `email_template` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,
@@ -158,6 +183,23 @@ CREATE TABLE `email_template_dynamic` (
   KEY `email_template_dynamic_seg` (`segmentation_id`),
   CONSTRAINT `email_template_dynamic_segfk` FOREIGN KEY (`segmentation_id`) REFERENCES `segmentation` (`id`),
   CONSTRAINT `email_template_dynamic_tpl` FOREIGN KEY (`template_id`) REFERENCES `email_template` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `email_version` (
+  `email_id` int(11) NOT NULL,
+  `status` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `subject_type` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'Text',
+  `subject` varchar(4096) DEFAULT NULL,
+  `from_name_type` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'Text',
+  `from_name` varchar(1024) DEFAULT NULL,
+  `from_email_type` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'Text',
+  `from_email` varchar(1024) DEFAULT NULL,
+  `reply_email_type` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'Text',
+  `reply_email` varchar(1024) DEFAULT NULL,
+  `open_tracking_disabled` tinyint(1) NOT NULL DEFAULT 0,
+  `content` mediumtext NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`email_id`,`status`),
+  CONSTRAINT `email_version_fk` FOREIGN KEY (`email_id`) REFERENCES `email` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `export_gate` (
   `id` tinyint(3) unsigned NOT NULL,

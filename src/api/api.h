@@ -92,6 +92,36 @@ int	api_smart_lists_update_rule(struct call *c, struct resp *r);
 int	api_smart_lists_remove_constraint(struct call *c, struct resp *r);
 
 /*
+ * api_emails.c: Emails v1, the operations built so far (the rest answer
+ * 703 through api_pending).
+ */
+int	api_emails_get(struct call *c, struct resp *r);
+int	api_emails_get_by_name(struct call *c, struct resp *r);
+int	api_emails_browse(struct call *c, struct resp *r);
+int	api_emails_create(struct call *c, struct resp *r);
+int	api_emails_clone(struct call *c, struct resp *r);
+int	api_emails_update(struct call *c, struct resp *r);
+int	api_emails_approve(struct call *c, struct resp *r);
+int	api_emails_unapprove(struct call *c, struct resp *r);
+int	api_emails_discard(struct call *c, struct resp *r);
+int	api_emails_delete(struct call *c, struct resp *r);
+int	api_emails_content_get(struct call *c, struct resp *r);
+int	api_emails_content_update(struct call *c, struct resp *r);
+int	api_emails_section_update(struct call *c, struct resp *r);
+int	api_emails_variables_get(struct call *c, struct resp *r);
+int	api_emails_variable_update(struct call *c, struct resp *r);
+int	api_emails_cc_fields(struct call *c, struct resp *r);
+int	api_emails_module_add(struct call *c, struct resp *r);
+int	api_emails_module_delete(struct call *c, struct resp *r);
+int	api_emails_module_duplicate(struct call *c, struct resp *r);
+int	api_emails_module_rename(struct call *c, struct resp *r);
+int	api_emails_module_rearrange(struct call *c, struct resp *r);
+int	api_emails_dynamic_get(struct call *c, struct resp *r);
+int	api_emails_dynamic_update(struct call *c, struct resp *r);
+int	api_emails_full_get(struct call *c, struct resp *r);
+int	api_emails_full_update(struct call *c, struct resp *r);
+
+/*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,
  * cancel, file, the job list); the jobs run in src/export/runner.c.
  */

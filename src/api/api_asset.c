@@ -17,6 +17,7 @@
 #include "api/api_common.h"
 #include "call.h"
 #include "err.h"
+#include "http/request.h"
 #include "http/response.h"
 #include "http/validate.h"
 #include "model/asset.h"
@@ -63,6 +64,19 @@ api_asset_place(struct call *c, struct resp *r, const struct folder_ref *ref,
 		    ref->type == FOLDER_T_PROGRAM ? "program" :
 		    folder_kind_name(out->kind));
 	return 0;
+}
+
+/* See api_asset.h. */
+int
+api_asset_place_param(struct call *c, struct resp *r, const char *text,
+    enum asset_kind ak, struct repo_place *out)
+{
+	struct folder_ref ref;
+	int e;
+
+	if ((e = api_asset_folder(c, r, text, &ref)) != 0)
+		return e;
+	return api_asset_place(c, r, &ref, ak, out);
 }
 
 /* See api_asset.h. */
@@ -118,6 +132,47 @@ api_asset_head_json(struct call *c, int64_t id, const char *name,
 	    api_asset_time_json(updated_at));
 	json_object_object_add(o, "url", api_asset_url_json(c, prefix, id));
 	return o;
+}
+
+/* See api_asset.h. */
+int
+api_asset_change_err(struct call *c, struct resp *r, int e, const char *msg,
+    const char *what, int64_t id)
+{
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_common_fail(c, r, -API_ERR_NO_DATA,
+		    "%lld %s not found", (long long)id, what);
+	if (e == -REPO_ERR_INVALID && msg != NULL && msg[0] != '\0')
+		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
+	return err_from_repo(e);
+}
+
+/* See api_asset.h. */
+int
+api_asset_found(struct resp *r, int e)
+{
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	return e != 0 ? err_from_repo(e) : 1;
+}
+
+/* See api_asset.h. */
+const char *
+api_asset_content_param(const struct call *c, size_t *len)
+{
+	const struct req *q = c->req;
+	const char *content;
+	size_t i;
+
+	for (i = 0; i < q->nparts; i++)
+		if (q->parts[i].name != NULL &&
+		    strcmp(q->parts[i].name, "content") == 0) {
+			*len = q->parts[i].len;
+			return q->parts[i].data;
+		}
+	content = req_param(q, "content");
+	*len = content != NULL ? strlen(content) : 0;
+	return content;
 }
 
 /* See api_asset.h. */

@@ -40,11 +40,44 @@ int	api_asset_place(struct call *c, struct resp *r,
 	    const struct folder_ref *ref, enum asset_kind ak,
 	    struct repo_place *out);
 
+/*
+ * The place the folder parameter text names (api_asset_folder, then
+ * api_asset_place): 1001, 710 or 711.
+ */
+int	api_asset_place_param(struct call *c, struct resp *r, const char *text,
+	    enum asset_kind ak, struct repo_place *out);
+
 /* The status parameter (absent: ASSET_ST_ANY). */
 enum asset_status	api_asset_status(const struct vvalue *v);
 
 /* The words the status parameter takes, for its descriptor. */
 extern const char *const api_asset_status_words[];
+
+/*
+ * The descriptors (http/validate.h) of the parameters every asset group
+ * reads alike: a required name and folder (701 when blank), a
+ * description, the status, browse's maxReturn and offset, and an
+ * optional folder.
+ */
+#define API_ASSET_P_NAME \
+	{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED | VPF_BLANK, \
+	  .max = ASSET_NAME_CHARS * 4 }
+#define API_ASSET_P_FOLDER \
+	{ .name = "folder", .type = VP_RAW, \
+	  .flags = VPF_REQUIRED | VPF_BLANK, .max = FOLDER_PARAM_MAX_BYTES }
+#define API_ASSET_P_DESCRIPTION \
+	{ .name = "description", .type = VP_STR, \
+	  .max = ASSET_DESCRIPTION_CHARS * 4 }
+#define API_ASSET_P_STATUS \
+	{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE, \
+	  .words = api_asset_status_words }
+#define API_ASSET_P_MAX_RETURN \
+	{ .name = "maxReturn", .type = VP_INT, .min = 1, \
+	  .max = ASSET_MAX_RETURN }
+#define API_ASSET_P_OFFSET \
+	{ .name = "offset", .type = VP_INT, .min = 0, .max = INT32_MAX }
+#define API_ASSET_P_FOLDER_OPT \
+	{ .name = "folder", .type = VP_RAW, .max = FOLDER_PARAM_MAX_BYTES }
 
 /*
  * The folder of an email, template or landing page template reply:
@@ -56,30 +89,45 @@ struct json_object	*api_asset_folder_json(enum folder_type t, int64_t id,
 /* A database time as the asset replies write it: "...T...Z+0000". */
 struct json_object	*api_asset_time_json(const char *db);
 
+/*
+ * A repository error of a change of asset id as the API answers it: 702
+ * "<id> <what> not found" for -REPO_ERR_NOT_FOUND, 709 with msg for
+ * -REPO_ERR_INVALID when msg is set, else the repository error's code.
+ */
+int	api_asset_change_err(struct call *c, struct resp *r, int e,
+	    const char *msg, const char *what, int64_t id);
+
+/*
+ * What a query of one asset that read e answers: 1 when it found the
+ * asset (the caller adds it), 0 after answering the "No assets found"
+ * warning for -REPO_ERR_NOT_FOUND, or the negative error.
+ */
+int	api_asset_found(struct resp *r, int e);
+
+/*
+ * The uploaded `content`: a multipart part of that name (a file, as
+ * clients send it), else a plain `content` field; *len its length.
+ * NULL when there is neither.
+ */
+const char	*api_asset_content_param(const struct call *c, size_t *len);
+
 /* Adds {"id": id} to the result (the reply of many mutations). */
 void	api_asset_id_result(struct resp *r, int64_t id);
 
 /* The url of an asset in the UI: app_url, "/#", prefix, id. */
-/*
- * A new reply object with the members every v1 asset starts with, in the
- * service's order: id, name, description (null when NULL), createdAt,
- * updatedAt (database times) and url (api_asset_url_json with prefix).
- */
 /*
  * The vparams of a new asset (create and clone), in this order: name
  * (required, 701 when blank), folder (the folder parameter, required)
  * and description.
  */
 #define API_ASSET_NEW_PARAMS \
-	{ .name = "name", .type = VP_STR, \
-	  .flags = VPF_REQUIRED | VPF_BLANK, \
-	  .max = ASSET_NAME_CHARS * 4 }, \
-	{ .name = "folder", .type = VP_RAW, \
-	  .flags = VPF_REQUIRED | VPF_BLANK, \
-	  .max = FOLDER_PARAM_MAX_BYTES }, \
-	{ .name = "description", .type = VP_STR, \
-	  .max = ASSET_DESCRIPTION_CHARS * 4 }
+	API_ASSET_P_NAME, API_ASSET_P_FOLDER, API_ASSET_P_DESCRIPTION
 
+/*
+ * A new reply object with the members every v1 asset starts with, in the
+ * service's order: id, name, description (null when NULL), createdAt,
+ * updatedAt (database times) and url (api_asset_url_json with prefix).
+ */
 struct json_object	*api_asset_head_json(struct call *c, int64_t id,
 			    const char *name, const char *description,
 			    const char *created_at, const char *updated_at,

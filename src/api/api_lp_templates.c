@@ -79,24 +79,15 @@ path_id(const struct call *c)
 	return (int32_t)c->req->path_ints[0];
 }
 
-/* 702 for a mutation of a template that does not exist. */
-static int
-not_found(struct call *c, struct resp *r, int32_t id)
-{
-	return api_common_fail(c, r, -API_ERR_NO_DATA,
-	    "%d Landing page template not found", (int)id);
-}
+/* The noun of the 702 "<id> Landing page template not found". */
+#define LPT_WHAT	"Landing page template"
 
 /* A repository error of a mutation of template id as the API's. */
 static int
 mutation_err(struct call *c, struct resp *r, int32_t id, int e,
     const char *msg)
 {
-	if (e == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r, id);
-	if (e == -REPO_ERR_INVALID && msg != NULL && msg[0] != '\0')
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
-	return err_from_repo(e);
+	return api_asset_change_err(c, r, e, msg, LPT_WHAT, id);
 }
 
 /* 709 for a name another template has. */
@@ -116,10 +107,8 @@ answer_template(struct call *c, struct resp *r, int32_t id,
 	int e;
 
 	e = repo_lpt_get(c->app->db, &c->app->arena, id, want, false, &t);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r, id);
 	if (e != 0)
-		return err_from_repo(e);
+		return mutation_err(c, r, id, e, NULL);
 	resp_add(r, lpt_json(c, &t));
 	return 0;
 }
@@ -184,14 +173,11 @@ int
 api_lp_templates_browse(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "maxReturn", .type = VP_INT, .min = 1,
-		  .max = ASSET_MAX_RETURN },
-		{ .name = "offset", .type = VP_INT, .min = 0,
-		  .max = INT32_MAX },
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
 		{ .name = "status", .type = VP_ENUM,
 		  .words = api_asset_status_words },
-		{ .name = "folder", .type = VP_RAW,
-		  .max = FOLDER_PARAM_MAX_BYTES },
+		API_ASSET_P_FOLDER_OPT,
 	};
 	struct vvalue pv[4];
 	struct repo_lpt_query q;
@@ -269,12 +255,7 @@ static int
 new_place(struct call *c, struct resp *r, const char *folder,
     struct repo_place *place)
 {
-	struct folder_ref ref;
-	int e;
-
-	if ((e = api_asset_folder(c, r, folder, &ref)) != 0)
-		return e;
-	return api_asset_place(c, r, &ref, AK_LP_TEMPLATE, place);
+	return api_asset_place_param(c, r, folder, AK_LP_TEMPLATE, place);
 }
 
 /*
@@ -364,8 +345,7 @@ api_lp_templates_update(struct call *c, struct resp *r)
 	static const struct vparam params[] = {
 		{ .name = "name", .type = VP_STR,
 		  .max = ASSET_NAME_CHARS * 4 },
-		{ .name = "description", .type = VP_STR,
-		  .max = ASSET_DESCRIPTION_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
 		{ .name = "enableMunchkin", .type = VP_BOOL },
 	};
 	struct vvalue pv[3];
@@ -403,21 +383,13 @@ check_for_approval(enum lpt_type t, const char *html, size_t len, char *msg)
 int
 api_lp_templates_content_update(struct call *c, struct resp *r)
 {
-	const struct req *q = c->req;
 	const char *content = NULL;
 	char msg[LPT_MSG_BYTES];
-	size_t len = 0, i;
+	size_t len = 0;
 	int32_t id = path_id(c);
 	int e;
 
-	for (i = 0; i < q->nparts && content == NULL; i++)
-		if (q->parts[i].name != NULL &&
-		    strcmp(q->parts[i].name, "content") == 0) {
-			content = q->parts[i].data;
-			len = q->parts[i].len;
-		}
-	if (content == NULL && (content = req_param(q, "content")) != NULL)
-		len = strlen(content);
+	content = api_asset_content_param(c, &len);
 	if (content == NULL || len == 0)
 		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing "
 		    "value for the required parameter 'content'");

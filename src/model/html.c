@@ -175,6 +175,22 @@ html_each(const struct html_doc *d,
 
 /* See html.h. */
 const struct html_elem *
+html_elem_by_id(const struct html_doc *d, const char *id)
+{
+	xmlNode *n;
+	size_t depth = 0;
+	const char *v;
+
+	for (n = elem_from(d->doc->children); n != NULL;
+	    n = next_elem(n, &depth))
+		if ((v = html_elem_attr(elem_of(n), "id")) != NULL &&
+		    strcmp(v, id) == 0)
+			return elem_of(n);
+	return NULL;
+}
+
+/* See html.h. */
+const struct html_elem *
 html_elem_parent(const struct html_elem *e)
 {
 	const xmlNode *p = node_of(e)->parent;
@@ -439,41 +455,230 @@ write_close(struct buf *b, const xmlNode *n)
 		buf_addc(b, '\n');
 }
 
-/* See html.h. */
-char *
-html_serialize(const struct html_doc *d, size_t *len)
+/*
+ * Writes n, its following siblings and everything inside them, climbing
+ * no higher than top (NULL: the document), without recursion.
+ */
+static void
+write_nodes(struct buf *b, const xmlNode *n, const xmlNode *top)
 {
-	struct buf b;
-	xmlNode *n;
-
-	*len = 0;
-	buf_init(&b, HTML_MAX_OUT);
-	buf_adds(&b, "");
-	n = d->doc->children;
 	while (n != NULL) {
-		write_open(&b, n);
+		write_open(b, n);
 		if (is_elem(n) && !is_void(n) && n->children != NULL) {
 			n = n->children;
 			continue;
 		}
 		/* Close n, then each ancestor whose last child is closed. */
 		for (;;) {
-			write_close(&b, n);
+			write_close(b, n);
 			if (n->next != NULL) {
 				n = n->next;
 				break;
 			}
 			n = n->parent;
-			if (!is_elem(n)) {
+			if (n == top || !is_elem(n)) {
 				n = NULL;
 				break;
 			}
 		}
 	}
+}
+
+/* The text of b, or NULL (freed) when it grew past its bound. */
+static char *
+buf_result(struct buf *b, size_t *len)
+{
+	if (!buf_ok(b)) {
+		buf_clear(b);
+		return NULL;
+	}
+	*len = b->len;
+	return b->data;
+}
+
+/* See html.h. */
+char *
+html_serialize(const struct html_doc *d, size_t *len)
+{
+	struct buf b;
+
+	*len = 0;
+	buf_init(&b, HTML_MAX_OUT);
+	buf_adds(&b, "");
+	write_nodes(&b, d->doc->children, NULL);
+	return buf_result(&b, len);
+}
+
+/* See html.h. */
+char *
+html_elem_inner(const struct html_elem *e, size_t *len)
+{
+	const xmlNode *n = node_of(e);
+	struct buf b;
+
+	*len = 0;
+	buf_init(&b, HTML_MAX_OUT);
+	buf_adds(&b, "");
+	write_nodes(&b, n->children, n);
+	return buf_result(&b, len);
+}
+
+/* See html.h. */
+char *
+html_elem_text(const struct html_elem *e)
+{
+	xmlChar *t = xmlNodeGetContent(node_of(e));
+	char *s = xstrdup(t != NULL ? (const char *)t : "");
+
+	xmlFree(t);
+	return s;
+}
+
+/* ---- Changing a document ------------------------------------------------ */
+
+/* An element of d as libxml2's node, to change (d is the caller's). */
+static xmlNode *
+node_rw(const struct html_elem *e)
+{
+	return (xmlNode *)(uintptr_t)(const void *)e;
+}
+
+/* See html.h. */
+int
+html_set_inner(struct html_doc *d, const struct html_elem *e,
+    const char *html, size_t len)
+{
+	xmlNode *n = node_rw(e), *c, *body = NULL, *copy;
+	struct html_doc *frag;
+	size_t depth = 0;
+	char *wrapped;
+	size_t wlen = len + 32;
+
+	wrapped = xmalloc(wlen);
+	(void)snprintf(wrapped, wlen, "<html><body>%.*s</body></html>",
+	    (int)len, html);
+	frag = html_parse(wrapped, strlen(wrapped), NULL, 0);
+	free(wrapped);
+	if (frag == NULL)
+		return -1;
+	for (c = elem_from(frag->doc->children); c != NULL;
+	    c = next_elem(c, &depth))
+		if (strcasecmp((const char *)c->name, "body") == 0) {
+			body = c;
+			break;
+		}
+	while ((c = n->children) != NULL) {
+		xmlUnlinkNode(c);
+		xmlFreeNode(c);
+	}
+	for (c = body != NULL ? body->children : NULL; c != NULL;
+	    c = c->next) {
+		if ((copy = xmlDocCopyNode(c, d->doc, 1)) != NULL)
+			(void)xmlAddChild(n, copy);
+	}
+	html_free(frag);
+	return 0;
+}
+
+/* See html.h. */
+void
+html_set_attr(struct html_doc *d, const struct html_elem *e,
+    const char *name, const char *value)
+{
+	(void)d;
+	(void)xmlSetProp(node_rw(e), (const xmlChar *)name,
+	    (const xmlChar *)value);
+}
+
+/* See html.h. */
+void
+html_remove(struct html_doc *d, const struct html_elem *e)
+{
+	xmlNode *n = node_rw(e);
+
+	(void)d;
+	xmlUnlinkNode(n);
+	xmlFreeNode(n);
+}
+
+/* See html.h. */
+const struct html_elem *
+html_append_copy(struct html_doc *d, const struct html_elem *parent,
+    const struct html_elem *e)
+{
+	xmlNode *copy = xmlDocCopyNode(node_rw(e), d->doc, 1);
+
+	if (copy == NULL)
+		return NULL;
+	return elem_of(xmlAddChild(node_rw(parent), copy));
+}
+
+/* s with every needle replaced by value (a heap string), or NULL if none. */
+static char *
+replaced(const char *s, const char *needle, const char *value)
+{
+	struct buf b;
+	const char *p, *hit;
+	size_t nlen = strlen(needle);
+
+	if (s == NULL || nlen == 0 || strstr(s, needle) == NULL)
+		return NULL;
+	buf_init(&b, HTML_MAX_OUT);
+	for (p = s; (hit = strstr(p, needle)) != NULL; p = hit + nlen) {
+		buf_add(&b, p, (size_t)(hit - p));
+		buf_adds(&b, value);
+	}
+	buf_adds(&b, p);
 	if (!buf_ok(&b)) {
 		buf_clear(&b);
 		return NULL;
 	}
-	*len = b.len;
 	return b.data;
+}
+
+/* Replaces needle with value in n's text or attribute values. */
+static void
+replace_in(xmlNode *n, const char *needle, const char *value)
+{
+	xmlAttr *a;
+	char *s;
+
+	if (n->type == XML_TEXT_NODE && (s = replaced((const char *)n->content,
+	    needle, value)) != NULL) {
+		xmlNodeSetContent(n, (const xmlChar *)s);
+		free(s);
+	}
+	if (!is_elem(n))
+		return;
+	for (a = n->properties; a != NULL; a = a->next)
+		if (a->children != NULL && a->children->type == XML_TEXT_NODE &&
+		    (s = replaced((const char *)a->children->content, needle,
+		    value)) != NULL) {
+			(void)xmlSetProp(n, a->name, (const xmlChar *)s);
+			free(s);
+		}
+}
+
+/* See html.h. */
+void
+html_replace_text(struct html_doc *d, const struct html_elem *root,
+    const char *needle, const char *value)
+{
+	xmlNode *top = root != NULL ? node_rw(root) : NULL;
+	xmlNode *n = top != NULL ? top : d->doc->children;
+
+	while (n != NULL) {
+		replace_in(n, needle, value);
+		if (n->children != NULL && (is_elem(n) || n == top)) {
+			n = n->children;
+			continue;
+		}
+		while (n != NULL && n != top && n->next == NULL) {
+			n = n->parent;
+			if (n == NULL || n->type == XML_HTML_DOCUMENT_NODE ||
+			    n->type == XML_DOCUMENT_NODE)
+				n = NULL;
+		}
+		n = n != NULL && n != top ? n->next : NULL;
+	}
 }

@@ -39,6 +39,10 @@ void		 html_free(struct html_doc *d);
 int	html_each(const struct html_doc *d,
 	    int (*fn)(void *ctx, const struct html_elem *e), void *ctx);
 
+/* The first element of d whose id attribute is id, or NULL. */
+const struct html_elem *html_elem_by_id(const struct html_doc *d,
+	    const char *id);
+
 /* The element that holds e, or NULL for the root element. */
 const struct html_elem *html_elem_parent(const struct html_elem *e);
 /* The element's lower-case tag name ("div"). */
@@ -64,5 +68,36 @@ size_t		 html_count(const struct html_doc *d, const char *tag);
  * longer than 8 * HTML_MAX_BYTES.
  */
 char	*html_serialize(const struct html_doc *d, size_t *len);
+
+/*
+ * What is inside element e written back as HTML (its children, not e
+ * itself), as html_serialize writes; free() it.  NULL when too long.
+ */
+char	*html_elem_inner(const struct html_elem *e, size_t *len);
+
+/* The text inside e, without markup (a heap string; free() it). */
+char	*html_elem_text(const struct html_elem *e);
+
+/*
+ * Changing d (e an element of d): what is inside e becomes html (len
+ * bytes, parsed as a fragment the way html_parse reads documents; -1
+ * when it is not HTML); an attribute is set; e is removed (with what is
+ * inside); a copy of e is appended to parent's children (returned).
+ */
+int	html_set_inner(struct html_doc *d, const struct html_elem *e,
+	    const char *html, size_t len);
+void	html_set_attr(struct html_doc *d, const struct html_elem *e,
+	    const char *name, const char *value);
+void	html_remove(struct html_doc *d, const struct html_elem *e);
+const struct html_elem *html_append_copy(struct html_doc *d,
+	    const struct html_elem *parent, const struct html_elem *e);
+
+/*
+ * Replaces needle (a ${variable} reference, say) with value in every
+ * text and attribute value of root and what is inside it (NULL: all of
+ * d): in the parsed values, not in HTML.
+ */
+void	html_replace_text(struct html_doc *d, const struct html_elem *root,
+	    const char *needle, const char *value);
 
 #endif

@@ -63,6 +63,7 @@ enum repo_id {
 	REPO_SEGMENTATIONS,
 	REPO_SNIPPETS,
 	REPO_SMART_LISTS,
+	REPO_EMAILS,
 	REPO_RESET,
 	REPO_OUTBOX,
 	REPO__MAX
@@ -89,6 +90,7 @@ extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;
 extern const struct db_stmt_set repo_snippets_sql;
 extern const struct db_stmt_set repo_smart_lists_sql;
+extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;
 

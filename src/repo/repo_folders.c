@@ -20,6 +20,7 @@
 #include "repo/repo.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_email_templates.h"
+#include "repo/repo_emails.h"
 #include "repo/repo_lp_templates.h"
 #include "repo/repo_smart_lists.h"
 #include "repo/repo_programs.h"
@@ -254,6 +255,12 @@ folder_delete_tx(struct db *db, void *arg)
 	if (n == 0 && (r = repo_etpl_count_in_folder(db, *id, &n)) != 0)
 	if (n == 0 && (r = repo_sl_count_in_folder(db, *id, &n)) != 0)
 		return r;
+	if (n == 0) {
+		struct folder_ref ref = { .id = *id, .type = FOLDER_T_FOLDER };
+
+		if ((r = repo_email_count_in_place(db, &ref, &n)) != 0)
+			return r;
+	}
 	if (n != 0)
 		return -REPO_ERR_CONFLICT;
 	return db_exec(db, stmt(db, FOLDERS_STMT_DELETE), in,

@@ -24,6 +24,7 @@
 #include "repo/repo.h"
 #include "repo/repo_lp_templates.h"
 #include "repo/repo_usage.h"
+#include "repo/repo_versions.h"
 #include "util/arena.h"
 
 enum lpt_stmt {
@@ -400,75 +401,39 @@ struct lpt_change {
 	struct arena		*a;
 };
 
-/* Moves version from to status to, dropping what was there. */
-static int
-version_move(struct db *db, int32_t id, enum asset_status from,
-    enum asset_status to)
+/* The statements repo_versions.c runs on lp_template_version. */
+static struct repo_versions_sql
+versions_sql(struct db *db)
 {
-	MYSQL_BIND in[3];
-	const char *fw = asset_status_name(from), *tw = asset_status_name(to);
-	unsigned long flen = strlen(fw), tlen = strlen(tw);
-	int r;
+	struct repo_versions_sql v = {
+		.versions = stmt(db, LPT_STMT_VERSIONS),
+		.del = stmt(db, LPT_STMT_VERSION_DELETE),
+		.rename = stmt(db, LPT_STMT_VERSION_RENAME),
+		.usage_type = USAGE_LP_TEMPLATE,
+		.where = "repo_lpt_change",
+	};
 
-	bind_i32(&in[0], &id);
-	bind_str(&in[1], tw, &tlen);
-	if ((r = db_exec(db, stmt(db, LPT_STMT_VERSION_DELETE), in,
-	    "repo_lpt_change")) != 0)
-		return r;
-	bind_str(&in[0], tw, &tlen);
-	bind_i32(&in[1], &id);
-	bind_str(&in[2], fw, &flen);
-	return db_exec(db, stmt(db, LPT_STMT_VERSION_RENAME), in,
-	    "repo_lpt_change");
-}
-
-static int
-version_drop(struct db *db, int32_t id, enum asset_status st)
-{
-	MYSQL_BIND in[2];
-	const char *w = asset_status_name(st);
-	unsigned long len = strlen(w);
-
-	bind_i32(&in[0], &id);
-	bind_str(&in[1], w, &len);
-	return db_exec(db, stmt(db, LPT_STMT_VERSION_DELETE), in,
-	    "repo_lpt_change");
+	return v;
 }
 
 static int
 lpt_change_tx(struct db *db, void *arg)
 {
 	struct lpt_change *x = arg;
-	struct asset_versions v = { false, false, false }, before;
+	struct repo_versions_sql vs = versions_sql(db);
+	struct asset_versions before;
 	struct repo_lpt draft;
-	MYSQL_BIND in[1], res[2];
+	MYSQL_BIND in[1];
 	char type[32];
-	const char *msg = NULL;
-	int64_t nd = 0, na = 0, used = 0;
-	my_bool nul[2];
 	int t, r;
 
 	x->msg[0] = '\0';
 	bind_i32(&in[0], &x->id);
 	if ((r = db_query_str(db, stmt(db, LPT_STMT_LOCK), in, type,
-	    sizeof(type), "repo_lpt_change")) != 0)
+	    sizeof(type), "repo_lpt_change")) != 0 ||
+	    (r = repo_versions_check(db, &vs, x->id, x->op, &before, x->msg,
+	    LPT_MSG_BYTES)) != 0)
 		return r;
-	bind_out_i64(&res[0], &nd, &nul[0]);
-	bind_out_i64(&res[1], &na, &nul[1]);
-	if ((r = db_exec(db, stmt(db, LPT_STMT_VERSIONS), in,
-	    "repo_lpt_change")) != 0 ||
-	    (r = db_fetch_one(db, stmt(db, LPT_STMT_VERSIONS), res,
-	    "repo_lpt_change")) != 0 ||
-	    (r = repo_usage_count(db, USAGE_LP_TEMPLATE, x->id, &used)) != 0)
-		return r;
-	v.has_draft = nd > 0;
-	v.has_approved = na > 0;
-	v.in_use = used > 0;
-	before = v;
-	if (asset_apply(&v, x->op, &msg) != 0) {
-		(void)snprintf(x->msg, LPT_MSG_BYTES, "%s", msg);
-		return -REPO_ERR_INVALID;
-	}
 	switch (x->op) {
 	case ASSET_EDIT:
 		r = version_put(db, x->id, ASSET_ST_DRAFT, x->content, x->len,
@@ -484,15 +449,7 @@ lpt_change_tx(struct db *db, void *arg)
 		    LPT_FREE_FORM, draft.content, draft.content_len,
 		    x->msg) != 0)
 			return -REPO_ERR_INVALID;
-		r = version_move(db, x->id, ASSET_ST_DRAFT, ASSET_ST_APPROVED);
-		break;
-	case ASSET_UNAPPROVE:
-		r = before.has_draft ? version_drop(db, x->id,
-		    ASSET_ST_APPROVED) : version_move(db, x->id,
-		    ASSET_ST_APPROVED, ASSET_ST_DRAFT);
-		break;
-	case ASSET_DISCARD:
-		r = version_drop(db, x->id, ASSET_ST_DRAFT);
+		r = repo_versions_write(db, &vs, x->id, x->op, &before);
 		break;
 	case ASSET_DELETE:
 		if ((r = repo_usage_forget(db, USAGE_LP_TEMPLATE, x->id)) != 0)
@@ -500,7 +457,8 @@ lpt_change_tx(struct db *db, void *arg)
 		return db_exec(db, stmt(db, LPT_STMT_DELETE), in,
 		    "repo_lpt_change");
 	default:
-		return -REPO_ERR_INTERNAL;
+		r = repo_versions_write(db, &vs, x->id, x->op, &before);
+		break;
 	}
 	if (r != 0)
 		return r;

@@ -17,6 +17,7 @@ struct db;
 #define USAGE_EMAIL_TEMPLATE	"emailTemplate"
 #define USAGE_SEGMENTATION	"segmentation"
 #define USAGE_SNIPPET		"snippet"
+#define USAGE_EMAIL		"email"
 
 /* How many uses asset (type, id) has. */
 int	repo_usage_count(struct db *db, const char *type, int32_t id,

@@ -443,6 +443,22 @@ else
 	harness_log "testing the service at $MAUTO_TEST_BASE_URL"
 fi
 ensure_clients
+# The email template the email cases make emails from ({{email_template}}),
+# a segmentation ({{segmentation}}: Default, English, French) and a snippet
+# ({{snippet}}), when this run can reach the database.
+if [ -z "${MAUTO_TEST_EMAIL_TEMPLATE:-}" ] && [ "$own_stack" = 1 ]; then
+	MAUTO_TEST_EMAIL_TEMPLATE=$(harness_ctl "$work/app/env" template create \
+	    --name "http tests template" --folder 3 \
+	    --file "$here/data/email-template.html") &&
+	MAUTO_TEST_SEGMENTATION=$(harness_ctl "$work/app/env" segmentation \
+	    create --name "http tests segmentation" --segment English \
+	    --segment French) &&
+	printf '<p>Snippet</p>' >"$work/snippet.html" &&
+	MAUTO_TEST_SNIPPET=$(harness_ctl "$work/app/env" snippet create \
+	    --name "http tests snippet" --file "$work/snippet.html") ||
+	    harness_die "cannot make the email template of the cases"
+	export MAUTO_TEST_EMAIL_TEMPLATE MAUTO_TEST_SEGMENTATION MAUTO_TEST_SNIPPET
+fi
 MAUTO_TEST_TOKEN=$(harness_token "$MAUTO_TEST_BASE_URL" \
     "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET") ||
     harness_die "no token for the admin client"

@@ -137,9 +137,17 @@ curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
     --data-urlencode 'ruleId={"id":2,"type":"activity"}' -d index=1 \
     "$base/rest/asset/v1/smartList/$sl/rules.json" >"$work/out"
 expect "with a rule" "d['success'] and len(d['result'][0]['rules']['filters']) == 1"
+# An email in the program, made from the demo template.
+etpl=$(dbsql "SELECT id FROM email_template WHERE name = 'Demo-Email-Template'")
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode "name=Reset-Email" --data-urlencode "template=$etpl" \
+    --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}" \
+    "$base/rest/asset/v1/emails.json" >"$work/out"
+expect "an email is made" "d['success']"
 
 data_tables="activity lead_cookie campaign_member list_member program_member
-    form_field form static_list asset_usage lp_template_version lp_template
+    form_field form static_list asset_usage email_version email
+    lp_template_version lp_template
     email_template_dynamic email_template segment segmentation snippet
     smart_list_condition smart_list_rule smart_list
     program_status program lead export_job outbox"

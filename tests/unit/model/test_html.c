@@ -249,6 +249,59 @@ test_refusals(void **state)
 	free(big);
 }
 
+/* The element of d whose id is id. */
+static const struct html_elem *
+by_id(const struct html_doc *d, const char *id)
+{
+	const struct html_elem *e = html_elem_by_id(d, id);
+
+	assert_non_null(e);
+	return e;
+}
+
+/* Inner HTML and text, and the changes the email rendering makes. */
+static void
+test_inner_and_changes(void **state)
+{
+	struct html_doc *d = parse("<html><body><div id=\"a\">x <b>y</b> "
+	    "${v}</div><table><tbody><tr id=\"m\"><td title=\"${v}\">"
+	    "${v}</td></tr></tbody></table><p>${v} ${v}</p></body></html>");
+	const struct html_elem *a, *m, *copy;
+	size_t len;
+	char *s;
+
+	(void)state;
+	assert_non_null(d);
+	a = by_id(d, "a");
+	s = html_elem_inner(a, &len);
+	assert_string_equal(s, "x <b>y</b> ${v}");
+	assert_int_equal(len, strlen(s));
+	free(s);
+	s = html_elem_text(a);
+	assert_string_equal(s, "x y ${v}");
+	free(s);
+	/* New inner HTML, read as a fragment; an attribute set. */
+	assert_int_equal(html_set_inner(d, a, "<i>new</i> &amp; ${v}",
+	    strlen("<i>new</i> &amp; ${v}")), 0);
+	html_set_attr(d, a, "class", "c");
+	/* A module copied after itself, the original removed. */
+	m = by_id(d, "m");
+	copy = html_append_copy(d, html_elem_parent(m), m);
+	assert_non_null(copy);
+	html_set_attr(d, copy, "id", "m2");
+	html_replace_text(d, copy, "${v}", "in-copy");
+	html_remove(d, m);
+	/* Every other reference, in text and attributes. */
+	html_replace_text(d, NULL, "${v}", "V&<");
+	s = written(d);
+	assert_string_equal(s, "<html><body><div id=\"a\" class=\"c\">"
+	    "<i>new</i> &amp; V&amp;&lt;</div><table><tbody><tr id=\"m2\">"
+	    "<td title=\"in-copy\">in-copy</td></tr></tbody></table>"
+	    "<p>V&amp;&lt; V&amp;&lt;</p></body></html>\n");
+	free(s);
+	html_free(d);
+}
+
 int
 main(void)
 {
@@ -258,6 +311,7 @@ main(void)
 		cmocka_unit_test(test_attr_lookup),
 		cmocka_unit_test(test_serialize_round_trip),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_inner_and_changes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

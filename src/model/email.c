@@ -1,0 +1,188 @@
+/*
+ * The content document of an email version (email.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "model/email.h"
+#include "model/template.h"
+
+/* The member name (an object) of doc, made when missing. */
+static struct json_object *
+member(struct json_object *doc, const char *name)
+{
+	struct json_object *m;
+
+	if (json_object_object_get_ex(doc, name, &m) &&
+	    json_object_is_type(m, json_type_object))
+		return m;
+	m = json_object_new_object();
+	json_object_object_add(doc, name, m);
+	return m;
+}
+
+/* See email.h. */
+struct json_object *
+email_doc_parse(const char *text, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *doc;
+
+	if (len == 0)
+		doc = json_object_new_object();
+	else {
+		if ((tok = json_tokener_new()) == NULL)
+			return NULL;
+		doc = json_tokener_parse_ex(tok, text, (int)len);
+		json_tokener_free(tok);
+		if (doc == NULL || !json_object_is_type(doc, json_type_object)) {
+			json_object_put(doc);
+			return NULL;
+		}
+	}
+	(void)member(doc, "sections");
+	(void)member(doc, "variables");
+	return doc;
+}
+
+/* See email.h. */
+struct json_object *
+email_doc_section(struct json_object *doc, const char *html_id)
+{
+	struct json_object *s;
+
+	if (json_object_object_get_ex(member(doc, "sections"), html_id, &s) &&
+	    json_object_is_type(s, json_type_object))
+		return s;
+	return NULL;
+}
+
+/* See email.h. */
+void
+email_doc_set_section(struct json_object *doc, const char *html_id,
+    struct json_object *s)
+{
+	json_object_object_add(member(doc, "sections"), html_id, s);
+}
+
+/* The key of a variable: "name", or "module:name". */
+static char *
+var_key(const char *name, const char *module)
+{
+	size_t n = strlen(name) + (module != NULL ? strlen(module) + 1 : 0) + 1;
+	char *k = malloc(n);
+
+	if (k == NULL)
+		return NULL;
+	if (module != NULL)
+		(void)snprintf(k, n, "%s:%s", module, name);
+	else
+		(void)snprintf(k, n, "%s", name);
+	return k;
+}
+
+/* See email.h. */
+const char *
+email_doc_variable(struct json_object *doc, const char *name,
+    const char *module)
+{
+	struct json_object *v;
+	char *k = var_key(name, module);
+	const char *s = NULL;
+
+	if (k != NULL && json_object_object_get_ex(member(doc, "variables"),
+	    k, &v) && json_object_is_type(v, json_type_string))
+		s = json_object_get_string(v);
+	free(k);
+	return s;
+}
+
+/* See email.h. */
+void
+email_doc_set_variable(struct json_object *doc, const char *name,
+    const char *module, const char *value)
+{
+	char *k = var_key(name, module);
+
+	if (k == NULL)
+		return;
+	json_object_object_add(member(doc, "variables"), k,
+	    json_object_new_string(value));
+	free(k);
+}
+
+/* See email.h. */
+struct json_object *
+email_module_new(const char *id, const char *module)
+{
+	struct json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "id", json_object_new_string(id));
+	json_object_object_add(m, "module", json_object_new_string(module));
+	return m;
+}
+
+/* See email.h. */
+struct json_object *
+email_doc_modules(struct json_object *doc, const struct tpl_outline *o)
+{
+	struct json_object *mods;
+	size_t i;
+
+	if (json_object_object_get_ex(doc, "modules", &mods) &&
+	    json_object_is_type(mods, json_type_array))
+		return json_object_get(mods);
+	mods = json_object_new_array();
+	for (i = 0; o != NULL && i < o->nmodules; i++)
+		if (o->modules[i].add_by_default)
+			json_object_array_add(mods, email_module_new(
+			    o->modules[i].id, o->modules[i].id));
+	return mods;
+}
+
+/* See email.h. */
+void
+email_doc_set_modules(struct json_object *doc, struct json_object *mods)
+{
+	json_object_object_add(doc, "modules", mods);
+}
+
+/* A string member of instance i of mods ("" when missing). */
+static const char *
+inst_str(struct json_object *mods, size_t i, const char *name)
+{
+	struct json_object *m = json_object_array_get_idx(mods, i), *v;
+
+	if (m != NULL && json_object_object_get_ex(m, name, &v) && v != NULL)
+		return json_object_get_string(v);
+	return "";
+}
+
+/* See email.h. */
+long
+email_modules_find(struct json_object *mods, const char *id)
+{
+	size_t i, n = json_object_array_length(mods);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(inst_str(mods, i, "id"), id) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* See email.h. */
+long
+email_modules_template(struct json_object *mods, size_t i,
+    const struct tpl_outline *o)
+{
+	const char *module = inst_str(mods, i, "module");
+	size_t k;
+
+	for (k = 0; k < o->nmodules; k++)
+		if (strcmp(o->modules[k].id, module) == 0)
+			return (long)k;
+	return -1;
+}

@@ -1,0 +1,185 @@
+/*
+ * Emails v1 (db/migrations/0013_emails.sql): the only reader and writer
+ * of email and email_version.  Every change of versions runs
+ * model/asset.c's rules inside the transaction that holds the email's
+ * row lock, so concurrent approve, discard and edit calls on one email
+ * are serialised.
+ */
+#ifndef MAUTO_REPO_REPO_EMAILS_H
+#define MAUTO_REPO_REPO_EMAILS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/asset.h"
+#include "model/folder.h"
+
+struct arena;
+struct db;
+
+/* Times as the database writes them: "YYYY-MM-DD HH:MM:SS". */
+#define REPO_EMAIL_TIME_BYTES	32
+
+/* The longest 709 message of a change, with its terminator. */
+#define REPO_EMAIL_MSG_BYTES	256
+
+/*
+ * A header of a version (subject, from name, from address, reply-to):
+ * its kind ("Text" or "DynamicContent") and value, NULL when not set.
+ */
+struct repo_email_header {
+	const char		*type;
+	const char		*value;
+};
+
+enum repo_email_hdr {
+	EMAIL_HDR_SUBJECT,
+	EMAIL_HDR_FROM_NAME,
+	EMAIL_HDR_FROM_EMAIL,
+	EMAIL_HDR_REPLY_EMAIL,
+	EMAIL_HDR__MAX
+};
+
+/* One email as one of its versions shows it (strings in the arena). */
+struct repo_email {
+	int32_t			 id;
+	const char		*name;
+	const char		*description;	/* NULL when none */
+	struct folder_ref	 place;
+	const char		*folder_name;
+	const char		*workspace;
+	int32_t			 template_id;	/* 0: not linked */
+	bool			 operational;
+	bool			 text_only;
+	bool			 publish_to_msi;
+	bool			 web_view;
+	bool			 auto_copy_to_text;
+	const char		*pre_header;	/* NULL when none */
+	char			 created_at[REPO_EMAIL_TIME_BYTES];
+	char			 updated_at[REPO_EMAIL_TIME_BYTES];
+	struct asset_versions	 v;
+	enum asset_status	 status;	/* the version shown */
+	struct repo_email_header hdr[EMAIL_HDR__MAX];
+	bool			 open_tracking_disabled;
+	const char		*content;	/* with_content only */
+	size_t			 content_len;
+};
+
+/*
+ * Email id as the version want picks (asset_pick), with that version's
+ * content when with_content.  Returns 0, -REPO_ERR_NOT_FOUND (no such
+ * email, or no such version) or another negative repo_err.
+ */
+int	repo_email_get(struct db *db, struct arena *a, int32_t id,
+	    enum asset_status want, bool with_content, struct repo_email *out);
+
+/*
+ * The email named name exactly (in place when place is not NULL; the
+ * lowest id when several places hold one of that name).
+ */
+int	repo_email_get_by_name(struct db *db, struct arena *a,
+	    const char *name, const struct folder_ref *place,
+	    enum asset_status want, struct repo_email *out);
+
+/* Browse: one item per version, by id, the approved version first. */
+struct repo_email_query {
+	const struct folder_ref	*place;		/* NULL: every place */
+	enum asset_status	 status;	/* ASSET_ST_ANY: both versions */
+	bool			 has_earliest;
+	int64_t			 earliest;	/* updated at or after (epoch) */
+	bool			 has_latest;
+	int64_t			 latest;	/* updated at or before (epoch) */
+	int64_t			 offset;
+	int			 limit;
+};
+
+int	repo_email_browse(struct db *db, struct arena *a,
+	    const struct repo_email_query *q, struct repo_email **out,
+	    size_t *n);
+
+/* A new email, a draft. */
+struct repo_email_new {
+	const char		*name;
+	const char		*description;	/* NULL: none */
+	struct folder_ref	 place;
+	int32_t			 template_id;	/* 0: none (a clone's is kept) */
+	bool			 operational;
+	bool			 text_only;
+	bool			 auto_copy_to_text;
+	bool			 open_tracking_disabled;
+	const char		*hdr[EMAIL_HDR__MAX];	/* Text values or NULL */
+	int32_t			 clone_of;	/* 0; else its best version is copied */
+};
+
+/*
+ * Makes an email and records that it uses its template.  Returns 0 and
+ * *id, -REPO_ERR_CONFLICT (the place holds an email of that name),
+ * -REPO_ERR_NOT_FOUND (clone_of is gone) or another repo_err.
+ */
+int	repo_email_insert(struct db *db, const struct repo_email_new *e,
+	    int32_t *id);
+
+/* The metadata to change; NULL strings and negative flags stay. */
+struct repo_email_meta {
+	const char		*name;
+	const char		*description;
+	const char		*pre_header;
+	int			 operational;
+	int			 publish_to_msi;
+	int			 text_only;
+	int			 web_view;
+	int			 auto_copy_to_text;
+};
+
+/* Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT (name taken). */
+int	repo_email_update_meta(struct db *db, int32_t id,
+	    const struct repo_email_meta *m);
+
+/*
+ * Approving runs check on the draft inside the transaction: 0 to go on,
+ * or -1 with the reason in msg (REPO_EMAIL_MSG_BYTES).
+ */
+typedef int (*repo_email_check_fn)(const struct repo_email *draft,
+	    char *msg);
+
+/*
+ * Applies op (ASSET_APPROVE, ASSET_UNAPPROVE, ASSET_DISCARD,
+ * ASSET_DELETE) to email id as model/asset.h says, approving after check
+ * passes on the draft.  Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID
+ * with the 709 message in msg (REPO_EMAIL_MSG_BYTES) when a rule or the
+ * check refuses, or another repo_err.
+ */
+int	repo_email_change(struct db *db, int32_t id, enum asset_op op,
+	    repo_email_check_fn check, char *msg);
+
+/* What an edit changes in the draft: the headers, open tracking, content. */
+struct repo_email_draft {
+	struct repo_email_header hdr[EMAIL_HDR__MAX];
+	bool			 open_tracking_disabled;
+	const char		*content;
+	size_t			 content_len;
+};
+
+/*
+ * Changes *d, the draft as it is, into what it is to be (strings that
+ * live until repo_email_edit returns), inside the transaction; 0, or -1
+ * with the 709 message in msg (REPO_EMAIL_MSG_BYTES).
+ */
+typedef int (*repo_email_edit_fn)(void *arg, struct repo_email_draft *d,
+	    char *msg);
+
+/*
+ * Edits email id's draft with fn: the draft is made first, a copy of
+ * the approved version, when the email has none (an edit of an approved
+ * email makes the draft beside it).  Returns 0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_INVALID with msg set when fn refuses, or another repo_err.
+ */
+int	repo_email_edit(struct db *db, int32_t id, repo_email_edit_fn fn,
+	    void *arg, char *msg);
+
+/* The number of emails in place (mautoctl folder delete). */
+int	repo_email_count_in_place(struct db *db, const struct folder_ref *p,
+	    int64_t *n);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * The content document of an email version (model/email.c): parsing,
+ * sections and variables set over the defaults, the module instances.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "model/email.h"
+#include "model/template.h"
+
+static void
+test_doc(void **state)
+{
+	struct json_object *doc, *s;
+	const char *text;
+
+	(void)state;
+	assert_null(email_doc_parse("[1]", 3));
+	assert_null(email_doc_parse("{", 1));
+	doc = email_doc_parse("", 0);
+	assert_non_null(doc);
+	assert_null(email_doc_section(doc, "intro"));
+	assert_null(email_doc_variable(doc, "bg", NULL));
+	s = json_object_new_object();
+	json_object_object_add(s, "type", json_object_new_string("Text"));
+	email_doc_set_section(doc, "intro", s);
+	email_doc_set_variable(doc, "bg", NULL, "#000000");
+	email_doc_set_variable(doc, "label", "hero", "Go");
+	assert_ptr_equal(email_doc_section(doc, "intro"), s);
+	assert_string_equal(email_doc_variable(doc, "bg", NULL), "#000000");
+	assert_string_equal(email_doc_variable(doc, "label", "hero"), "Go");
+	assert_null(email_doc_variable(doc, "label", NULL));
+	/* Written and read back, the document is the same. */
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+	s = email_doc_parse(text, strlen(text));
+	assert_non_null(s);
+	assert_string_equal(email_doc_variable(s, "label", "hero"), "Go");
+	json_object_put(s);
+	json_object_put(doc);
+}
+
+static void
+test_modules(void **state)
+{
+	static const char tpl[] = "<html><body><div class=\"mktoText\" "
+	    "id=\"t\" mktoName=\"T\">x</div><table class=\"mktoContainer\" "
+	    "id=\"c\"><tr class=\"mktoModule\" id=\"a\" mktoName=\"A\"><td>a"
+	    "</td></tr><tr class=\"mktoModule\" id=\"b\" mktoName=\"B\" "
+	    "mktoAddByDefault=\"false\"><td>b</td></tr></table></body></html>";
+	struct tpl_outline o;
+	struct json_object *doc, *mods;
+	char msg[TPL_MSG_BYTES];
+
+	(void)state;
+	assert_int_equal(tpl_parse(tpl, strlen(tpl), &o, msg), 0);
+	doc = email_doc_parse("", 0);
+	/* The template's modules added by default, under their own ids. */
+	mods = email_doc_modules(doc, &o);
+	assert_int_equal(json_object_array_length(mods), 1);
+	assert_int_equal(email_modules_find(mods, "a"), 0);
+	assert_int_equal(email_modules_find(mods, "b"), -1);
+	assert_int_equal(email_modules_template(mods, 0, &o), 0);
+	json_object_array_add(mods, email_module_new("b2", "b"));
+	email_doc_set_modules(doc, mods);
+	mods = email_doc_modules(doc, &o);
+	assert_int_equal(json_object_array_length(mods), 2);
+	assert_int_equal(email_modules_find(mods, "b2"), 1);
+	assert_int_equal(email_modules_template(mods, 1, &o), 1);
+	json_object_put(mods);
+	json_object_put(doc);
+	tpl_outline_clear(&o);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_doc),
+		cmocka_unit_test(test_modules),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
