@@ -120,6 +120,7 @@ int	api_emails_dynamic_get(struct call *c, struct resp *r);
 int	api_emails_dynamic_update(struct call *c, struct resp *r);
 int	api_emails_full_get(struct call *c, struct resp *r);
 int	api_emails_full_update(struct call *c, struct resp *r);
+int	api_emails_send_sample(struct call *c, struct resp *r);
 
 /*
  * api_bulk_export.c: Bulk Export Custom Objects (create, enqueue, status,

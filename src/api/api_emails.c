@@ -104,7 +104,24 @@
  *     plain field; 1002 without one), refuses an email linked to a
  *     template (709 "Cannot update the full content of an email linked
  *     to a template") and HTML with a <script> or a NUL byte (709); the
- *     HTML is kept as sent in the draft.
+ *     HTML is kept as sent in the draft;
+ *   - Send Sample Email renders the version Get Email Full Content
+ *     shows without status (the approved one, else the draft), lead
+ *     tokens filled from leadId (1004 for a lead that does not exist),
+ *     and sends it through the outbox (mail/outbox.h, kind "sample")
+ *     to emailAddress, an address mail_address_ok accepts (else 1001
+ *     "Invalid value '<value>'. Required of type 'email address'"):
+ *     subject, From name and address and Reply-To from the email's Text
+ *     headers (smtp_from for an unset From address; a header set to
+ *     dynamic content is taken as unset), a text part (the HTML's
+ *     text) and, unless textOnly or the email is text-only, the HTML.
+ *     It answers [{"id":<email id>}] (the page's form); with no relay
+ *     configured the message is kept in the outbox and the answer
+ *     carries the warning "Sample email kept in the outbox: no SMTP
+ *     relay is configured (smtp_url)"; a relay that refuses the message
+ *     or cannot be reached is 709 "Sample email not sent: the SMTP
+ *     relay refused it: <reply>" ("could not be reached: <reason>"),
+ *     the outbox row left failed; a missing email is 702.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -125,6 +142,8 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/validate.h"
+#include "mail/message.h"
+#include "mail/outbox.h"
 #include "model/asset.h"
 #include "model/email.h"
 #include "model/folder.h"
@@ -2185,6 +2204,28 @@ fill_lead_tokens(struct call *c, char *html, size_t *len, int64_t id,
 }
 
 /*
+ * The HTML of x's version (render) with the lead tokens of lead_id
+ * filled when it is not 0: a heap string (free() it; *len set), or NULL
+ * with *err the api_err.  What Get Email Full Content answers and Send
+ * Sample Email sends.
+ */
+static char *
+render_for_lead(struct call *c, struct email_ctx *x, int64_t lead_id,
+    size_t *len, int *err)
+{
+	char *html;
+
+	*err = 0;
+	if ((html = render(c, x, len)) == NULL) {
+		*err = -API_ERR_SYSTEM;
+		return NULL;
+	}
+	if (lead_id != 0)
+		html = fill_lead_tokens(c, html, len, lead_id, err);
+	return html;
+}
+
+/*
  * GET /rest/asset/v1/email/{id}/fullContent.json?status=&type=HTML|Text
  * &leadId=
  */
@@ -2214,12 +2255,8 @@ api_emails_full_get(struct call *c, struct resp *r)
 		email_ctx_clear(&x);
 		return e > 0 ? 0 : e;
 	}
-	if ((html = render(c, &x, &len)) == NULL) {
-		email_ctx_clear(&x);
-		return -API_ERR_SYSTEM;
-	}
-	if (pv[2].present &&
-	    (html = fill_lead_tokens(c, html, &len, pv[2].i, &e)) == NULL) {
+	if ((html = render_for_lead(c, &x, pv[2].present ? pv[2].i : 0,
+	    &len, &e)) == NULL) {
 		email_ctx_clear(&x);
 		return e;
 	}
@@ -2282,4 +2319,95 @@ api_emails_full_update(struct call *c, struct resp *r)
 	e = run_edit(c, r, id, &ed, true);
 	json_object_put(sv);
 	return e;
+}
+
+/* ---- Send sample -------------------------------------------------------- */
+
+/* A Text header of e's version, or NULL (unset, or dynamic content). */
+static const char *
+text_header(const struct repo_email *e, enum repo_email_hdr h)
+{
+	const struct repo_email_header *v = &e->hdr[h];
+
+	if (v->value == NULL || v->value[0] == '\0' ||
+	    (v->type != NULL && strcmp(v->type, "Text") != 0))
+		return NULL;
+	return v->value;
+}
+
+/*
+ * POST /rest/asset/v1/email/{id}/sendSample.json with emailAddress
+ * (required), textOnly, leadId.
+ */
+int
+api_emails_send_sample(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "emailAddress", .type = VP_STR,
+		  .flags = VPF_REQUIRED, .max = MAIL_ADDRESS_BYTES },
+		{ .name = "textOnly", .type = VP_BOOL },
+		{ .name = "leadId", .type = VP_INT, .min = 1,
+		  .max = INT32_MAX },
+	};
+	struct vvalue pv[3];
+	struct email_ctx x;
+	struct outbox_send s;
+	struct outbox_result res;
+	struct json_object *o;
+	const char *why;
+	char *html, *text;
+	int32_t id = path_id(c);
+	size_t len;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (!mail_address_ok(pv[0].s))
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid "
+		    "value '%s'. Required of type 'email address'",
+		    api_common_echo(c, pv[0].s));
+	if ((e = email_ctx_load(c, r, id, ASSET_ST_ANY, false, &x)) != 0) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	if ((html = render_for_lead(c, &x, pv[2].present ? pv[2].i : 0,
+	    &len, &e)) == NULL) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	text = text_of(html, len);
+	memset(&s, 0, sizeof(s));
+	s.kind = "sample";
+	s.email_id = x.em.id;
+	s.lead_id = pv[2].present ? (int32_t)pv[2].i : 0;
+	s.msg.from = text_header(&x.em, EMAIL_HDR_FROM_EMAIL);
+	s.msg.from_name = text_header(&x.em, EMAIL_HDR_FROM_NAME);
+	s.msg.reply_to = text_header(&x.em, EMAIL_HDR_REPLY_EMAIL);
+	s.msg.subject = text_header(&x.em, EMAIL_HDR_SUBJECT);
+	s.msg.to = pv[0].s;
+	s.msg.text = text != NULL ? text : "";
+	if (!(pv[1].present && pv[1].b) && !x.em.text_only)
+		s.msg.html = html;
+	e = outbox_send(c->app->db, c->app->cfg, &s, &res, &why);
+	free(text);
+	free(html);
+	email_ctx_clear(&x);
+	if (e == -REPO_ERR_INVALID)
+		return api_common_fail(c, r, -API_ERR_RULE, "Cannot send the "
+		    "sample email: its %s is not valid", why);
+	if (e != 0)
+		return err_from_repo(e);
+	if (res.smtp.status == SMTP_REFUSED ||
+	    res.smtp.status == SMTP_UNREACHABLE)
+		return api_common_fail(c, r, -API_ERR_RULE, "Sample email not "
+		    "sent: the SMTP relay %s: %s", res.smtp.status ==
+		    SMTP_REFUSED ? "refused it" : "could not be reached",
+		    api_common_echo(c, res.smtp.reply));
+	if (res.smtp.status == SMTP_NO_RELAY)
+		resp_warn(r, ENV_ASSET1, 0, "Sample email kept in the outbox: "
+		    "no SMTP relay is configured (smtp_url)");
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int(id));
+	resp_add(r, o);
+	return 0;
 }
