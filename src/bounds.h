@@ -113,6 +113,14 @@
 #define MAIL_SUBJECT_BYTES	1000	/* outbox.subject */
 #define MAIL_REPLY_BYTES	1000	/* the relay's reply kept */
 
+/*
+ * Pages of browse answers a worker keeps (util/pagecache.c): entries, all
+ * their bytes, and the largest page kept.
+ */
+#define PAGECACHE_ENTRIES	64
+#define PAGECACHE_BYTES		(8 * 1024 * 1024)
+#define PAGECACHE_PAGE_BYTES	(1024 * 1024)
+
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200
 

@@ -19,6 +19,7 @@
 struct config;
 struct db;
 struct leads_catalog;
+struct pagecache;
 struct limiter;
 struct metrics;
 struct req;
@@ -42,6 +43,8 @@ struct app {
 	 * first use and freed with api_leads_catalog_free.
 	 */
 	struct leads_catalog	*leads_catalog;
+	/* Pages of browse answers (util/pagecache.h), made on first use. */
+	struct pagecache	*pages;
 };
 
 /* The API client a request was authenticated as. */

@@ -240,6 +240,13 @@ render_host(struct buf *out, const struct metrics_snapshot *s,
 	    "mautod_db_reconnects_total{result=\"failed\"} %llu\n",
 	    (unsigned long long)s->db_reconnects,
 	    (unsigned long long)s->db_reconnect_failures);
+	family(out, "mautod_page_cache_total", "counter", "Browses of one "
+	    "folder answered from a worker's kept pages (hit) or from the "
+	    "database (miss).");
+	buf_printf(out, "mautod_page_cache_total{result=\"hit\"} %llu\n"
+	    "mautod_page_cache_total{result=\"miss\"} %llu\n",
+	    (unsigned long long)s->page_hits,
+	    (unsigned long long)s->page_misses);
 	family(out, "mautod_export_jobs", "gauge", "Bulk export jobs the "
 	    "database keeps, by state (no samples: the database did not "
 	    "answer).");

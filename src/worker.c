@@ -45,6 +45,7 @@
 #include "util/buf.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/pagecache.h"
 #include "util/rid.h"
 #include "worker.h"
 
@@ -185,6 +186,8 @@ app_teardown(struct app *app)
 		db_close(app->db);
 	api_leads_catalog_free(app->leads_catalog);
 	app->leads_catalog = NULL;
+	pagecache_free(app->pages);
+	app->pages = NULL;
 	arena_clear(&app->arena);
 	buf_clear(&app->out);
 }

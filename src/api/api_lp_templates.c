@@ -23,9 +23,18 @@
  *     draft, into a new draft; it takes name (required), folder
  *     (required) and description, and keeps the source's type and
  *     enableMunchkin.
+ *
+ * A browse of one folder is answered from the worker's page cache
+ * (util/pagecache.h) when the same page was answered at the folder's
+ * current content generation, which every change of a template in it
+ * moves on in the change's transaction (repo_lp_templates.c); the folder
+ * row read to check the folder brings the generation, so a kept page
+ * costs one primary-key read.
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -44,6 +53,8 @@
 #include "model/lptemplate.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_lp_templates.h"
+#include "util/metrics.h"
+#include "util/pagecache.h"
 
 /* The url code of landing page templates in the hosted service's UI. */
 #define LPT_URL_PREFIX	"LT"
@@ -184,7 +195,9 @@ api_lp_templates_browse(struct call *c, struct resp *r)
 	struct repo_lpt *items;
 	struct repo_place place;
 	struct folder_ref ref;
-	size_t n, i;
+	char key[96] = "";
+	const char *page;
+	size_t n, i, len;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
@@ -200,6 +213,19 @@ api_lp_templates_browse(struct call *c, struct resp *r)
 			return e;
 		q.folder_id = (int32_t)ref.id;
 	}
+	if (q.folder_id != 0 && ref.type == FOLDER_T_FOLDER) {
+		snprintf(key, sizeof(key), "lpt/%" PRId32 "/%" PRIu64 "/%d/%"
+		    PRId64 "/%d", q.folder_id, place.gen, (int)q.status,
+		    q.offset, q.limit);
+		if (c->app->pages == NULL)
+			c->app->pages = pagecache_new();
+		if (pagecache_get(c->app->pages, key, &page, &len) == 0) {
+			metrics_page(c->app->metrics, true);
+			resp_result_text(r, page, len);
+			return 0;
+		}
+		metrics_page(c->app->metrics, false);
+	}
 	if ((e = repo_lpt_browse(c->app->db, &c->app->arena, &q, &items,
 	    &n)) != 0)
 		return err_from_repo(e);
@@ -207,6 +233,8 @@ api_lp_templates_browse(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	for (i = 0; i < n; i++)
 		resp_add(r, lpt_json(c, &items[i]));
+	if (key[0] != '\0' && (page = resp_result_json(r, &len)) != NULL)
+		(void)pagecache_put(c->app->pages, key, page, len);
 	return 0;
 }
 

@@ -88,6 +88,24 @@ resp_file(struct resp *r, int status, const char *ctype, int fd,
 	r->file_len = len;
 }
 
+/* See response.h. */
+const char *
+resp_result_json(struct resp *r, size_t *len)
+{
+	*len = 0;
+	if (r->result == NULL)
+		return NULL;
+	return json_object_to_json_string_length(r->result, JSON_FLAGS, len);
+}
+
+/* See response.h. */
+void
+resp_result_text(struct resp *r, const char *text, size_t len)
+{
+	r->result_text = text;
+	r->result_len = len;
+}
+
 static void
 add_json(struct buf *out, struct json_object *o)
 {
@@ -176,7 +194,11 @@ render_asset1(struct buf *out, const struct resp *r, const char *rid,
 	add_rid(out, rid);
 	buf_adds(out, ",\"warnings\":");
 	add_array_or_empty(out, r->warnings);
-	if (r->result != NULL && json_object_array_length(r->result) > 0) {
+	if (r->result_text != NULL) {
+		buf_adds(out, ",\"result\":");
+		buf_add(out, r->result_text, r->result_len);
+	} else if (r->result != NULL &&
+	    json_object_array_length(r->result) > 0) {
 		buf_adds(out, ",\"result\":");
 		add_json(out, r->result);
 	}

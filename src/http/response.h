@@ -30,6 +30,12 @@ struct resp {
 	struct json_object	*warnings;
 	/* Lead DB operations without payload (merge, associate). */
 	bool			 no_result;
+	/*
+	 * The result array as JSON text, sent instead of result when set
+	 * (a page kept by util/pagecache.c): see resp_result_text.
+	 */
+	const char		*result_text;
+	size_t			 result_len;
 	/* Paged lead DB reads: -1 omit, 0 false, 1 true. */
 	int			 more_result;
 	const char		*next_page_token;	/* arena string or NULL */
@@ -60,6 +66,17 @@ void	resp_init(struct resp *r);
 void	resp_clear(struct resp *r);
 /* Appends item to result; takes ownership of item. */
 void	resp_add(struct resp *r, struct json_object *item);
+/*
+ * The result array as the envelope writes it, into *len bytes (owned by
+ * the response, valid until resp_clear or the next resp_add); NULL when
+ * there is none.
+ */
+const char	*resp_result_json(struct resp *r, size_t *len);
+/*
+ * Makes the result the JSON array text (len bytes, borrowed until the
+ * response is rendered) instead of the items added.
+ */
+void	resp_result_text(struct resp *r, const char *text, size_t len);
 /* Appends a warning (lead DB: {code,message}; asset: the message). */
 void	resp_warn(struct resp *r, enum envelope env, int code, const char *msg);
 /* Adds a header line; extra lines past RESP_MAX_HEADERS are dropped. */

@@ -40,7 +40,7 @@ enum folders_stmt {
 
 static const char *const sql[FOLDERS_STMT__MAX] = {
 	[FOLDERS_STMT_GET] =
-	    "SELECT f.name, f.kind, w.name FROM folder f "
+	    "SELECT f.name, f.kind, w.name, f.content_gen FROM folder f "
 	    "JOIN workspace w ON w.id = f.workspace_id WHERE f.id = ?",
 	[FOLDERS_STMT_KIND] =
 	    "SELECT kind FROM folder WHERE id = ? LOCK IN SHARE MODE",
@@ -89,10 +89,11 @@ repo_folders_place(struct db *db, const struct folder_ref *ref,
     struct repo_place *out)
 {
 	struct repo_program p;
-	MYSQL_BIND in[1], res[3];
+	MYSQL_BIND in[1], res[4];
 	char kind[32];
-	unsigned long lens[3];
-	my_bool nul[3];
+	unsigned long lens[4];
+	my_bool nul[4];
+	int64_t gen = 0;
 	int32_t id;
 	int r;
 
@@ -120,6 +121,7 @@ repo_folders_place(struct db *db, const struct folder_ref *ref,
 	bind_out_str(&res[1], kind, sizeof(kind), &lens[1], &nul[1]);
 	bind_out_str(&res[2], out->workspace, sizeof(out->workspace),
 	    &lens[2], &nul[2]);
+	bind_out_i64(&res[3], &gen, &nul[3]);
 	if ((r = db_exec(db, stmt(db, FOLDERS_STMT_GET), in,
 	    "repo_folders_place")) != 0 ||
 	    (r = db_fetch_one(db, stmt(db, FOLDERS_STMT_GET), res,
@@ -132,6 +134,7 @@ repo_folders_place(struct db *db, const struct folder_ref *ref,
 	out->workspace[nul[2] ? 0 : lens[2] < sizeof(out->workspace) - 1 ?
 	    lens[2] : sizeof(out->workspace) - 1] = '\0';
 	out->kind = kind_of(kind);
+	out->gen = nul[3] ? 0 : (uint64_t)gen;
 	return 0;
 }
 

@@ -23,6 +23,11 @@ struct repo_place {
 	char			 name[MAX_NAME_BYTES + 1];
 	enum folder_kind	 kind;		/* folders only */
 	char			 workspace[MAX_NAME_BYTES + 1];
+	/*
+	 * Folders only: the content generation, moved on by every change
+	 * of what a browse of the folder shows (repo_lp_templates.c).
+	 */
+	uint64_t		 gen;
 };
 
 /*

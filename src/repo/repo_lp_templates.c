@@ -44,6 +44,8 @@ enum lpt_stmt {
 	LPT_STMT_DELETE,
 	LPT_STMT_COUNT_FOLDER,
 	LPT_STMT_CONTENT_BEST,
+	LPT_STMT_GEN_FOLDER,
+	LPT_STMT_GEN_OF,
 	LPT_STMT__MAX
 };
 
@@ -121,6 +123,19 @@ static const char *const sql[LPT_STMT__MAX] = {
 	[LPT_STMT_CONTENT_BEST] =
 	    "SELECT content FROM lp_template_version WHERE template_id = ? "
 	    "ORDER BY status = 'approved' DESC LIMIT 1",
+	/*
+	 * The folder's content generation moves on with every change of a
+	 * template in it (migration 0017), in the change's transaction:
+	 * by folder id (an insert, before it: the folder row is locked
+	 * first, so two inserts queue instead of deadlocking on the
+	 * foreign key's shared lock), or by template id (after the
+	 * template's row is locked or written).
+	 */
+	[LPT_STMT_GEN_FOLDER] =
+	    "UPDATE folder SET content_gen = content_gen + 1 WHERE id = ?",
+	[LPT_STMT_GEN_OF] =
+	    "UPDATE folder f JOIN lp_template t ON t.folder_id = f.id "
+	    "SET f.content_gen = f.content_gen + 1 WHERE t.id = ?",
 };
 
 const struct db_stmt_set repo_lp_templates_sql = {
@@ -314,6 +329,10 @@ lpt_insert_tx(struct db *db, void *arg)
 	int32_t clone_of = t->clone_of;
 	int r;
 
+	bind_i32(&in[0], &folder);
+	if ((r = db_exec(db, stmt(db, LPT_STMT_GEN_FOLDER), in,
+	    "repo_lpt_insert")) != 0)
+		return r;
 	if (clone_of != 0) {
 		bind_i32(&in[0], &clone_of);
 		if ((r = db_select_text(db, stmt(db, LPT_STMT_CONTENT_BEST),
@@ -359,10 +378,16 @@ repo_lpt_insert(struct db *db, const struct repo_lpt_new *t, int32_t *id)
 	return r;
 }
 
-/* See repo_lp_templates.h. */
-int
-repo_lpt_update_meta(struct db *db, int32_t id, const struct repo_lpt_meta *m)
+struct lpt_meta {
+	int32_t				 id;
+	const struct repo_lpt_meta	*m;
+};
+
+static int
+lpt_meta_tx(struct db *db, void *arg)
 {
+	struct lpt_meta *x = arg;
+	const struct repo_lpt_meta *m = x->m;
 	MYSQL_BIND in[4];
 	unsigned long nlen = 0, dlen = 0;
 	int32_t munchkin = m->enable_munchkin;
@@ -383,12 +408,23 @@ repo_lpt_update_meta(struct db *db, int32_t id, const struct repo_lpt_meta *m)
 		bind_i32(&in[2], &munchkin);
 	else
 		bind_null(&in[2]);
-	bind_i32(&in[3], &id);
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec_n(db, stmt(db, LPT_STMT_META), in, &rows,
+	bind_i32(&in[3], &x->id);
+	if ((r = db_exec_n(db, stmt(db, LPT_STMT_META), in, &rows,
 	    "repo_lpt_update_meta")) != 0)
 		return r;
-	return rows == 0 ? -REPO_ERR_NOT_FOUND : 0;
+	if (rows == 0)
+		return -REPO_ERR_NOT_FOUND;
+	return db_exec(db, stmt(db, LPT_STMT_GEN_OF), &in[3],
+	    "repo_lpt_update_meta");
+}
+
+/* See repo_lp_templates.h. */
+int
+repo_lpt_update_meta(struct db *db, int32_t id, const struct repo_lpt_meta *m)
+{
+	struct lpt_meta x = { id, m };
+
+	return db_run_tx(db, lpt_meta_tx, &x, false);
 }
 
 struct lpt_change {
@@ -432,7 +468,9 @@ lpt_change_tx(struct db *db, void *arg)
 	if ((r = db_query_str(db, stmt(db, LPT_STMT_LOCK), in, type,
 	    sizeof(type), "repo_lpt_change")) != 0 ||
 	    (r = repo_versions_check(db, &vs, x->id, x->op, &before, x->msg,
-	    LPT_MSG_BYTES)) != 0)
+	    LPT_MSG_BYTES)) != 0 ||
+	    (r = db_exec(db, stmt(db, LPT_STMT_GEN_OF), in,
+	    "repo_lpt_change")) != 0)
 		return r;
 	switch (x->op) {
 	case ASSET_EDIT:

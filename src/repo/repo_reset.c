@@ -26,6 +26,7 @@ enum reset_stmt {
 	/* One per enum repo_reset_table, in its order. */
 	RESET_STMT_CO_TABLES = RESET__MAX,
 	RESET_STMT_EXPORT_FILES,
+	RESET_STMT_FOLDER_GEN,
 	RESET_STMT__MAX
 };
 
@@ -103,6 +104,9 @@ static const char *const sql[RESET_STMT__MAX] = {
 	[RESET_STMT_EXPORT_FILES] =
 	    "SELECT export_id, attempts, format FROM export_job "
 	    "WHERE status = 'Completed' AND file_expired = 0 FOR UPDATE",
+	/* The folders that stay show less now (migration 0017). */
+	[RESET_STMT_FOLDER_GEN] =
+	    "UPDATE folder SET content_gen = content_gen + 1",
 };
 
 const struct db_stmt_set repo_reset_sql = {
@@ -212,7 +216,8 @@ reset_tx(struct db *db, void *arg)
 		if ((r = db_exec_n(db, stmt(db, (enum reset_stmt)t), NULL,
 		    &out->rows[t], "repo_reset_delete_all")) != 0)
 			goto out;
-	r = 0;
+	r = db_exec(db, stmt(db, RESET_STMT_FOLDER_GEN), NULL,
+	    "repo_reset_delete_all");
 out:
 	free(co.ids);
 	return r;

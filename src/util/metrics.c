@@ -47,6 +47,8 @@ struct metrics_shared {
 	counter		 db_errors;
 	counter		 db_reconnects;
 	counter		 db_reconnect_failures;
+	counter		 page_hits;
+	counter		 page_misses;
 	_Atomic long long workers;
 	_Atomic long long runners;
 };
@@ -186,6 +188,13 @@ metrics_db_reconnect(struct metrics *m, bool ok)
 }
 
 void
+metrics_page(struct metrics *m, bool hit)
+{
+	if (m != NULL)
+		add(hit ? &m->sh->page_hits : &m->sh->page_misses, 1);
+}
+
+void
 metrics_set_procs(struct metrics *m, int workers, int runners)
 {
 	if (m == NULL)
@@ -230,6 +239,8 @@ metrics_snapshot(const struct metrics *m, struct metrics_snapshot *out)
 	out->db_errors = get(&sh->db_errors);
 	out->db_reconnects = get(&sh->db_reconnects);
 	out->db_reconnect_failures = get(&sh->db_reconnect_failures);
+	out->page_hits = get(&sh->page_hits);
+	out->page_misses = get(&sh->page_misses);
 	out->workers = atomic_load_explicit(&sh->workers,
 	    memory_order_relaxed);
 	out->runners = atomic_load_explicit(&sh->runners,

@@ -58,6 +58,8 @@ struct metrics_snapshot {
 	uint64_t		db_errors;
 	uint64_t		db_reconnects;
 	uint64_t		db_reconnect_failures;
+	uint64_t		page_hits;	/* util/pagecache.h */
+	uint64_t		page_misses;
 	int64_t			workers;
 	int64_t			runners;
 };
@@ -84,6 +86,8 @@ void		 metrics_request(struct metrics *m, size_t op, int status,
 void		 metrics_db_error(struct metrics *m);
 /* A reconnection after a lost connection; ok says whether it worked. */
 void		 metrics_db_reconnect(struct metrics *m, bool ok);
+/* Counts a browse answered from a worker's page cache (hit) or not. */
+void		 metrics_page(struct metrics *m, bool hit);
 
 /* Master: the worker and export runner processes alive now. */
 void		 metrics_set_procs(struct metrics *m, int workers, int runners);

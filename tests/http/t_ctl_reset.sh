@@ -145,6 +145,31 @@ curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
     "$base/rest/asset/v1/emails.json" >"$work/out"
 expect "an email is made" "d['success']"
 
+# A landing page template in the root folder, whose browse every worker
+# keeps (the root stays after the reset; its kept pages must not).
+root='{"id":4,"type":"Folder"}'
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode "name=Reset-Root-LPT" --data-urlencode "folder=$root" \
+    "$base/rest/asset/v1/landingPageTemplates.json" >"$work/out"
+expect "a landing page template is made in the root folder" "d['success']"
+# browse_root: every one of 16 browses of the root folder answers COND.
+browse_root()
+{
+	local i ok=0
+	for i in $(seq 16); do
+		curl -sS -G -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+		    --data-urlencode "folder=$root" \
+		    "$base/rest/asset/v1/landingPageTemplates.json" >"$work/out"
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$work/out" "$2" && ok=$((ok + 1))
+	done
+	[ "$ok" = 16 ] && echo "ok - $1" ||
+	    { echo "not ok - $1: $ok of 16: $(head -c 300 "$work/out")"; failed=1; }
+}
+browse_root "the root folder's browse shows it" \
+    "[r['name'] for r in d['result']] == ['Reset-Root-LPT']"
+
 data_tables="activity lead_cookie campaign_member list_member program_member
     form_field form static_list asset_usage email_version email
     lp_template_version lp_template
@@ -263,6 +288,8 @@ else
 	echo "not ok - on a terminal, answering yes: $(cat "$work/tty.out")"
 	failed=1
 fi
+browse_root "no worker answers the root folder's page kept before the reset" \
+    "'result' not in d and d['warnings'] == ['No assets found for the given search criteria.']"
 expect_sql "the Default partition is the one left" \
     "SELECT name FROM lead_partition" "Default"
 [ "$(files)" = 0 ] && echo "ok - the export file is removed" ||

@@ -333,6 +333,8 @@ static const struct {
 	{ "mautod_db_errors_total", 1 },
 	{ "mautod_db_reconnects_total{result=\"ok\"}", 0 },
 	{ "mautod_db_reconnects_total{result=\"failed\"}", 1 },
+	{ "mautod_page_cache_total{result=\"hit\"}", 0 },
+	{ "mautod_page_cache_total{result=\"miss\"}", 0 },
 	{ "mautod_export_jobs{state=\"Queued\"}", 2 },
 	{ "mautod_export_jobs{state=\"Cancelled\"}", 6 },
 	{ "mautod_workers_alive", 4 },

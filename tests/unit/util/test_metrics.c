@@ -109,7 +109,12 @@ test_results_and_refusals(void **state)
 	metrics_db_reconnect(m, false);
 	metrics_db_reconnect(m, false);
 	metrics_set_procs(m, 4, 2);
+	metrics_page(m, true);
+	metrics_page(m, true);
+	metrics_page(m, false);
 	metrics_snapshot(m, s);
+	assert_int_equal(s->page_hits, 2);
+	assert_int_equal(s->page_misses, 1);
 	assert_int_equal(s->db_errors, 1);
 	assert_int_equal(s->db_reconnects, 1);
 	assert_int_equal(s->db_reconnect_failures, 2);
@@ -119,6 +124,7 @@ test_results_and_refusals(void **state)
 	metrics_request(NULL, 0, 200, 0, 1);
 	metrics_db_error(NULL);
 	metrics_db_reconnect(NULL, true);
+	metrics_page(NULL, true);
 	metrics_set_procs(NULL, 1, 1);
 	metrics_destroy(NULL);
 	metrics_destroy(m);
