@@ -473,6 +473,8 @@ CREATE TABLE `lp_template` (
   `enable_munchkin` tinyint(1) NOT NULL DEFAULT 0,
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
+  `has_draft` tinyint(1) NOT NULL DEFAULT 0,
+  `has_approved` tinyint(1) NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   UNIQUE KEY `lp_template_name` (`name`),
   KEY `lp_template_folder` (`folder_id`,`id`),

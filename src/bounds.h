@@ -114,12 +114,14 @@
 #define MAIL_REPLY_BYTES	1000	/* the relay's reply kept */
 
 /*
- * Pages of browse answers a worker keeps (util/pagecache.c): entries, all
- * their bytes, and the largest page kept.
+ * Pages of browse answers the workers of a host keep (util/pagecache.c):
+ * slots (two to a set), the largest page and the longest key kept.  The
+ * mapping is reserved, not committed: a slot costs memory only as far as
+ * the pages written to it reach.
  */
-#define PAGECACHE_ENTRIES	64
-#define PAGECACHE_BYTES		(8 * 1024 * 1024)
-#define PAGECACHE_PAGE_BYTES	(1024 * 1024)
+#define PAGECACHE_SLOTS		2048
+#define PAGECACHE_PAGE_BYTES	(128 * 1024)
+#define PAGECACHE_KEY_BYTES	96
 
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200

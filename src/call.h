@@ -43,7 +43,7 @@ struct app {
 	 * first use and freed with api_leads_catalog_free.
 	 */
 	struct leads_catalog	*leads_catalog;
-	/* Pages of browse answers (util/pagecache.h), made on first use. */
+	/* Pages of browse answers (util/pagecache.h), shared; may be NULL. */
 	struct pagecache	*pages;
 };
 

@@ -46,6 +46,7 @@
 #include "util/config.h"
 #include "util/log.h"
 #include "util/metrics.h"
+#include "util/pagecache.h"
 #include "util/rid.h"
 #include "util/sdlisten.h"
 #include "util/xmalloc.h"
@@ -72,6 +73,7 @@ struct master {
 	const struct master_opts *opts;
 	struct limiter		*lim;
 	struct metrics		*metrics;	/* GET /metrics, shared */
+	struct pagecache	*pages;		/* browse pages kept, shared */
 	int			 fd;		/* listening socket */
 	char			*unix_path;	/* socket file we made */
 	pid_t			 self;
@@ -313,7 +315,7 @@ spawn(struct master *m, int64_t now)
 		goto out;
 	}
 	wa = (struct worker_args){ .cfg = m->cfg, .lim = m->lim,
-	    .metrics = m->metrics, .fd = m->fd, .index = (unsigned)i, .master = m->self };
+	    .metrics = m->metrics, .pages = m->pages, .fd = m->fd, .index = (unsigned)i, .master = m->self };
 	(void)fflush(NULL);
 	if ((pid = fork()) == -1) {
 		log_err("master: fork: %s", strerror(errno));
@@ -760,6 +762,9 @@ master_run(struct config *cfg, const struct master_opts *opts)
 	}
 	if ((m->metrics = metrics_create()) == NULL)
 		goto out;
+	/* Without kept pages every browse reads the database: not fatal. */
+	if ((m->pages = pagecache_create()) == NULL)
+		log_warn("master: browses will not keep pages");
 	m->target = master_worker_count(cfg);
 	log_info("master: pid %ld, starting %d workers", (long)m->self,
 	    m->target);
@@ -771,6 +776,7 @@ out:
 	if (m->lim != NULL)
 		limiter_destroy(m->lim);
 	metrics_destroy(m->metrics);
+	pagecache_destroy(m->pages);
 	if (m->fd != -1)
 		(void)close(m->fd);
 	if (m->unix_path != NULL)

@@ -45,7 +45,6 @@
 #include "util/buf.h"
 #include "util/config.h"
 #include "util/log.h"
-#include "util/pagecache.h"
 #include "util/rid.h"
 #include "worker.h"
 
@@ -162,6 +161,7 @@ app_setup(struct app *app, const struct worker_args *wa)
 	app->cfg = wa->cfg;
 	app->lim = wa->lim;
 	app->metrics = wa->metrics;
+	app->pages = wa->pages;
 	app->worker_index = wa->index;
 	arena_init(&app->arena);
 	buf_init(&app->out, MAX_RESPONSE_BYTES);
@@ -186,8 +186,6 @@ app_teardown(struct app *app)
 		db_close(app->db);
 	api_leads_catalog_free(app->leads_catalog);
 	app->leads_catalog = NULL;
-	pagecache_free(app->pages);
-	app->pages = NULL;
 	arena_clear(&app->arena);
 	buf_clear(&app->out);
 }

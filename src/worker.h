@@ -15,6 +15,7 @@
 struct config;
 struct limiter;
 struct metrics;
+struct pagecache;
 
 /* Exit statuses of a worker; the master's respawn policy reads them. */
 #define WORKER_EXIT_OK		0	/* stopped or recycled: expected */
@@ -32,6 +33,7 @@ struct worker_args {
 	const struct config	*cfg;	/* the master's copy, inherited */
 	struct limiter		*lim;	/* mapped by the master before fork */
 	struct metrics		*metrics;	/* likewise */
+	struct pagecache	*pages;		/* likewise; may be NULL */
 	int			 fd;	/* the listening socket */
 	unsigned		 index;	/* process slot, for request ids */
 	pid_t			 master;	/* whom to tell "ready" */

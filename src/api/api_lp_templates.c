@@ -217,9 +217,8 @@ api_lp_templates_browse(struct call *c, struct resp *r)
 		snprintf(key, sizeof(key), "lpt/%" PRId32 "/%" PRIu64 "/%d/%"
 		    PRId64 "/%d", q.folder_id, place.gen, (int)q.status,
 		    q.offset, q.limit);
-		if (c->app->pages == NULL)
-			c->app->pages = pagecache_new();
-		if (pagecache_get(c->app->pages, key, &page, &len) == 0) {
+		if (pagecache_get(c->app->pages, key, &c->app->arena, &page,
+		    &len) == 0) {
 			metrics_page(c->app->metrics, true);
 			resp_result_text(r, page, len);
 			return 0;

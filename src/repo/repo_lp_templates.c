@@ -4,8 +4,10 @@
  * row of content.  Every change of versions locks the template row (FOR
  * UPDATE), reads the versions and whether the template is used, and asks
  * model/asset.c whether the change is allowed before it writes, all in
- * one transaction re-run whole on deadlock.  Reads join the folder's name
- * and workspace into the template's row (the folder key guarantees both).
+ * one transaction re-run whole on deadlock, which also writes the
+ * template's has_draft/has_approved flags and moves the folder's content
+ * generation on (migration 0017).  Reads join the folder's name and
+ * workspace into the template's row (the folder key guarantees both).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,11 +57,8 @@ enum lpt_stmt {
  */
 #define LPT_COLS \
 	"t.id, t.name, t.description, t.folder_id, t.template_type, " \
-	"t.enable_munchkin, t.created_at, t.updated_at, " \
-	"(SELECT COUNT(*) FROM lp_template_version d WHERE " \
-	"d.template_id = t.id AND d.status = 'draft'), " \
-	"(SELECT COUNT(*) FROM lp_template_version a WHERE " \
-	"a.template_id = t.id AND a.status = 'approved'), f.name, w.name"
+	"t.enable_munchkin, t.created_at, t.updated_at, t.has_draft, " \
+	"t.has_approved, f.name, w.name"
 #define LPT_NCOLS	12
 #define LPT_FROM \
 	" FROM lp_template t JOIN folder f ON f.id = t.folder_id " \
@@ -88,8 +87,8 @@ static const char *const sql[LPT_STMT__MAX] = {
 	/* The folder was checked by the caller; its key guards the rest. */
 	[LPT_STMT_INSERT] =
 	    "INSERT INTO lp_template (name, description, template_type, "
-	    "enable_munchkin, folder_id, created_at, updated_at) VALUES "
-	    "(?, ?, ?, ?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	    "enable_munchkin, folder_id, created_at, updated_at, has_draft) "
+	    "VALUES (?, ?, ?, ?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP(), 1)",
 	[LPT_STMT_VERSION_PUT] =
 	    "INSERT INTO lp_template_version (template_id, status, content, "
 	    "updated_at) VALUES (?, ?, ?, UTC_TIMESTAMP()) ON DUPLICATE KEY "
@@ -107,8 +106,14 @@ static const char *const sql[LPT_STMT__MAX] = {
 	    "SELECT COALESCE(SUM(status = 'draft'), 0), "
 	    "COALESCE(SUM(status = 'approved'), 0) FROM lp_template_version "
 	    "WHERE template_id = ?",
+	/* After a change of versions: the flags say what the rows are. */
 	[LPT_STMT_TOUCH] =
-	    "UPDATE lp_template SET updated_at = UTC_TIMESTAMP() WHERE id = ?",
+	    "UPDATE lp_template t SET updated_at = UTC_TIMESTAMP(), "
+	    "has_draft = EXISTS (SELECT 1 FROM lp_template_version v WHERE "
+	    "v.template_id = t.id AND v.status = 'draft'), "
+	    "has_approved = EXISTS (SELECT 1 FROM lp_template_version v "
+	    "WHERE v.template_id = t.id AND v.status = 'approved') "
+	    "WHERE t.id = ?",
 	/* NULL leaves a value as it is. */
 	[LPT_STMT_META] =
 	    "UPDATE lp_template SET name = COALESCE(?, name), "

@@ -15,7 +15,6 @@
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "util/arena.h"
-#include "util/pagecache.h"
 #include "util/xmalloc.h"
 
 struct app	apitest_app;
@@ -57,8 +56,6 @@ apitest_teardown(void **state)
 	apitest_req.json = NULL;
 	api_leads_catalog_free(apitest_app.leads_catalog);
 	apitest_app.leads_catalog = NULL;
-	pagecache_free(apitest_app.pages);
-	apitest_app.pages = NULL;
 	arena_clear(&apitest_app.arena);
 	return 0;
 }
