@@ -97,9 +97,10 @@
  *     ${variable} references replaced by their values in the parsed text
  *     and attribute values; type=Text is the rendered document's text.
  *     with leadId, {{lead.<field>}} tokens (the field's display name or
- *     REST name) take that lead's values ("" for none; 1004 for a lead
- *     that does not exist); a token with a default
- *     ({{lead.First Name:default=...}}) is left as it is;
+ *     REST name, any letter case) take that lead's values (1004 for a
+ *     lead that does not exist); an empty value takes the token's
+ *     default ({{lead.First Name:default=there}}), else ""; a token of
+ *     no field stays; without leadId the tokens stay as they are;
  *   - Update Email Full Content takes a multipart `content` part (or a
  *     plain field; 1002 without one), refuses an email linked to a
  *     template (709 "Cannot update the full content of an email linked
@@ -107,7 +108,9 @@
  *     HTML is kept as sent in the draft;
  *   - Send Sample Email renders the version Get Email Full Content
  *     shows without status (the approved one, else the draft), lead
- *     tokens filled from leadId (1004 for a lead that does not exist),
+ *     tokens filled from leadId (1004 for a lead that does not exist)
+ *     in the body, the subject and the From name; without leadId every
+ *     token takes its default, else "",
  *     and sends it through the outbox (mail/outbox.h, kind "sample")
  *     to emailAddress, an address mail_address_ok accepts (else 1001
  *     "Invalid value '<value>'. Required of type 'email address'"):
@@ -2148,53 +2151,85 @@ text_of(const char *html, size_t len)
 	return t;
 }
 
-/*
- * html with the lead tokens of lead id filled: {{lead.<field>}}, the
- * field named by its display name or its REST name, becomes the lead's
- * value ("" for none), in the parsed text and attribute values.  Returns
- * the new HTML (free() it; *len set) and frees html, or NULL with *err
- * the api_err (1004 when there is no such lead).
- */
-static char *
-fill_lead_tokens(struct call *c, char *html, size_t *len, int64_t id,
-    int *err)
+/* The values lead tokens take: one lead's, or none (vals NULL). */
+struct lead_tokens {
+	const struct lead_schema	*s;
+	const char			**vals;	/* by s->fields; NULL: no lead */
+};
+
+/* email_token_fn over t: the field by display name or REST name. */
+static const char *
+token_value(const char *name, void *arg, bool *known)
 {
-	const struct lead_schema *s;
+	const struct lead_tokens *t = arg;
+	size_t i;
+
+	for (i = 0; i < t->s->count; i++)
+		if (strcasecmp(name, t->s->fields[i].display_name) == 0 ||
+		    strcasecmp(name, t->s->fields[i].name) == 0) {
+			*known = true;
+			return t->vals != NULL ? t->vals[i] : NULL;
+		}
+	*known = false;
+	return NULL;
+}
+
+/* html_text_fn: one text with its lead tokens filled. */
+static char *
+token_text(const char *text, void *arg)
+{
+	return email_fill_tokens(text, token_value, arg);
+}
+
+/*
+ * The lead tokens' values of lead id (0: no lead, so tokens take their
+ * defaults) into *t.  Returns 0 or the api_err (1004 when there is no
+ * such lead).
+ */
+static int
+lead_tokens_load(struct call *c, int64_t id, struct lead_tokens *t)
+{
 	const struct lead_field **cols;
 	struct lead_rows rows;
+	size_t i;
+	int e;
+
+	memset(t, 0, sizeof(*t));
+	if ((e = api_leads_catalog_get(c, false, &t->s)) != 0)
+		return e;
+	if (id == 0)
+		return 0;
+	if ((cols = arena_zalloc(&c->app->arena, (t->s->count + 1) *
+	    sizeof(*cols))) == NULL)
+		return -API_ERR_SYSTEM;
+	for (i = 0; i < t->s->count; i++)
+		cols[i] = &t->s->fields[i];
+	if ((e = repo_leads_get_by_id(c->app->db, &c->app->arena,
+	    (const struct lead_field *const *)cols, t->s->count, id,
+	    &rows)) != 0)
+		return err_from_repo(e);
+	if (rows.count == 0)
+		return -API_ERR_LEAD_NOT_FOUND;
+	t->vals = rows.rows[0].vals;
+	return 0;
+}
+
+/*
+ * html with its lead tokens filled from t (model/email.h: the value, or
+ * the token's default when the value is empty), in the parsed text and
+ * attribute values.  Returns the new HTML (free() it; *len set) and frees
+ * html, or NULL with *err the api_err.
+ */
+static char *
+fill_lead_tokens(char *html, size_t *len, struct lead_tokens *t, int *err)
+{
 	struct html_doc *d;
-	const char *v;
-	char *needle, *out;
-	size_t i, k;
+	char *out;
 
 	*err = 0;
-	if ((*err = api_leads_catalog_get(c, false, &s)) != 0 ||
-	    (cols = arena_zalloc(&c->app->arena, (s->count + 1) *
-	    sizeof(*cols))) == NULL) {
-		*err = *err != 0 ? *err : -API_ERR_SYSTEM;
-		free(html);
-		return NULL;
-	}
-	for (i = 0; i < s->count; i++)
-		cols[i] = &s->fields[i];
-	if ((*err = repo_leads_get_by_id(c->app->db, &c->app->arena,
-	    (const struct lead_field *const *)cols, s->count, id,
-	    &rows)) != 0 || rows.count == 0) {
-		*err = *err != 0 ? err_from_repo(*err) : -API_ERR_LEAD_NOT_FOUND;
-		free(html);
-		return NULL;
-	}
 	if ((d = html_parse(html, *len, NULL, 0)) == NULL)
 		return html;	/* no element: nothing to fill */
-	for (i = 0; i < s->count; i++) {
-		v = rows.rows[0].vals[i] != NULL ? rows.rows[0].vals[i] : "";
-		for (k = 0; k < 2; k++) {
-			needle = arena_printf(&c->app->arena, "{{lead.%s}}",
-			    k == 0 ? cols[i]->display_name : cols[i]->name);
-			if (needle != NULL)
-				html_replace_text(d, NULL, needle, v);
-		}
-	}
+	html_map_text(d, NULL, token_text, t);
 	out = html_serialize(d, len);
 	html_free(d);
 	free(html);
@@ -2204,13 +2239,13 @@ fill_lead_tokens(struct call *c, char *html, size_t *len, int64_t id,
 }
 
 /*
- * The HTML of x's version (render) with the lead tokens of lead_id
- * filled when it is not 0: a heap string (free() it; *len set), or NULL
- * with *err the api_err.  What Get Email Full Content answers and Send
- * Sample Email sends.
+ * The HTML of x's version (render) with the lead tokens filled from t
+ * unless t is NULL: a heap string (free() it; *len set), or NULL with
+ * *err the api_err.  What Get Email Full Content answers and Send Sample
+ * Email sends.
  */
 static char *
-render_for_lead(struct call *c, struct email_ctx *x, int64_t lead_id,
+render_for_lead(struct call *c, struct email_ctx *x, struct lead_tokens *t,
     size_t *len, int *err)
 {
 	char *html;
@@ -2220,8 +2255,8 @@ render_for_lead(struct call *c, struct email_ctx *x, int64_t lead_id,
 		*err = -API_ERR_SYSTEM;
 		return NULL;
 	}
-	if (lead_id != 0)
-		html = fill_lead_tokens(c, html, len, lead_id, err);
+	if (t != NULL)
+		html = fill_lead_tokens(html, len, t, err);
 	return html;
 }
 
@@ -2242,6 +2277,7 @@ api_emails_full_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[3];
 	struct email_ctx x;
+	struct lead_tokens t;
 	struct json_object *o;
 	char *html, *text;
 	size_t len;
@@ -2255,8 +2291,9 @@ api_emails_full_get(struct call *c, struct resp *r)
 		email_ctx_clear(&x);
 		return e > 0 ? 0 : e;
 	}
-	if ((html = render_for_lead(c, &x, pv[2].present ? pv[2].i : 0,
-	    &len, &e)) == NULL) {
+	if ((pv[2].present && (e = lead_tokens_load(c, pv[2].i, &t)) != 0) ||
+	    (html = render_for_lead(c, &x, pv[2].present ? &t : NULL, &len,
+	    &e)) == NULL) {
 		email_ctx_clear(&x);
 		return e;
 	}
@@ -2353,9 +2390,10 @@ api_emails_send_sample(struct call *c, struct resp *r)
 	struct email_ctx x;
 	struct outbox_send s;
 	struct outbox_result res;
+	struct lead_tokens t;
 	struct json_object *o;
 	const char *why;
-	char *html, *text;
+	char *html, *text, *subject = NULL, *from_name = NULL;
 	int32_t id = path_id(c);
 	size_t len;
 	int e;
@@ -2370,8 +2408,8 @@ api_emails_send_sample(struct call *c, struct resp *r)
 		email_ctx_clear(&x);
 		return e;
 	}
-	if ((html = render_for_lead(c, &x, pv[2].present ? pv[2].i : 0,
-	    &len, &e)) == NULL) {
+	if ((e = lead_tokens_load(c, pv[2].present ? pv[2].i : 0, &t)) != 0 ||
+	    (html = render_for_lead(c, &x, &t, &len, &e)) == NULL) {
 		email_ctx_clear(&x);
 		return e;
 	}
@@ -2384,11 +2422,20 @@ api_emails_send_sample(struct call *c, struct resp *r)
 	s.msg.from_name = text_header(&x.em, EMAIL_HDR_FROM_NAME);
 	s.msg.reply_to = text_header(&x.em, EMAIL_HDR_REPLY_EMAIL);
 	s.msg.subject = text_header(&x.em, EMAIL_HDR_SUBJECT);
+	/* The headers people write tokens in are filled as the body is. */
+	if ((subject = email_fill_tokens(s.msg.subject, token_value, &t)) !=
+	    NULL)
+		s.msg.subject = subject;
+	if ((from_name = email_fill_tokens(s.msg.from_name, token_value,
+	    &t)) != NULL)
+		s.msg.from_name = from_name;
 	s.msg.to = pv[0].s;
 	s.msg.text = text != NULL ? text : "";
 	if (!(pv[1].present && pv[1].b) && !x.em.text_only)
 		s.msg.html = html;
 	e = outbox_send(c->app->db, c->app->cfg, &s, &res, &why);
+	free(subject);
+	free(from_name);
 	free(text);
 	free(html);
 	email_ctx_clear(&x);

@@ -1,6 +1,7 @@
 /*
  * The content document of an email version (email.h).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "model/email.h"
 #include "model/template.h"
+#include "util/buf.h"
 
 /* The member name (an object) of doc, made when missing. */
 static struct json_object *
@@ -185,4 +187,58 @@ email_modules_template(struct json_object *mods, size_t i,
 		if (strcmp(o->modules[k].id, module) == 0)
 			return (long)k;
 	return -1;
+}
+
+/* See email.h. */
+char *
+email_fill_tokens(const char *s, email_token_fn value, void *arg)
+{
+	static const char open[] = "{{lead.", dflt[] = ":default=";
+	struct buf b;
+	const char *p, *hit, *end, *close, *colon, *v;
+	char name[256];
+	size_t nlen;
+	bool known, any = false;
+
+	if (s == NULL || strstr(s, open) == NULL)
+		return NULL;
+	buf_init(&b, EMAIL_TOKEN_OUT_BYTES);
+	for (p = s; (hit = strstr(p, open)) != NULL; p = end) {
+		buf_add(&b, p, (size_t)(hit - p));
+		end = hit + sizeof(open) - 1;
+		if ((close = strstr(end, "}}")) == NULL) {
+			/* Not a token: the rest goes as it is. */
+			p = hit;
+			break;
+		}
+		colon = strstr(end, dflt);
+		if (colon != NULL && colon > close)
+			colon = NULL;
+		nlen = (size_t)((colon != NULL ? colon : close) - end);
+		known = false;
+		v = NULL;
+		if (nlen > 0 && nlen < sizeof(name)) {
+			memcpy(name, end, nlen);
+			name[nlen] = '\0';
+			v = value(name, arg, &known);
+		}
+		if (!known) {
+			buf_add(&b, hit, (size_t)(close + 2 - hit));
+		} else if (v != NULL && v[0] != '\0') {
+			buf_adds(&b, v);
+			any = true;
+		} else {
+			if (colon != NULL)
+				buf_add(&b, colon + sizeof(dflt) - 1,
+				    (size_t)(close - colon - (sizeof(dflt) - 1)));
+			any = true;
+		}
+		end = close + 2;
+	}
+	buf_adds(&b, p);
+	if (!any || !buf_ok(&b)) {
+		buf_clear(&b);
+		return NULL;
+	}
+	return b.data;
 }

@@ -18,6 +18,7 @@
 #ifndef MAUTO_MODEL_EMAIL_H
 #define MAUTO_MODEL_EMAIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
@@ -64,5 +65,22 @@ long	email_modules_template(struct json_object *mods, size_t i,
 
 /* A new {"id","module"} instance. */
 struct json_object	*email_module_new(const char *id, const char *module);
+
+/*
+ * The value of the lead field named name (its display name or REST name,
+ * any letter case) for a lead token: *known false when there is no such
+ * field; the value (NULL or "" when empty, or when no lead is given).
+ */
+typedef const char	*(*email_token_fn)(const char *name, void *arg,
+			    bool *known);
+/*
+ * s with its lead tokens filled: {{lead.<field>}} becomes the field's
+ * value, {{lead.<field>:default=<text>}} the value or, when it is empty,
+ * the text; a token naming no field stays as it is.  A heap string, or
+ * NULL when s has no token to fill (or the result would pass
+ * EMAIL_TOKEN_OUT_BYTES).
+ */
+#define EMAIL_TOKEN_OUT_BYTES	(16 * 1024 * 1024)
+char	*email_fill_tokens(const char *s, email_token_fn value, void *arg);
 
 #endif

@@ -636,15 +636,15 @@ replaced(const char *s, const char *needle, const char *value)
 	return b.data;
 }
 
-/* Replaces needle with value in n's text or attribute values. */
+/* Passes n's text or attribute values through fn. */
 static void
-replace_in(xmlNode *n, const char *needle, const char *value)
+map_in(xmlNode *n, html_text_fn fn, void *arg)
 {
 	xmlAttr *a;
 	char *s;
 
-	if (n->type == XML_TEXT_NODE && (s = replaced((const char *)n->content,
-	    needle, value)) != NULL) {
+	if (n->type == XML_TEXT_NODE && n->content != NULL &&
+	    (s = fn((const char *)n->content, arg)) != NULL) {
 		xmlNodeSetContent(n, (const xmlChar *)s);
 		free(s);
 	}
@@ -652,11 +652,24 @@ replace_in(xmlNode *n, const char *needle, const char *value)
 		return;
 	for (a = n->properties; a != NULL; a = a->next)
 		if (a->children != NULL && a->children->type == XML_TEXT_NODE &&
-		    (s = replaced((const char *)a->children->content, needle,
-		    value)) != NULL) {
+		    a->children->content != NULL &&
+		    (s = fn((const char *)a->children->content, arg)) != NULL) {
 			(void)xmlSetProp(n, a->name, (const xmlChar *)s);
 			free(s);
 		}
+}
+
+struct replace_arg {
+	const char	*needle;
+	const char	*value;
+};
+
+static char *
+replace_fn(const char *text, void *arg)
+{
+	const struct replace_arg *r = arg;
+
+	return replaced(text, r->needle, r->value);
 }
 
 /* See html.h. */
@@ -664,11 +677,21 @@ void
 html_replace_text(struct html_doc *d, const struct html_elem *root,
     const char *needle, const char *value)
 {
+	struct replace_arg r = { needle, value };
+
+	html_map_text(d, root, replace_fn, &r);
+}
+
+/* See html.h. */
+void
+html_map_text(struct html_doc *d, const struct html_elem *root,
+    html_text_fn fn, void *arg)
+{
 	xmlNode *top = root != NULL ? node_rw(root) : NULL;
 	xmlNode *n = top != NULL ? top : d->doc->children;
 
 	while (n != NULL) {
-		replace_in(n, needle, value);
+		map_in(n, fn, arg);
 		if (n->children != NULL && (is_elem(n) || n == top)) {
 			n = n->children;
 			continue;

@@ -100,4 +100,16 @@ const struct html_elem *html_append_copy(struct html_doc *d,
 void	html_replace_text(struct html_doc *d, const struct html_elem *root,
 	    const char *needle, const char *value);
 
+/*
+ * What html_map_text does to one text or attribute value: a heap string
+ * that replaces text, or NULL to leave it as it is.
+ */
+typedef char	*(*html_text_fn)(const char *text, void *arg);
+/*
+ * Passes every text and attribute value of root and what is inside it
+ * (NULL: all of d) through fn, in the parsed values, not in HTML.
+ */
+void	html_map_text(struct html_doc *d, const struct html_elem *root,
+	    html_text_fn fn, void *arg);
+
 #endif

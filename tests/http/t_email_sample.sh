@@ -94,7 +94,7 @@ check()
 }
 
 cat >"$work/tpl.html" <<'HTML'
-<html><body><div class="mktoText" id="intro" mktoName="Intro">Hi {{lead.First Name}}, welcome.</div></body></html>
+<html><body><div class="mktoText" id="intro" mktoName="Intro">Hi {{lead.First Name}}, welcome.</div><p title="{{lead.firstname:default=you}}">Dear {{lead.Last Name:default=Guest}}</p></body></html>
 HTML
 
 # setup: a template, an email made from it and a lead Ada; sets email, lead.
@@ -105,8 +105,9 @@ setup()
 	folder=$(ctl folder create --name "EM-sample" --parent 2)
 	form POST /rest/asset/v1/emails.json --data-urlencode "name=sample" \
 	    --data-urlencode "folder={\"id\":$folder,\"type\":\"Folder\"}" \
-	    --data-urlencode "template=$tpl" --data-urlencode "subject=Your sample" \
-	    --data-urlencode "fromName=Ann" --data-urlencode "fromEmail=ann@example.com" \
+	    --data-urlencode "template=$tpl" \
+	    --data-urlencode "subject=Your sample, {{lead.First Name:default=friend}}" \
+	    --data-urlencode "fromName=Ann for {{lead.firstName}}" --data-urlencode "fromEmail=ann@example.com" \
 	    --data-urlencode "replyEmail=reply@example.com"
 	email=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["result"][0]["id"])' "$work/out")
 	curl -sS --max-time 30 -X POST -H "Authorization: Bearer $token" \
@@ -132,18 +133,19 @@ check "the relay got it for the one recipient, from smtp_from" $?
 /usr/bin/python3 - "$mail/1.eml" <<'PY'
 import email, email.policy, sys
 m = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
-assert m["Subject"] == "Your sample", m["Subject"]
+assert m["Subject"] == "Your sample, Ada", m["Subject"]
 assert m["To"].addresses[0].addr_spec == "tester@example.net"
 assert m["From"].addresses[0].addr_spec == "ann@example.com"
-assert m["From"].addresses[0].display_name == "Ann"
+assert m["From"].addresses[0].display_name == "Ann for Ada"
 assert m["Reply-To"].addresses[0].addr_spec == "reply@example.com"
 parts = [p.get_content_type() for p in m.iter_parts()]
 assert parts == ["text/plain", "text/html"], parts
 assert "Hi Ada, welcome." in m.get_body(("plain",)).get_content()
 html = m.get_body(("html",)).get_content()
 assert "Hi Ada, welcome." in html and "{{lead." not in html, html
+assert 'title="Ada"' in html and "Dear Guest" in html, html
 PY
-check "the message has the email's subject, From, Reply-To and the lead's first name in both parts" $?
+check "the message has the email's subject, From, Reply-To and the lead's values (or the tokens' defaults) in the subject, the From name and both parts" $?
 ctl outbox list >"$work/list"
 grep -q "sent" "$work/list" && grep -q "sample" "$work/list" && grep -q "tester@example.net" "$work/list"
 check "outbox list shows the sample sent ($(tr '\n' ' ' <"$work/list"))" $?
@@ -157,9 +159,12 @@ expect "textOnly without a lead is sent" "d['success'] and d['result'] == [{'id'
 import email, email.policy, sys
 m = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
 assert m.get_content_type() == "text/plain", m.get_content_type()
-assert "Hi {{lead.First Name}}, welcome." in m.get_content(), m.get_content()
+assert "Hi , welcome." in m.get_content(), m.get_content()
+assert "Dear Guest" in m.get_content(), m.get_content()
+assert m["Subject"] == "Your sample, friend", m["Subject"]
+assert m["From"].addresses[0].display_name.strip() == "Ann for", m["From"]
 PY
-check "textOnly sends the text part only; without leadId the tokens stay" $?
+check "textOnly sends the text part only; without leadId the tokens take their defaults, else nothing" $?
 
 send --data-urlencode "emailAddress=not an address"
 expect "a bad address is 1001" "not d['success'] and d['errors'][0]['code'] == '1001'"

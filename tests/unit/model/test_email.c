@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -80,12 +81,69 @@ test_modules(void **state)
 	tpl_outline_clear(&o);
 }
 
+/* A lead with First Name "Ada", an empty Company, and no other field. */
+static const char *
+lead_value(const char *name, void *arg, bool *known)
+{
+	bool has_lead = *(bool *)arg;
+
+	*known = true;
+	if (strcasecmp(name, "First Name") == 0 ||
+	    strcmp(name, "firstName") == 0)
+		return has_lead ? "Ada" : NULL;
+	if (strcasecmp(name, "Company Name") == 0)
+		return has_lead ? "" : NULL;
+	*known = false;
+	return NULL;
+}
+
+static void
+fills(bool has_lead, const char *in, const char *want)
+{
+	char *out = email_fill_tokens(in, lead_value, &has_lead);
+
+	if (want == NULL) {
+		assert_null(out);
+		return;
+	}
+	assert_non_null(out);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void
+test_fill_tokens(void **state)
+{
+	(void)state;
+	fills(true, "Hi {{lead.First Name}}!", "Hi Ada!");
+	fills(true, "{{lead.firstName}}/{{lead.first name}}", "Ada/Ada");
+	fills(true, "Hi {{lead.First Name:default=there}}", "Hi Ada");
+	fills(true, "at {{lead.Company Name:default=your company}}.",
+	    "at your company.");
+	fills(true, "at {{lead.Company Name}}.", "at .");
+	/* Without a lead: defaults, else nothing. */
+	fills(false, "Hi {{lead.First Name:default=there}}, {{lead.First Name}}",
+	    "Hi there, ");
+	/* Tokens of no field, and text that is not a token, stay. */
+	fills(true, "{{lead.Shoe Size}} {{lead.First Name}}",
+	    "{{lead.Shoe Size}} Ada");
+	fills(true, "{{lead.Shoe Size}}", NULL);
+	fills(true, "no tokens {{my.token}}", NULL);
+	fills(true, "{{lead.First Name", NULL);
+	fills(true, "{{lead.First Name}} {{lead.", "Ada {{lead.");
+	fills(true, "{{lead.}}", NULL);
+	fills(true, "{{lead.First Name:default=}}x", "Adax");
+	fills(false, "{{lead.First Name:default=}}x", "x");
+	assert_null(email_fill_tokens(NULL, lead_value, NULL));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_doc),
 		cmocka_unit_test(test_modules),
+		cmocka_unit_test(test_fill_tokens),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
