@@ -18,6 +18,10 @@
  *   GET /rest/asset/v1/landingPageTemplates.json?folder=<{"id":F,...}>
  *	the same columns of up to 200 templates of folder F by the
  *	(folder_id, id) index, for reference;
+ *   GET /rest/asset/v1/email/<id>.json
+ *	one prepared primary-key SELECT of the same kind of columns of
+ *	email <id> (id, name, description, place id and type, created,
+ *	updated: the emails suite's ceiling);
  *
  * with the rows written by json-c in the envelope of the lead database
  * API: {"requestId":"…","result":[{…}],"success":true}.  No token, no
@@ -64,6 +68,7 @@
 #define PK_FILTER_VALUE	"filterValues="
 #define PK_LPT_PATH	"/rest/asset/v1/landingPageTemplate/"
 #define PK_LPTS_PATH	"/rest/asset/v1/landingPageTemplates.json"
+#define PK_EMAIL_PATH	"/rest/asset/v1/email/"
 #define PK_FOLDER_PARAM	"folder="
 #define PK_LPT_COLS	7
 
@@ -72,6 +77,7 @@ enum pk_stmt {
 	PK_STMT_BY_EMAIL,
 	PK_STMT_LPT_BY_ID,
 	PK_STMT_LPT_BY_FOLDER,
+	PK_STMT_EMAIL_BY_ID,
 	PK_STMT__MAX
 };
 
@@ -91,10 +97,17 @@ static const char *const pk_sql[PK_STMT__MAX] = {
 	[PK_STMT_LPT_BY_FOLDER] = "SELECT id, name, description, "
 	    "folder_id, template_type, created_at, updated_at FROM "
 	    "lp_template WHERE folder_id = ? ORDER BY id LIMIT 200",
+	[PK_STMT_EMAIL_BY_ID] = "SELECT id, name, description, place_id, "
+	    "place_type, created_at, updated_at FROM email WHERE id = ?",
 };
 
-/* Whether statement i reads lp_template (else lead). */
-#define IS_LPT(i)	((i) == PK_STMT_LPT_BY_ID || (i) == PK_STMT_LPT_BY_FOLDER)
+/*
+ * Whether statement i reads an asset's columns into struct pk_lpt_row
+ * (a landing page template, or an email's columns of the same types),
+ * else a lead's.
+ */
+#define IS_LPT(i)	((i) == PK_STMT_LPT_BY_ID || \
+			 (i) == PK_STMT_LPT_BY_FOLDER || (i) == PK_STMT_EMAIL_BY_ID)
 
 /* One fetched row; the result binds point here. */
 struct pk_row {
@@ -410,6 +423,15 @@ parse_lookup(struct pk_worker *w, const char *path, const char *query)
 			return -1;
 		w->key_id = v;
 		return PK_STMT_LPT_BY_ID;
+	}
+	n = strlen(PK_EMAIL_PATH);
+	if (strncmp(path, PK_EMAIL_PATH, n) == 0 && plen > n + 5 &&
+	    strcmp(path + plen - 5, ".json") == 0) {
+		if (num_parse_i64n(path + n, plen - n - 5, 1, INT32_MAX,
+		    &v) != 0)
+			return -1;
+		w->key_id = v;
+		return PK_STMT_EMAIL_BY_ID;
 	}
 	if (strcmp(path, PK_LPTS_PATH) == 0 && query != NULL)
 		return parse_folder(w, query);
