@@ -123,6 +123,13 @@
 #define PAGECACHE_PAGE_BYTES	(128 * 1024)
 #define PAGECACHE_KEY_BYTES	96
 
+/*
+ * Email templates a worker keeps copies of for the emails made from them
+ * (repo_etpl_get_used): templates, and all their bytes.
+ */
+#define ETPL_CACHE_ENTRIES	16
+#define ETPL_CACHE_BYTES	(32 * 1024 * 1024)
+
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200
 

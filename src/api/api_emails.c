@@ -675,13 +675,12 @@ email_ctx_load(struct call *c, struct resp *r, int32_t id,
 		return -API_ERR_SYSTEM;
 	if (x->em.template_id == 0)
 		return 0;
-	e = repo_etpl_get(c->app->db, &c->app->arena, x->em.template_id, true,
+	e = repo_etpl_get_used(c->app->db, &c->app->arena, x->em.template_id,
 	    &x->tpl);
 	if (e != 0)
 		return err_from_repo(e);
-	if (tpl_parse(x->tpl.content, x->tpl.content_len, &x->o, msg) != 0 ||
-	    (x->doc = html_parse(x->tpl.content, x->tpl.content_len, NULL,
-	    0)) == NULL) {
+	if (tpl_parse_doc(x->tpl.content, x->tpl.content_len, &x->o, msg,
+	    &x->doc) != 0) {
 		json_object_put(x->content);
 		x->content = NULL;
 		return -API_ERR_SYSTEM;

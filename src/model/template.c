@@ -753,6 +753,14 @@ find_scoped_uses(struct parse *p)
 int
 tpl_parse(const char *html, size_t len, struct tpl_outline *out, char *msg)
 {
+	return tpl_parse_doc(html, len, out, msg, NULL);
+}
+
+/* See template.h. */
+int
+tpl_parse_doc(const char *html, size_t len, struct tpl_outline *out,
+    char *msg, struct html_doc **doc)
+{
 	struct tpl_outline o;
 	struct parse p;
 	struct html_doc *d = NULL;
@@ -767,6 +775,8 @@ tpl_parse(const char *html, size_t len, struct tpl_outline *out, char *msg)
 	msg[0] = '\0';
 	if (out != NULL)
 		memset(out, 0, sizeof(*out));
+	if (doc != NULL)
+		*doc = NULL;
 	if (html != NULL && len > 0 && memchr(html, '\0', len) != NULL) {
 		snprintf(msg, TPL_MSG_BYTES, "Invalid template: %s", NUL_MSG);
 		goto out;
@@ -802,6 +812,10 @@ tpl_parse(const char *html, size_t len, struct tpl_outline *out, char *msg)
 	if (out != NULL) {
 		*out = o;
 		memset(&o, 0, sizeof(o));
+	}
+	if (doc != NULL) {
+		*doc = d;
+		d = NULL;
 	}
 	r = 0;
 out:

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct html_doc;
+
 /* An editable section's kind, as Get Email Content names it. */
 enum tpl_section_kind {
 	TPL_SEC_TEXT,		/* mktEditable, mktoText: "Text" */
@@ -89,6 +91,13 @@ struct tpl_outline {
  */
 int	tpl_parse(const char *html, size_t len, struct tpl_outline *out,
 	    char *msg);
+/*
+ * tpl_parse that also hands over the parsed document in *doc (the
+ * caller's to html_free) when it returns 0, so that the template is not
+ * parsed twice; *doc is NULL otherwise.
+ */
+int	tpl_parse_doc(const char *html, size_t len, struct tpl_outline *out,
+	    char *msg, struct html_doc **doc);
 void	tpl_outline_clear(struct tpl_outline *o);
 
 /*

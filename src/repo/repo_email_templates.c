@@ -21,6 +21,7 @@
 #include "repo/repo_segmentations.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
+#include "util/xmalloc.h"
 
 enum etpl_stmt {
 	ETPL_STMT_GET,
@@ -160,6 +161,134 @@ repo_etpl_get(struct db *db, struct arena *a, int32_t id, bool with_content,
 		return -REPO_ERR_NOT_FOUND;
 	fill(&t, 0, out);
 	return with_content ? content_of(db, a, out) : 0;
+}
+
+/* A worker's copy of a template (repo_etpl_get_used), on the heap. */
+struct etpl_copy {
+	struct repo_etpl	 t;	/* id 0: a free slot */
+	size_t			 bytes;
+	uint64_t		 used;
+};
+
+static struct etpl_copy	copies[ETPL_CACHE_ENTRIES];
+static size_t		copies_bytes;
+static uint64_t		copies_tick;
+
+/* s (len bytes) into a, NUL-terminated; NULL stays NULL. */
+static char *
+dup_into(struct arena *a, const char *s, size_t len)
+{
+	char *d;
+
+	if (s == NULL)
+		return NULL;
+	if (a == NULL) {
+		d = xmalloc(len + 1);
+	} else if ((d = arena_alloc(a, len + 1)) == NULL)
+		return NULL;
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+static void
+copy_free(struct etpl_copy *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->t.ndynamic; i++)
+		free((char *)c->t.dynamic[i].html_id);
+	free(c->t.dynamic);
+	free((char *)c->t.name);
+	free((char *)c->t.description);
+	free((char *)c->t.content);
+	copies_bytes -= c->bytes;
+	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * Template t as a copy in a (NULL: the heap), into *out; -1 when the
+ * arena is full.
+ */
+static int
+etpl_copy(struct arena *a, const struct repo_etpl *t, struct repo_etpl *out)
+{
+	struct repo_etpl_dynamic *dyn = NULL;
+	size_t i;
+
+	*out = *t;
+	out->dynamic = NULL;
+	out->ndynamic = 0;
+	if (t->ndynamic > 0) {
+		dyn = a != NULL ? arena_zalloc(a, t->ndynamic * sizeof(*dyn)) :
+		    xcalloc(t->ndynamic, sizeof(*dyn));
+		if (dyn == NULL)
+			return -1;
+		for (i = 0; i < t->ndynamic; i++) {
+			dyn[i].segmentation_id = t->dynamic[i].segmentation_id;
+			dyn[i].html_id = dup_into(a, t->dynamic[i].html_id,
+			    strlen(t->dynamic[i].html_id));
+		}
+	}
+	out->dynamic = dyn;
+	out->ndynamic = t->ndynamic;
+	out->name = dup_into(a, t->name, t->name != NULL ?
+	    strlen(t->name) : 0);
+	out->description = dup_into(a, t->description,
+	    t->description != NULL ? strlen(t->description) : 0);
+	out->content = dup_into(a, t->content, t->content_len);
+	return out->content == NULL ? -1 : 0;
+}
+
+/* Keeps a heap copy of t, dropping the least recently used copies. */
+static void
+etpl_keep(const struct repo_etpl *t)
+{
+	struct etpl_copy *slot = NULL;
+	size_t i, bytes = t->content_len + 256;
+
+	if (bytes > ETPL_CACHE_BYTES)
+		return;
+	for (;;) {
+		slot = NULL;
+		for (i = 0; i < ETPL_CACHE_ENTRIES; i++)
+			if (copies[i].t.id == 0) {
+				slot = &copies[i];
+				break;
+			}
+		if (slot != NULL && copies_bytes + bytes <= ETPL_CACHE_BYTES)
+			break;
+		slot = NULL;
+		for (i = 0; i < ETPL_CACHE_ENTRIES; i++)
+			if (copies[i].t.id != 0 && (slot == NULL ||
+			    copies[i].used < slot->used))
+				slot = &copies[i];
+		copy_free(slot);
+	}
+	(void)etpl_copy(NULL, t, &slot->t);
+	slot->bytes = bytes;
+	slot->used = ++copies_tick;
+	copies_bytes += bytes;
+}
+
+/* See repo_email_templates.h. */
+int
+repo_etpl_get_used(struct db *db, struct arena *a, int32_t id,
+    struct repo_etpl *out)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < ETPL_CACHE_ENTRIES; i++)
+		if (copies[i].t.id == id && id != 0) {
+			copies[i].used = ++copies_tick;
+			return etpl_copy(a, &copies[i].t, out) == 0 ? 0 :
+			    -REPO_ERR_INTERNAL;
+		}
+	if ((r = repo_etpl_get(db, a, id, true, out)) != 0)
+		return r;
+	etpl_keep(out);
+	return 0;
 }
 
 /* See repo_email_templates.h. */

@@ -45,6 +45,17 @@ struct repo_etpl {
 int	repo_etpl_get(struct db *db, struct arena *a, int32_t id,
 	    bool with_content, struct repo_etpl *out);
 
+/*
+ * repo_etpl_get with content, for the template an email is made from:
+ * answered from this worker's copy when it has one.  A template never
+ * changes once made (mautoctl makes and deletes them; nothing updates
+ * one), and the email's foreign key keeps it while the email exists, so
+ * a copy kept by id is the template for as long as an email uses it.
+ * The copy is written into the arena a, as repo_etpl_get does.
+ */
+int	repo_etpl_get_used(struct db *db, struct arena *a, int32_t id,
+	    struct repo_etpl *out);
+
 /* The id of the template named name: 0, -REPO_ERR_NOT_FOUND, ... */
 int	repo_etpl_get_id_by_name(struct db *db, const char *name,
 	    int32_t *id);

@@ -29,6 +29,7 @@
 
 enum email_stmt {
 	EMAIL_STMT_GET,
+	EMAIL_STMT_GET_CONTENT,
 	EMAIL_STMT_GET_BY_NAME,
 	EMAIL_STMT_CONTENT,
 	EMAIL_STMT_BROWSE,
@@ -52,18 +53,27 @@ enum email_stmt {
  * The columns of one email, one version of it, and its place's name and
  * workspace, from EMAIL_FROM.
  */
-#define EMAIL_COLS \
+#define EMAIL_COLS_A \
 	"e.id, e.name, e.description, e.place_type, e.place_id, " \
 	"e.template_id, e.operational, e.text_only, e.publish_to_msi, " \
 	"e.web_view, e.auto_copy_to_text, e.pre_header, e.created_at, " \
-	"e.updated_at, COALESCE(f.name, p.name), w.name, " \
+	"e.updated_at, COALESCE(f.name, p.name), w.name, "
+#define EMAIL_COLS_COUNTS \
 	"(SELECT COUNT(*) FROM email_version d WHERE d.email_id = e.id " \
 	"AND d.status = 'draft'), " \
 	"(SELECT COUNT(*) FROM email_version a WHERE a.email_id = e.id " \
-	"AND a.status = 'approved'), v.status, " \
+	"AND a.status = 'approved'), "
+#define EMAIL_COLS_B \
+	"v.status, " \
 	"v.subject_type, v.subject, v.from_name_type, v.from_name, " \
 	"v.from_email_type, v.from_email, v.reply_email_type, " \
 	"v.reply_email, v.open_tracking_disabled"
+#define EMAIL_COLS	EMAIL_COLS_A EMAIL_COLS_COUNTS EMAIL_COLS_B
+/*
+ * By id every version row comes back, so which versions there are is
+ * read from the rows, not counted (the two columns are 0 here).
+ */
+#define EMAIL_COLS_BY_ID	EMAIL_COLS_A "0, 0, " EMAIL_COLS_B
 #define EMAIL_NCOLS	28
 #define EMAIL_COL_STATUS	18
 #define EMAIL_COL_HDR		19
@@ -81,7 +91,12 @@ enum email_stmt {
 
 static const char *const sql[EMAIL_STMT__MAX] = {
 	[EMAIL_STMT_GET] =
-	    "SELECT " EMAIL_COLS EMAIL_FROM "WHERE e.id = ? ORDER BY v.status",
+	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM "WHERE e.id = ? "
+	    "ORDER BY v.status",
+	/* The same with each version's content after the columns. */
+	[EMAIL_STMT_GET_CONTENT] =
+	    "SELECT " EMAIL_COLS_BY_ID ", v.content" EMAIL_FROM
+	    "WHERE e.id = ? ORDER BY v.status",
 	/* Parameters: name, place type, place type, place id, place id. */
 	[EMAIL_STMT_GET_BY_NAME] =
 	    "SELECT " EMAIL_COLS EMAIL_FROM "WHERE e.name = ? AND "
@@ -260,18 +275,29 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 	struct db_text_rows t;
 	struct repo_email first;
 	enum asset_status pick;
+	bool by_id;
 	size_t i;
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	if (s == EMAIL_STMT_GET && with_content)
+		s = EMAIL_STMT_GET_CONTENT;
+	by_id = s == EMAIL_STMT_GET || s == EMAIL_STMT_GET_CONTENT;
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_exec(db, stmt(db, s), in, "repo_email_get")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, s), a, EMAIL_NCOLS, 2,
-	    "repo_email_get", &t)) != 0)
+	    (r = db_fetch_text(db, stmt(db, s), a, EMAIL_NCOLS +
+	    (s == EMAIL_STMT_GET_CONTENT), 2, "repo_email_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
 	fill(&t, 0, &first);
+	for (i = 0; by_id && i < t.count; i++) {
+		fill(&t, i, out);
+		if (out->status == ASSET_ST_APPROVED)
+			first.v.has_approved = true;
+		else
+			first.v.has_draft = true;
+	}
 	if ((pick = asset_pick(&first.v, want)) == ASSET_ST_ANY)
 		return -REPO_ERR_NOT_FOUND;
 	for (i = 0; i < t.count; i++) {
@@ -281,6 +307,13 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 	}
 	if (i == t.count)
 		return -REPO_ERR_NOT_FOUND;	/* changed between reads */
+	if (by_id)
+		out->v = first.v;
+	if (s == EMAIL_STMT_GET_CONTENT) {
+		out->content = str_or(&t, i, EMAIL_NCOLS, "");
+		out->content_len = t.len[i * t.ncol + EMAIL_NCOLS];
+		return 0;
+	}
 	if (with_content)
 		return content_of(db, a, out->id, out->status, out);
 	return 0;
