@@ -130,6 +130,9 @@
 #define ETPL_CACHE_ENTRIES	16
 #define ETPL_CACHE_BYTES	(32 * 1024 * 1024)
 
+/* Folder names a worker keeps (repo_folders_names), by id. */
+#define FOLDER_NAMES_CACHE	1024
+
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200
 

@@ -138,6 +138,36 @@ repo_folders_place(struct db *db, const struct folder_ref *ref,
 	return 0;
 }
 
+/* This worker's folder names by id (repo_folders_names), direct-mapped. */
+static struct {
+	int32_t	id;
+	char	name[MAX_NAME_BYTES + 1];
+	char	workspace[MAX_NAME_BYTES + 1];
+} names[FOLDER_NAMES_CACHE];
+
+/* See repo_folders.h. */
+int
+repo_folders_names(struct db *db, struct arena *a, int32_t id,
+    const char **name, const char **workspace)
+{
+	struct folder_ref ref = { .id = id, .type = FOLDER_T_FOLDER };
+	struct repo_place p;
+	size_t k = (size_t)(uint32_t)id % FOLDER_NAMES_CACHE;
+	int r;
+
+	if (id <= 0 || names[k].id != id) {
+		if ((r = repo_folders_place(db, &ref, &p)) != 0)
+			return r;
+		names[k].id = id;
+		memcpy(names[k].name, p.name, sizeof(names[k].name));
+		memcpy(names[k].workspace, p.workspace,
+		    sizeof(names[k].workspace));
+	}
+	*name = arena_strdup(a, names[k].name);
+	*workspace = arena_strdup(a, names[k].workspace);
+	return *name != NULL && *workspace != NULL ? 0 : -REPO_ERR_INTERNAL;
+}
+
 struct folder_insert {
 	const char		*name;
 	const char		*description;

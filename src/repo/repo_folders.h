@@ -37,6 +37,16 @@ struct repo_place {
 int	repo_folders_place(struct db *db, const struct folder_ref *ref,
 	    struct repo_place *out);
 
+/*
+ * The name and workspace name of folder id, copied into the arena a.
+ * A folder's name and workspace never change (mautoctl makes and
+ * deletes folders; nothing renames one) and a folder id is never used
+ * again, so this worker keeps them by id after the first read.  Returns
+ * 0, -REPO_ERR_NOT_FOUND or another negative repo_err.
+ */
+int	repo_folders_names(struct db *db, struct arena *a, int32_t id,
+	    const char **name, const char **workspace);
+
 /* One folder, as mautoctl folder list shows it (strings in the arena). */
 struct repo_folder {
 	int32_t			 id;

@@ -6,8 +6,9 @@
  * model/asset.c whether the change is allowed before it writes, all in
  * one transaction re-run whole on deadlock, which also writes the
  * template's has_draft/has_approved flags and moves the folder's content
- * generation on (migration 0017).  Reads join the folder's name and
- * workspace into the template's row (the folder key guarantees both).
+ * generation on (migration 0017).  Browse joins the folder's name and
+ * workspace into the templates' rows (the folder key guarantees both);
+ * a read of one template takes them from repo_folders_names.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "model/asset.h"
 #include "model/lptemplate.h"
 #include "repo/repo.h"
+#include "repo/repo_folders.h"
 #include "repo/repo_lp_templates.h"
 #include "repo/repo_usage.h"
 #include "repo/repo_versions.h"
@@ -55,20 +57,27 @@ enum lpt_stmt {
  * The columns of one template with its versions and its folder's name
  * and workspace (get, get by name, browse), from LPT_FROM.
  */
-#define LPT_COLS \
+#define LPT_COLS_OWN \
 	"t.id, t.name, t.description, t.folder_id, t.template_type, " \
 	"t.enable_munchkin, t.created_at, t.updated_at, t.has_draft, " \
-	"t.has_approved, f.name, w.name"
+	"t.has_approved"
+#define LPT_COLS	LPT_COLS_OWN ", f.name, w.name"
 #define LPT_NCOLS	12
 #define LPT_FROM \
 	" FROM lp_template t JOIN folder f ON f.id = t.folder_id " \
 	"JOIN workspace w ON w.id = f.workspace_id "
 
 static const char *const sql[LPT_STMT__MAX] = {
+	/*
+	 * One template: its own row only; the folder's names come from
+	 * repo_folders_names, which a worker keeps.
+	 */
 	[LPT_STMT_GET] =
-	    "SELECT " LPT_COLS LPT_FROM "WHERE t.id = ?",
+	    "SELECT " LPT_COLS_OWN ", NULL, NULL FROM lp_template t "
+	    "WHERE t.id = ?",
 	[LPT_STMT_GET_BY_NAME] =
-	    "SELECT " LPT_COLS LPT_FROM "WHERE t.name = ?",
+	    "SELECT " LPT_COLS_OWN ", NULL, NULL FROM lp_template t "
+	    "WHERE t.name = ?",
 	[LPT_STMT_CONTENT] =
 	    "SELECT content FROM lp_template_version WHERE template_id = ? "
 	    "AND status = ?",
@@ -223,6 +232,9 @@ get_one(struct db *db, struct arena *a, enum lpt_stmt s, MYSQL_BIND *in,
 	fill(&t, 0, out);
 	if ((out->status = asset_pick(&out->v, want)) == ASSET_ST_ANY)
 		return -REPO_ERR_NOT_FOUND;
+	if ((r = repo_folders_names(db, a, out->folder_id, &out->folder_name,
+	    &out->workspace)) != 0)
+		return r == -REPO_ERR_NOT_FOUND ? -REPO_ERR_INTERNAL : r;
 	if (with_content)
 		return content_of(db, a, out->id, out->status, out);
 	return 0;
