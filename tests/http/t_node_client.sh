@@ -33,11 +33,11 @@ const opts = {
 
 	/* An operation whose group is not built yet: a clear error, not a hang. */
 	const t0 = Date.now();
-	const err = await m._connection.get('/asset/v1/smartCampaigns.json').then(
+	const err = await m._connection.get('/asset/v2/email/1').then(
 	    () => null, (e) => e);
 	assert.ok(err, 'a not-implemented route must fail');
 	assert.strictEqual(err.errors[0].code, '703');
-	assert.match(err.message, /^Not implemented: Get Smart Campaigns/);
+	assert.match(err.message, /^Not implemented: Get Email by Id/);
 	/* Not retried by the client: the answer is immediate. */
 	assert.ok(Date.now() - t0 < 5000, 'answered without client retries');
 	console.log('pending route answered 703:', err.message);
