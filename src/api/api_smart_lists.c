@@ -16,9 +16,14 @@
  *     earliestUpdatedAt and latestUpdatedAt (ISO 8601);
  *   - ruleId, attributeId and optionTypeId are JSON objects {"id":N,
  *     "type":"activity"|"attribute"}; anything else is 1001;
- *   - Add Rule with trigger=true is 709: triggers belong to the smart
- *     lists of smart campaigns, and a plain smart list is never one; a
- *     trigger-only rule type (Campaign is Requested) as a filter is 709;
+ *   - Add Rule with trigger=true is 709 on a plain smart list: triggers
+ *     belong to the smart lists of smart campaigns (smartListId of a
+ *     campaign, which takes them through this operation); a filter-only
+ *     rule type as a trigger, or a trigger-only one (Campaign is
+ *     Requested) as a filter, is 709;
+ *   - a campaign's smart list is read and changed here by its id, but
+ *     is not browsed, found by name or deleted (702) as a list of its
+ *     own: it goes with its campaign;
  *     an unknown rule type is 709; index is 1 to the number of rules + 1
  *     (709 otherwise); the new rule has its primary condition with the
  *     default operator and no values, shown with isError and its
@@ -62,6 +67,7 @@
 #include "api/api.h"
 #include "api/api_asset.h"
 #include "api/api_common.h"
+#include "api/api_smart_lists.h"
 #include "bounds.h"
 #include "err.h"
 #include "http/request.h"
@@ -171,9 +177,9 @@ rules_json(const struct repo_sl *s)
 	return o;
 }
 
-/* The list's reply object, members in the real service's order. */
-static struct json_object *
-sl_json(struct call *c, const struct repo_sl *s, bool with_rules)
+/* See api_smart_lists.h. */
+struct json_object *
+api_smart_lists_json(struct call *c, const struct repo_sl *s, bool with_rules)
 {
 	struct json_object *o = api_asset_head_json(c, s->id, s->name,
 	    s->description, s->created_at, s->updated_at, SL_URL_PREFIX);
@@ -222,17 +228,14 @@ answer(struct call *c, struct resp *r, int32_t id, bool with_rules)
 		return not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, sl_json(c, &s, with_rules));
+	resp_add(r, api_smart_lists_json(c, &s, with_rules));
 	return 0;
 }
 
-/*
- * A rule type or constraint reference {"id":N,"type":"activity"|
- * "attribute"} (param name) into *id and *activity; 1001 otherwise.
- */
-static int
-type_ref(struct call *c, struct resp *r, const char *text, int32_t *id,
-    bool *activity)
+/* See api_smart_lists.h. */
+int
+api_smart_lists_type_ref(struct call *c, struct resp *r, const char *text,
+    int32_t *id, bool *activity)
 {
 	struct json_object *o, *vi, *vt;
 	const char *t;
@@ -316,7 +319,7 @@ api_smart_lists_get(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, sl_json(c, &s, pv[0].present && pv[0].b));
+	resp_add(r, api_smart_lists_json(c, &s, pv[0].present && pv[0].b));
 	return 0;
 }
 
@@ -341,7 +344,7 @@ api_smart_lists_get_by_name(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, sl_json(c, &s, pv[1].present && pv[1].b));
+	resp_add(r, api_smart_lists_json(c, &s, pv[1].present && pv[1].b));
 	return 0;
 }
 
@@ -404,25 +407,21 @@ api_smart_lists_browse(struct call *c, struct resp *r)
 	if (n == 0)
 		return api_asset_none(r);
 	for (i = 0; i < n; i++)
-		resp_add(r, sl_json(c, &items[i], false));
+		resp_add(r, api_smart_lists_json(c, &items[i], false));
 	return 0;
 }
 
-/* GET /rest/asset/v1/smartList/rules.json: the filter rule types. */
-int
-api_smart_lists_rule_types(struct call *c, struct resp *r)
+/* See api_smart_lists.h. */
+struct json_object *
+api_smart_lists_types_json(const struct repo_sl_rule_type *types, size_t n,
+    bool triggers)
 {
-	struct repo_sl_rule_type *types;
-	struct json_object *o, *filters, *t, *ks, *k;
-	size_t n, i, j;
-	int e;
+	struct json_object *filters, *t, *ks, *k;
+	size_t i, j;
 
-	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
-	    &n)) != 0)
-		return err_from_repo(e);
 	filters = json_object_new_array();
 	for (i = 0; i < n; i++) {
-		if (!types[i].is_filter)
+		if (triggers ? !types[i].is_trigger : !types[i].is_filter)
 			continue;
 		t = json_object_new_object();
 		json_object_object_add(t, "id",
@@ -458,8 +457,24 @@ api_smart_lists_rule_types(struct call *c, struct resp *r)
 		json_object_object_add(t, "constraints", ks);
 		json_object_array_add(filters, t);
 	}
+	return filters;
+}
+
+/* GET /rest/asset/v1/smartList/rules.json: the filter rule types. */
+int
+api_smart_lists_rule_types(struct call *c, struct resp *r)
+{
+	struct repo_sl_rule_type *types;
+	struct json_object *o;
+	size_t n;
+	int e;
+
+	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
+	    &n)) != 0)
+		return err_from_repo(e);
 	o = json_object_new_object();
-	json_object_object_add(o, "filters", filters);
+	json_object_object_add(o, "filters",
+	    api_smart_lists_types_json(types, n, false));
 	json_object_object_add(o, "predictiveFilters",
 	    json_object_new_object());
 	resp_add(r, o);
@@ -485,7 +500,6 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 	struct repo_sl s;
 	struct repo_sl_rule_type rt;
 	struct repo_sl_suggestion *sg;
-	struct json_object *a, *o;
 	const char *dt = NULL;
 	int32_t tid, kid = 0, id = path_id(c, 0);
 	bool act, kact;
@@ -493,8 +507,8 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &tid, &act)) != 0 ||
-	    (pv[1].present && (e = type_ref(c, r, pv[1].s, &kid,
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &tid, &act)) != 0 ||
+	    (pv[1].present && (e = api_smart_lists_type_ref(c, r, pv[1].s, &kid,
 	    &kact)) != 0))
 		return e;
 	if (id == 0)
@@ -517,6 +531,17 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
+	resp_add(r, api_smart_lists_suggest_json(sg, n));
+	return 0;
+}
+
+/* See api_smart_lists.h. */
+struct json_object *
+api_smart_lists_suggest_json(const struct repo_sl_suggestion *sg, size_t n)
+{
+	struct json_object *a, *o;
+	size_t i;
+
 	a = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		o = json_object_new_object();
@@ -531,8 +556,7 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 		    json_object_new_int(sg[i].workspace_id));
 		json_object_array_add(a, o);
 	}
-	resp_add(r, a);
-	return 0;
+	return a;
 }
 
 /* ---- Create, clone, delete -------------------------------------------- */
@@ -645,11 +669,24 @@ api_smart_lists_add_rule(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &ch.type_id, &ch.activity)) != 0)
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.type_id, &ch.activity)) != 0)
 		return e;
-	if (pv[2].present && pv[2].b)
-		return api_common_fail(c, r, -API_ERR_RULE, "Triggers can "
-		    "only be added to the smart list of a smart campaign");
+	ch.trigger = pv[2].present && pv[2].b;
+	if (ch.trigger) {
+		struct repo_sl s;
+		int32_t id = path_id(c, 0);
+
+		e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sl_get(c->app->db,
+		    &c->app->arena, id, false, &s);
+		if (e == -REPO_ERR_NOT_FOUND)
+			return not_found(c, r);
+		if (e != 0)
+			return err_from_repo(e);
+		if (s.campaign_id == 0)
+			return api_common_fail(c, r, -API_ERR_RULE, "Triggers "
+			    "can only be added to the smart list of a smart "
+			    "campaign");
+	}
 	e = repo_sl_rule_type(c->app->db, &c->app->arena, ch.activity,
 	    ch.type_id, &rt);
 	if (e == -REPO_ERR_NOT_FOUND)
@@ -658,7 +695,10 @@ api_smart_lists_add_rule(struct call *c, struct resp *r)
 		    "activity" : "attribute");
 	if (e != 0)
 		return err_from_repo(e);
-	if (!rt.is_filter)
+	if (ch.trigger && !rt.is_trigger)
+		return api_common_fail(c, r, -API_ERR_RULE, "Rule type '%s' "
+		    "is a filter only and cannot be a trigger", rt.name);
+	if (!ch.trigger && !rt.is_filter)
 		return api_common_fail(c, r, -API_ERR_RULE, "Rule type '%s' "
 		    "is a trigger only and cannot be a filter", rt.name);
 	ch.op = SL_OP_ADD;
@@ -835,12 +875,9 @@ api_smart_lists_filter_logic(struct call *c, struct resp *r)
 	return apply(c, r, &ch);
 }
 
-/*
- * values as clients send it: comma-separated, a value holding a comma in
- * double quotes; as a JSON array text in the arena, or NULL.
- */
-static const char *
-values_json(struct call *c, const char *s)
+/* See api_smart_lists.h. */
+const char *
+api_smart_lists_values_json(struct call *c, const char *s)
 {
 	struct json_object *a = json_object_new_array();
 	char *buf, *out;
@@ -895,12 +932,12 @@ api_smart_lists_update_rule(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
 		return e;
 	ch.op = SL_OP_SET_COND;
 	ch.rule_id = path_id(c, 1);
 	ch.cond_op = pv[2].present ? pv[2].s : NULL;
-	if ((ch.values_json = values_json(c, pv[1].s)) == NULL)
+	if ((ch.values_json = api_smart_lists_values_json(c, pv[1].s)) == NULL)
 		return -API_ERR_SYSTEM;
 	return apply(c, r, &ch);
 }
@@ -923,7 +960,7 @@ api_smart_lists_remove_constraint(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
 		return e;
 	ch.op = SL_OP_REMOVE_COND;
 	ch.rule_id = path_id(c, 1);
