@@ -20,6 +20,7 @@
 #include "db/query.h"
 #include "model/folder.h"
 #include "repo/repo.h"
+#include "repo/repo_programs.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "repo/repo_usage.h"
@@ -609,6 +610,7 @@ sc_delete_tx(struct db *db, void *arg)
 		return -REPO_ERR_INVALID;
 	bind_i32(&in[0], id);
 	if ((r = repo_usage_forget(db, USAGE_SMART_CAMPAIGN, *id)) != 0 ||
+	    (r = repo_programs_campaign_members_delete(db, *id)) != 0 ||
 	    (r = db_exec(db, stmt(db, SC_STMT_DELETE), in,
 	    "repo_sc_delete")) != 0)
 		return r;

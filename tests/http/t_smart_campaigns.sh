@@ -173,6 +173,9 @@ for id in "$clone" "$camp" "$infold"; do
 	form POST "/rest/asset/v1/smartCampaign/$id/delete.json"
 	expect "campaign $id is deleted" "d['success'] and d['result'] == [{'id': $id}]"
 done
+api GET "/rest/v1/leads/$lead/smartCampaignMembership.json"
+expect "a deleted campaign's members go with it" \
+    "d['success'] and not d.get('result')"
 expect_sql "flows and smart lists of deleted campaigns are gone" \
     "SELECT (SELECT COUNT(*) FROM sc_flow_step WHERE campaign_id IN ($clone, $camp, $infold)) + (SELECT COUNT(*) FROM smart_list WHERE campaign_id IN ($clone, $camp, $infold))" 0
 if ctl folder delete "$folder" >/dev/null 2>&1; then
