@@ -100,6 +100,7 @@
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "util/config.h"
+#include "util/num.h"
 
 #define SC_REF_MAX_BYTES	256
 #define SC_SUGGEST_MAX		200
@@ -1050,13 +1051,14 @@ parse_values(struct call *c, struct resp *r, const char *text,
 	json_object_object_foreach(o, key, val) {
 		const struct repo_sc_attr *a = NULL;
 		const char *v;
-		char *end = NULL, *copy;
-		long aid;
+		char *copy;
+		int64_t aid = 0;
 
 		if (e != 0)
 			break;
-		aid = strtol(key, &end, 10);
-		for (i = 0; end != NULL && *end == '\0' && i < n; i++)
+		if (num_parse_i64(key, 1, INT32_MAX, &aid) != 0)
+			aid = 0;
+		for (i = 0; aid != 0 && i < n; i++)
 			if (attrs[i].id == aid)
 				a = &attrs[i];
 		if (a == NULL) {

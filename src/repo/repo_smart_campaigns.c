@@ -25,6 +25,7 @@
 #include "repo/repo_smart_lists.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
+#include "util/num.h"
 
 enum sc_stmt {
 	SC_STMT_GET,
@@ -1171,9 +1172,8 @@ repo_sc_resolve(struct db *db, const char *data_type, const char *value,
 	MYSQL_BIND in[3];
 	enum sc_stmt s;
 	unsigned long len = strlen(value);
-	int64_t v = 0;
+	int64_t v = 0, digits;
 	int32_t num = -1;
-	size_t i;
 	int r;
 
 	*id = 0;
@@ -1187,13 +1187,9 @@ repo_sc_resolve(struct db *db, const char *data_type, const char *value,
 		s = SC_STMT_RESOLVE_CAMPAIGN;
 	else
 		return -REPO_ERR_NOT_FOUND;
-	for (i = 0; value[i] >= '0' && value[i] <= '9' && i < 9; i++)
-		continue;
-	if (i > 0 && value[i] == '\0') {
-		num = 0;
-		for (i = 0; value[i] != '\0'; i++)
-			num = num * 10 + (value[i] - '0');
-	}
+	if (value[0] >= '0' && value[0] <= '9' &&
+	    num_parse_i64(value, 1, INT32_MAX, &digits) == 0)
+		num = (int32_t)digits;
 	bind_i32(&in[0], &num);
 	bind_str(&in[1], value, &len);
 	bind_i32(&in[2], &num);
