@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -196,4 +197,20 @@ api_asset_url_json(struct call *c, const char *prefix, int64_t id)
 	(void)snprintf(buf, sizeof(buf), "%s/#%s%lldB2", base, prefix,
 	    (long long)id);
 	return json_object_new_string(buf);
+}
+
+/* See api_asset.h. */
+const char *
+api_asset_db_time(struct call *c, int64_t t)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	char buf[32], *out;
+
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		return NULL;
+	if ((out = arena_alloc(&c->app->arena, strlen(buf) + 1)) != NULL)
+		memcpy(out, buf, strlen(buf) + 1);
+	return out;
 }

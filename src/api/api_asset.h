@@ -111,6 +111,12 @@ int	api_asset_found(struct resp *r, int e);
  */
 const char	*api_asset_content_param(const struct call *c, size_t *len);
 
+/*
+ * An epoch (a VP_DATETIME value) as the database writes times, "YYYY-MM-DD
+ * HH:MM:SS" UTC, in the request arena; NULL when it cannot be written.
+ */
+const char	*api_asset_db_time(struct call *c, int64_t t);
+
 /* Adds {"id": id} to the result (the reply of many mutations). */
 void	api_asset_id_result(struct resp *r, int64_t id);
 

@@ -82,7 +82,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
@@ -374,22 +373,6 @@ api_smart_campaigns_get_by_name(struct call *c, struct resp *r)
 	return add_campaign(c, r, &s, !pv[1].present || pv[1].b);
 }
 
-/* An epoch as the database's "YYYY-MM-DD HH:MM:SS" (in the arena). */
-static const char *
-db_time(struct call *c, int64_t t)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-	char buf[32], *out;
-
-	if (gmtime_r(&tt, &tm) == NULL ||
-	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm) == 0)
-		return NULL;
-	if ((out = arena_alloc(&c->app->arena, strlen(buf) + 1)) != NULL)
-		memcpy(out, buf, strlen(buf) + 1);
-	return out;
-}
-
 /*
  * GET /rest/asset/v1/smartCampaigns.json?folder=&offset=&maxReturn=
  * &earliestUpdatedAt=&latestUpdatedAt=&isActive=
@@ -426,8 +409,8 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 	if (pv[3].present && pv[4].present && pv[3].i > pv[4].i)
 		return api_common_fail(c, r, -API_ERR_RULE, "earliestUpdatedAt "
 		    "must precede latestUpdatedAt");
-	q.earliest = pv[3].present ? db_time(c, pv[3].i) : NULL;
-	q.latest = pv[4].present ? db_time(c, pv[4].i) : NULL;
+	q.earliest = pv[3].present ? api_asset_db_time(c, pv[3].i) : NULL;
+	q.latest = pv[4].present ? api_asset_db_time(c, pv[4].i) : NULL;
 	q.active_only = pv[5].present && pv[5].b;
 	if ((e = repo_sc_browse(c->app->db, &c->app->arena, &q, &items,
 	    &n)) != 0)

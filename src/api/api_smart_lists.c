@@ -60,7 +60,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
@@ -348,22 +347,6 @@ api_smart_lists_get_by_name(struct call *c, struct resp *r)
 	return 0;
 }
 
-/* An epoch as the database's "YYYY-MM-DD HH:MM:SS" (in the arena). */
-static const char *
-db_time(struct call *c, int64_t t)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-	char buf[32], *out;
-
-	if (gmtime_r(&tt, &tm) == NULL ||
-	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm) == 0)
-		return NULL;
-	if ((out = arena_alloc(&c->app->arena, strlen(buf) + 1)) != NULL)
-		memcpy(out, buf, strlen(buf) + 1);
-	return out;
-}
-
 /*
  * GET /rest/asset/v1/smartLists.json?folder=&offset=&maxReturn=
  * &earliestUpdatedAt=&latestUpdatedAt=
@@ -399,8 +382,8 @@ api_smart_lists_browse(struct call *c, struct resp *r)
 		    &place)) != 0)
 			return e;
 	}
-	q.earliest = pv[3].present ? db_time(c, pv[3].i) : NULL;
-	q.latest = pv[4].present ? db_time(c, pv[4].i) : NULL;
+	q.earliest = pv[3].present ? api_asset_db_time(c, pv[3].i) : NULL;
+	q.latest = pv[4].present ? api_asset_db_time(c, pv[4].i) : NULL;
 	if ((e = repo_sl_browse(c->app->db, &c->app->arena, &q, &items,
 	    &n)) != 0)
 		return err_from_repo(e);

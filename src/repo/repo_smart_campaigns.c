@@ -373,32 +373,6 @@ repo_sc_get_by_name(struct db *db, struct arena *a, const char *name,
 	return get_one(db, a, SC_STMT_GET_BY_NAME, in, out);
 }
 
-/* Binds v (or NULL when absent) twice, at in[0] and in[1]. */
-static void
-bind_twice_i32(MYSQL_BIND *in, bool present, const int32_t *v)
-{
-	if (present) {
-		bind_i32(&in[0], v);
-		bind_i32(&in[1], v);
-	} else {
-		bind_null(&in[0]);
-		bind_null(&in[1]);
-	}
-}
-
-static void
-bind_twice_str(MYSQL_BIND *in, const char *s, unsigned long *len)
-{
-	if (s != NULL) {
-		*len = strlen(s);
-		bind_str(&in[0], s, len);
-		bind_str(&in[1], s, len);
-	} else {
-		bind_null(&in[0]);
-		bind_null(&in[1]);
-	}
-}
-
 /* See repo_smart_campaigns.h. */
 int
 repo_sc_browse(struct db *db, struct arena *a, const struct repo_sc_query *q,
@@ -411,11 +385,11 @@ repo_sc_browse(struct db *db, struct arena *a, const struct repo_sc_query *q,
 	unsigned long el = 0, ll = 0;
 	bool any = q->place.id == 0;
 
-	bind_twice_i32(&in[0], !any && q->place.type == FOLDER_T_FOLDER, &pid);
-	bind_twice_i32(&in[2], !any && q->place.type == FOLDER_T_PROGRAM,
+	bind_i32_twice(&in[0], !any && q->place.type == FOLDER_T_FOLDER, &pid);
+	bind_i32_twice(&in[2], !any && q->place.type == FOLDER_T_PROGRAM,
 	    &pid);
-	bind_twice_str(&in[4], q->earliest, &el);
-	bind_twice_str(&in[6], q->latest, &ll);
+	bind_str_twice(&in[4], q->earliest, &el);
+	bind_str_twice(&in[6], q->latest, &ll);
 	bind_i32(&in[8], &active);
 	bind_i32(&in[9], &limit);
 	bind_i64(&in[10], &offset);

@@ -380,32 +380,6 @@ repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
 	return get_one(db, a, SL_STMT_GET_BY_NAME, in, with_rules, out);
 }
 
-/* Binds v (or NULL when absent) twice, at in[0] and in[1]. */
-static void
-bind_twice_i32(MYSQL_BIND *in, bool present, const int32_t *v)
-{
-	if (present) {
-		bind_i32(&in[0], v);
-		bind_i32(&in[1], v);
-	} else {
-		bind_null(&in[0]);
-		bind_null(&in[1]);
-	}
-}
-
-static void
-bind_twice_str(MYSQL_BIND *in, const char *s, unsigned long *len)
-{
-	if (s != NULL) {
-		*len = strlen(s);
-		bind_str(&in[0], s, len);
-		bind_str(&in[1], s, len);
-	} else {
-		bind_null(&in[0]);
-		bind_null(&in[1]);
-	}
-}
-
 /* See repo_smart_lists.h. */
 int
 repo_sl_browse(struct db *db, struct arena *a, const struct repo_sl_query *q,
@@ -423,11 +397,11 @@ repo_sl_browse(struct db *db, struct arena *a, const struct repo_sl_query *q,
 
 	*out = NULL;
 	*n = 0;
-	bind_twice_i32(&in[0], !any && q->place.type == FOLDER_T_FOLDER, &pid);
-	bind_twice_i32(&in[2], !any && q->place.type == FOLDER_T_PROGRAM,
+	bind_i32_twice(&in[0], !any && q->place.type == FOLDER_T_FOLDER, &pid);
+	bind_i32_twice(&in[2], !any && q->place.type == FOLDER_T_PROGRAM,
 	    &pid);
-	bind_twice_str(&in[4], q->earliest, &el);
-	bind_twice_str(&in[6], q->latest, &ll);
+	bind_str_twice(&in[4], q->earliest, &el);
+	bind_str_twice(&in[6], q->latest, &ll);
 	bind_i32(&in[8], &limit);
 	bind_i64(&in[9], &offset);
 	if ((r = db_ensure(db)) != 0 ||
@@ -1155,7 +1129,7 @@ repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
 		s = SL_STMT_SUGGEST_CAMPAIGN;
 	else
 		return 0;
-	bind_twice_str(&in[0], prefix, &pl);
+	bind_str_twice(&in[0], prefix, &pl);
 	bind_i32(&in[2], &lim);
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_select_text(db, stmt(db, s), in, a, 3,
