@@ -94,6 +94,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/validate.h"
+#include "model/campaign.h"
 #include "model/folder.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_smart_campaigns.h"
@@ -113,17 +114,13 @@ static const char *const order_words[] = { "asc", "desc", NULL };
 static const char *
 type_word(const struct repo_sc *s)
 {
-	if (s->ntriggers > 0)
-		return "trigger";
-	return s->nfilters > 0 ? "batch" : "default";
+	return campaign_type_name(s->ntriggers, s->nfilters);
 }
 
 static const char *
 status_word(const struct repo_sc *s)
 {
-	if (s->active)
-		return "Active";
-	return s->ntriggers > 0 ? "Inactive" : "Never Run";
+	return campaign_status_name(s->active, s->ntriggers);
 }
 
 static struct json_object *
@@ -990,23 +987,6 @@ find_step(struct call *c, struct resp *r, int32_t step_id,
 	    "found", (long)step_id);
 }
 
-/* Whether word is one of the comma-separated list. */
-static bool
-is_choice(const char *list, const char *word)
-{
-	size_t len = strlen(word);
-	const char *p = list;
-
-	while (p != NULL && *p != '\0') {
-		size_t k = strcspn(p, ",");
-
-		if (k == len && strncmp(p, word, len) == 0)
-			return true;
-		p = p[k] == ',' ? p + k + 1 : NULL;
-	}
-	return false;
-}
-
 /*
  * The attributes parameter {"<attribId>":"value",...} for a step of
  * type attrs (n) into ch->values (arena); 1001 or 709.
@@ -1058,7 +1038,7 @@ parse_values(struct call *c, struct resp *r, const char *text,
 		}
 		v = json_object_get_string(val);
 		if (v[0] != '\0' && a->choices != NULL &&
-		    !is_choice(a->choices, v)) {
+		    !campaign_is_choice(a->choices, v)) {
 			e = api_common_fail(c, r, -API_ERR_RULE, "'%s' is not a "
 			    "value of '%s' (%s)", api_common_echo(c, v), a->name,
 			    a->choices);

@@ -18,6 +18,7 @@
 #include "db/bind.h"
 #include "db/pool.h"
 #include "db/query.h"
+#include "model/campaign.h"
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_programs.h"
@@ -1041,29 +1042,14 @@ move_choice(struct db *db, struct sc_change_tx *x)
 	struct repo_sc_change *c = x->c;
 	MYSQL_BIND in[2];
 	int32_t order[SC_MAX_CHOICES], pos;
-	int i, k, nplain, r;
+	int i, k, r;
 
 	if ((r = find_choice(db, x)) != 0)
 		return r;
-	if (x->defaults[x->choice_pos])
-		return refuse(c, -REPO_ERR_INVALID, "The default choice is "
-		    "always the last");
-	for (i = 0, nplain = 0; i < x->nchoices; i++)
-		if (!x->defaults[i])
-			nplain++;
-	if (c->index < 0 || c->index >= nplain)
-		return refuse(c, -REPO_ERR_INVALID, "newSeqNumZeroBased must be "
-		    "from 0 to %d", nplain - 1);
-	/* The others keep their order around the moved one. */
-	for (i = 0, k = 0; i < x->nchoices; i++) {
-		if (i == x->choice_pos)
-			continue;
-		if (k == c->index)
-			order[k++] = c->choice_id;
-		order[k++] = x->choices[i];
-	}
-	if (k == c->index)
-		order[k++] = c->choice_id;
+	if (campaign_move(x->choices, x->defaults, (size_t)x->nchoices,
+	    c->choice_id, c->index, order, c->msg, sizeof(c->msg)) != 0)
+		return -REPO_ERR_INVALID;
+	k = x->nchoices;
 	bind_i32(&in[0], &c->step_id);
 	if ((r = db_exec(db, stmt(db, SC_STMT_CHOICE_NEGATE), in,
 	    "repo_sc_change")) != 0)

@@ -25,7 +25,12 @@ const opts = {
 	const t1 = await m._connection.getOAuthToken(true);
 	assert.strictEqual(t1.token_type, 'bearer');
 	assert.match(t1.access_token, /^[0-9a-f-]{36}:[a-z]+$/);
-	assert.ok(t1.expires_in > 3500 && t1.expires_in <= 3599, 'expires_in');
+	/*
+	 * The client's token may be the one the cases got before (the
+	 * service hands it back with what is left of its hour), so its age
+	 * is not asserted: only that it is alive and within the hour.
+	 */
+	assert.ok(t1.expires_in > 0 && t1.expires_in <= 3599, 'expires_in');
 	const t2 = await m._connection.getOAuthToken(true);
 	assert.strictEqual(t2.access_token, t1.access_token, 'same token reused');
 	assert.ok(t2.expires_in <= t1.expires_in, 'expires_in counts down');
