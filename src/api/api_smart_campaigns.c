@@ -28,6 +28,9 @@
  *     folder is the place the campaigns stand in directly;
  *   - Get by Id and by Name show the flow unless includeFlowSteps=false;
  *     every flow change answers the campaign with its flow;
+ *   - Update takes name and description (absent or empty: kept, as
+ *     Landing Page Templates' update); the campaign's smart list takes
+ *     the new name;
  *   - Delete of an active campaign is 709 (deactivate it first); Clone
  *     copies the smart list (triggers, filters, logic) and the flow, and
  *     the clone is inactive;
@@ -802,7 +805,7 @@ int
 api_smart_campaigns_update(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "name", .type = VP_STR, .flags = VPF_BLANK,
+		{ .name = "name", .type = VP_STR,
 		  .max = ASSET_NAME_CHARS * 4 },
 		API_ASSET_P_DESCRIPTION,
 	};

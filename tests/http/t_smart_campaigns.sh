@@ -76,9 +76,10 @@ set_attrs()
 	form POST "/rest/asset/v1/smartCampaign/$camp/flow/$1/choice/$2.json" \
 	    --data-urlencode "attributes=$3"
 }
+# Activate as the reference sends it: a multipart body.
 activate()
 {
-	form POST "/rest/asset/v1/smartCampaign/$camp/activate.json"
+	form POST "/rest/asset/v1/smartCampaign/$camp/activate.json" -F "id=$camp"
 }
 
 read -r s1 c1 <<<"$(step 24 0)"
