@@ -21,13 +21,13 @@
  *     campaign, which takes them through this operation); a filter-only
  *     rule type as a trigger, or a trigger-only one (Campaign is
  *     Requested) as a filter, is 709;
- *   - a campaign's smart list is read and changed here by its id, but
- *     is not browsed, found by name or deleted (702) as a list of its
- *     own: it goes with its campaign;
  *     an unknown rule type is 709; index is 1 to the number of rules + 1
  *     (709 otherwise); the new rule has its primary condition with the
  *     default operator and no values, shown with isError and its
  *     errorMessage until values are set;
+ *   - a campaign's smart list is read and changed here by its id, but
+ *     is not browsed, found by name or deleted (702) as a list of its
+ *     own: it goes with its campaign;
  *   - a rule's operator is "occurs" ("does not occur" when negative) for
  *     activity rules, the primary condition's operator for attribute
  *     rules;
