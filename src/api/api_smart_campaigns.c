@@ -26,6 +26,8 @@
  *   - browse: maxReturn 1 to 200 (default 20), offset 0 or more,
  *     isActive=true keeps the active campaigns only (false: all),
  *     folder is the place the campaigns stand in directly;
+ *     earliestUpdatedAt after latestUpdatedAt is 709 (§10.2: the
+ *     earliest must precede the latest);
  *   - Get by Id and by Name show the flow unless includeFlowSteps=false;
  *     every flow change answers the campaign with its flow;
  *   - Update takes name and description (absent or empty: kept, as
