@@ -1298,6 +1298,7 @@ static int
 set_active(struct call *c, struct resp *r, bool active)
 {
 	struct repo_sc s;
+	char msg[REPO_SC_MSG_BYTES];
 	int32_t id = path_id(c, 0);
 	int e;
 
@@ -1310,17 +1311,18 @@ set_active(struct call *c, struct resp *r, bool active)
 	if (active && (e = check_activation(c, r, &s)) != 0)
 		return e;
 	/*
-	 * XXX: the checks read outside the transaction that activates; an
-	 * email unapproved in between is found by the next activation.
+	 * The checks above read outside the transaction that activates; it
+	 * checks again what another request may change in between (the
+	 * state, the emails' approval) under their locks.
 	 */
-	e = repo_sc_set_active(c->app->db, id, active);
+	e = repo_sc_set_active(c->app->db, id, active, msg);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e == -REPO_ERR_INVALID && active)
-		return refuse(c, r, "it is already active");
+		return refuse(c, r, "%s", msg);
 	if (e == -REPO_ERR_INVALID)
 		return api_common_fail(c, r, -API_ERR_RULE, "Cannot deactivate "
-		    "smart campaign %ld: it is not active", (long)id);
+		    "smart campaign %ld: %s", (long)id, msg);
 	if (e != 0)
 		return err_from_repo(e);
 	api_asset_id_result(r, id);

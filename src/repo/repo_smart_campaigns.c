@@ -45,6 +45,7 @@ enum sc_stmt {
 	SC_STMT_ACTIVE,
 	SC_STMT_TOUCH,
 	SC_STMT_EMAILS,
+	SC_STMT_EMAILS_LOCK,
 	SC_STMT_STEPS,
 	SC_STMT_CHOICES,
 	SC_STMT_ATTRS,
@@ -175,6 +176,12 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_EMAILS] =
 	    "SELECT DISTINCT e.id " SC_VALUES_OF "JOIN email e ON "
 	    "e.id = a.value WHERE s.campaign_id = ? AND t.data_type = 'email'",
+	/* The same emails, each locked, with whether it is approved. */
+	[SC_STMT_EMAILS_LOCK] =
+	    "SELECT e.id, EXISTS (SELECT 1 FROM email_version v WHERE "
+	    "v.email_id = e.id AND v.status = 'approved') FROM email e WHERE "
+	    "e.id IN (SELECT a.value " SC_VALUES_OF "WHERE s.campaign_id = ? "
+	    "AND t.data_type = 'email') ORDER BY e.id LOCK IN SHARE MODE",
 	[SC_STMT_STEPS] =
 	    "SELECT s.id, s.position, s.flow_type_id, t.name FROM "
 	    "sc_flow_step s JOIN sc_flow_type t ON t.id = s.flow_type_id "
@@ -603,7 +610,32 @@ repo_sc_delete(struct db *db, int32_t id)
 struct sc_active {
 	int32_t		 id;
 	bool		 active;
+	char		*msg;
 };
+
+/* Locks the emails the flow of campaign id sends; each must be approved. */
+static int
+lock_emails(struct db *db, int32_t id, char *msg)
+{
+	MYSQL_BIND in[1];
+	struct db_text_rows t;
+	struct arena a;
+	size_t i;
+	int r;
+
+	arena_init(&a);
+	bind_i32(&in[0], &id);
+	r = db_select_text(db, stmt(db, SC_STMT_EMAILS_LOCK), in, &a, 2,
+	    100000, "repo_sc_set_active", &t);
+	for (i = 0; r == 0 && i < t.count; i++)
+		if (db_text_i64(&t, i, 1) == 0) {
+			(void)snprintf(msg, REPO_SC_MSG_BYTES, "email %ld is not "
+			    "approved", (long)db_text_i64(&t, i, 0));
+			r = -REPO_ERR_INVALID;
+		}
+	arena_clear(&a);
+	return r;
+}
 
 static int
 sc_active_tx(struct db *db, void *arg)
@@ -614,10 +646,16 @@ sc_active_tx(struct db *db, void *arg)
 	bool now;
 	int r;
 
+	x->msg[0] = '\0';
 	if ((r = lock_campaign(db, x->id, &now)) != 0)
 		return r;
-	if (now == x->active)
+	if (now == x->active) {
+		(void)snprintf(x->msg, REPO_SC_MSG_BYTES, "%s", now ?
+		    "it is already active" : "it is not active");
 		return -REPO_ERR_INVALID;
+	}
+	if (x->active && (r = lock_emails(db, x->id, x->msg)) != 0)
+		return r;
 	bind_i32(&in[0], &v);
 	bind_i32(&in[1], &x->id);
 	if ((r = db_exec(db, stmt(db, SC_STMT_ACTIVE), in,
@@ -628,9 +666,9 @@ sc_active_tx(struct db *db, void *arg)
 
 /* See repo_smart_campaigns.h. */
 int
-repo_sc_set_active(struct db *db, int32_t id, bool active)
+repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg)
 {
-	struct sc_active x = { id, active };
+	struct sc_active x = { id, active, msg };
 
 	return db_run_tx(db, sc_active_tx, &x, false);
 }

@@ -98,10 +98,14 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
 int	repo_sc_delete(struct db *db, int32_t id);
 
 /*
- * Activates (active) or deactivates campaign id.  0, -REPO_ERR_NOT_FOUND,
- * -REPO_ERR_INVALID when it already is, or another repo_err.
+ * Activates (active) or deactivates campaign id.  Activating locks the
+ * emails its flow sends (shared) and checks, in the transaction that
+ * makes them its uses, that each still has an approved version, so an
+ * unapprove cannot slip between.  0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_INVALID with msg (REPO_SC_MSG_BYTES: it already is, or the
+ * email that is not approved) or another repo_err.
  */
-int	repo_sc_set_active(struct db *db, int32_t id, bool active);
+int	repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg);
 
 /* ---- Flows ------------------------------------------------------------ */
 

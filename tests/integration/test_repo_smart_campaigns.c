@@ -202,7 +202,7 @@ test_clone_activate_delete(void **state)
 	struct repo_missing miss;
 	int64_t lead = 0, used = 0;
 	int32_t id, clone, tpl, em, ref;
-	char buf[16];
+	char buf[16], msg[REPO_SC_MSG_BYTES], emsg[REPO_EMAIL_MSG_BYTES];
 	size_t n;
 
 	(void)state;
@@ -264,13 +264,27 @@ test_clone_activate_delete(void **state)
 	}
 
 	/* Active, the campaign uses its email; inactive, it does not. */
-	assert_int_equal(repo_sc_set_active(db, id, false), -REPO_ERR_INVALID);
-	assert_int_equal(repo_sc_set_active(db, id, true), 0);
-	assert_int_equal(repo_sc_set_active(db, id, true), -REPO_ERR_INVALID);
+	assert_int_equal(repo_sc_set_active(db, id, false, msg),
+	    -REPO_ERR_INVALID);
+	assert_string_equal(msg, "it is not active");
+	/* The email in draft only: activation checks it under its lock. */
+	assert_int_equal(repo_sc_set_active(db, id, true, msg),
+	    -REPO_ERR_INVALID);
+	assert_string_equal(msg, arena_printf(&a, "email %ld is not approved",
+	    (long)em));
+	assert_int_equal(repo_email_change(db, em, ASSET_APPROVE, NULL, emsg),
+	    0);
+	assert_int_equal(repo_sc_set_active(db, id, true, msg), 0);
+	assert_int_equal(repo_sc_set_active(db, id, true, msg),
+	    -REPO_ERR_INVALID);
+	assert_string_equal(msg, "it is already active");
+	/* In use: the email cannot be unapproved now. */
+	assert_int_equal(repo_email_change(db, em, ASSET_UNAPPROVE, NULL, emsg),
+	    -REPO_ERR_INVALID);
 	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
 	assert_int_equal(used, 1);
 	assert_int_equal(repo_sc_delete(db, id), -REPO_ERR_INVALID);
-	assert_int_equal(repo_sc_set_active(db, id, false), 0);
+	assert_int_equal(repo_sc_set_active(db, id, false, msg), 0);
 	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
 	assert_int_equal(used, 0);
 
