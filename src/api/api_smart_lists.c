@@ -26,8 +26,9 @@
  *     default operator and no values, shown with isError and its
  *     errorMessage until values are set;
  *   - a campaign's smart list is read and changed here by its id, but
- *     is not browsed, found by name or deleted (702) as a list of its
- *     own: it goes with its campaign;
+ *     is not browsed or found by name as a list of its own, and deleting
+ *     or cloning it alone is 709 (it goes with its campaign, and a plain
+ *     list takes no trigger);
  *   - a rule's operator is "occurs" ("does not occur" when negative) for
  *     activity rules, the primary condition's operator for attribute
  *     rules;
@@ -595,6 +596,29 @@ api_smart_lists_create(struct call *c, struct resp *r)
 	return insert(c, r, &t);
 }
 
+/*
+ * 709 when list id belongs to a smart campaign (verb, what to do to the
+ * campaign instead), 702 when there is no such list, 0 when it is a list
+ * of its own, or the read's error.
+ */
+static int
+campaign_owned(struct call *c, struct resp *r, int32_t id, const char *verb)
+{
+	struct repo_sl s;
+	int e;
+
+	e = repo_sl_get(c->app->db, &c->app->arena, id, false, &s);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e != 0)
+		return err_from_repo(e);
+	if (s.campaign_id != 0)
+		return api_common_fail(c, r, -API_ERR_RULE, "Smart list %ld "
+		    "belongs to smart campaign %ld: %s the campaign instead",
+		    (long)id, (long)s.campaign_id, verb);
+	return 0;
+}
+
 /* POST /rest/asset/v1/smartList/{id}/clone.json: name, folder, description. */
 int
 api_smart_lists_clone(struct call *c, struct resp *r)
@@ -606,6 +630,8 @@ api_smart_lists_clone(struct call *c, struct resp *r)
 		return e;
 	if ((t.clone_of = path_id(c, 0)) == 0)
 		return not_found(c, r);
+	if ((e = campaign_owned(c, r, t.clone_of, "clone")) != 0)
+		return e;
 	return insert(c, r, &t);
 }
 
@@ -620,7 +646,8 @@ api_smart_lists_delete(struct call *c, struct resp *r)
 		return not_found(c, r);
 	e = repo_sl_delete(c->app->db, id);
 	if (e == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r);
+		return (e = campaign_owned(c, r, id, "delete")) != 0 ? e :
+		    not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
 	api_asset_id_result(r, id);
