@@ -19,6 +19,7 @@
  *     otherwise (mauto runs no campaign);
  *   - new campaigns: isCommunicationLimitEnabled true, qualification
  *     rule once, no member limit, recurrence {"weekdayOnly":false};
+ *     updatedAt is the later of the campaign's and its smart list's;
  *   - queries that find nothing answer the "No assets found" warning;
  *     changes of a campaign that does not exist answer 702 "<id> Smart
  *     campaign not found", of a step or choice that does not exist 702

@@ -78,13 +78,20 @@ enum sc_stmt {
 	SC_STMT__MAX
 };
 
+/*
+ * A campaign's update time: its own, or its smart list's when a rule
+ * changed later (every rule change sets the list's).
+ */
+#define SC_UPDATED \
+	"GREATEST(c.updated_at, COALESCE(l.updated_at, c.updated_at))"
+
 /* The columns of one campaign, from SC_FROM. */
 #define SC_COLS \
 	"c.id, c.name, c.description, c.folder_id, c.program_id, w.name, " \
 	"c.workspace_id, c.smart_list_id, c.is_active, c.is_system, " \
 	"c.communication_limit, c.qualification_rule_type, " \
 	"c.qualification_rule_interval, c.qualification_rule_unit, " \
-	"c.max_members, c.created_at, c.updated_at, " \
+	"c.max_members, c.created_at, " SC_UPDATED ", " \
 	"(SELECT COUNT(*) FROM smart_list_rule r WHERE " \
 	"r.smart_list_id = c.smart_list_id AND r.is_trigger = 1), " \
 	"(SELECT COUNT(*) FROM smart_list_rule r WHERE " \
@@ -96,7 +103,8 @@ enum sc_stmt {
 	"k.vals LIKE '%\"Web Service API\"%')"
 #define SC_NCOLS	20
 #define SC_FROM \
-	" FROM smart_campaign c JOIN workspace w ON w.id = c.workspace_id "
+	" FROM smart_campaign c JOIN workspace w ON w.id = c.workspace_id " \
+	"LEFT JOIN smart_list l ON l.id = c.smart_list_id "
 
 /* The values of the flow's attributes of data type ?, with their step. */
 #define SC_VALUES_OF \
@@ -118,8 +126,8 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "SELECT " SC_COLS SC_FROM
 	    "WHERE (? IS NULL OR c.folder_id = ?) AND "
 	    "(? IS NULL OR c.program_id = ?) AND "
-	    "(? IS NULL OR c.updated_at >= ?) AND "
-	    "(? IS NULL OR c.updated_at <= ?) AND "
+	    "(? IS NULL OR " SC_UPDATED " >= ?) AND "
+	    "(? IS NULL OR " SC_UPDATED " <= ?) AND "
 	    "(? = 0 OR c.is_active = 1) ORDER BY c.id LIMIT ? OFFSET ?",
 	/* Parameter: the requested campaign's id as text. */
 	[SC_STMT_USED_BY] =

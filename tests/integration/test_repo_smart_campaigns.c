@@ -109,6 +109,8 @@ test_flow(void **state)
 	struct repo_sc_step *steps;
 	struct repo_sc_change c;
 	struct repo_sc_value v = { 101, "1 day" };
+	struct repo_sc_query q;
+	struct repo_sc *found;
 	int32_t id, wait, send, ch1, ch2;
 	size_t n;
 
@@ -187,6 +189,21 @@ test_flow(void **state)
 	assert_int_equal(steps[0].position, 0);
 	assert_int_equal(change(99999999, &c), -REPO_ERR_NOT_FOUND);
 	assert_string_equal(c.msg, "");
+
+	/* A change of its smart list is a change of the campaign. */
+	itest_sql(db, arena_printf(&a, "UPDATE smart_list SET updated_at = "
+	    "'2037-01-02 03:04:05' WHERE id = %ld", (long)s.smart_list_id));
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	assert_string_equal(s.updated_at, "2037-01-02 03:04:05");
+	memset(&q, 0, sizeof(q));
+	q.earliest = "2037-01-01 00:00:00";
+	q.limit = 200;
+	assert_int_equal(repo_sc_browse(db, &a, &q, &found, &n), 0);
+	assert_true(n >= 1);
+	assert_int_equal(found[n - 1].id, id);
+	q.latest = "2037-01-02 00:00:00";
+	assert_int_equal(repo_sc_browse(db, &a, &q, &found, &n), 0);
+	assert_int_equal(n, 0);
 }
 
 static void
