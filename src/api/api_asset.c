@@ -214,3 +214,26 @@ api_asset_db_time(struct call *c, int64_t t)
 		memcpy(out, buf, strlen(buf) + 1);
 	return out;
 }
+
+/* See api_asset.h. */
+int
+api_asset_new(struct call *c, struct resp *r, enum asset_kind ak,
+    const char **name, const char **description, struct folder_ref *place)
+{
+	static const struct vparam params[] = {
+		API_ASSET_NEW_PARAMS,
+	};
+	struct vvalue pv[3];
+	struct repo_place where;
+	int e;
+
+	*name = NULL;
+	*description = NULL;
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_folder(c, r, pv[1].s, place)) != 0 ||
+	    (e = api_asset_place(c, r, place, ak, &where)) != 0)
+		return e;
+	*name = pv[0].s;
+	*description = pv[2].present ? pv[2].s : NULL;
+	return 0;
+}

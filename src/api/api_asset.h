@@ -130,6 +130,16 @@ void	api_asset_id_result(struct resp *r, int64_t id);
 	API_ASSET_P_NAME, API_ASSET_P_FOLDER, API_ASSET_P_DESCRIPTION
 
 /*
+ * The name, folder and description of a new asset of kind ak (create and
+ * clone of the groups that take no more): *name, *description (NULL when
+ * not given) and *place, the folder parameter's place checked for ak
+ * (701, 1001, 710, 711 otherwise).
+ */
+int	api_asset_new(struct call *c, struct resp *r, enum asset_kind ak,
+	    const char **name, const char **description,
+	    struct folder_ref *place);
+
+/*
  * A new reply object with the members every v1 asset starts with, in the
  * service's order: id, name, description (null when NULL), createdAt,
  * updatedAt (database times) and url (api_asset_url_json with prefix).

@@ -742,22 +742,9 @@ api_smart_campaigns_used_by(struct call *c, struct resp *r)
 static int
 new_campaign(struct call *c, struct resp *r, struct repo_sc_new *t)
 {
-	static const struct vparam params[] = {
-		API_ASSET_NEW_PARAMS,
-	};
-	struct vvalue pv[3];
-	struct repo_place place;
-	int e;
-
 	memset(t, 0, sizeof(*t));
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = api_asset_folder(c, r, pv[1].s, &t->place)) != 0 ||
-	    (e = api_asset_place(c, r, &t->place, AK_SMART_CAMPAIGN,
-	    &place)) != 0)
-		return e;
-	t->name = pv[0].s;
-	t->description = pv[2].present ? pv[2].s : NULL;
-	return 0;
+	return api_asset_new(c, r, AK_SMART_CAMPAIGN, &t->name,
+	    &t->description, &t->place);
 }
 
 /* Inserts t and answers the new campaign. */
