@@ -109,7 +109,6 @@
 #include "util/num.h"
 
 #define SC_REF_MAX_BYTES	256
-#define SC_SUGGEST_MAX		200
 #define SC_USED_BY_MAX		50
 #define SC_ATTRS_MAX_BYTES	(64 * 1024)
 
@@ -570,60 +569,37 @@ flow_type_ref(struct call *c, struct resp *r, const char *text, int32_t *id)
 int
 api_smart_campaigns_auto_suggest(struct call *c, struct resp *r)
 {
-	static const struct vparam params[] = {
-		{ .name = "ruleTypeId", .type = VP_RAW, .flags = VPF_REQUIRED,
-		  .max = SC_REF_MAX_BYTES },
-		{ .name = "optionTypeId", .type = VP_RAW,
-		  .max = SC_REF_MAX_BYTES },
-		{ .name = "primaryAttributeValue", .type = VP_STR,
-		  .max = ASSET_NAME_CHARS * 4 },
-	};
-	struct vvalue pv[3];
+	struct api_sl_suggest q;
 	struct repo_sc s;
 	struct repo_sc_flow_type ft;
 	struct repo_sl_rule_type rt;
-	struct repo_sl_suggestion *sg;
 	const char *dt = NULL;
-	int32_t tid, kid = 0, id = path_id(c, 0);
-	bool act, kact;
-	size_t n, i;
+	int32_t id = path_id(c, 0);
+	size_t i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &tid, &act)) != 0 ||
-	    (pv[1].present && (e = api_smart_lists_type_ref(c, r, pv[1].s,
-	    &kid, &kact)) != 0))
+	if ((e = api_smart_lists_suggest_params(c, r, &q)) != 0)
 		return e;
 	if (id == 0)
 		return api_asset_none(r);
 	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	if (act && (e = repo_sc_flow_type(c->app->db, &c->app->arena, tid,
-	    &ft)) == 0) {
+	/* A flow step type's attribute first, else a rule's constraint. */
+	if (q.activity && (e = repo_sc_flow_type(c->app->db, &c->app->arena,
+	    q.type_id, &ft)) == 0) {
 		for (i = 0; i < ft.nattrs && dt == NULL; i++)
-			if (kid != 0 ? ft.attrs[i].id == kid :
+			if (q.option_id != 0 ? ft.attrs[i].id == q.option_id :
 			    ft.attrs[i].primary)
 				dt = ft.attrs[i].data_type;
-	} else if (act && e != -REPO_ERR_NOT_FOUND)
+	} else if (q.activity && e != -REPO_ERR_NOT_FOUND)
 		return err_from_repo(e);
 	if (dt == NULL && (e = repo_sl_rule_type(c->app->db, &c->app->arena,
-	    act, tid, &rt)) == 0) {
-		for (i = 0; i < rt.ncons && dt == NULL; i++)
-			if (kid != 0 ? rt.cons[i].id == kid :
-			    rt.cons[i].primary)
-				dt = rt.cons[i].data_type;
-	} else if (dt == NULL && e != -REPO_ERR_NOT_FOUND)
+	    q.activity, q.type_id, &rt)) == 0)
+		dt = api_smart_lists_data_type(&rt, q.option_id);
+	else if (dt == NULL && e != -REPO_ERR_NOT_FOUND)
 		return err_from_repo(e);
-	if (dt == NULL)
-		return api_asset_none(r);
-	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt,
-	    pv[2].present ? pv[2].s : NULL, SC_SUGGEST_MAX, &sg, &n)) != 0)
-		return err_from_repo(e);
-	if (n == 0)
-		return api_asset_none(r);
-	resp_add(r, api_smart_lists_suggest_json(sg, n));
-	return 0;
+	return api_smart_lists_suggest(c, r, dt, q.prefix);
 }
 
 /* qsort orders of campaigns: by update time or name, then id. */

@@ -465,12 +465,10 @@ api_smart_lists_rule_types(struct call *c, struct resp *r)
 	return 0;
 }
 
-/*
- * GET /rest/asset/v1/smartList/{id}/autoSuggest.json?ruleTypeId=
- * &optionTypeId=&primaryAttributeValue=
- */
+/* See api_smart_lists.h. */
 int
-api_smart_lists_auto_suggest(struct call *c, struct resp *r)
+api_smart_lists_suggest_params(struct call *c, struct resp *r,
+    struct api_sl_suggest *q)
 {
 	static const struct vparam params[] = {
 		{ .name = "ruleTypeId", .type = VP_RAW, .flags = VPF_REQUIRED,
@@ -481,51 +479,51 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 		  .max = ASSET_NAME_CHARS * 4 },
 	};
 	struct vvalue pv[3];
-	struct repo_sl s;
-	struct repo_sl_rule_type rt;
-	struct repo_sl_suggestion *sg;
-	const char *dt = NULL;
-	int32_t tid, kid = 0, id = path_id(c, 0);
-	bool act, kact;
-	size_t n, i;
+	bool kact;
 	int e;
 
+	memset(q, 0, sizeof(*q));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &tid, &act)) != 0 ||
-	    (pv[1].present && (e = api_smart_lists_type_ref(c, r, pv[1].s, &kid,
-	    &kact)) != 0))
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &q->type_id,
+	    &q->activity)) != 0 ||
+	    (pv[1].present && (e = api_smart_lists_type_ref(c, r, pv[1].s,
+	    &q->option_id, &kact)) != 0))
 		return e;
-	if (id == 0)
-		return api_asset_none(r);
-	e = repo_sl_get(c->app->db, &c->app->arena, id, false, &s);
-	if (e == 0)
-		e = repo_sl_rule_type(c->app->db, &c->app->arena, act, tid,
-		    &rt);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_asset_none(r);
-	if (e != 0)
-		return err_from_repo(e);
-	for (i = 0; i < rt.ncons && dt == NULL; i++)
-		if (kid != 0 ? rt.cons[i].id == kid : rt.cons[i].primary)
-			dt = rt.cons[i].data_type;
-	if (dt == NULL)
-		return api_asset_none(r);
-	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt,
-	    pv[2].present ? pv[2].s : NULL, SL_SUGGEST_MAX, &sg, &n)) != 0)
-		return err_from_repo(e);
-	if (n == 0)
-		return api_asset_none(r);
-	resp_add(r, api_smart_lists_suggest_json(sg, n));
+	q->prefix = pv[2].present ? pv[2].s : NULL;
 	return 0;
 }
 
 /* See api_smart_lists.h. */
-struct json_object *
-api_smart_lists_suggest_json(const struct repo_sl_suggestion *sg, size_t n)
+const char *
+api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
+    int32_t option_id)
 {
-	struct json_object *a, *o;
 	size_t i;
 
+	for (i = 0; i < rt->ncons; i++)
+		if (option_id != 0 ? rt->cons[i].id == option_id :
+		    rt->cons[i].primary)
+			return rt->cons[i].data_type;
+	return NULL;
+}
+
+/* See api_smart_lists.h. */
+int
+api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
+    const char *prefix)
+{
+	struct repo_sl_suggestion *sg;
+	struct json_object *a, *o;
+	size_t n, i;
+	int e;
+
+	if (dt == NULL)
+		return api_asset_none(r);
+	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt, prefix,
+	    SL_SUGGEST_MAX, &sg, &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
 	a = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		o = json_object_new_object();
@@ -540,7 +538,37 @@ api_smart_lists_suggest_json(const struct repo_sl_suggestion *sg, size_t n)
 		    json_object_new_int(sg[i].workspace_id));
 		json_object_array_add(a, o);
 	}
-	return a;
+	resp_add(r, a);
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/smartList/{id}/autoSuggest.json?ruleTypeId=
+ * &optionTypeId=&primaryAttributeValue=
+ */
+int
+api_smart_lists_auto_suggest(struct call *c, struct resp *r)
+{
+	struct api_sl_suggest q;
+	struct repo_sl s;
+	struct repo_sl_rule_type rt;
+	int32_t id = path_id(c, 0);
+	int e;
+
+	if ((e = api_smart_lists_suggest_params(c, r, &q)) != 0)
+		return e;
+	if (id == 0)
+		return api_asset_none(r);
+	e = repo_sl_get(c->app->db, &c->app->arena, id, false, &s);
+	if (e == 0)
+		e = repo_sl_rule_type(c->app->db, &c->app->arena, q.activity,
+		    q.type_id, &rt);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
+		return err_from_repo(e);
+	return api_smart_lists_suggest(c, r, api_smart_lists_data_type(&rt,
+	    q.option_id), q.prefix);
 }
 
 /* ---- Create, clone, delete -------------------------------------------- */

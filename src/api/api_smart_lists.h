@@ -14,7 +14,6 @@ struct call;
 struct json_object;
 struct repo_sl;
 struct repo_sl_rule_type;
-struct repo_sl_suggestion;
 struct resp;
 
 /* A smart list's reply object (with its rules when with_rules); owned. */
@@ -29,10 +28,32 @@ struct json_object	*api_smart_lists_types_json(
 			    const struct repo_sl_rule_type *types, size_t n,
 			    bool triggers);
 
-/* Suggestions as the array of {id, displayName, name, workspace,
- * workspaceId} auto-suggest answers; owned by the caller. */
-struct json_object	*api_smart_lists_suggest_json(
-			    const struct repo_sl_suggestion *sg, size_t n);
+/* The parameters of auto-suggest. */
+struct api_sl_suggest {
+	int32_t		 type_id;	/* ruleTypeId */
+	bool		 activity;
+	int32_t		 option_id;	/* optionTypeId's id; 0: the primary */
+	const char	*prefix;	/* primaryAttributeValue, or NULL */
+};
+
+/* Reads ruleTypeId, optionTypeId and primaryAttributeValue (1002, 1001). */
+int	api_smart_lists_suggest_params(struct call *c, struct resp *r,
+	    struct api_sl_suggest *q);
+
+/*
+ * The data type of rule type rt's constraint option_id (0: the primary
+ * one), or NULL when it has none.
+ */
+const char	*api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
+		    int32_t option_id);
+
+/*
+ * Answers auto-suggest: [[{id, displayName, name, workspace,
+ * workspaceId}]], the names of data type dt starting with prefix, or the
+ * "No assets found" warning (also when dt is NULL).
+ */
+int	api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
+	    const char *prefix);
 
 /*
  * A rule type or constraint reference {"id":N,"type":"activity"|
