@@ -237,3 +237,12 @@ api_asset_new(struct call *c, struct resp *r, enum asset_kind ak,
 	*description = pv[2].present ? pv[2].s : NULL;
 	return 0;
 }
+
+/* See api_asset.h. */
+int32_t
+api_asset_path_id(const struct call *c, int k)
+{
+	int64_t v = c->req->path_ints[k];
+
+	return v >= 1 && v <= INT32_MAX ? (int32_t)v : 0;
+}

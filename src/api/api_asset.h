@@ -117,6 +117,10 @@ const char	*api_asset_content_param(const struct call *c, size_t *len);
  */
 const char	*api_asset_db_time(struct call *c, int64_t t);
 
+/* The path's integer parameter k as an asset id; 0 when it is beyond the
+ * ids (1 to INT32_MAX) assets have. */
+int32_t	api_asset_path_id(const struct call *c, int k);
+
 /* Adds {"id": id} to the result (the reply of many mutations). */
 void	api_asset_id_result(struct resp *r, int64_t id);
 

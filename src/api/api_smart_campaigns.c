@@ -275,15 +275,6 @@ sc_json(struct call *c, const struct repo_sc *s,
 	return o;
 }
 
-/* The path's id k; 0 when it is beyond the ids campaigns have. */
-static int32_t
-path_id(const struct call *c, int k)
-{
-	int64_t v = c->req->path_ints[k];
-
-	return v >= 1 && v <= INT32_MAX ? (int32_t)v : 0;
-}
-
 /* 702 for a change of the path's campaign, which does not exist. */
 static int
 not_found(struct call *c, struct resp *r)
@@ -341,7 +332,7 @@ api_smart_campaigns_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[1];
 	struct repo_sc s;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
@@ -434,7 +425,7 @@ api_smart_campaigns_smart_list(struct call *c, struct resp *r)
 	struct vvalue pv[1];
 	struct repo_sc s;
 	struct repo_sl sl;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	bool rules;
 	int e;
 
@@ -574,7 +565,7 @@ api_smart_campaigns_auto_suggest(struct call *c, struct resp *r)
 	struct repo_sc_flow_type ft;
 	struct repo_sl_rule_type rt;
 	const char *dt = NULL;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	size_t i;
 	int e;
 
@@ -651,7 +642,7 @@ api_smart_campaigns_used_by(struct call *c, struct resp *r)
 	int64_t off, lim;
 	char count[24];
 	size_t n, i, k;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
@@ -761,7 +752,7 @@ api_smart_campaigns_clone(struct call *c, struct resp *r)
 
 	if ((e = new_campaign(c, r, &t)) != 0)
 		return e;
-	if ((t.clone_of = path_id(c, 0)) == 0)
+	if ((t.clone_of = api_asset_path_id(c, 0)) == 0)
 		return not_found(c, r);
 	return insert(c, r, &t);
 }
@@ -776,7 +767,7 @@ api_smart_campaigns_update(struct call *c, struct resp *r)
 		API_ASSET_P_DESCRIPTION,
 	};
 	struct vvalue pv[2];
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
@@ -798,7 +789,7 @@ api_smart_campaigns_update(struct call *c, struct resp *r)
 int
 api_smart_campaigns_delete(struct call *c, struct resp *r)
 {
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if (id == 0)
@@ -821,7 +812,7 @@ api_smart_campaigns_delete(struct call *c, struct resp *r)
 static int
 apply(struct call *c, struct resp *r, struct repo_sc_change *ch)
 {
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if (id == 0)
@@ -876,7 +867,7 @@ api_smart_campaigns_remove_step(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	ch.op = SC_OP_REMOVE_STEP;
-	ch.step_id = path_id(c, 1);
+	ch.step_id = api_asset_path_id(c, 1);
 	return apply(c, r, &ch);
 }
 
@@ -888,7 +879,7 @@ api_smart_campaigns_add_choice(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	ch.op = SC_OP_ADD_CHOICE;
-	ch.step_id = path_id(c, 1);
+	ch.step_id = api_asset_path_id(c, 1);
 	return apply(c, r, &ch);
 }
 
@@ -900,8 +891,8 @@ api_smart_campaigns_remove_choice(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	ch.op = SC_OP_REMOVE_CHOICE;
-	ch.step_id = path_id(c, 1);
-	ch.choice_id = path_id(c, 2);
+	ch.step_id = api_asset_path_id(c, 1);
+	ch.choice_id = api_asset_path_id(c, 2);
 	return apply(c, r, &ch);
 }
 
@@ -921,8 +912,8 @@ api_smart_campaigns_reorder_choice(struct call *c, struct resp *r)
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
 	ch.op = SC_OP_MOVE_CHOICE;
-	ch.step_id = path_id(c, 1);
-	ch.choice_id = path_id(c, 2);
+	ch.step_id = api_asset_path_id(c, 1);
+	ch.choice_id = api_asset_path_id(c, 2);
 	ch.index = pv[0].i > SC_MAX_CHOICES ? SC_MAX_CHOICES : (int)pv[0].i;
 	return apply(c, r, &ch);
 }
@@ -936,7 +927,7 @@ find_step(struct call *c, struct resp *r, int32_t step_id,
 	struct repo_sc_step *steps;
 	struct repo_sc s;
 	size_t n, i;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	*out = NULL;
@@ -1073,8 +1064,8 @@ api_smart_campaigns_update_choice(struct call *c, struct resp *r)
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
 	ch.op = SC_OP_SET_CHOICE;
-	ch.step_id = path_id(c, 1);
-	ch.choice_id = path_id(c, 2);
+	ch.step_id = api_asset_path_id(c, 1);
+	ch.choice_id = api_asset_path_id(c, 2);
 	if ((e = find_step(c, r, ch.step_id, &step)) != 0)
 		return e;
 	if (pv[1].present) {
@@ -1138,7 +1129,7 @@ refuse(struct call *c, struct resp *r, const char *fmt, ...)
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return api_common_fail(c, r, -API_ERR_RULE, "Cannot activate smart "
-	    "campaign %ld: %s", (long)path_id(c, 0), msg);
+	    "campaign %ld: %s", (long)api_asset_path_id(c, 0), msg);
 }
 
 /* Checks the references of attribute k of step st (campaign s). */
@@ -1263,7 +1254,7 @@ set_active(struct call *c, struct resp *r, bool active)
 {
 	struct repo_sc s;
 	char msg[REPO_SC_MSG_BYTES];
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sc_get(c->app->db,

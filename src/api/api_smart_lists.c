@@ -192,15 +192,6 @@ api_smart_lists_json(struct call *c, const struct repo_sl *s, bool with_rules)
 	return o;
 }
 
-/* The path's list id; 0 when it is beyond the ids lists have. */
-static int32_t
-path_id(const struct call *c, int k)
-{
-	int64_t v = c->req->path_ints[k];
-
-	return v >= 1 && v <= INT32_MAX ? (int32_t)v : 0;
-}
-
 /* 702 for a change of the path's list, which does not exist. */
 static int
 not_found(struct call *c, struct resp *r)
@@ -285,7 +276,7 @@ change_err(struct call *c, struct resp *r, int e,
 static int
 apply(struct call *c, struct resp *r, struct repo_sl_change *ch)
 {
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if (id == 0)
@@ -306,7 +297,7 @@ api_smart_lists_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[1];
 	struct repo_sl s;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
@@ -552,7 +543,7 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 	struct api_sl_suggest q;
 	struct repo_sl s;
 	struct repo_sl_rule_type rt;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if ((e = api_smart_lists_suggest_params(c, r, &q)) != 0)
@@ -643,7 +634,7 @@ api_smart_lists_clone(struct call *c, struct resp *r)
 
 	if ((e = new_list(c, r, &t)) != 0)
 		return e;
-	if ((t.clone_of = path_id(c, 0)) == 0)
+	if ((t.clone_of = api_asset_path_id(c, 0)) == 0)
 		return not_found(c, r);
 	if ((e = campaign_owned(c, r, t.clone_of, "clone")) != 0)
 		return e;
@@ -654,7 +645,7 @@ api_smart_lists_clone(struct call *c, struct resp *r)
 int
 api_smart_lists_delete(struct call *c, struct resp *r)
 {
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if (id == 0)
@@ -699,7 +690,7 @@ api_smart_lists_add_rule(struct call *c, struct resp *r)
 	ch.trigger = pv[2].present && pv[2].b;
 	if (ch.trigger) {
 		struct repo_sl s;
-		int32_t id = path_id(c, 0);
+		int32_t id = api_asset_path_id(c, 0);
 
 		e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sl_get(c->app->db,
 		    &c->app->arena, id, false, &s);
@@ -756,12 +747,12 @@ int
 api_smart_lists_delete_rule(struct call *c, struct resp *r)
 {
 	struct repo_sl_change ch;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	memset(&ch, 0, sizeof(ch));
 	ch.op = SL_OP_DELETE;
-	ch.rule_id = path_id(c, 1);
+	ch.rule_id = api_asset_path_id(c, 1);
 	if (id == 0)
 		return not_found(c, r);
 	if ((e = repo_sl_change(c->app->db, id, &ch)) != 0)
@@ -960,7 +951,7 @@ api_smart_lists_update_rule(struct call *c, struct resp *r)
 	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
 		return e;
 	ch.op = SL_OP_SET_COND;
-	ch.rule_id = path_id(c, 1);
+	ch.rule_id = api_asset_path_id(c, 1);
 	ch.cond_op = pv[2].present ? pv[2].s : NULL;
 	if ((ch.values_json = api_smart_lists_values_json(c, pv[1].s)) == NULL)
 		return -API_ERR_SYSTEM;
@@ -988,6 +979,6 @@ api_smart_lists_remove_constraint(struct call *c, struct resp *r)
 	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
 		return e;
 	ch.op = SL_OP_REMOVE_COND;
-	ch.rule_id = path_id(c, 1);
+	ch.rule_id = api_asset_path_id(c, 1);
 	return apply(c, r, &ch);
 }
