@@ -859,41 +859,42 @@ api_smart_campaigns_add_step(struct call *c, struct resp *r)
 	return apply(c, r, &ch);
 }
 
-/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/remove.json */
-int
-api_smart_campaigns_remove_step(struct call *c, struct resp *r)
+/*
+ * Applies op to the path's step ({stepId}) and choice ({choiceId}, when
+ * the path has one): the changes that take no parameter.
+ */
+static int
+path_op(struct call *c, struct resp *r, enum repo_sc_op op)
 {
 	struct repo_sc_change ch;
 
 	memset(&ch, 0, sizeof(ch));
-	ch.op = SC_OP_REMOVE_STEP;
+	ch.op = op;
 	ch.step_id = api_asset_path_id(c, 1);
+	if (c->req->npath_params > 2)
+		ch.choice_id = api_asset_path_id(c, 2);
 	return apply(c, r, &ch);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/remove.json */
+int
+api_smart_campaigns_remove_step(struct call *c, struct resp *r)
+{
+	return path_op(c, r, SC_OP_REMOVE_STEP);
 }
 
 /* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/addChoice.json */
 int
 api_smart_campaigns_add_choice(struct call *c, struct resp *r)
 {
-	struct repo_sc_change ch;
-
-	memset(&ch, 0, sizeof(ch));
-	ch.op = SC_OP_ADD_CHOICE;
-	ch.step_id = api_asset_path_id(c, 1);
-	return apply(c, r, &ch);
+	return path_op(c, r, SC_OP_ADD_CHOICE);
 }
 
 /* POST .../flow/{stepId}/choice/{choiceId}/remove.json */
 int
 api_smart_campaigns_remove_choice(struct call *c, struct resp *r)
 {
-	struct repo_sc_change ch;
-
-	memset(&ch, 0, sizeof(ch));
-	ch.op = SC_OP_REMOVE_CHOICE;
-	ch.step_id = api_asset_path_id(c, 1);
-	ch.choice_id = api_asset_path_id(c, 2);
-	return apply(c, r, &ch);
+	return path_op(c, r, SC_OP_REMOVE_CHOICE);
 }
 
 /* POST .../flow/{stepId}/choice/{choiceId}/reorder.json?newSeqNumZeroBased= */
