@@ -544,6 +544,55 @@ CREATE TABLE `program_status` (
   UNIQUE KEY `program_status_name` (`program_id`,`name`),
   CONSTRAINT `program_status_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sc_choice_attr` (
+  `choice_id` int(11) NOT NULL,
+  `attrib_id` int(11) NOT NULL,
+  `value` varchar(2000) NOT NULL,
+  PRIMARY KEY (`choice_id`,`attrib_id`),
+  CONSTRAINT `sc_choice_attr_choice` FOREIGN KEY (`choice_id`) REFERENCES `sc_step_choice` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sc_flow_attrib` (
+  `flow_type_id` int(11) NOT NULL,
+  `id` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `data_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `is_primary` tinyint(1) NOT NULL DEFAULT 0,
+  `is_required` tinyint(1) NOT NULL DEFAULT 1,
+  `choices` varchar(1024) DEFAULT NULL,
+  `position` int(11) NOT NULL,
+  PRIMARY KEY (`flow_type_id`,`id`),
+  CONSTRAINT `sc_flow_attrib_type` FOREIGN KEY (`flow_type_id`) REFERENCES `sc_flow_type` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sc_flow_step` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `campaign_id` int(11) NOT NULL,
+  `position` int(11) NOT NULL,
+  `flow_type_id` int(11) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `sc_flow_step_pos` (`campaign_id`,`position`),
+  KEY `sc_flow_step_type` (`flow_type_id`),
+  CONSTRAINT `sc_flow_step_campaign` FOREIGN KEY (`campaign_id`) REFERENCES `smart_campaign` (`id`) ON DELETE CASCADE,
+  CONSTRAINT `sc_flow_step_type` FOREIGN KEY (`flow_type_id`) REFERENCES `sc_flow_type` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sc_flow_type` (
+  `id` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `sc_flow_type_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `sc_step_choice` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `step_id` int(11) NOT NULL,
+  `position` int(11) NOT NULL,
+  `is_default` tinyint(1) NOT NULL DEFAULT 0,
+  `cond_kind` varchar(16) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `cond_type_id` int(11) DEFAULT NULL,
+  `cond_operator` varchar(32) DEFAULT NULL,
+  `cond_vals` text DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `sc_step_choice_pos` (`step_id`,`position`),
+  CONSTRAINT `sc_step_choice_step` FOREIGN KEY (`step_id`) REFERENCES `sc_flow_step` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `schema_migrations` (
   `version` int(11) NOT NULL,
   `name` varchar(255) NOT NULL,
@@ -601,6 +650,36 @@ CREATE TABLE `sl_rule_type` (
   PRIMARY KEY (`id`),
   UNIQUE KEY `sl_rule_type_name` (`name`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `smart_campaign` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `folder_id` int(11) DEFAULT NULL,
+  `program_id` int(11) DEFAULT NULL,
+  `workspace_id` int(11) NOT NULL DEFAULT 1,
+  `smart_list_id` int(11) DEFAULT NULL,
+  `is_active` tinyint(1) NOT NULL DEFAULT 0,
+  `is_system` tinyint(1) NOT NULL DEFAULT 0,
+  `communication_limit` tinyint(1) NOT NULL DEFAULT 1,
+  `qualification_rule_type` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL DEFAULT 'once',
+  `qualification_rule_interval` int(11) DEFAULT NULL,
+  `qualification_rule_unit` varchar(8) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `max_members` int(11) DEFAULT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `smart_campaign_name` (`name`),
+  KEY `smart_campaign_folder` (`folder_id`,`id`),
+  KEY `smart_campaign_program` (`program_id`,`id`),
+  KEY `smart_campaign_active` (`is_active`,`id`),
+  KEY `smart_campaign_updated` (`updated_at`,`id`),
+  KEY `smart_campaign_ws` (`workspace_id`),
+  KEY `smart_campaign_list` (`smart_list_id`),
+  CONSTRAINT `smart_campaign_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`),
+  CONSTRAINT `smart_campaign_list` FOREIGN KEY (`smart_list_id`) REFERENCES `smart_list` (`id`),
+  CONSTRAINT `smart_campaign_program_fk` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`),
+  CONSTRAINT `smart_campaign_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `smart_list` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,
@@ -612,11 +691,14 @@ CREATE TABLE `smart_list` (
   `custom_rule_logic` varchar(2000) DEFAULT NULL,
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
+  `campaign_id` int(11) DEFAULT NULL,
+  `name_key` varchar(255) GENERATED ALWAYS AS (if(`campaign_id` is null,`name`,NULL)) STORED,
   PRIMARY KEY (`id`),
-  UNIQUE KEY `smart_list_name` (`name`),
+  UNIQUE KEY `smart_list_name` (`name_key`),
   KEY `smart_list_folder` (`folder_id`,`id`),
   KEY `smart_list_program` (`program_id`,`id`),
   KEY `smart_list_ws` (`workspace_id`),
+  KEY `smart_list_campaign` (`campaign_id`),
   CONSTRAINT `smart_list_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`),
   CONSTRAINT `smart_list_program_fk` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`),
   CONSTRAINT `smart_list_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)

@@ -92,6 +92,31 @@ int	api_smart_lists_update_rule(struct call *c, struct resp *r);
 int	api_smart_lists_remove_constraint(struct call *c, struct resp *r);
 
 /*
+ * api_smart_campaigns.c: Smart Campaigns, all 21 operations.
+ */
+int	api_smart_campaigns_get(struct call *c, struct resp *r);
+int	api_smart_campaigns_get_by_name(struct call *c, struct resp *r);
+int	api_smart_campaigns_browse(struct call *c, struct resp *r);
+int	api_smart_campaigns_smart_list(struct call *c, struct resp *r);
+int	api_smart_campaigns_rule_types(struct call *c, struct resp *r);
+int	api_smart_campaigns_flow_step_types(struct call *c, struct resp *r);
+int	api_smart_campaigns_flow_steps(struct call *c, struct resp *r);
+int	api_smart_campaigns_auto_suggest(struct call *c, struct resp *r);
+int	api_smart_campaigns_used_by(struct call *c, struct resp *r);
+int	api_smart_campaigns_create(struct call *c, struct resp *r);
+int	api_smart_campaigns_clone(struct call *c, struct resp *r);
+int	api_smart_campaigns_update(struct call *c, struct resp *r);
+int	api_smart_campaigns_delete(struct call *c, struct resp *r);
+int	api_smart_campaigns_add_step(struct call *c, struct resp *r);
+int	api_smart_campaigns_remove_step(struct call *c, struct resp *r);
+int	api_smart_campaigns_add_choice(struct call *c, struct resp *r);
+int	api_smart_campaigns_update_choice(struct call *c, struct resp *r);
+int	api_smart_campaigns_remove_choice(struct call *c, struct resp *r);
+int	api_smart_campaigns_reorder_choice(struct call *c, struct resp *r);
+int	api_smart_campaigns_activate(struct call *c, struct resp *r);
+int	api_smart_campaigns_deactivate(struct call *c, struct resp *r);
+
+/*
  * api_emails.c: Emails v1, the operations built so far (the rest answer
  * 703 through api_pending).
  */

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -196,4 +197,52 @@ api_asset_url_json(struct call *c, const char *prefix, int64_t id)
 	(void)snprintf(buf, sizeof(buf), "%s/#%s%lldB2", base, prefix,
 	    (long long)id);
 	return json_object_new_string(buf);
+}
+
+/* See api_asset.h. */
+const char *
+api_asset_db_time(struct call *c, int64_t t)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	char buf[32], *out;
+
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		return NULL;
+	if ((out = arena_alloc(&c->app->arena, strlen(buf) + 1)) != NULL)
+		memcpy(out, buf, strlen(buf) + 1);
+	return out;
+}
+
+/* See api_asset.h. */
+int
+api_asset_new(struct call *c, struct resp *r, enum asset_kind ak,
+    const char **name, const char **description, struct folder_ref *place)
+{
+	static const struct vparam params[] = {
+		API_ASSET_NEW_PARAMS,
+	};
+	struct vvalue pv[3];
+	struct repo_place where;
+	int e;
+
+	*name = NULL;
+	*description = NULL;
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_folder(c, r, pv[1].s, place)) != 0 ||
+	    (e = api_asset_place(c, r, place, ak, &where)) != 0)
+		return e;
+	*name = pv[0].s;
+	*description = pv[2].present ? pv[2].s : NULL;
+	return 0;
+}
+
+/* See api_asset.h. */
+int32_t
+api_asset_path_id(const struct call *c, int k)
+{
+	int64_t v = c->req->path_ints[k];
+
+	return v >= 1 && v <= INT32_MAX ? (int32_t)v : 0;
 }

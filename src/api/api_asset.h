@@ -111,6 +111,16 @@ int	api_asset_found(struct resp *r, int e);
  */
 const char	*api_asset_content_param(const struct call *c, size_t *len);
 
+/*
+ * An epoch (a VP_DATETIME value) as the database writes times, "YYYY-MM-DD
+ * HH:MM:SS" UTC, in the request arena; NULL when it cannot be written.
+ */
+const char	*api_asset_db_time(struct call *c, int64_t t);
+
+/* The path's integer parameter k as an asset id; 0 when it is beyond the
+ * ids (1 to INT32_MAX) assets have. */
+int32_t	api_asset_path_id(const struct call *c, int k);
+
 /* Adds {"id": id} to the result (the reply of many mutations). */
 void	api_asset_id_result(struct resp *r, int64_t id);
 
@@ -122,6 +132,16 @@ void	api_asset_id_result(struct resp *r, int64_t id);
  */
 #define API_ASSET_NEW_PARAMS \
 	API_ASSET_P_NAME, API_ASSET_P_FOLDER, API_ASSET_P_DESCRIPTION
+
+/*
+ * The name, folder and description of a new asset of kind ak (create and
+ * clone of the groups that take no more): *name, *description (NULL when
+ * not given) and *place, the folder parameter's place checked for ak
+ * (701, 1001, 710, 711 otherwise).
+ */
+int	api_asset_new(struct call *c, struct resp *r, enum asset_kind ak,
+	    const char **name, const char **description,
+	    struct folder_ref *place);
 
 /*
  * A new reply object with the members every v1 asset starts with, in the

@@ -468,11 +468,12 @@ api_co_types_linkable(struct call *c, struct resp *r)
 }
 
 /*
- * The assets that use a type.  There are no smart campaigns or smart
- * lists yet, so nothing can depend on a custom object type: this returns
- * no asset.  XXX: when smart campaigns and lists exist, look up their
- * triggers and filters here; Delete Custom Object Type refuses while
- * this finds any.  Returns the number of assets added to r (none).
+ * The assets that use a type.  The rule type catalogue of smart lists and
+ * smart campaigns (migration 0014) has no custom object rules yet, so no
+ * trigger or filter can name a custom object type: this returns no
+ * asset.  XXX: when the catalogue has custom object filters, look up the
+ * rules that use them here; Delete Custom Object Type refuses while this
+ * finds any.  Returns the number of assets added to r (none).
  */
 static size_t
 dependent_assets(struct call *c, const struct co_type *t, struct resp *r)

@@ -16,13 +16,19 @@
  *     earliestUpdatedAt and latestUpdatedAt (ISO 8601);
  *   - ruleId, attributeId and optionTypeId are JSON objects {"id":N,
  *     "type":"activity"|"attribute"}; anything else is 1001;
- *   - Add Rule with trigger=true is 709: triggers belong to the smart
- *     lists of smart campaigns, and a plain smart list is never one; a
- *     trigger-only rule type (Campaign is Requested) as a filter is 709;
+ *   - Add Rule with trigger=true is 709 on a plain smart list: triggers
+ *     belong to the smart lists of smart campaigns (smartListId of a
+ *     campaign, which takes them through this operation); a filter-only
+ *     rule type as a trigger, or a trigger-only one (Campaign is
+ *     Requested) as a filter, is 709;
  *     an unknown rule type is 709; index is 1 to the number of rules + 1
  *     (709 otherwise); the new rule has its primary condition with the
  *     default operator and no values, shown with isError and its
  *     errorMessage until values are set;
+ *   - a campaign's smart list is read and changed here by its id, but
+ *     is not browsed or found by name as a list of its own, and deleting
+ *     or cloning it alone is 709 (it goes with its campaign, and a plain
+ *     list takes no trigger);
  *   - a rule's operator is "occurs" ("does not occur" when negative) for
  *     activity rules, the primary condition's operator for attribute
  *     rules;
@@ -55,13 +61,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
 #include "api/api.h"
 #include "api/api_asset.h"
 #include "api/api_common.h"
+#include "api/api_smart_lists.h"
 #include "bounds.h"
 #include "err.h"
 #include "http/request.h"
@@ -171,9 +177,9 @@ rules_json(const struct repo_sl *s)
 	return o;
 }
 
-/* The list's reply object, members in the real service's order. */
-static struct json_object *
-sl_json(struct call *c, const struct repo_sl *s, bool with_rules)
+/* See api_smart_lists.h. */
+struct json_object *
+api_smart_lists_json(struct call *c, const struct repo_sl *s, bool with_rules)
 {
 	struct json_object *o = api_asset_head_json(c, s->id, s->name,
 	    s->description, s->created_at, s->updated_at, SL_URL_PREFIX);
@@ -184,15 +190,6 @@ sl_json(struct call *c, const struct repo_sl *s, bool with_rules)
 	if (with_rules)
 		json_object_object_add(o, "rules", rules_json(s));
 	return o;
-}
-
-/* The path's list id; 0 when it is beyond the ids lists have. */
-static int32_t
-path_id(const struct call *c, int k)
-{
-	int64_t v = c->req->path_ints[k];
-
-	return v >= 1 && v <= INT32_MAX ? (int32_t)v : 0;
 }
 
 /* 702 for a change of the path's list, which does not exist. */
@@ -222,17 +219,14 @@ answer(struct call *c, struct resp *r, int32_t id, bool with_rules)
 		return not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, sl_json(c, &s, with_rules));
+	resp_add(r, api_smart_lists_json(c, &s, with_rules));
 	return 0;
 }
 
-/*
- * A rule type or constraint reference {"id":N,"type":"activity"|
- * "attribute"} (param name) into *id and *activity; 1001 otherwise.
- */
-static int
-type_ref(struct call *c, struct resp *r, const char *text, int32_t *id,
-    bool *activity)
+/* See api_smart_lists.h. */
+int
+api_smart_lists_type_ref(struct call *c, struct resp *r, const char *text,
+    int32_t *id, bool *activity)
 {
 	struct json_object *o, *vi, *vt;
 	const char *t;
@@ -282,7 +276,7 @@ change_err(struct call *c, struct resp *r, int e,
 static int
 apply(struct call *c, struct resp *r, struct repo_sl_change *ch)
 {
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if (id == 0)
@@ -303,7 +297,7 @@ api_smart_lists_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[1];
 	struct repo_sl s;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
@@ -316,7 +310,7 @@ api_smart_lists_get(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, sl_json(c, &s, pv[0].present && pv[0].b));
+	resp_add(r, api_smart_lists_json(c, &s, pv[0].present && pv[0].b));
 	return 0;
 }
 
@@ -341,24 +335,8 @@ api_smart_lists_get_by_name(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, sl_json(c, &s, pv[1].present && pv[1].b));
+	resp_add(r, api_smart_lists_json(c, &s, pv[1].present && pv[1].b));
 	return 0;
-}
-
-/* An epoch as the database's "YYYY-MM-DD HH:MM:SS" (in the arena). */
-static const char *
-db_time(struct call *c, int64_t t)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-	char buf[32], *out;
-
-	if (gmtime_r(&tt, &tm) == NULL ||
-	    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm) == 0)
-		return NULL;
-	if ((out = arena_alloc(&c->app->arena, strlen(buf) + 1)) != NULL)
-		memcpy(out, buf, strlen(buf) + 1);
-	return out;
 }
 
 /*
@@ -396,33 +374,29 @@ api_smart_lists_browse(struct call *c, struct resp *r)
 		    &place)) != 0)
 			return e;
 	}
-	q.earliest = pv[3].present ? db_time(c, pv[3].i) : NULL;
-	q.latest = pv[4].present ? db_time(c, pv[4].i) : NULL;
+	q.earliest = pv[3].present ? api_asset_db_time(c, pv[3].i) : NULL;
+	q.latest = pv[4].present ? api_asset_db_time(c, pv[4].i) : NULL;
 	if ((e = repo_sl_browse(c->app->db, &c->app->arena, &q, &items,
 	    &n)) != 0)
 		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
 	for (i = 0; i < n; i++)
-		resp_add(r, sl_json(c, &items[i], false));
+		resp_add(r, api_smart_lists_json(c, &items[i], false));
 	return 0;
 }
 
-/* GET /rest/asset/v1/smartList/rules.json: the filter rule types. */
-int
-api_smart_lists_rule_types(struct call *c, struct resp *r)
+/* See api_smart_lists.h. */
+struct json_object *
+api_smart_lists_types_json(const struct repo_sl_rule_type *types, size_t n,
+    bool triggers)
 {
-	struct repo_sl_rule_type *types;
-	struct json_object *o, *filters, *t, *ks, *k;
-	size_t n, i, j;
-	int e;
+	struct json_object *filters, *t, *ks, *k;
+	size_t i, j;
 
-	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
-	    &n)) != 0)
-		return err_from_repo(e);
 	filters = json_object_new_array();
 	for (i = 0; i < n; i++) {
-		if (!types[i].is_filter)
+		if (triggers ? !types[i].is_trigger : !types[i].is_filter)
 			continue;
 		t = json_object_new_object();
 		json_object_object_add(t, "id",
@@ -458,20 +432,34 @@ api_smart_lists_rule_types(struct call *c, struct resp *r)
 		json_object_object_add(t, "constraints", ks);
 		json_object_array_add(filters, t);
 	}
+	return filters;
+}
+
+/* GET /rest/asset/v1/smartList/rules.json: the filter rule types. */
+int
+api_smart_lists_rule_types(struct call *c, struct resp *r)
+{
+	struct repo_sl_rule_type *types;
+	struct json_object *o;
+	size_t n;
+	int e;
+
+	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
+	    &n)) != 0)
+		return err_from_repo(e);
 	o = json_object_new_object();
-	json_object_object_add(o, "filters", filters);
+	json_object_object_add(o, "filters",
+	    api_smart_lists_types_json(types, n, false));
 	json_object_object_add(o, "predictiveFilters",
 	    json_object_new_object());
 	resp_add(r, o);
 	return 0;
 }
 
-/*
- * GET /rest/asset/v1/smartList/{id}/autoSuggest.json?ruleTypeId=
- * &optionTypeId=&primaryAttributeValue=
- */
+/* See api_smart_lists.h. */
 int
-api_smart_lists_auto_suggest(struct call *c, struct resp *r)
+api_smart_lists_suggest_params(struct call *c, struct resp *r,
+    struct api_sl_suggest *q)
 {
 	static const struct vparam params[] = {
 		{ .name = "ruleTypeId", .type = VP_RAW, .flags = VPF_REQUIRED,
@@ -482,38 +470,48 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 		  .max = ASSET_NAME_CHARS * 4 },
 	};
 	struct vvalue pv[3];
-	struct repo_sl s;
-	struct repo_sl_rule_type rt;
+	bool kact;
+	int e;
+
+	memset(q, 0, sizeof(*q));
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &q->type_id,
+	    &q->activity)) != 0 ||
+	    (pv[1].present && (e = api_smart_lists_type_ref(c, r, pv[1].s,
+	    &q->option_id, &kact)) != 0))
+		return e;
+	q->prefix = pv[2].present ? pv[2].s : NULL;
+	return 0;
+}
+
+/* See api_smart_lists.h. */
+const char *
+api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
+    int32_t option_id)
+{
+	size_t i;
+
+	for (i = 0; i < rt->ncons; i++)
+		if (option_id != 0 ? rt->cons[i].id == option_id :
+		    rt->cons[i].primary)
+			return rt->cons[i].data_type;
+	return NULL;
+}
+
+/* See api_smart_lists.h. */
+int
+api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
+    const char *prefix)
+{
 	struct repo_sl_suggestion *sg;
 	struct json_object *a, *o;
-	const char *dt = NULL;
-	int32_t tid, kid = 0, id = path_id(c, 0);
-	bool act, kact;
 	size_t n, i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &tid, &act)) != 0 ||
-	    (pv[1].present && (e = type_ref(c, r, pv[1].s, &kid,
-	    &kact)) != 0))
-		return e;
-	if (id == 0)
-		return api_asset_none(r);
-	e = repo_sl_get(c->app->db, &c->app->arena, id, false, &s);
-	if (e == 0)
-		e = repo_sl_rule_type(c->app->db, &c->app->arena, act, tid,
-		    &rt);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_asset_none(r);
-	if (e != 0)
-		return err_from_repo(e);
-	for (i = 0; i < rt.ncons && dt == NULL; i++)
-		if (kid != 0 ? rt.cons[i].id == kid : rt.cons[i].primary)
-			dt = rt.cons[i].data_type;
 	if (dt == NULL)
 		return api_asset_none(r);
-	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt,
-	    pv[2].present ? pv[2].s : NULL, SL_SUGGEST_MAX, &sg, &n)) != 0)
+	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt, prefix,
+	    SL_SUGGEST_MAX, &sg, &n)) != 0)
 		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
@@ -535,28 +533,44 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 	return 0;
 }
 
+/*
+ * GET /rest/asset/v1/smartList/{id}/autoSuggest.json?ruleTypeId=
+ * &optionTypeId=&primaryAttributeValue=
+ */
+int
+api_smart_lists_auto_suggest(struct call *c, struct resp *r)
+{
+	struct api_sl_suggest q;
+	struct repo_sl s;
+	struct repo_sl_rule_type rt;
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	if ((e = api_smart_lists_suggest_params(c, r, &q)) != 0)
+		return e;
+	if (id == 0)
+		return api_asset_none(r);
+	e = repo_sl_get(c->app->db, &c->app->arena, id, false, &s);
+	if (e == 0)
+		e = repo_sl_rule_type(c->app->db, &c->app->arena, q.activity,
+		    q.type_id, &rt);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
+		return err_from_repo(e);
+	return api_smart_lists_suggest(c, r, api_smart_lists_data_type(&rt,
+	    q.option_id), q.prefix);
+}
+
 /* ---- Create, clone, delete -------------------------------------------- */
 
 /* name, folder, description of create and clone into *t. */
 static int
 new_list(struct call *c, struct resp *r, struct repo_sl_new *t)
 {
-	static const struct vparam params[] = {
-		API_ASSET_NEW_PARAMS,
-	};
-	struct vvalue pv[3];
-	struct repo_place place;
-	int e;
-
 	memset(t, 0, sizeof(*t));
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = api_asset_folder(c, r, pv[1].s, &t->place)) != 0 ||
-	    (e = api_asset_place(c, r, &t->place, AK_SMART_LIST,
-	    &place)) != 0)
-		return e;
-	t->name = pv[0].s;
-	t->description = pv[2].present ? pv[2].s : NULL;
-	return 0;
+	return api_asset_new(c, r, AK_SMART_LIST, &t->name, &t->description,
+	    &t->place);
 }
 
 /* Inserts t and answers the new list. */
@@ -588,6 +602,29 @@ api_smart_lists_create(struct call *c, struct resp *r)
 	return insert(c, r, &t);
 }
 
+/*
+ * 709 when list id belongs to a smart campaign (verb, what to do to the
+ * campaign instead), 702 when there is no such list, 0 when it is a list
+ * of its own, or the read's error.
+ */
+static int
+campaign_owned(struct call *c, struct resp *r, int32_t id, const char *verb)
+{
+	struct repo_sl s;
+	int e;
+
+	e = repo_sl_get(c->app->db, &c->app->arena, id, false, &s);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e != 0)
+		return err_from_repo(e);
+	if (s.campaign_id != 0)
+		return api_common_fail(c, r, -API_ERR_RULE, "Smart list %ld "
+		    "belongs to smart campaign %ld: %s the campaign instead",
+		    (long)id, (long)s.campaign_id, verb);
+	return 0;
+}
+
 /* POST /rest/asset/v1/smartList/{id}/clone.json: name, folder, description. */
 int
 api_smart_lists_clone(struct call *c, struct resp *r)
@@ -597,8 +634,10 @@ api_smart_lists_clone(struct call *c, struct resp *r)
 
 	if ((e = new_list(c, r, &t)) != 0)
 		return e;
-	if ((t.clone_of = path_id(c, 0)) == 0)
+	if ((t.clone_of = api_asset_path_id(c, 0)) == 0)
 		return not_found(c, r);
+	if ((e = campaign_owned(c, r, t.clone_of, "clone")) != 0)
+		return e;
 	return insert(c, r, &t);
 }
 
@@ -606,14 +645,15 @@ api_smart_lists_clone(struct call *c, struct resp *r)
 int
 api_smart_lists_delete(struct call *c, struct resp *r)
 {
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	if (id == 0)
 		return not_found(c, r);
 	e = repo_sl_delete(c->app->db, id);
 	if (e == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r);
+		return (e = campaign_owned(c, r, id, "delete")) != 0 ? e :
+		    not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
 	api_asset_id_result(r, id);
@@ -645,11 +685,24 @@ api_smart_lists_add_rule(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &ch.type_id, &ch.activity)) != 0)
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.type_id, &ch.activity)) != 0)
 		return e;
-	if (pv[2].present && pv[2].b)
-		return api_common_fail(c, r, -API_ERR_RULE, "Triggers can "
-		    "only be added to the smart list of a smart campaign");
+	ch.trigger = pv[2].present && pv[2].b;
+	if (ch.trigger) {
+		struct repo_sl s;
+		int32_t id = api_asset_path_id(c, 0);
+
+		e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sl_get(c->app->db,
+		    &c->app->arena, id, false, &s);
+		if (e == -REPO_ERR_NOT_FOUND)
+			return not_found(c, r);
+		if (e != 0)
+			return err_from_repo(e);
+		if (s.campaign_id == 0)
+			return api_common_fail(c, r, -API_ERR_RULE, "Triggers "
+			    "can only be added to the smart list of a smart "
+			    "campaign");
+	}
 	e = repo_sl_rule_type(c->app->db, &c->app->arena, ch.activity,
 	    ch.type_id, &rt);
 	if (e == -REPO_ERR_NOT_FOUND)
@@ -658,7 +711,10 @@ api_smart_lists_add_rule(struct call *c, struct resp *r)
 		    "activity" : "attribute");
 	if (e != 0)
 		return err_from_repo(e);
-	if (!rt.is_filter)
+	if (ch.trigger && !rt.is_trigger)
+		return api_common_fail(c, r, -API_ERR_RULE, "Rule type '%s' "
+		    "is a filter only and cannot be a trigger", rt.name);
+	if (!ch.trigger && !rt.is_filter)
 		return api_common_fail(c, r, -API_ERR_RULE, "Rule type '%s' "
 		    "is a trigger only and cannot be a filter", rt.name);
 	ch.op = SL_OP_ADD;
@@ -691,12 +747,12 @@ int
 api_smart_lists_delete_rule(struct call *c, struct resp *r)
 {
 	struct repo_sl_change ch;
-	int32_t id = path_id(c, 0);
+	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
 	memset(&ch, 0, sizeof(ch));
 	ch.op = SL_OP_DELETE;
-	ch.rule_id = path_id(c, 1);
+	ch.rule_id = api_asset_path_id(c, 1);
 	if (id == 0)
 		return not_found(c, r);
 	if ((e = repo_sl_change(c->app->db, id, &ch)) != 0)
@@ -835,12 +891,9 @@ api_smart_lists_filter_logic(struct call *c, struct resp *r)
 	return apply(c, r, &ch);
 }
 
-/*
- * values as clients send it: comma-separated, a value holding a comma in
- * double quotes; as a JSON array text in the arena, or NULL.
- */
-static const char *
-values_json(struct call *c, const char *s)
+/* See api_smart_lists.h. */
+const char *
+api_smart_lists_values_json(struct call *c, const char *s)
 {
 	struct json_object *a = json_object_new_array();
 	char *buf, *out;
@@ -895,12 +948,12 @@ api_smart_lists_update_rule(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
 		return e;
 	ch.op = SL_OP_SET_COND;
-	ch.rule_id = path_id(c, 1);
+	ch.rule_id = api_asset_path_id(c, 1);
 	ch.cond_op = pv[2].present ? pv[2].s : NULL;
-	if ((ch.values_json = values_json(c, pv[1].s)) == NULL)
+	if ((ch.values_json = api_smart_lists_values_json(c, pv[1].s)) == NULL)
 		return -API_ERR_SYSTEM;
 	return apply(c, r, &ch);
 }
@@ -923,9 +976,9 @@ api_smart_lists_remove_constraint(struct call *c, struct resp *r)
 
 	memset(&ch, 0, sizeof(ch));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
+	    (e = api_smart_lists_type_ref(c, r, pv[0].s, &ch.attribute_id, &act)) != 0)
 		return e;
 	ch.op = SL_OP_REMOVE_COND;
-	ch.rule_id = path_id(c, 1);
+	ch.rule_id = api_asset_path_id(c, 1);
 	return apply(c, r, &ch);
 }

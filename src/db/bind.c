@@ -74,3 +74,30 @@ bind_out_str(MYSQL_BIND *b, char *buf, size_t size, unsigned long *len,
 	b->length = len;
 	b->is_null = is_null;
 }
+
+/* See bind.h. */
+void
+bind_i32_twice(MYSQL_BIND *b, bool present, const int32_t *v)
+{
+	if (present) {
+		bind_i32(&b[0], v);
+		bind_i32(&b[1], v);
+	} else {
+		bind_null(&b[0]);
+		bind_null(&b[1]);
+	}
+}
+
+/* See bind.h. */
+void
+bind_str_twice(MYSQL_BIND *b, const char *s, unsigned long *len)
+{
+	if (s != NULL) {
+		*len = strlen(s);
+		bind_str(&b[0], s, len);
+		bind_str(&b[1], s, len);
+	} else {
+		bind_null(&b[0]);
+		bind_null(&b[1]);
+	}
+}

@@ -289,6 +289,11 @@ folder_may_hold(enum folder_kind fk, bool is_program, enum asset_kind ak)
 		    ak == AK_SMART_CAMPAIGN;
 	if ((unsigned)fk >= FK__MAX)
 		return false;
-	/* Marketing folders hold programs; the others their own asset. */
+	/*
+	 * Marketing folders hold programs and smart campaigns (Marketing
+	 * Activities); the others their own asset.
+	 */
+	if (fk == FK_MARKETING && ak == AK_SMART_CAMPAIGN)
+		return true;
 	return ak == AK_FOLDER || ak == kind_assets[fk];
 }

@@ -84,8 +84,8 @@ int		 folder_kind_parse(const char *word);
  * Whether an asset of kind ak may be put in a place: a folder of kind fk
  * (is_program false), or a program (is_program true, fk ignored).
  * Programs hold emails, smart lists and smart campaigns; a marketing
- * folder holds programs and marketing folders; every other folder holds
- * folders of its own kind and its own asset kind.
+ * folder holds programs, smart campaigns and marketing folders; every
+ * other folder holds folders of its own kind and its own asset kind.
  */
 bool	folder_may_hold(enum folder_kind fk, bool is_program,
 	    enum asset_kind ak);

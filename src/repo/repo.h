@@ -63,6 +63,7 @@ enum repo_id {
 	REPO_SEGMENTATIONS,
 	REPO_SNIPPETS,
 	REPO_SMART_LISTS,
+	REPO_SMART_CAMPAIGNS,
 	REPO_EMAILS,
 	REPO_RESET,
 	REPO_OUTBOX,
@@ -90,6 +91,7 @@ extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;
 extern const struct db_stmt_set repo_snippets_sql;
 extern const struct db_stmt_set repo_smart_lists_sql;
+extern const struct db_stmt_set repo_smart_campaigns_sql;
 extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;

@@ -286,6 +286,7 @@ folder_delete_tx(struct db *db, void *arg)
 	if (n == 0 && (r = repo_lpt_count_in_folder(db, *id, &n)) != 0)
 		return r;
 	if (n == 0 && (r = repo_etpl_count_in_folder(db, *id, &n)) != 0)
+		return r;
 	if (n == 0 && (r = repo_sl_count_in_folder(db, *id, &n)) != 0)
 		return r;
 	if (n == 0) {

@@ -49,6 +49,7 @@ enum programs_stmt {
 	PROGRAMS_STMT_PROGRAM_MEMBER_DELETE_BY_LEAD,
 	PROGRAMS_STMT_CAMPAIGN_MEMBER_MOVE,
 	PROGRAMS_STMT_CAMPAIGN_MEMBER_DELETE_BY_LEAD,
+	PROGRAMS_STMT_CAMPAIGN_MEMBERS_DELETE,
 	PROGRAMS_STMT_COUNT_FOLDER,
 	PROGRAMS_STMT__MAX
 };
@@ -135,6 +136,8 @@ static const char *const sql[PROGRAMS_STMT__MAX] = {
 	    "updated_at FROM campaign_member WHERE lead_id = ?",
 	[PROGRAMS_STMT_CAMPAIGN_MEMBER_DELETE_BY_LEAD] =
 	    "DELETE FROM campaign_member WHERE lead_id = ?",
+	[PROGRAMS_STMT_CAMPAIGN_MEMBERS_DELETE] =
+	    "DELETE FROM campaign_member WHERE campaign_id = ?",
 };
 
 const struct db_stmt_set repo_programs_sql = {
@@ -720,6 +723,18 @@ repo_programs_campaign_member_add(struct db *db, int32_t campaign_id,
 
 	memset(miss, 0, sizeof(*miss));
 	return db_run_tx(db, campaign_member_tx, &b, true);
+}
+
+
+/* See repo_programs.h. */
+int
+repo_programs_campaign_members_delete(struct db *db, int32_t campaign_id)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &campaign_id);
+	return db_exec(db, stmt(db, PROGRAMS_STMT_CAMPAIGN_MEMBERS_DELETE), in,
+	    "repo_programs_campaign_members_delete");
 }
 
 /* ---- Membership reads ---------------------------------------------- */

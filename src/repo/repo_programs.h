@@ -135,6 +135,13 @@ int	repo_programs_member_status_update(struct db *db,
 int	repo_programs_campaign_member_add(struct db *db, int32_t campaign_id,
 	    const int64_t *leads, size_t n, struct repo_missing *miss);
 
+/*
+ * Forgets every member of smart campaign campaign_id (in the caller's
+ * transaction, when the campaign is deleted).
+ */
+int	repo_programs_campaign_members_delete(struct db *db,
+	    int32_t campaign_id);
+
 /* ---- Membership reads (one lead) --------------------------------- */
 
 #define REPO_TIME_BYTES	21	/* "YYYY-MM-DDTHH:MM:SSZ" and a NUL */

@@ -4,7 +4,8 @@
  *
  * Deleted, children before parents, in one transaction: the activity
  * log, tracking cookies, smart campaign, static list and program
- * members, forms and their fields, static lists, asset usage, landing
+ * members, forms and their fields, static lists, asset usage, smart
+ * campaigns with their flows, smart lists, emails, landing
  * page templates and their versions, email templates and their dynamic
  * sections, segmentations and their segments, snippets, program
  * statuses, programs, the
@@ -48,6 +49,10 @@ enum repo_reset_table {
 	RESET_FORM,
 	RESET_STATIC_LIST,
 	RESET_ASSET_USAGE,
+	RESET_SC_CHOICE_ATTR,
+	RESET_SC_STEP_CHOICE,
+	RESET_SC_FLOW_STEP,
+	RESET_SMART_CAMPAIGN,
 	RESET_SMART_LIST_CONDITION,
 	RESET_SMART_LIST_RULE,
 	RESET_SMART_LIST,

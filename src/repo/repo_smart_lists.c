@@ -60,6 +60,10 @@ enum sl_stmt {
 	SL_STMT_SUGGEST_LIST,
 	SL_STMT_SUGGEST_PROGRAM,
 	SL_STMT_SUGGEST_FIELD,
+	SL_STMT_SUGGEST_EMAIL,
+	SL_STMT_SUGGEST_CAMPAIGN,
+	SL_STMT_DELETE_OWNED,
+	SL_STMT_RENAME_OWNED,
 	SL_STMT__MAX
 };
 
@@ -67,8 +71,8 @@ enum sl_stmt {
 #define SL_COLS \
 	"s.id, s.name, s.description, s.folder_id, s.program_id, w.name, " \
 	"s.filter_match_type, s.custom_rule_logic, s.created_at, " \
-	"s.updated_at"
-#define SL_NCOLS	10
+	"s.updated_at, s.campaign_id"
+#define SL_NCOLS	11
 #define SL_FROM \
 	" FROM smart_list s JOIN workspace w ON w.id = s.workspace_id "
 
@@ -84,12 +88,15 @@ enum sl_stmt {
 
 static const char *const sql[SL_STMT__MAX] = {
 	[SL_STMT_GET] = "SELECT " SL_COLS SL_FROM "WHERE s.id = ?",
-	[SL_STMT_GET_BY_NAME] = "SELECT " SL_COLS SL_FROM "WHERE s.name = ?",
+	/* name_key: the name of a list no campaign owns. */
+	[SL_STMT_GET_BY_NAME] = "SELECT " SL_COLS SL_FROM
+	    "WHERE s.name_key = ?",
 	/* Parameters: folder id twice, program id twice, earliest twice,
 	 * latest twice, limit, offset; NULL matches any. */
 	[SL_STMT_BROWSE] =
 	    "SELECT " SL_COLS SL_FROM
-	    "WHERE (? IS NULL OR s.folder_id = ?) AND "
+	    "WHERE s.campaign_id IS NULL AND "
+	    "(? IS NULL OR s.folder_id = ?) AND "
 	    "(? IS NULL OR s.program_id = ?) AND "
 	    "(? IS NULL OR s.updated_at >= ?) AND "
 	    "(? IS NULL OR s.updated_at <= ?) ORDER BY s.id LIMIT ? OFFSET ?",
@@ -111,12 +118,13 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "LEFT JOIN lead_field f ON r.kind = 'attribute' AND "
 	    "f.attr_id = c.attribute_id WHERE r.smart_list_id = ? "
 	    "ORDER BY r.position, COALESCE(k.position, 0), c.attribute_id",
-	/* Parameters: name, description, folder, program, clone source
-	 * (match type and logic from it, or the defaults). */
+	/* Parameters: name, description, folder, program, owning campaign,
+	 * clone source (match type and logic from it, or the defaults). */
 	[SL_STMT_INSERT] =
 	    "INSERT INTO smart_list (name, description, folder_id, "
-	    "program_id, filter_match_type, custom_rule_logic, created_at, "
-	    "updated_at) SELECT ?, ?, ?, ?, COALESCE(MAX(o.filter_match_type), "
+	    "program_id, campaign_id, filter_match_type, custom_rule_logic, "
+	    "created_at, updated_at) SELECT ?, ?, ?, ?, ?, "
+	    "COALESCE(MAX(o.filter_match_type), "
 	    "'all'), MAX(o.custom_rule_logic), UTC_TIMESTAMP(), "
 	    "UTC_TIMESTAMP() FROM (SELECT 1) one LEFT JOIN smart_list o ON "
 	    "o.id = ?",
@@ -133,7 +141,9 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "FROM smart_list_condition c JOIN smart_list_rule o ON "
 	    "o.id = c.rule_id JOIN smart_list_rule n ON n.smart_list_id = ? "
 	    "AND n.position = o.position WHERE o.smart_list_id = ?",
-	[SL_STMT_DELETE] = "DELETE FROM smart_list WHERE id = ?",
+	/* A campaign's list goes with its campaign only. */
+	[SL_STMT_DELETE] =
+	    "DELETE FROM smart_list WHERE id = ? AND campaign_id IS NULL",
 	[SL_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM smart_list WHERE folder_id = ?",
 	[SL_STMT_TYPES] =
@@ -169,7 +179,7 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "smart_list_id = ? AND position > ? ORDER BY position",
 	[SL_STMT_RULE_INSERT] =
 	    "INSERT INTO smart_list_rule (smart_list_id, position, kind, "
-	    "rule_type_id, is_trigger, is_negative) VALUES (?, ?, ?, ?, 0, ?)",
+	    "rule_type_id, is_trigger, is_negative) VALUES (?, ?, ?, ?, ?, ?)",
 	[SL_STMT_COND_PUT] =
 	    "INSERT INTO smart_list_condition (rule_id, attribute_id, "
 	    "operator, vals) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
@@ -211,6 +221,18 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "SELECT attr_id, display_name, 'Default' FROM lead_field WHERE "
 	    "(? IS NULL OR display_name LIKE " SL_PREFIX ") "
 	    "ORDER BY display_name LIMIT ?",
+	[SL_STMT_SUGGEST_EMAIL] =
+	    "SELECT e.id, e.name, w.name FROM email e JOIN workspace w ON "
+	    "w.id = e.workspace_id WHERE (? IS NULL OR e.name LIKE "
+	    SL_PREFIX ") ORDER BY e.name, e.id LIMIT ?",
+	[SL_STMT_SUGGEST_CAMPAIGN] =
+	    "SELECT c.id, c.name, w.name FROM smart_campaign c JOIN workspace "
+	    "w ON w.id = c.workspace_id WHERE (? IS NULL OR c.name LIKE "
+	    SL_PREFIX ") ORDER BY c.name, c.id LIMIT ?",
+	[SL_STMT_DELETE_OWNED] =
+	    "DELETE FROM smart_list WHERE campaign_id = ?",
+	[SL_STMT_RENAME_OWNED] =
+	    "UPDATE smart_list SET name = ? WHERE campaign_id = ?",
 };
 
 const struct db_stmt_set repo_smart_lists_sql = {
@@ -249,6 +271,7 @@ fill(const struct db_text_rows *t, size_t i, struct repo_sl *out)
 	    db_text_str(t, i, 8), SIZE_MAX);
 	db_copy_text(out->updated_at, sizeof(out->updated_at),
 	    db_text_str(t, i, 9), SIZE_MAX);
+	out->campaign_id = (int32_t)db_text_i64(t, i, 10);
 }
 
 /* The rules of list out->id with their conditions. */
@@ -357,32 +380,6 @@ repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
 	return get_one(db, a, SL_STMT_GET_BY_NAME, in, with_rules, out);
 }
 
-/* Binds v (or NULL when absent) twice, at in[0] and in[1]. */
-static void
-bind_twice_i32(MYSQL_BIND *in, bool present, const int32_t *v)
-{
-	if (present) {
-		bind_i32(&in[0], v);
-		bind_i32(&in[1], v);
-	} else {
-		bind_null(&in[0]);
-		bind_null(&in[1]);
-	}
-}
-
-static void
-bind_twice_str(MYSQL_BIND *in, const char *s, unsigned long *len)
-{
-	if (s != NULL) {
-		*len = strlen(s);
-		bind_str(&in[0], s, len);
-		bind_str(&in[1], s, len);
-	} else {
-		bind_null(&in[0]);
-		bind_null(&in[1]);
-	}
-}
-
 /* See repo_smart_lists.h. */
 int
 repo_sl_browse(struct db *db, struct arena *a, const struct repo_sl_query *q,
@@ -400,11 +397,11 @@ repo_sl_browse(struct db *db, struct arena *a, const struct repo_sl_query *q,
 
 	*out = NULL;
 	*n = 0;
-	bind_twice_i32(&in[0], !any && q->place.type == FOLDER_T_FOLDER, &pid);
-	bind_twice_i32(&in[2], !any && q->place.type == FOLDER_T_PROGRAM,
+	bind_i32_twice(&in[0], !any && q->place.type == FOLDER_T_FOLDER, &pid);
+	bind_i32_twice(&in[2], !any && q->place.type == FOLDER_T_PROGRAM,
 	    &pid);
-	bind_twice_str(&in[4], q->earliest, &el);
-	bind_twice_str(&in[6], q->latest, &ll);
+	bind_str_twice(&in[4], q->earliest, &el);
+	bind_str_twice(&in[6], q->latest, &ll);
 	bind_i32(&in[8], &limit);
 	bind_i64(&in[9], &offset);
 	if ((r = db_ensure(db)) != 0 ||
@@ -427,14 +424,30 @@ struct sl_insert {
 	int32_t				 id;
 };
 
+static int	sl_insert_tx(struct db *, void *);
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_insert_in_tx(struct db *db, const struct repo_sl_new *t, int32_t *id)
+{
+	struct sl_insert x = { .t = t, .id = 0 };
+	int r;
+
+	*id = 0;
+	if ((r = sl_insert_tx(db, &x)) == 0)
+		*id = x.id;
+	return r;
+}
+
 static int
 sl_insert_tx(struct db *db, void *arg)
 {
 	struct sl_insert *x = arg;
 	const struct repo_sl_new *t = x->t;
-	MYSQL_BIND in[5];
+	MYSQL_BIND in[6];
 	unsigned long nlen = strlen(t->name), dlen = 0;
 	int32_t place = (int32_t)t->place.id, src = t->clone_of;
+	int32_t owner = t->campaign_id;
 	char type[16];
 	int r;
 
@@ -457,7 +470,11 @@ sl_insert_tx(struct db *db, void *arg)
 		bind_null(&in[2]);
 		bind_i32(&in[3], &place);
 	}
-	bind_i32(&in[4], &src);
+	if (owner != 0)
+		bind_i32(&in[4], &owner);
+	else
+		bind_null(&in[4]);
+	bind_i32(&in[5], &src);
 	if ((r = db_exec(db, stmt(db, SL_STMT_INSERT), in,
 	    "repo_sl_insert")) != 0)
 		return r;
@@ -500,6 +517,30 @@ repo_sl_delete(struct db *db, int32_t id)
 	    "repo_sl_delete")) != 0)
 		return r;
 	return rows == 0 ? -REPO_ERR_NOT_FOUND : 0;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_delete_owned(struct db *db, int32_t campaign_id)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &campaign_id);
+	return db_exec(db, stmt(db, SL_STMT_DELETE_OWNED), in,
+	    "repo_sl_delete_owned");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_rename_owned(struct db *db, int32_t campaign_id, const char *name)
+{
+	MYSQL_BIND in[2];
+	unsigned long len = strlen(name);
+
+	bind_str(&in[0], name, &len);
+	bind_i32(&in[1], &campaign_id);
+	return db_exec(db, stmt(db, SL_STMT_RENAME_OWNED), in,
+	    "repo_sl_rename_owned");
 }
 
 /* See repo_smart_lists.h. */
@@ -770,11 +811,11 @@ static int
 add_rule(struct db *db, struct sl_change_tx *x)
 {
 	struct repo_sl_change *c = x->c;
-	MYSQL_BIND in[5];
+	MYSQL_BIND in[6];
 	int map[SL_MAX_RULES];
 	const char *kind = c->activity ? "activity" : "attribute";
 	unsigned long kl = strlen(kind);
-	int32_t pos = c->index, neg = c->negative, rid;
+	int32_t pos = c->index, neg = c->negative, trig = c->trigger, rid;
 	int i, r;
 
 	if (x->now.n >= SL_MAX_RULES)
@@ -790,7 +831,8 @@ add_rule(struct db *db, struct sl_change_tx *x)
 		return r;
 	bind_str(&in[2], kind, &kl);
 	bind_i32(&in[3], &c->type_id);
-	bind_i32(&in[4], &neg);
+	bind_i32(&in[4], &trig);
+	bind_i32(&in[5], &neg);
 	if ((r = db_exec(db, stmt(db, SL_STMT_RULE_INSERT), in,
 	    "repo_sl_change")) != 0)
 		return r;
@@ -1081,9 +1123,13 @@ repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
 		s = SL_STMT_SUGGEST_PROGRAM;
 	else if (strcmp(data_type, "field") == 0)
 		s = SL_STMT_SUGGEST_FIELD;
+	else if (strcmp(data_type, "email") == 0)
+		s = SL_STMT_SUGGEST_EMAIL;
+	else if (strcmp(data_type, "campaign") == 0)
+		s = SL_STMT_SUGGEST_CAMPAIGN;
 	else
 		return 0;
-	bind_twice_str(&in[0], prefix, &pl);
+	bind_str_twice(&in[0], prefix, &pl);
 	bind_i32(&in[2], &lim);
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_select_text(db, stmt(db, s), in, a, 3,

@@ -54,6 +54,7 @@ struct repo_sl {
 	const char		*custom_logic;	/* NULL unless custom */
 	char			 created_at[REPO_SL_TIME_BYTES];
 	char			 updated_at[REPO_SL_TIME_BYTES];
+	int32_t			 campaign_id;	/* 0: not a campaign's */
 	struct repo_sl_rule	*rules;		/* with_rules only */
 	size_t			 nrules;
 };
@@ -84,6 +85,7 @@ struct repo_sl_new {
 	const char		*description;	/* NULL: none */
 	struct folder_ref	 place;		/* checked by the caller */
 	int32_t			 clone_of;	/* 0; else its rules and logic */
+	int32_t			 campaign_id;	/* 0; else the owning campaign */
 };
 
 /* 0 and *id, -REPO_ERR_CONFLICT (name taken), -REPO_ERR_NOT_FOUND
@@ -91,8 +93,24 @@ struct repo_sl_new {
 int	repo_sl_insert(struct db *db, const struct repo_sl_new *t,
 	    int32_t *id);
 
-/* 0, -REPO_ERR_NOT_FOUND or another repo_err. */
+/*
+ * repo_sl_insert inside the caller's transaction (a smart campaign and
+ * its list are made together); the same results.
+ */
+int	repo_sl_insert_in_tx(struct db *db, const struct repo_sl_new *t,
+	    int32_t *id);
+
+/* 0, -REPO_ERR_NOT_FOUND (also for a campaign's list) or another
+ * repo_err. */
 int	repo_sl_delete(struct db *db, int32_t id);
+
+/* Deletes the smart list of campaign campaign_id (in the caller's
+ * transaction, after the campaign row). */
+int	repo_sl_delete_owned(struct db *db, int32_t campaign_id);
+
+/* Renames the smart list of campaign campaign_id (its campaign's name). */
+int	repo_sl_rename_owned(struct db *db, int32_t campaign_id,
+	    const char *name);
 
 /* How many smart lists stand in folder folder_id (folder delete). */
 int	repo_sl_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);
@@ -148,6 +166,7 @@ struct repo_sl_change {
 	int32_t			 type_id;
 	int			 index;
 	bool			 negative;
+	bool			 trigger;	/* checked: a campaign's list */
 	const char		*default_op;	/* of the primary constraint */
 	int32_t			 primary_id;	/* 0: none */
 	/* SL_OP_DELETE, _SET_COND, _REMOVE_COND */
@@ -184,7 +203,7 @@ struct repo_sl_suggestion {
 
 /*
  * Up to limit values for a constraint of data type data_type (form,
- * list, program, field), whose names start with prefix (NULL: any).
+ * list, program, field, email, campaign), whose names start with prefix (NULL: any).
  */
 int	repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
 	    const char *prefix, int limit, struct repo_sl_suggestion **out,

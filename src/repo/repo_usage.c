@@ -14,6 +14,7 @@ enum usage_stmt {
 	USAGE_STMT_COUNT,
 	USAGE_STMT_ADD,
 	USAGE_STMT_FORGET,
+	USAGE_STMT_FORGET_USER,
 	USAGE_STMT__MAX
 };
 
@@ -27,6 +28,9 @@ static const char *const sql[USAGE_STMT__MAX] = {
 	[USAGE_STMT_FORGET] =
 	    "DELETE FROM asset_usage WHERE (asset_type = ? AND asset_id = ?) "
 	    "OR (user_type = ? AND user_id = ?)",
+	[USAGE_STMT_FORGET_USER] =
+	    "DELETE FROM asset_usage WHERE user_type = ? AND user_id = ? AND "
+	    "asset_type = ?",
 };
 
 const struct db_stmt_set repo_usage_sql = {
@@ -82,4 +86,19 @@ repo_usage_forget(struct db *db, const char *type, int32_t id)
 	bind_i32(&in[3], &id);
 	return db_exec(db, stmt(db, USAGE_STMT_FORGET), in,
 	    "repo_usage_forget");
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_forget_user(struct db *db, const char *user_type, int32_t user_id,
+    const char *type)
+{
+	MYSQL_BIND in[3];
+	unsigned long ulen = strlen(user_type), len = strlen(type);
+
+	bind_str(&in[0], user_type, &ulen);
+	bind_i32(&in[1], &user_id);
+	bind_str(&in[2], type, &len);
+	return db_exec(db, stmt(db, USAGE_STMT_FORGET_USER), in,
+	    "repo_usage_forget_user");
 }

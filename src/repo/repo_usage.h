@@ -30,4 +30,8 @@ int	repo_usage_add(struct db *db, const char *type, int32_t id,
 /* Forgets every use of (type, id) and by it, when it is deleted. */
 int	repo_usage_forget(struct db *db, const char *type, int32_t id);
 
+/* Forgets the uses of assets of type type by (user_type, user_id). */
+int	repo_usage_forget_user(struct db *db, const char *user_type,
+	    int32_t user_id, const char *type);
+
 #endif

@@ -144,6 +144,24 @@ curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
     --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}" \
     "$base/rest/asset/v1/emails.json" >"$work/out"
 expect "an email is made" "d['success']"
+# A smart campaign in the program, with a flow step and a value.
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode "name=Reset-SC" \
+    --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}" \
+    "$base/rest/asset/v1/smartCampaigns.json" >"$work/out"
+expect "a smart campaign is made" "d['success']"
+sc=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["result"][0]["id"])' \
+    "$work/out")
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode 'activityType={"id":100001,"type":"activity"}' -d index=0 \
+    "$base/rest/asset/v1/smartCampaign/$sc/flows.json" >"$work/out"
+step=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["result"][0]["flow"]["steps"][0]; print(s["id"], s["stepChoice"][0]["id"])' \
+    "$work/out")
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
+    --data-urlencode 'attributes={"101":"1 day"}' \
+    "$base/rest/asset/v1/smartCampaign/$sc/flow/${step% *}/choice/${step#* }.json" >"$work/out"
+expect "with a flow step and a value" \
+    "d['result'][0]['flow']['steps'][0]['stepChoice'][0]['attributes'][0]['value'] == '1 day'"
 
 # A landing page template in the root folder, whose browse every worker
 # keeps (the root stays after the reset; its kept pages must not).
@@ -174,6 +192,7 @@ data_tables="activity lead_cookie campaign_member list_member program_member
     form_field form static_list asset_usage email_version email
     lp_template_version lp_template
     email_template_dynamic email_template segment segmentation snippet
+    sc_choice_attr sc_step_choice sc_flow_step smart_campaign
     smart_list_condition smart_list_rule smart_list
     program_status program lead export_job outbox"
 # counts: "table=rows ..." of the data tables, partitions and records.

@@ -25,7 +25,11 @@ const opts = {
 	const t1 = await m._connection.getOAuthToken(true);
 	assert.strictEqual(t1.token_type, 'bearer');
 	assert.match(t1.access_token, /^[0-9a-f-]{36}:[a-z]+$/);
-	/* The suite's client may have had its token for minutes already. */
+	/*
+	 * The client's token may be the one the cases got before (the
+	 * service hands it back with what is left of its hour), so its age
+	 * is not asserted: only that it is alive and within the hour.
+	 */
 	assert.ok(t1.expires_in > 0 && t1.expires_in <= 3599, 'expires_in');
 	const t2 = await m._connection.getOAuthToken(true);
 	assert.strictEqual(t2.access_token, t1.access_token, 'same token reused');
@@ -34,11 +38,11 @@ const opts = {
 
 	/* An operation whose group is not built yet: a clear error, not a hang. */
 	const t0 = Date.now();
-	const err = await m._connection.get('/asset/v1/smartCampaigns.json').then(
+	const err = await m._connection.get('/asset/v2/email/1').then(
 	    () => null, (e) => e);
 	assert.ok(err, 'a not-implemented route must fail');
 	assert.strictEqual(err.errors[0].code, '703');
-	assert.match(err.message, /^Not implemented: Get Smart Campaigns/);
+	assert.match(err.message, /^Not implemented: Get Email by Id/);
 	/* Not retried by the client: the answer is immediate. */
 	assert.ok(Date.now() - t0 < 5000, 'answered without client retries');
 	console.log('pending route answered 703:', err.message);

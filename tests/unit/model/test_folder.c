@@ -267,7 +267,7 @@ test_may_hold(void **state)
 	/* Rows: folder kinds, then a program; columns: enum asset_kind. */
 	static const bool table[FK__MAX + 1][AK__MAX] = {
 		/*		folder program email emailT lpT  list  campaign */
-		[FK_MARKETING] =      { 1, 1, 0, 0, 0, 0, 0 },
+		[FK_MARKETING] =      { 1, 1, 0, 0, 0, 0, 1 },
 		[FK_EMAIL] =          { 1, 0, 1, 0, 0, 0, 0 },
 		[FK_EMAIL_TEMPLATE] = { 1, 0, 0, 1, 0, 0, 0 },
 		[FK_LP_TEMPLATE] =    { 1, 0, 0, 0, 1, 0, 0 },

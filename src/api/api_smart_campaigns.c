@@ -1,0 +1,1300 @@
+/*
+ * Smart Campaigns (docs/assets.md, docs/behaviour.md §10): the 21
+ * operations under /rest/asset/v1/smartCampaign(s).  Parameters are form
+ * fields, read from the query string or the body alike.  A campaign owns
+ * a smart list (smartListId: a smart list changed through the Smart
+ * Lists operations, the only one that takes triggers) and a flow
+ * (flowId, the campaign's id).
+ *
+ * Choices where the real service is silent:
+ *   - a campaign stands in a program or a marketing folder (Marketing
+ *     Activities and the folders under it): 711 elsewhere, 710 for a
+ *     place that does not exist; names are unique in the instance (as
+ *     Get by Name needs): a taken name is 709 "Smart campaign name
+ *     '<name>' is already in use"; ids start at 1001 and are the ids of
+ *     the campaign memberships of leads;
+ *   - type is trigger when its list has a trigger, batch when it has
+ *     filters only, default with no rules; status is Active when
+ *     active, Inactive for an inactive trigger campaign, Never Run
+ *     otherwise (mauto runs no campaign);
+ *   - new campaigns: isCommunicationLimitEnabled true, qualification
+ *     rule once, no member limit, recurrence {"weekdayOnly":false};
+ *     updatedAt is the later of the campaign's and its smart list's;
+ *   - queries that find nothing answer the "No assets found" warning;
+ *     changes of a campaign that does not exist answer 702 "<id> Smart
+ *     campaign not found", of a step or choice that does not exist 702
+ *     with what is missing;
+ *   - browse: maxReturn 1 to 200 (default 20), offset 0 or more,
+ *     isActive=true keeps the active campaigns only (false: all),
+ *     folder is the place the campaigns stand in directly;
+ *     earliestUpdatedAt after latestUpdatedAt is 709 (§10.2: the
+ *     earliest must precede the latest);
+ *   - Get by Id and by Name show the flow unless includeFlowSteps=false;
+ *     every flow change answers the campaign with its flow;
+ *   - Update takes name and description (absent or empty: kept, as
+ *     Landing Page Templates' update); the campaign's smart list takes
+ *     the new name;
+ *   - Delete of an active campaign is 709 (deactivate it first); Clone
+ *     copies the smart list (triggers, filters, logic) and the flow, and
+ *     the clone is inactive;
+ *   - Add Flow Step: activityType {"id":N,"type":"activity"} of the flow
+ *     step catalogue (709 when it names none), index 0 to the number of
+ *     steps; a new step has its default choice only;
+ *   - a flow step's choices are evaluated top-down and the default
+ *     choice (no condition) is always the last: Add Step Choice puts the
+ *     new choice just above it; Reorder moves a non-default choice to
+ *     newSeqNumZeroBased among the non-default ones (709 beyond them, or
+ *     for the default choice); the default choice cannot be removed
+ *     (709) and takes no condition (709);
+ *   - Update Flow Step Choice: conditionTypeId names a filter rule type
+ *     (as Get Smart Campaign Flow Step Types lists them), its operator
+ *     defaults to its primary constraint's first; conditionValues are
+ *     comma-separated as Smart Lists' values; attributes is a JSON
+ *     object {"<activityTypeAttribId>":"value"}: a key that is not an
+ *     attribute of the step's type, or a value outside the attribute's
+ *     choices, is 709; "" clears a value; a value naming an email, list,
+ *     program or campaign by id or exact name is kept as its id;
+ *   - a choice attribute's id is its activityTypeAttribId; every
+ *     attribute of the step type is shown, value null when not set;
+ *   - Activate (709 with what is missing, checked in this order): the
+ *     campaign is inactive; its smart list has a trigger; every rule has
+ *     its primary value; the flow has a step; each non-default choice
+ *     has a condition; each required attribute has a value; a Send
+ *     Email email exists and is approved; a list exists; a Request
+ *     Campaign campaign exists; a Change Program Status program exists
+ *     and has the status;
+ *   - Deactivate of an inactive campaign is 709;
+ *   - while a campaign is active, the emails its flow sends are used by
+ *     it (asset_usage): unapproving or deleting them is refused (709);
+ *   - Used By lists the campaigns whose Request Campaign steps name the
+ *     campaign: usedByCount is their number, compType "Smart Campaign",
+ *     subType the campaign's type; maxReturn 1 to 50 (default 50);
+ *     sortByColumn updatedAt (default) or name, order desc (default) or
+ *     asc; query keeps names containing it;
+ *   - Auto Suggest: ruleTypeId names a flow step type (its attribute by
+ *     optionTypeId's id) or else a rule type (its constraint), as
+ *     {"id":N,"type":"activity"|"attribute"}; the suggestions are the
+ *     emails, lists, programs, campaigns, forms or lead fields whose
+ *     names start with primaryAttributeValue (at most 200);
+ *   - Flow Step Types answers the filter rule types (those a choice's
+ *     condition may use); Flow Steps the flow step catalogue; Rules the
+ *     triggers and the filters;
+ *   - computedUrl is app_url, "/#SC", the id and "A1".
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <json-c/json.h>
+
+#include "api/api.h"
+#include "api/api_asset.h"
+#include "api/api_common.h"
+#include "api/api_smart_lists.h"
+#include "bounds.h"
+#include "err.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/validate.h"
+#include "model/campaign.h"
+#include "model/folder.h"
+#include "repo/repo_folders.h"
+#include "repo/repo_smart_campaigns.h"
+#include "repo/repo_smart_lists.h"
+#include "util/config.h"
+#include "util/num.h"
+
+#define SC_REF_MAX_BYTES	256
+#define SC_USED_BY_MAX		50
+#define SC_ATTRS_MAX_BYTES	(64 * 1024)
+
+static const char *const sort_words[] = { "updatedAt", "name", "updated_at",
+    NULL };
+static const char *const order_words[] = { "asc", "desc", NULL };
+
+static const char *
+type_word(const struct repo_sc *s)
+{
+	return campaign_type_name(s->ntriggers, s->nfilters);
+}
+
+static const char *
+status_word(const struct repo_sc *s)
+{
+	return campaign_status_name(s->active, s->ntriggers);
+}
+
+static struct json_object *
+str_or_null(const char *s)
+{
+	return s != NULL ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *
+attr_json(const struct repo_sc_attr *k)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int(k->id));
+	json_object_object_add(o, "activityTypeAttribId",
+	    json_object_new_int(k->id));
+	json_object_object_add(o, "name", json_object_new_string(k->name));
+	json_object_object_add(o, "dataType",
+	    json_object_new_string(k->data_type));
+	json_object_object_add(o, "value", str_or_null(k->value));
+	json_object_object_add(o, "format", NULL);
+	json_object_object_add(o, "primary",
+	    json_object_new_boolean(k->primary));
+	return o;
+}
+
+static struct json_object *
+choice_json(const struct repo_sc_choice *ch)
+{
+	struct json_object *o = json_object_new_object(), *a, *rule, *v;
+	size_t i;
+
+	json_object_object_add(o, "id", json_object_new_int(ch->id));
+	json_object_object_add(o, "default",
+	    json_object_new_boolean(ch->is_default));
+	a = json_object_new_array();
+	for (i = 0; i < ch->nattrs; i++)
+		json_object_array_add(a, attr_json(&ch->attrs[i]));
+	json_object_object_add(o, "attributes", a);
+	if (ch->is_default)
+		return o;
+	rule = json_object_new_object();
+	json_object_object_add(rule, "name", str_or_null(ch->cond_name));
+	json_object_object_add(rule, "operator", str_or_null(ch->cond_op));
+	json_object_object_add(rule, "ruleType", ch->cond_kind == NULL ? NULL :
+	    json_object_new_string(strcmp(ch->cond_kind, "activity") == 0 ?
+	    "Activity" : "Attribute"));
+	json_object_object_add(rule, "ruleTypeId", ch->cond_kind == NULL ?
+	    NULL : json_object_new_int(ch->cond_type_id));
+	v = ch->cond_vals != NULL ? json_tokener_parse(ch->cond_vals) : NULL;
+	if (v == NULL || !json_object_is_type(v, json_type_array)) {
+		json_object_put(v);
+		v = json_object_new_array();
+	}
+	json_object_object_add(rule, "values", v);
+	json_object_object_add(o, "rule", rule);
+	return o;
+}
+
+static struct json_object *
+flow_json(const struct repo_sc_step *steps, size_t n)
+{
+	struct json_object *o = json_object_new_object(), *a, *st, *cs;
+	size_t i, j;
+
+	a = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		st = json_object_new_object();
+		json_object_object_add(st, "id",
+		    json_object_new_int(steps[i].id));
+		json_object_object_add(st, "activityTypeId",
+		    json_object_new_int(steps[i].type_id));
+		json_object_object_add(st, "activityTypeName",
+		    json_object_new_string(steps[i].type_name));
+		cs = json_object_new_array();
+		for (j = 0; j < steps[i].nchoices; j++)
+			json_object_array_add(cs,
+			    choice_json(&steps[i].choices[j]));
+		json_object_object_add(st, "stepChoice", cs);
+		json_object_array_add(a, st);
+	}
+	json_object_object_add(o, "steps", a);
+	return o;
+}
+
+/* The campaign's reply object, with its flow when steps is not NULL. */
+static struct json_object *
+sc_json(struct call *c, const struct repo_sc *s,
+    const struct repo_sc_step *steps, size_t nsteps, bool with_flow)
+{
+	struct json_object *o = json_object_new_object(), *f, *rec;
+	const char *base = c->app->cfg->app_url != NULL ?
+	    c->app->cfg->app_url : "http://localhost";
+	char url[320];
+
+	json_object_object_add(o, "id", json_object_new_int(s->id));
+	json_object_object_add(o, "name", json_object_new_string(s->name));
+	json_object_object_add(o, "description",
+	    api_common_str_or_null(s->description));
+	json_object_object_add(o, "createdAt",
+	    api_asset_time_json(s->created_at));
+	json_object_object_add(o, "updatedAt",
+	    api_asset_time_json(s->updated_at));
+	f = json_object_new_object();
+	json_object_object_add(f, "id", json_object_new_int64(s->place.id));
+	json_object_object_add(f, "type",
+	    json_object_new_string(folder_type_name(s->place.type)));
+	json_object_object_add(o, "folder", f);
+	json_object_object_add(o, "status",
+	    json_object_new_string(status_word(s)));
+	json_object_object_add(o, "type", json_object_new_string(type_word(s)));
+	json_object_object_add(o, "isSystem",
+	    json_object_new_boolean(s->system));
+	json_object_object_add(o, "isActive",
+	    json_object_new_boolean(s->active));
+	json_object_object_add(o, "isRequestable",
+	    json_object_new_boolean(s->active && s->requested_by_api));
+	json_object_object_add(o, "isCommunicationLimitEnabled",
+	    json_object_new_boolean(s->comm_limit));
+	rec = json_object_new_object();
+	json_object_object_add(rec, "weekdayOnly",
+	    json_object_new_boolean(false));
+	json_object_object_add(o, "recurrence", rec);
+	json_object_object_add(o, "qualificationRuleType",
+	    json_object_new_string(s->qual_type));
+	if (s->qual_interval > 0)
+		json_object_object_add(o, "qualificationRuleInterval",
+		    json_object_new_int64(s->qual_interval));
+	if (s->qual_unit != NULL)
+		json_object_object_add(o, "qualificationRuleUnit",
+		    json_object_new_string(s->qual_unit));
+	if (s->max_members > 0)
+		json_object_object_add(o, "maxMembers",
+		    json_object_new_int64(s->max_members));
+	json_object_object_add(o, "smartListId",
+	    json_object_new_int(s->smart_list_id));
+	json_object_object_add(o, "flowId", json_object_new_int(s->id));
+	if (s->place.type == FOLDER_T_PROGRAM)
+		json_object_object_add(o, "parentProgramId",
+		    json_object_new_int64(s->place.id));
+	json_object_object_add(o, "workspace",
+	    json_object_new_string(s->workspace));
+	(void)snprintf(url, sizeof(url), "%s/#SC%ldA1", base, (long)s->id);
+	json_object_object_add(o, "computedUrl", json_object_new_string(url));
+	if (with_flow)
+		json_object_object_add(o, "flow", flow_json(steps, nsteps));
+	return o;
+}
+
+/* 702 for a change of the path's campaign, which does not exist. */
+static int
+not_found(struct call *c, struct resp *r)
+{
+	return api_common_fail(c, r, -API_ERR_NO_DATA,
+	    "%lld Smart campaign not found", (long long)c->req->path_ints[0]);
+}
+
+static int
+name_taken(struct call *c, struct resp *r, const char *name)
+{
+	return api_common_fail(c, r, -API_ERR_RULE, "Smart campaign name '%s' "
+	    "is already in use", api_common_echo(c, name));
+}
+
+/* Adds campaign s, with its flow when with_flow, to r. */
+static int
+add_campaign(struct call *c, struct resp *r, const struct repo_sc *s,
+    bool with_flow)
+{
+	struct repo_sc_step *steps = NULL;
+	size_t n = 0;
+	int e;
+
+	if (with_flow && (e = repo_sc_flow(c->app->db, &c->app->arena, s->id,
+	    &steps, &n)) != 0)
+		return err_from_repo(e);
+	resp_add(r, sc_json(c, s, steps, n, with_flow));
+	return 0;
+}
+
+/* Reads campaign id back into r, with its flow when with_flow. */
+static int
+answer(struct call *c, struct resp *r, int32_t id, bool with_flow)
+{
+	struct repo_sc s;
+	int e;
+
+	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e != 0)
+		return err_from_repo(e);
+	return add_campaign(c, r, &s, with_flow);
+}
+
+/* ---- Reads ------------------------------------------------------------ */
+
+/* GET /rest/asset/v1/smartCampaign/{id}.json?includeFlowSteps= */
+int
+api_smart_campaigns_get(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "includeFlowSteps", .type = VP_BOOL },
+	};
+	struct vvalue pv[1];
+	struct repo_sc s;
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (id == 0)
+		return api_asset_none(r);
+	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	if ((e = api_asset_found(r, e)) != 1)
+		return e;
+	return add_campaign(c, r, &s, !pv[0].present || pv[0].b);
+}
+
+/* GET /rest/asset/v1/smartCampaign/byName.json?name=&includeFlowSteps= */
+int
+api_smart_campaigns_get_by_name(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "includeFlowSteps", .type = VP_BOOL },
+	};
+	struct vvalue pv[2];
+	struct repo_sc s;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	e = repo_sc_get_by_name(c->app->db, &c->app->arena, pv[0].s, &s);
+	if ((e = api_asset_found(r, e)) != 1)
+		return e;
+	return add_campaign(c, r, &s, !pv[1].present || pv[1].b);
+}
+
+/*
+ * GET /rest/asset/v1/smartCampaigns.json?folder=&offset=&maxReturn=
+ * &earliestUpdatedAt=&latestUpdatedAt=&isActive=
+ */
+int
+api_smart_campaigns_browse(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+		API_ASSET_P_FOLDER_OPT,
+		{ .name = "earliestUpdatedAt", .type = VP_DATETIME },
+		{ .name = "latestUpdatedAt", .type = VP_DATETIME },
+		{ .name = "isActive", .type = VP_BOOL },
+	};
+	struct vvalue pv[6];
+	struct repo_sc_query q;
+	struct repo_sc *items;
+	struct repo_place place;
+	size_t n, i;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	memset(&q, 0, sizeof(q));
+	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
+	q.offset = pv[1].present ? pv[1].i : 0;
+	if (pv[2].present) {
+		if ((e = api_asset_folder(c, r, pv[2].s, &q.place)) != 0 ||
+		    (e = api_asset_place(c, r, &q.place, AK_SMART_CAMPAIGN,
+		    &place)) != 0)
+			return e;
+	}
+	if (pv[3].present && pv[4].present && pv[3].i > pv[4].i)
+		return api_common_fail(c, r, -API_ERR_RULE, "earliestUpdatedAt "
+		    "must precede latestUpdatedAt");
+	q.earliest = pv[3].present ? api_asset_db_time(c, pv[3].i) : NULL;
+	q.latest = pv[4].present ? api_asset_db_time(c, pv[4].i) : NULL;
+	q.active_only = pv[5].present && pv[5].b;
+	if ((e = repo_sc_browse(c->app->db, &c->app->arena, &q, &items,
+	    &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
+	for (i = 0; i < n; i++)
+		resp_add(r, sc_json(c, &items[i], NULL, 0, false));
+	return 0;
+}
+
+/* GET /rest/asset/v1/smartCampaign/{id}/smartList.json?includeRules= */
+int
+api_smart_campaigns_smart_list(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "includeRules", .type = VP_BOOL },
+	};
+	struct vvalue pv[1];
+	struct repo_sc s;
+	struct repo_sl sl;
+	int32_t id = api_asset_path_id(c, 0);
+	bool rules;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (id == 0)
+		return api_asset_none(r);
+	rules = pv[0].present && pv[0].b;
+	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	if (e == 0)
+		e = repo_sl_get(c->app->db, &c->app->arena, s.smart_list_id,
+		    rules, &sl);
+	if ((e = api_asset_found(r, e)) != 1)
+		return e;
+	resp_add(r, api_smart_lists_json(c, &sl, rules));
+	return 0;
+}
+
+/* GET /rest/asset/v1/smartCampaign/rules.json: triggers and filters. */
+int
+api_smart_campaigns_rule_types(struct call *c, struct resp *r)
+{
+	struct repo_sl_rule_type *types;
+	struct json_object *o;
+	size_t n;
+	int e;
+
+	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
+	    &n)) != 0)
+		return err_from_repo(e);
+	o = json_object_new_object();
+	json_object_object_add(o, "filters",
+	    api_smart_lists_types_json(types, n, false));
+	json_object_object_add(o, "triggers",
+	    api_smart_lists_types_json(types, n, true));
+	json_object_object_add(o, "predictiveFilters",
+	    json_object_new_object());
+	resp_add(r, o);
+	return 0;
+}
+
+/* GET /rest/asset/v1/smartCampaign/flowStepTypes.json: the conditions. */
+int
+api_smart_campaigns_flow_step_types(struct call *c, struct resp *r)
+{
+	struct repo_sl_rule_type *types;
+	struct json_object *o, *a, *t;
+	size_t n, i;
+	int e;
+
+	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
+	    &n)) != 0)
+		return err_from_repo(e);
+	a = api_smart_lists_types_json(types, n, false);
+	/* A choice's condition type is {id, name, constraints}. */
+	for (i = 0; i < json_object_array_length(a); i++) {
+		t = json_object_array_get_idx(a, i);
+		json_object_object_del(t, "type");
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "flowStepTypes", a);
+	resp_add(r, o);
+	return 0;
+}
+
+/* GET /rest/asset/v1/smartCampaign/flowSteps.json: the flow actions. */
+int
+api_smart_campaigns_flow_steps(struct call *c, struct resp *r)
+{
+	struct repo_sc_flow_type *types;
+	struct json_object *o, *a, *t, *ks, *k;
+	size_t n, i, j;
+	int e;
+
+	if ((e = repo_sc_flow_types(c->app->db, &c->app->arena, &types,
+	    &n)) != 0)
+		return err_from_repo(e);
+	a = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		t = json_object_new_object();
+		json_object_object_add(t, "id",
+		    json_object_new_int(types[i].id));
+		json_object_object_add(t, "name",
+		    json_object_new_string(types[i].name));
+		ks = json_object_new_array();
+		for (j = 0; j < types[i].nattrs; j++) {
+			const struct repo_sc_attr *ka = &types[i].attrs[j];
+
+			k = json_object_new_object();
+			json_object_object_add(k, "id",
+			    json_object_new_int(ka->id));
+			json_object_object_add(k, "name",
+			    json_object_new_string(ka->name));
+			json_object_object_add(k, "dataType",
+			    json_object_new_string(ka->data_type));
+			json_object_object_add(k, "primary",
+			    json_object_new_boolean(ka->primary));
+			json_object_object_add(k, "required",
+			    json_object_new_boolean(ka->required));
+			if (ka->choices != NULL)
+				json_object_object_add(k, "choices",
+				    json_object_new_string(ka->choices));
+			json_object_array_add(ks, k);
+		}
+		json_object_object_add(t, "constraints", ks);
+		json_object_array_add(a, t);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "flowSteps", a);
+	resp_add(r, o);
+	return 0;
+}
+
+/* A flow step type reference {"id":N,"type":"activity"} into *id. */
+static int
+flow_type_ref(struct call *c, struct resp *r, const char *text, int32_t *id)
+{
+	bool act;
+	int e;
+
+	if ((e = api_smart_lists_type_ref(c, r, text, id, &act)) != 0)
+		return e;
+	if (!act)
+		return api_common_invalid(c, r, text, "FlowStepTypeReference");
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/smartCampaign/{id}/autoSuggest.json?ruleTypeId=
+ * &optionTypeId=&primaryAttributeValue=
+ */
+int
+api_smart_campaigns_auto_suggest(struct call *c, struct resp *r)
+{
+	struct api_sl_suggest q;
+	struct repo_sc s;
+	struct repo_sc_flow_type ft;
+	struct repo_sl_rule_type rt;
+	const char *dt = NULL;
+	int32_t id = api_asset_path_id(c, 0);
+	size_t i;
+	int e;
+
+	if ((e = api_smart_lists_suggest_params(c, r, &q)) != 0)
+		return e;
+	if (id == 0)
+		return api_asset_none(r);
+	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	if ((e = api_asset_found(r, e)) != 1)
+		return e;
+	/* A flow step type's attribute first, else a rule's constraint. */
+	if (q.activity && (e = repo_sc_flow_type(c->app->db, &c->app->arena,
+	    q.type_id, &ft)) == 0) {
+		for (i = 0; i < ft.nattrs && dt == NULL; i++)
+			if (q.option_id != 0 ? ft.attrs[i].id == q.option_id :
+			    ft.attrs[i].primary)
+				dt = ft.attrs[i].data_type;
+	} else if (q.activity && e != -REPO_ERR_NOT_FOUND)
+		return err_from_repo(e);
+	if (dt == NULL && (e = repo_sl_rule_type(c->app->db, &c->app->arena,
+	    q.activity, q.type_id, &rt)) == 0)
+		dt = api_smart_lists_data_type(&rt, q.option_id);
+	else if (dt == NULL && e != -REPO_ERR_NOT_FOUND)
+		return err_from_repo(e);
+	return api_smart_lists_suggest(c, r, dt, q.prefix);
+}
+
+/* qsort orders of campaigns: by update time or name, then id. */
+static int
+by_id(const struct repo_sc *a, const struct repo_sc *b)
+{
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int
+by_updated(const void *pa, const void *pb)
+{
+	int d = strcmp(((const struct repo_sc *)pa)->updated_at,
+	    ((const struct repo_sc *)pb)->updated_at);
+
+	return d != 0 ? d : by_id(pa, pb);
+}
+
+static int
+by_name(const void *pa, const void *pb)
+{
+	int d = strcmp(((const struct repo_sc *)pa)->name,
+	    ((const struct repo_sc *)pb)->name);
+
+	return d != 0 ? d : by_id(pa, pb);
+}
+
+/*
+ * GET /rest/asset/v1/smartCampaign/{id}/usedBy.json?offset=&maxReturn=
+ * &sortByColumn=&order=&query=
+ */
+int
+api_smart_campaigns_used_by(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_OFFSET,
+		{ .name = "maxReturn", .type = VP_INT, .min = 1,
+		  .max = SC_USED_BY_MAX },
+		{ .name = "sortByColumn", .type = VP_ENUM,
+		  .words = sort_words, .type_name = "SortByColumn" },
+		{ .name = "order", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = order_words, .type_name = "Order" },
+		{ .name = "query", .type = VP_STR,
+		  .max = ASSET_NAME_CHARS * 4 },
+	};
+	struct vvalue pv[5];
+	struct repo_sc s, *items;
+	struct json_object *o, *a, *u;
+	int64_t off, lim;
+	char count[24];
+	size_t n, i, k;
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (id == 0)
+		return api_asset_none(r);
+	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	if ((e = api_asset_found(r, e)) != 1)
+		return e;
+	if ((e = repo_sc_used_by(c->app->db, &c->app->arena, id, &items,
+	    &n)) != 0)
+		return err_from_repo(e);
+	/* The query keeps names containing it. */
+	for (i = 0, k = 0; i < n; i++)
+		if (!pv[4].present || strstr(items[i].name, pv[4].s) != NULL)
+			items[k++] = items[i];
+	n = k;
+	if (n > 1)
+		qsort(items, n, sizeof(*items), pv[2].present && pv[2].i == 1 ?
+		    by_name : by_updated);
+	/* Descending (the default) is the ascending order reversed. */
+	for (i = 0; (!pv[3].present || pv[3].i == 1) && i < n / 2; i++) {
+		s = items[i];
+		items[i] = items[n - 1 - i];
+		items[n - 1 - i] = s;
+	}
+	off = pv[0].present ? pv[0].i : 0;
+	lim = pv[1].present ? pv[1].i : SC_USED_BY_MAX;
+	a = json_object_new_array();
+	for (i = (size_t)(off < (int64_t)n ? off : (int64_t)n);
+	    i < n && lim > 0; i++, lim--) {
+		u = json_object_new_object();
+		json_object_object_add(u, "id",
+		    json_object_new_int64(items[i].id));
+		json_object_object_add(u, "name",
+		    json_object_new_string(items[i].name));
+		json_object_object_add(u, "compType",
+		    json_object_new_string("Smart Campaign"));
+		json_object_object_add(u, "subType",
+		    json_object_new_string(type_word(&items[i])));
+		json_object_object_add(u, "status",
+		    json_object_new_string(status_word(&items[i])));
+		json_object_object_add(u, "updatedAt",
+		    api_asset_time_json(items[i].updated_at));
+		json_object_object_add(u, "programId",
+		    items[i].place.type == FOLDER_T_PROGRAM ?
+		    json_object_new_int64(items[i].place.id) : NULL);
+		json_object_object_add(u, "accessZoneId",
+		    json_object_new_int(items[i].workspace_id));
+		json_object_array_add(a, u);
+	}
+	o = json_object_new_object();
+	(void)snprintf(count, sizeof(count), "%zu", n);
+	json_object_object_add(o, "usedByCount",
+	    json_object_new_string(count));
+	json_object_object_add(o, "usedBy", a);
+	resp_add(r, o);
+	return 0;
+}
+
+/* ---- Create, update, clone, delete ------------------------------------ */
+
+/* name, folder, description of create and clone into *t. */
+static int
+new_campaign(struct call *c, struct resp *r, struct repo_sc_new *t)
+{
+	memset(t, 0, sizeof(*t));
+	return api_asset_new(c, r, AK_SMART_CAMPAIGN, &t->name,
+	    &t->description, &t->place);
+}
+
+/* Inserts t and answers the new campaign. */
+static int
+insert(struct call *c, struct resp *r, const struct repo_sc_new *t)
+{
+	int32_t id;
+	int e;
+
+	e = repo_sc_insert(c->app->db, t, &id);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, t->name);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, id, t->clone_of != 0);
+}
+
+/* POST /rest/asset/v1/smartCampaigns.json: name, folder, description. */
+int
+api_smart_campaigns_create(struct call *c, struct resp *r)
+{
+	struct repo_sc_new t;
+	int e;
+
+	if ((e = new_campaign(c, r, &t)) != 0)
+		return e;
+	return insert(c, r, &t);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/clone.json */
+int
+api_smart_campaigns_clone(struct call *c, struct resp *r)
+{
+	struct repo_sc_new t;
+	int e;
+
+	if ((e = new_campaign(c, r, &t)) != 0)
+		return e;
+	if ((t.clone_of = api_asset_path_id(c, 0)) == 0)
+		return not_found(c, r);
+	return insert(c, r, &t);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}.json: name, description. */
+int
+api_smart_campaigns_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .max = ASSET_NAME_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
+	};
+	struct vvalue pv[2];
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (id == 0)
+		return not_found(c, r);
+	e = repo_sc_update(c->app->db, id, pv[0].present ? pv[0].s : NULL,
+	    pv[1].present ? pv[1].s : NULL);
+	if (e == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, pv[0].s);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, id, false);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/delete.json */
+int
+api_smart_campaigns_delete(struct call *c, struct resp *r)
+{
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	if (id == 0)
+		return not_found(c, r);
+	e = repo_sc_delete(c->app->db, id);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e == -REPO_ERR_INVALID)
+		return api_common_fail(c, r, -API_ERR_RULE, "Cannot delete an "
+		    "active smart campaign: deactivate it first");
+	if (e != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, id);
+	return 0;
+}
+
+/* ---- Flow changes ----------------------------------------------------- */
+
+/* Applies ch to the path's campaign and answers it with its flow. */
+static int
+apply(struct call *c, struct resp *r, struct repo_sc_change *ch)
+{
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	if (id == 0)
+		return not_found(c, r);
+	e = repo_sc_change(c->app->db, id, ch);
+	if (e == -REPO_ERR_NOT_FOUND && ch->msg[0] == '\0')
+		return not_found(c, r);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_common_fail(c, r, -API_ERR_NO_DATA, "%s", ch->msg);
+	if (e == -REPO_ERR_INVALID)
+		return api_common_fail(c, r, -API_ERR_RULE, "%s", ch->msg);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, id, true);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/flows.json: activityType, index. */
+int
+api_smart_campaigns_add_step(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "activityType", .type = VP_RAW,
+		  .flags = VPF_REQUIRED, .max = SC_REF_MAX_BYTES },
+		{ .name = "index", .type = VP_INT, .flags = VPF_REQUIRED,
+		  .min = 0, .max = INT32_MAX },
+	};
+	struct vvalue pv[2];
+	struct repo_sc_change ch;
+	struct repo_sc_flow_type ft;
+	int e;
+
+	memset(&ch, 0, sizeof(ch));
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = flow_type_ref(c, r, pv[0].s, &ch.type_id)) != 0)
+		return e;
+	e = repo_sc_flow_type(c->app->db, &c->app->arena, ch.type_id, &ft);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_common_fail(c, r, -API_ERR_RULE, "Flow step type %d "
+		    "not found", (int)ch.type_id);
+	if (e != 0)
+		return err_from_repo(e);
+	ch.op = SC_OP_ADD_STEP;
+	ch.index = (int)pv[1].i;
+	return apply(c, r, &ch);
+}
+
+/*
+ * Applies op to the path's step ({stepId}) and choice ({choiceId}, when
+ * the path has one): the changes that take no parameter.
+ */
+static int
+path_op(struct call *c, struct resp *r, enum repo_sc_op op)
+{
+	struct repo_sc_change ch;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.op = op;
+	ch.step_id = api_asset_path_id(c, 1);
+	if (c->req->npath_params > 2)
+		ch.choice_id = api_asset_path_id(c, 2);
+	return apply(c, r, &ch);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/remove.json */
+int
+api_smart_campaigns_remove_step(struct call *c, struct resp *r)
+{
+	return path_op(c, r, SC_OP_REMOVE_STEP);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/addChoice.json */
+int
+api_smart_campaigns_add_choice(struct call *c, struct resp *r)
+{
+	return path_op(c, r, SC_OP_ADD_CHOICE);
+}
+
+/* POST .../flow/{stepId}/choice/{choiceId}/remove.json */
+int
+api_smart_campaigns_remove_choice(struct call *c, struct resp *r)
+{
+	return path_op(c, r, SC_OP_REMOVE_CHOICE);
+}
+
+/* POST .../flow/{stepId}/choice/{choiceId}/reorder.json?newSeqNumZeroBased= */
+int
+api_smart_campaigns_reorder_choice(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "newSeqNumZeroBased", .type = VP_INT,
+		  .flags = VPF_REQUIRED, .min = 0, .max = INT32_MAX },
+	};
+	struct vvalue pv[1];
+	struct repo_sc_change ch;
+	int e;
+
+	memset(&ch, 0, sizeof(ch));
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	ch.op = SC_OP_MOVE_CHOICE;
+	ch.step_id = api_asset_path_id(c, 1);
+	ch.choice_id = api_asset_path_id(c, 2);
+	ch.index = pv[0].i > SC_MAX_CHOICES ? SC_MAX_CHOICES : (int)pv[0].i;
+	return apply(c, r, &ch);
+}
+
+/* The step stepId of the path's campaign (its type's attributes), or
+ * 702 for a campaign or step that is not there. */
+static int
+find_step(struct call *c, struct resp *r, int32_t step_id,
+    const struct repo_sc_step **out)
+{
+	struct repo_sc_step *steps;
+	struct repo_sc s;
+	size_t n, i;
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	*out = NULL;
+	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sc_get(c->app->db,
+	    &c->app->arena, id, &s);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e != 0 || (e = repo_sc_flow(c->app->db, &c->app->arena, id,
+	    &steps, &n)) != 0)
+		return err_from_repo(e);
+	for (i = 0; i < n; i++)
+		if (steps[i].id == step_id) {
+			*out = &steps[i];
+			return 0;
+		}
+	return api_common_fail(c, r, -API_ERR_NO_DATA, "%ld Flow step not "
+	    "found", (long)step_id);
+}
+
+/*
+ * The attributes parameter {"<attribId>":"value",...} for a step of
+ * type attrs (n) into ch->values (arena); 1001 or 709.
+ */
+static int
+parse_values(struct call *c, struct resp *r, const char *text,
+    const struct repo_sc_attr *attrs, size_t n, struct repo_sc_change *ch)
+{
+	struct json_object *o;
+	struct repo_sc_value *vals;
+	size_t k = 0, i;
+	int e = 0;
+
+	o = json_tokener_parse(text);
+	if (o == NULL || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return api_common_invalid(c, r, text, "FlowStepAttributes");
+	}
+	vals = arena_zalloc(&c->app->arena, (size_t)(json_object_object_length(
+	    o) + 1) * sizeof(*vals));
+	if (vals == NULL) {
+		json_object_put(o);
+		return -API_ERR_SYSTEM;
+	}
+	json_object_object_foreach(o, key, val) {
+		const struct repo_sc_attr *a = NULL;
+		const char *v;
+		char *copy;
+		int64_t aid = 0;
+
+		if (e != 0)
+			break;
+		if (num_parse_i64(key, 1, INT32_MAX, &aid) != 0)
+			aid = 0;
+		for (i = 0; aid != 0 && i < n; i++)
+			if (attrs[i].id == aid)
+				a = &attrs[i];
+		if (a == NULL) {
+			e = api_common_fail(c, r, -API_ERR_RULE, "'%s' is not an "
+			    "attribute of this flow step",
+			    api_common_echo(c, key));
+			break;
+		}
+		if (!json_object_is_type(val, json_type_string) &&
+		    !json_object_is_type(val, json_type_int)) {
+			e = api_common_invalid(c, r, text,
+			    "FlowStepAttributes");
+			break;
+		}
+		v = json_object_get_string(val);
+		if (v[0] != '\0' && a->choices != NULL &&
+		    !campaign_is_choice(a->choices, v)) {
+			e = api_common_fail(c, r, -API_ERR_RULE, "'%s' is not a "
+			    "value of '%s' (%s)", api_common_echo(c, v), a->name,
+			    a->choices);
+			break;
+		}
+		/* A name of an asset is kept as its id. */
+		if (v[0] != '\0') {
+			int32_t ref;
+			char buf[16];
+
+			if (repo_sc_resolve(c->app->db, a->data_type, v,
+			    &ref) == 0) {
+				(void)snprintf(buf, sizeof(buf), "%ld",
+				    (long)ref);
+				v = buf;
+			}
+			if ((copy = arena_alloc(&c->app->arena,
+			    strlen(v) + 1)) == NULL) {
+				e = -API_ERR_SYSTEM;
+				break;
+			}
+			memcpy(copy, v, strlen(v) + 1);
+			v = copy;
+		} else
+			v = "";
+		vals[k].id = a->id;
+		vals[k].value = v;
+		k++;
+	}
+	json_object_put(o);
+	ch->values = vals;
+	ch->nvalues = k;
+	return e;
+}
+
+/*
+ * POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/choice/
+ * {choiceId}.json: operator, conditionTypeId, conditionValues,
+ * attributes.
+ */
+int
+api_smart_campaigns_update_choice(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "operator", .type = VP_STR, .max = 64 },
+		{ .name = "conditionTypeId", .type = VP_RAW,
+		  .max = SC_REF_MAX_BYTES },
+		{ .name = "conditionValues", .type = VP_STR,
+		  .max = 64 * 1024 },
+		{ .name = "attributes", .type = VP_RAW,
+		  .max = SC_ATTRS_MAX_BYTES },
+	};
+	struct vvalue pv[4];
+	struct repo_sc_change ch;
+	const struct repo_sc_step *step;
+	struct repo_sl_rule_type rt;
+	const char *op = NULL;
+	bool act;
+	size_t i, len;
+	int e;
+
+	memset(&ch, 0, sizeof(ch));
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	ch.op = SC_OP_SET_CHOICE;
+	ch.step_id = api_asset_path_id(c, 1);
+	ch.choice_id = api_asset_path_id(c, 2);
+	if ((e = find_step(c, r, ch.step_id, &step)) != 0)
+		return e;
+	if (pv[1].present) {
+		if ((e = api_smart_lists_type_ref(c, r, pv[1].s,
+		    &ch.cond_type_id, &act)) != 0)
+			return e;
+		e = repo_sl_rule_type(c->app->db, &c->app->arena, act,
+		    ch.cond_type_id, &rt);
+		if (e == -REPO_ERR_NOT_FOUND || (e == 0 && !rt.is_filter))
+			return api_common_fail(c, r, -API_ERR_RULE, "Condition "
+			    "type %d (%s) not found", (int)ch.cond_type_id,
+			    act ? "activity" : "attribute");
+		if (e != 0)
+			return err_from_repo(e);
+		for (i = 0; i < rt.ncons && op == NULL; i++)
+			if (rt.cons[i].primary && rt.cons[i].operators != NULL)
+				op = rt.cons[i].operators;
+		if (pv[0].present)
+			op = pv[0].s;
+		else if (op != NULL) {
+			char *d;
+
+			len = strcspn(op, ",");
+			if ((d = arena_alloc(&c->app->arena, len + 1)) == NULL)
+				return -API_ERR_SYSTEM;
+			memcpy(d, op, len);
+			d[len] = '\0';
+			op = d;
+		} else
+			op = "is";
+		ch.set_cond = true;
+		ch.cond_kind = act ? "activity" : "attribute";
+		ch.cond_op = op;
+		ch.cond_vals = pv[2].present ?
+		    api_smart_lists_values_json(c, pv[2].s) : "[]";
+		if (ch.cond_vals == NULL)
+			return -API_ERR_SYSTEM;
+	} else if (pv[0].present || pv[2].present)
+		return api_common_fail(c, r, -API_ERR_MISSING_PARAM, "Missing "
+		    "value for the required parameter 'conditionTypeId'");
+	if (pv[3].present && step->nchoices > 0 && (e = parse_values(c, r,
+	    pv[3].s, step->choices[0].attrs, step->choices[0].nattrs,
+	    &ch)) != 0)
+		return e;
+	return apply(c, r, &ch);
+}
+
+/* ---- Activation -------------------------------------------------------- */
+
+static int	refuse(struct call *c, struct resp *r, const char *fmt, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* 709 with the reason activation is refused. */
+static int
+refuse(struct call *c, struct resp *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return api_common_fail(c, r, -API_ERR_RULE, "Cannot activate smart "
+	    "campaign %ld: %s", (long)api_asset_path_id(c, 0), msg);
+}
+
+/* Checks the references of attribute k of step st (campaign s). */
+static int
+check_attr(struct call *c, struct resp *r, const struct repo_sc *s,
+    const struct repo_sc_step *st, const struct repo_sc_choice *ch,
+    const struct repo_sc_attr *k)
+{
+	struct db *db = c->app->db;
+	const char *dt = k->data_type, *what = NULL;
+	int32_t ref, prog = 0;
+	bool ok;
+	size_t i;
+	int e;
+
+	if (k->value == NULL)
+		return k->required ? refuse(c, r, "flow step %d '%s' has no "
+		    "'%s'", st->position + 1, st->type_name, k->name) : 0;
+	if (strcmp(dt, "email") == 0)
+		what = "email";
+	else if (strcmp(dt, "list") == 0)
+		what = "list";
+	else if (strcmp(dt, "program") == 0)
+		what = "program";
+	else if (strcmp(dt, "campaign") == 0)
+		what = "smart campaign";
+	if (what != NULL) {
+		e = repo_sc_resolve(db, dt, k->value, &ref);
+		if (e == -REPO_ERR_NOT_FOUND)
+			return refuse(c, r, "flow step %d '%s': %s '%s' not "
+			    "found", st->position + 1, st->type_name, what,
+			    api_common_echo(c, k->value));
+		if (e != 0)
+			return err_from_repo(e);
+		if (strcmp(dt, "email") == 0) {
+			if ((e = repo_sc_email_approved(db, ref, &ok)) != 0)
+				return err_from_repo(e);
+			if (!ok)
+				return refuse(c, r, "flow step %d '%s': email "
+				    "%ld is not approved", st->position + 1,
+				    st->type_name, (long)ref);
+		}
+		return 0;
+	}
+	if (strcmp(dt, "status") != 0)
+		return 0;
+	/* The status of the step's program, else of the campaign's. */
+	for (i = 0; i < ch->nattrs; i++)
+		if (strcmp(ch->attrs[i].data_type, "program") == 0 &&
+		    ch->attrs[i].value != NULL && repo_sc_resolve(db,
+		    "program", ch->attrs[i].value, &ref) == 0)
+			prog = ref;
+	if (prog == 0 && s->place.type == FOLDER_T_PROGRAM)
+		prog = (int32_t)s->place.id;
+	if (prog == 0)
+		return refuse(c, r, "flow step %d '%s' has no program",
+		    st->position + 1, st->type_name);
+	if ((e = repo_sc_status_exists(db, prog, k->value, &ok)) != 0)
+		return err_from_repo(e);
+	if (!ok)
+		return refuse(c, r, "flow step %d '%s': program %ld has no "
+		    "status '%s'", st->position + 1, st->type_name, (long)prog,
+		    api_common_echo(c, k->value));
+	return 0;
+}
+
+/* The activation rules, in the order the top of this file gives. */
+static int
+check_activation(struct call *c, struct resp *r, const struct repo_sc *s)
+{
+	struct repo_sl sl;
+	struct repo_sc_step *steps;
+	size_t n, i, j, k;
+	int e;
+
+	if (s->active)
+		return refuse(c, r, "it is already active");
+	if (s->ntriggers == 0)
+		return refuse(c, r, "its smart list has no trigger (only "
+		    "trigger campaigns are activated)");
+	if ((e = repo_sl_get(c->app->db, &c->app->arena, s->smart_list_id,
+	    true, &sl)) != 0)
+		return err_from_repo(e);
+	for (i = 0; i < sl.nrules; i++)
+		for (j = 0; j < sl.rules[i].nconds; j++) {
+			const struct repo_sl_cond *cd = &sl.rules[i].conds[j];
+
+			if (cd->primary && (cd->values_json == NULL ||
+			    strcmp(cd->values_json, "[]") == 0) &&
+			    strstr(cd->op != NULL ? cd->op : "", "empty") ==
+			    NULL)
+				return refuse(c, r, "smart list rule %d '%s' "
+				    "has no value", (int)i + 1,
+				    sl.rules[i].name != NULL ?
+				    sl.rules[i].name : "");
+		}
+	if ((e = repo_sc_flow(c->app->db, &c->app->arena, s->id, &steps,
+	    &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return refuse(c, r, "its flow has no step");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < steps[i].nchoices; j++) {
+			const struct repo_sc_choice *ch = &steps[i].choices[j];
+
+			if (!ch->is_default && ch->cond_kind == NULL)
+				return refuse(c, r, "flow step %d '%s': choice "
+				    "%d has no condition",
+				    steps[i].position + 1, steps[i].type_name,
+				    (int)j + 1);
+			for (k = 0; k < ch->nattrs; k++)
+				if ((e = check_attr(c, r, s, &steps[i], ch,
+				    &ch->attrs[k])) != 0)
+					return e;
+		}
+	return 0;
+}
+
+/* Activates or deactivates the path's campaign. */
+static int
+set_active(struct call *c, struct resp *r, bool active)
+{
+	struct repo_sc s;
+	char msg[REPO_SC_MSG_BYTES];
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sc_get(c->app->db,
+	    &c->app->arena, id, &s);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e != 0)
+		return err_from_repo(e);
+	if (active && (e = check_activation(c, r, &s)) != 0)
+		return e;
+	/*
+	 * The checks above read outside the transaction that activates; it
+	 * checks again what another request may change in between (the
+	 * state, the emails' approval) under their locks.
+	 */
+	e = repo_sc_set_active(c->app->db, id, active, msg);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return not_found(c, r);
+	if (e == -REPO_ERR_INVALID && active)
+		return refuse(c, r, "%s", msg);
+	if (e == -REPO_ERR_INVALID)
+		return api_common_fail(c, r, -API_ERR_RULE, "Cannot deactivate "
+		    "smart campaign %ld: %s", (long)id, msg);
+	if (e != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, id);
+	return 0;
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/activate.json */
+int
+api_smart_campaigns_activate(struct call *c, struct resp *r)
+{
+	return set_active(c, r, true);
+}
+
+/* POST /rest/asset/v1/smartCampaign/{id}/deactivate.json */
+int
+api_smart_campaigns_deactivate(struct call *c, struct resp *r)
+{
+	return set_active(c, r, false);
+}

@@ -1,0 +1,221 @@
+/*
+ * Smart campaigns (db/migrations/0015_smart_campaigns.sql): the only
+ * reader and writer of smart_campaign, sc_flow_step, sc_step_choice and
+ * sc_choice_attr, and the reader of the flow step type catalogue
+ * (sc_flow_type, sc_flow_attrib).  A campaign's smart list is made and
+ * dropped with it through repo_smart_lists.c.  Every change of a flow
+ * runs in one transaction holding the campaign's row lock; the emails an
+ * active campaign's flow sends are its uses in asset_usage
+ * (repo_usage.c), rewritten with every change of its flow or state.
+ */
+#ifndef MAUTO_REPO_REPO_SMART_CAMPAIGNS_H
+#define MAUTO_REPO_REPO_SMART_CAMPAIGNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/folder.h"
+
+struct arena;
+struct db;
+
+#define REPO_SC_TIME_BYTES	32
+#define REPO_SC_MSG_BYTES	256
+
+/* The most steps a flow has, and choices a step has. */
+#define SC_MAX_STEPS		100
+#define SC_MAX_CHOICES		50
+
+/* The API's asset type word of a smart campaign in asset_usage. */
+#define USAGE_SMART_CAMPAIGN	"smartCampaign"
+
+struct repo_sc {
+	int32_t		 id;
+	const char	*name;
+	const char	*description;		/* NULL when none */
+	struct folder_ref place;
+	const char	*workspace;
+	int32_t		 workspace_id;
+	int32_t		 smart_list_id;
+	bool		 active;
+	bool		 system;
+	bool		 comm_limit;
+	const char	*qual_type;		/* once, any, interval */
+	int64_t		 qual_interval;		/* 0: none */
+	const char	*qual_unit;		/* NULL: none */
+	int64_t		 max_members;		/* 0: none */
+	int64_t		 ntriggers;		/* rules of its smart list */
+	int64_t		 nfilters;
+	bool		 requested_by_api;	/* a Web Service API trigger */
+	char		 created_at[REPO_SC_TIME_BYTES];
+	char		 updated_at[REPO_SC_TIME_BYTES];
+};
+
+/* Campaign id (or the one named name).  0, -REPO_ERR_NOT_FOUND or
+ * another negative repo_err; strings in the arena. */
+int	repo_sc_get(struct db *db, struct arena *a, int32_t id,
+	    struct repo_sc *out);
+int	repo_sc_get_by_name(struct db *db, struct arena *a, const char *name,
+	    struct repo_sc *out);
+
+struct repo_sc_query {
+	struct folder_ref	 place;		/* id 0: everywhere */
+	const char		*earliest;	/* "YYYY-MM-DD HH:MM:SS" or NULL */
+	const char		*latest;
+	bool			 active_only;
+	int64_t			 offset;
+	int			 limit;
+};
+
+/* Browse by id. */
+int	repo_sc_browse(struct db *db, struct arena *a,
+	    const struct repo_sc_query *q, struct repo_sc **out, size_t *n);
+
+/* The campaigns whose flow requests campaign id (Request Campaign). */
+int	repo_sc_used_by(struct db *db, struct arena *a, int32_t id,
+	    struct repo_sc **out, size_t *n);
+
+struct repo_sc_new {
+	const char		*name;
+	const char		*description;	/* NULL: none */
+	struct folder_ref	 place;		/* checked by the caller */
+	int32_t			 clone_of;	/* 0; else its list and flow */
+};
+
+/* A new campaign with its smart list: 0 and *id, -REPO_ERR_CONFLICT (name
+ * taken), -REPO_ERR_NOT_FOUND (clone_of is gone) or another repo_err. */
+int	repo_sc_insert(struct db *db, const struct repo_sc_new *t,
+	    int32_t *id);
+
+/* name and description (NULL: kept).  0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_CONFLICT or another repo_err. */
+int	repo_sc_update(struct db *db, int32_t id, const char *name,
+	    const char *description);
+
+/* Deletes an inactive campaign with its list and flow: 0,
+ * -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID (active) or another repo_err. */
+int	repo_sc_delete(struct db *db, int32_t id);
+
+/*
+ * Activates (active) or deactivates campaign id.  Activating locks the
+ * emails its flow sends (shared) and checks, in the transaction that
+ * makes them its uses, that each still has an approved version, so an
+ * unapprove cannot slip between.  0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_INVALID with msg (REPO_SC_MSG_BYTES: it already is, or the
+ * email that is not approved) or another repo_err.
+ */
+int	repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg);
+
+/* ---- Flows ------------------------------------------------------------ */
+
+/* An attribute of a flow step type, with a choice's value. */
+struct repo_sc_attr {
+	int32_t		 id;
+	const char	*name;
+	const char	*data_type;
+	bool		 primary;
+	bool		 required;
+	const char	*choices;	/* comma-separated, or NULL: any */
+	const char	*value;		/* NULL: not set */
+};
+
+struct repo_sc_choice {
+	int32_t			 id;
+	int			 position;	/* from 0; the default is last */
+	bool			 is_default;
+	const char		*cond_kind;	/* activity, attribute, NULL */
+	int32_t			 cond_type_id;
+	const char		*cond_name;
+	const char		*cond_op;
+	const char		*cond_vals;	/* JSON array of strings */
+	struct repo_sc_attr	*attrs;
+	size_t			 nattrs;
+};
+
+struct repo_sc_step {
+	int32_t			 id;
+	int			 position;	/* from 0 */
+	int32_t			 type_id;
+	const char		*type_name;
+	struct repo_sc_choice	*choices;
+	size_t			 nchoices;
+};
+
+/* The flow of campaign id, steps in order (none: 0 and *n 0). */
+int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
+	    struct repo_sc_step **out, size_t *n);
+
+/* A flow step type and its attributes (values NULL). */
+struct repo_sc_flow_type {
+	int32_t			 id;
+	const char		*name;
+	struct repo_sc_attr	*attrs;
+	size_t			 nattrs;
+};
+
+/* Every flow step type, by id. */
+int	repo_sc_flow_types(struct db *db, struct arena *a,
+	    struct repo_sc_flow_type **out, size_t *n);
+
+/* Flow step type id; -REPO_ERR_NOT_FOUND when there is none. */
+int	repo_sc_flow_type(struct db *db, struct arena *a, int32_t id,
+	    struct repo_sc_flow_type *out);
+
+enum repo_sc_op {
+	SC_OP_ADD_STEP,		/* type_id (checked), index */
+	SC_OP_REMOVE_STEP,	/* step_id */
+	SC_OP_ADD_CHOICE,	/* step_id */
+	SC_OP_SET_CHOICE,	/* step_id, choice_id, condition, values */
+	SC_OP_REMOVE_CHOICE,	/* step_id, choice_id */
+	SC_OP_MOVE_CHOICE,	/* step_id, choice_id, index */
+};
+
+/* A value for attribute id ("" removes it). */
+struct repo_sc_value {
+	int32_t		 id;
+	const char	*value;
+};
+
+struct repo_sc_change {
+	enum repo_sc_op			 op;
+	int32_t				 type_id;
+	int				 index;
+	int32_t				 step_id;
+	int32_t				 choice_id;
+	bool				 set_cond;
+	const char			*cond_kind;
+	int32_t				 cond_type_id;
+	const char			*cond_op;
+	const char			*cond_vals;
+	const struct repo_sc_value	*values;
+	size_t				 nvalues;
+	/* out: why it was refused or what was missing */
+	char				 msg[REPO_SC_MSG_BYTES];
+};
+
+/*
+ * Applies c to campaign id's flow.  0, -REPO_ERR_NOT_FOUND (no campaign:
+ * msg empty; no such step or choice: msg says which), -REPO_ERR_INVALID
+ * (msg says why) or another repo_err.
+ */
+int	repo_sc_change(struct db *db, int32_t id, struct repo_sc_change *c);
+
+/* ---- References ------------------------------------------------------- */
+
+/*
+ * The id of the asset of data type data_type (email, list, program,
+ * campaign) value names, by id (digits) or else by exact name: 0 and *id,
+ * or -REPO_ERR_NOT_FOUND (also for a data type that names no asset).
+ */
+int	repo_sc_resolve(struct db *db, const char *data_type,
+	    const char *value, int32_t *id);
+
+/* Whether email id has an approved version. */
+int	repo_sc_email_approved(struct db *db, int32_t id, bool *yes);
+
+/* Whether program id has a status named name. */
+int	repo_sc_status_exists(struct db *db, int32_t program_id,
+	    const char *name, bool *yes);
+
+#endif

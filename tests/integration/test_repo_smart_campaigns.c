@@ -1,0 +1,337 @@
+/*
+ * The smart campaigns repository (repo_smart_campaigns.c) against a real
+ * MariaDB: a campaign made with its smart list, the flow's steps and
+ * choices through every change (positions kept dense, the default choice
+ * last), clone copying list and flow, activation and the emails an
+ * active campaign uses, delete taking list, flow and members with it.
+ * Other integration tests run at the same time on the same database, so
+ * every row here is made under names of this run.  Needs MAUTO_TEST_DB_*;
+ * without them it exits 77.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <mysql.h>
+
+#include "db/pool.h"
+#include "err.h"
+#include "model/asset.h"
+#include "model/folder.h"
+#include "repo/repo.h"
+#include "repo/repo_email_templates.h"
+#include "repo/repo_emails.h"
+#include "repo/repo_programs.h"
+#include "repo/repo_smart_campaigns.h"
+#include "repo/repo_smart_lists.h"
+#include "repo/repo_usage.h"
+#include "util/arena.h"
+#include "util/config.h"
+#include "itest.h"
+
+static struct config cfg;
+static struct db *db;
+static struct arena a;
+static char tag[16];
+
+/* A name of this run. */
+static const char *
+named(const char *what)
+{
+	return arena_printf(&a, "%s-%s", what, tag);
+}
+
+static int
+group_setup(void **state)
+{
+	(void)state;
+	(void)snprintf(tag, sizeof(tag), "%ld", (long)getpid());
+	arena_init(&a);
+	return db_open(&db, &cfg, &repo_schema, true);
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	arena_clear(&a);
+	db_close(db);
+	return 0;
+}
+
+/* A new campaign of this run in Marketing Activities (clone_of: 0). */
+static int32_t
+campaign_new(const char *what, int32_t clone_of)
+{
+	struct repo_sc_new t;
+	int32_t id;
+
+	memset(&t, 0, sizeof(t));
+	t.name = named(what);
+	t.place.type = FOLDER_T_FOLDER;
+	t.place.id = 1;
+	t.clone_of = clone_of;
+	assert_int_equal(repo_sc_insert(db, &t, &id), 0);
+	return id;
+}
+
+static int
+change(int32_t id, struct repo_sc_change *c)
+{
+	return repo_sc_change(db, id, c);
+}
+
+/* Adds a step of type at index; returns its id. */
+static int32_t
+add_step(int32_t id, int32_t type, int index)
+{
+	struct repo_sc_change c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = SC_OP_ADD_STEP;
+	c.type_id = type;
+	c.index = index;
+	assert_int_equal(change(id, &c), 0);
+	return c.step_id;
+}
+
+static void
+test_flow(void **state)
+{
+	struct repo_sc s;
+	struct repo_sc_step *steps;
+	struct repo_sc_change c;
+	struct repo_sc_value v = { 101, "1 day" };
+	struct repo_sc_query q;
+	struct repo_sc *found;
+	int32_t id, wait, send, ch1, ch2;
+	size_t n;
+
+	(void)state;
+	id = campaign_new("flow", 0);
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	assert_true(s.smart_list_id > 0);
+	assert_false(s.active);
+	assert_int_equal(s.ntriggers + s.nfilters, 0);
+	wait = add_step(id, 100001, 0);
+	send = add_step(id, 6, 0);
+	assert_int_equal(repo_sc_flow(db, &a, id, &steps, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(steps[0].id, send);
+	assert_int_equal(steps[1].id, wait);
+	assert_int_equal(steps[1].nchoices, 1);
+	assert_true(steps[1].choices[0].is_default);
+	assert_string_equal(steps[1].choices[0].attrs[0].name,
+	    "Wait Duration");
+	assert_null(steps[1].choices[0].attrs[0].value);
+
+	/* Two choices above the default; a value; a move; a removal. */
+	memset(&c, 0, sizeof(c));
+	c.op = SC_OP_ADD_CHOICE;
+	c.step_id = wait;
+	assert_int_equal(change(id, &c), 0);
+	ch1 = c.choice_id;
+	assert_int_equal(change(id, &c), 0);
+	ch2 = c.choice_id;
+	memset(&c, 0, sizeof(c));
+	c.op = SC_OP_SET_CHOICE;
+	c.step_id = wait;
+	c.choice_id = ch2;
+	c.values = &v;
+	c.nvalues = 1;
+	c.set_cond = true;
+	c.cond_kind = "activity";
+	c.cond_type_id = 24;
+	c.cond_op = "is";
+	c.cond_vals = "[\"VIP\"]";
+	assert_int_equal(change(id, &c), 0);
+	memset(&c, 0, sizeof(c));
+	c.op = SC_OP_MOVE_CHOICE;
+	c.step_id = wait;
+	c.choice_id = ch2;
+	c.index = 0;
+	assert_int_equal(change(id, &c), 0);
+	assert_int_equal(repo_sc_flow(db, &a, id, &steps, &n), 0);
+	assert_int_equal(steps[1].nchoices, 3);
+	assert_int_equal(steps[1].choices[0].id, ch2);
+	assert_string_equal(steps[1].choices[0].attrs[0].value, "1 day");
+	assert_string_equal(steps[1].choices[0].cond_name, "Added to List");
+	assert_int_equal(steps[1].choices[1].id, ch1);
+	assert_true(steps[1].choices[2].is_default);
+	c.index = 2;
+	assert_int_equal(change(id, &c), -REPO_ERR_INVALID);
+	c.choice_id = steps[1].choices[2].id;
+	c.index = 0;
+	assert_int_equal(change(id, &c), -REPO_ERR_INVALID);
+	c.op = SC_OP_REMOVE_CHOICE;
+	assert_int_equal(change(id, &c), -REPO_ERR_INVALID);
+	c.choice_id = ch1;
+	assert_int_equal(change(id, &c), 0);
+	assert_int_equal(repo_sc_flow(db, &a, id, &steps, &n), 0);
+	assert_int_equal(steps[1].nchoices, 2);
+	assert_int_equal(steps[1].choices[1].position, 1);
+
+	/* Removing the first step closes the gap. */
+	memset(&c, 0, sizeof(c));
+	c.op = SC_OP_REMOVE_STEP;
+	c.step_id = send;
+	assert_int_equal(change(id, &c), 0);
+	assert_int_equal(change(id, &c), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_sc_flow(db, &a, id, &steps, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(steps[0].position, 0);
+	assert_int_equal(change(99999999, &c), -REPO_ERR_NOT_FOUND);
+	assert_string_equal(c.msg, "");
+
+	/* A change of its smart list is a change of the campaign. */
+	itest_sql(db, arena_printf(&a, "UPDATE smart_list SET updated_at = "
+	    "'2037-01-02 03:04:05' WHERE id = %ld", (long)s.smart_list_id));
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	assert_string_equal(s.updated_at, "2037-01-02 03:04:05");
+	memset(&q, 0, sizeof(q));
+	q.earliest = "2037-01-01 00:00:00";
+	q.limit = 200;
+	assert_int_equal(repo_sc_browse(db, &a, &q, &found, &n), 0);
+	assert_true(n >= 1);
+	assert_int_equal(found[n - 1].id, id);
+	q.latest = "2037-01-02 00:00:00";
+	assert_int_equal(repo_sc_browse(db, &a, &q, &found, &n), 0);
+	assert_int_equal(n, 0);
+}
+
+static void
+test_clone_activate_delete(void **state)
+{
+	struct repo_etpl_new nt;
+	struct repo_email_new e;
+	struct repo_sc s;
+	struct repo_sc_step *steps;
+	struct repo_sc_change c;
+	struct repo_sc_value v;
+	struct repo_sl sl;
+	struct repo_missing miss;
+	int64_t lead = 0, used = 0;
+	int32_t id, clone, tpl, em, ref;
+	char buf[16], msg[REPO_SC_MSG_BYTES], emsg[REPO_EMAIL_MSG_BYTES];
+	size_t n;
+
+	(void)state;
+	id = campaign_new("src", 0);
+	add_step(id, 6, 0);
+	assert_int_equal(repo_sc_flow(db, &a, id, &steps, &n), 0);
+
+	/* An email, named by its name, resolved to its id. */
+	memset(&nt, 0, sizeof(nt));
+	nt.name = named("etpl");
+	nt.folder_id = 3;
+	nt.content = "<html><body><div class=\"mktoText\" id=\"x\" "
+	    "mktoName=\"X\">hi</div></body></html>";
+	nt.len = strlen(nt.content);
+	assert_int_equal(repo_etpl_insert(db, &nt, &tpl), 0);
+	memset(&e, 0, sizeof(e));
+	e.name = named("email");
+	e.place.type = FOLDER_T_FOLDER;
+	e.place.id = 2;
+	e.template_id = tpl;
+	assert_int_equal(repo_email_insert(db, &e, &em), 0);
+	assert_int_equal(repo_sc_resolve(db, "email", e.name, &ref), 0);
+	assert_int_equal(ref, em);
+	(void)snprintf(buf, sizeof(buf), "%ld", (long)em);
+	assert_int_equal(repo_sc_resolve(db, "email", buf, &ref), 0);
+	assert_int_equal(ref, em);
+	assert_int_equal(repo_sc_resolve(db, "email", named("none"), &ref),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_sc_resolve(db, "string", "x", &ref),
+	    -REPO_ERR_NOT_FOUND);
+	memset(&c, 0, sizeof(c));
+	c.op = SC_OP_SET_CHOICE;
+	c.step_id = steps[0].id;
+	c.choice_id = steps[0].choices[0].id;
+	v.id = 1;
+	v.value = buf;
+	c.values = &v;
+	c.nvalues = 1;
+	assert_int_equal(change(id, &c), 0);
+
+	/* Clone: list and flow copied, values with them, inactive. */
+	clone = campaign_new("clone", id);
+	assert_int_equal(repo_sc_flow(db, &a, clone, &steps, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(steps[0].choices[0].attrs[0].value, buf);
+	assert_int_equal(repo_sc_get(db, &a, clone, &s), 0);
+	assert_int_equal(repo_sl_get(db, &a, s.smart_list_id, false, &sl), 0);
+	assert_int_equal(sl.campaign_id, clone);
+	{
+		struct repo_sc_new t;
+		int32_t dup;
+
+		memset(&t, 0, sizeof(t));
+		t.name = named("clone");
+		t.place.type = FOLDER_T_FOLDER;
+		t.place.id = 1;
+		assert_int_equal(repo_sc_insert(db, &t, &dup),
+		    -REPO_ERR_CONFLICT);
+	}
+
+	/* Active, the campaign uses its email; inactive, it does not. */
+	assert_int_equal(repo_sc_set_active(db, id, false, msg),
+	    -REPO_ERR_INVALID);
+	assert_string_equal(msg, "it is not active");
+	/* The email in draft only: activation checks it under its lock. */
+	assert_int_equal(repo_sc_set_active(db, id, true, msg),
+	    -REPO_ERR_INVALID);
+	assert_string_equal(msg, arena_printf(&a, "email %ld is not approved",
+	    (long)em));
+	assert_int_equal(repo_email_change(db, em, ASSET_APPROVE, NULL, emsg),
+	    0);
+	assert_int_equal(repo_sc_set_active(db, id, true, msg), 0);
+	assert_int_equal(repo_sc_set_active(db, id, true, msg),
+	    -REPO_ERR_INVALID);
+	assert_string_equal(msg, "it is already active");
+	/* In use: the email cannot be unapproved now. */
+	assert_int_equal(repo_email_change(db, em, ASSET_UNAPPROVE, NULL, emsg),
+	    -REPO_ERR_INVALID);
+	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
+	assert_int_equal(used, 1);
+	assert_int_equal(repo_sc_delete(db, id), -REPO_ERR_INVALID);
+	assert_int_equal(repo_sc_set_active(db, id, false, msg), 0);
+	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
+	assert_int_equal(used, 0);
+
+	/* Delete: list, flow and members go with the campaign. */
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	itest_sql(db, "INSERT INTO lead (email, createdAt, updatedAt) "
+	    "VALUES (NULL, UTC_TIMESTAMP(), UTC_TIMESTAMP())");
+	lead = (int64_t)mysql_insert_id(db_conn(db));
+	assert_int_equal(repo_programs_campaign_member_add(db, id, &lead, 1,
+	    &miss), 0);
+	assert_int_equal(repo_sc_delete(db, id), 0);
+	assert_int_equal(repo_sc_delete(db, id), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_sl_get(db, &a, s.smart_list_id, false, &sl),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_sc_flow(db, &a, id, &steps, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(repo_sc_get(db, &a, clone, &s), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flow),
+		cmocka_unit_test(test_clone_activate_delete),
+	};
+
+	if (itest_config(&cfg) != 0) {
+		fprintf(stderr, "MAUTO_TEST_DB_* not set: skipped\n");
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
