@@ -30,6 +30,13 @@ struct resp {
 	struct json_object	*warnings;
 	/* Lead DB operations without payload (merge, associate). */
 	bool			 no_result;
+	/*
+	 * Asset v2: a result that is one object, not an array (List
+	 * Emails), and a pageDetails member after it (Get Email Used By).
+	 * Owned.
+	 */
+	struct json_object	*result_object;
+	struct json_object	*page_details;
 	/* Paged lead DB reads: -1 omit, 0 false, 1 true. */
 	int			 more_result;
 	const char		*next_page_token;	/* arena string or NULL */
@@ -60,7 +67,11 @@ void	resp_init(struct resp *r);
 void	resp_clear(struct resp *r);
 /* Appends item to result; takes ownership of item. */
 void	resp_add(struct resp *r, struct json_object *item);
-/* Appends a warning (lead DB: {code,message}; asset: the message). */
+/*
+ * Appends a warning (lead DB and asset v2: {code,message}, asset v2
+ * rendering it as an entry of errors of type "warning"; asset v1: the
+ * message).
+ */
 void	resp_warn(struct resp *r, enum envelope env, int code, const char *msg);
 /* Adds a header line; extra lines past RESP_MAX_HEADERS are dropped. */
 void	resp_header(struct resp *r, const char *line);

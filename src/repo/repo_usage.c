@@ -9,11 +9,13 @@
 #include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_usage.h"
+#include "util/arena.h"
 
 enum usage_stmt {
 	USAGE_STMT_COUNT,
 	USAGE_STMT_ADD,
 	USAGE_STMT_FORGET,
+	USAGE_STMT_LIST,
 	USAGE_STMT__MAX
 };
 
@@ -27,6 +29,9 @@ static const char *const sql[USAGE_STMT__MAX] = {
 	[USAGE_STMT_FORGET] =
 	    "DELETE FROM asset_usage WHERE (asset_type = ? AND asset_id = ?) "
 	    "OR (user_type = ? AND user_id = ?)",
+	[USAGE_STMT_LIST] =
+	    "SELECT user_type, user_id FROM asset_usage WHERE asset_type = ? "
+	    "AND asset_id = ? ORDER BY user_type, user_id LIMIT ? OFFSET ?",
 };
 
 const struct db_stmt_set repo_usage_sql = {
@@ -82,4 +87,39 @@ repo_usage_forget(struct db *db, const char *type, int32_t id)
 	bind_i32(&in[3], &id);
 	return db_exec(db, stmt(db, USAGE_STMT_FORGET), in,
 	    "repo_usage_forget");
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_list(struct db *db, struct arena *a, const char *type,
+    int32_t id, int32_t limit, int64_t offset, struct repo_usage_user **out,
+    size_t *n)
+{
+	MYSQL_BIND in[4];
+	struct db_text_rows t;
+	struct repo_usage_user *u;
+	unsigned long len = strlen(type);
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	bind_str(&in[0], type, &len);
+	bind_i32(&in[1], &id);
+	bind_i32(&in[2], &limit);
+	bind_i64(&in[3], &offset);
+	if ((r = db_select_text(db, stmt(db, USAGE_STMT_LIST), in, a, 2,
+	    (size_t)limit, "repo_usage_list", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((u = arena_zalloc(a, t.count * sizeof(*u))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		u[i].type = db_text_str(&t, i, 0);
+		u[i].id = (int32_t)db_text_i64(&t, i, 1);
+	}
+	*out = u;
+	*n = t.count;
+	return 0;
 }

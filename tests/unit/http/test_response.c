@@ -148,7 +148,10 @@ test_asset_envelopes(void **state)
 	    "{\"success\":true,\"requestId\":\"1#2\",\"result\":[{\"id\":1160}]}");
 	assert_string_equal(render(&r, ENV_ASSET2, "1#2", -API_ERR_ACCESS_DENIED,
 	    &st), "{\"success\":false,\"requestId\":\"1#2\",\"errors\":"
-	    "[{\"code\":\"603\",\"message\":\"Access denied\"}]}");
+	    "[{\"key\":\"api.error.603\",\"message\":\"Access denied\","
+	    "\"code\":\"603\",\"dynamicMessage\":\"Access denied\","
+	    "\"type\":\"error\",\"source\":\"validation\","
+	    "\"errorMessage\":\"Access denied\",\"errorPosition\":null}]}");
 	resp_clear(&r);
 }
 
