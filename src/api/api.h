@@ -108,8 +108,7 @@ int	api_emails2_used_by(struct call *c, struct resp *r);
 int	api_emails2_bulk_used_by(struct call *c, struct resp *r);
 
 /*
- * api_emails.c: Emails v1, the operations built so far (the rest answer
- * 703 through api_pending).
+ * api_emails.c: Emails v1.
  */
 int	api_emails_get(struct call *c, struct resp *r);
 int	api_emails_get_by_name(struct call *c, struct resp *r);
