@@ -60,7 +60,9 @@
  *     settings are the email's; headers and data change the draft, made
  *     first as a copy of the approved version when there is none, and
  *     the answer is that draft; templateId links the email to that
- *     template and resets the draft's content to the template's;
+ *     template (no longer to its old one) and resets the draft's content
+ *     to the template's (an approved version shows the new template
+ *     too);
  *     data.html.body of an email linked to a template is 709;
  *   - Update Status takes any content id of the email: approve (the v1
  *     checks: 709 "Cannot approve email: From Name is empty", ...),
@@ -1032,8 +1034,12 @@ api_emails2_update(struct call *c, struct resp *r)
 		return name_taken(c, r, b.name);
 	if (err != 0)
 		return change_err(c, r, &id, err, "");
-	if (b.has_template && (err = repo_usage_add(c->app->db,
-	    USAGE_EMAIL_TEMPLATE, b.template_id, USAGE_EMAIL, e.id)) != 0)
+	/* The email uses its new template, no longer its old one. */
+	if (b.has_template && ((err = repo_usage_add(c->app->db,
+	    USAGE_EMAIL_TEMPLATE, b.template_id, USAGE_EMAIL, e.id)) != 0 ||
+	    (e.template_id != 0 && e.template_id != b.template_id &&
+	    (err = repo_usage_drop(c->app->db, USAGE_EMAIL_TEMPLATE,
+	    e.template_id, USAGE_EMAIL, e.id)) != 0)))
 		return err_from_repo(err);
 	if (!content)
 		return answer(c, r, e.id, id.side_draft ? ASSET_ST_DRAFT :

@@ -16,6 +16,7 @@ enum usage_stmt {
 	USAGE_STMT_ADD,
 	USAGE_STMT_FORGET,
 	USAGE_STMT_LIST,
+	USAGE_STMT_DROP,
 	USAGE_STMT__MAX
 };
 
@@ -32,6 +33,9 @@ static const char *const sql[USAGE_STMT__MAX] = {
 	[USAGE_STMT_LIST] =
 	    "SELECT user_type, user_id FROM asset_usage WHERE asset_type = ? "
 	    "AND asset_id = ? ORDER BY user_type, user_id LIMIT ? OFFSET ?",
+	[USAGE_STMT_DROP] =
+	    "DELETE FROM asset_usage WHERE asset_type = ? AND asset_id = ? "
+	    "AND user_type = ? AND user_id = ?",
 };
 
 const struct db_stmt_set repo_usage_sql = {
@@ -59,19 +63,41 @@ repo_usage_count(struct db *db, const char *type, int32_t id, int64_t *n)
 	    "repo_usage_count");
 }
 
+/* Binds (type, id, user type, user id) into in[0..3]. */
+static void
+bind_pair(MYSQL_BIND *in, const char *type, unsigned long *len, int32_t *id,
+    const char *user_type, unsigned long *ulen, int32_t *user_id)
+{
+	*len = strlen(type);
+	*ulen = strlen(user_type);
+	bind_str(&in[0], type, len);
+	bind_i32(&in[1], id);
+	bind_str(&in[2], user_type, ulen);
+	bind_i32(&in[3], user_id);
+}
+
 /* See repo_usage.h. */
 int
 repo_usage_add(struct db *db, const char *type, int32_t id,
     const char *user_type, int32_t user_id)
 {
 	MYSQL_BIND in[4];
-	unsigned long len = strlen(type), ulen = strlen(user_type);
+	unsigned long len, ulen;
 
-	bind_str(&in[0], type, &len);
-	bind_i32(&in[1], &id);
-	bind_str(&in[2], user_type, &ulen);
-	bind_i32(&in[3], &user_id);
+	bind_pair(in, type, &len, &id, user_type, &ulen, &user_id);
 	return db_exec(db, stmt(db, USAGE_STMT_ADD), in, "repo_usage_add");
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_drop(struct db *db, const char *type, int32_t id,
+    const char *user_type, int32_t user_id)
+{
+	MYSQL_BIND in[4];
+	unsigned long len, ulen;
+
+	bind_pair(in, type, &len, &id, user_type, &ulen, &user_id);
+	return db_exec(db, stmt(db, USAGE_STMT_DROP), in, "repo_usage_drop");
 }
 
 /* See repo_usage.h. */

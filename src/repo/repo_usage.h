@@ -32,6 +32,10 @@ int	repo_usage_add(struct db *db, const char *type, int32_t id,
 /* Forgets every use of (type, id) and by it, when it is deleted. */
 int	repo_usage_forget(struct db *db, const char *type, int32_t id);
 
+/* Drops the one use of asset (type, id) by (user_type, user_id). */
+int	repo_usage_drop(struct db *db, const char *type, int32_t id,
+	    const char *user_type, int32_t user_id);
+
 /* One user of an asset: its type (a USAGE_ word) and id. */
 struct repo_usage_user {
 	const char	*type;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # name: emails v2: programs, paging through a folder of 55 emails, used by, bulk delete with ignoreUsedBy, concurrent state transitions
 # docs/behaviour.md §9 and docs/assets.md "Emails v2".  An email made by
-# v2 in a program (mautoctl program create) and its template use; List
+# v2 in a program (mautoctl program create) and its template use, moved
+# to another template by Update; List
 # Emails pages a folder of 55 emails (made by v1 and v2) with totalItems,
 # each content id once, as v1's browse lists them; the uses of an email
 # (asset_usage rows, as smart campaigns will record them) through Get
@@ -56,6 +57,20 @@ if ctl template delete "$tpl" >/dev/null 2>&1; then
 else
 	echo "ok - a template a v2 email uses is not deleted"
 fi
+
+# Update to another template: the first is no longer used.
+tpl2=$(ctl template create --name "ETPL2b-$tag" --folder 3 --file "$work/tpl.html")
+v2 POST /rest/asset/v2/email "{\"name\": \"t-$tag\", \"appData\": {\"folderId\": \"$folder\"}, \"templateId\": \"$tpl2\", $hdrs}"
+moved=$(id_of)
+v2 POST "/rest/asset/v2/email/$moved/update" "{\"templateId\": $tpl}"
+expect "Update links another template" "d['result'][0]['templateId'] == '$tpl'"
+if ctl template delete "$tpl2" >/dev/null 2>&1; then
+	echo "ok - the template the email left can be deleted"
+else
+	echo "not ok - the template the email left is still held"
+	failed=1
+fi
+v2 POST "/rest/asset/v2/email/$moved/delete"
 
 # ---- 55 emails in a folder, paged -------------------------------------------
 fplace="{\"id\":$folder,\"type\":\"Folder\"}"
