@@ -134,14 +134,15 @@
 
 /* The content id of the draft beside an approved version, less the id. */
 #define EMAIL2_DRAFT_BASE	((int64_t)1 << 31)
-/* The largest page of List Emails and Get Email Used By. */
-#define EMAIL2_PAGE_MAX		50
-#define EMAIL2_PAGE_DEFAULT	20
-/* The most ids of Bulk Get and Bulk Delete, and of Bulk Used By. */
-#define EMAIL2_BULK_MAX		20
-#define EMAIL2_BULK_USEDBY_MAX	50
-/* The longest header value taken, in characters. */
+/*
+ * The longest values taken, in characters, as email and email_version
+ * keep them (db/migrations/0013_emails.sql): subject and preheader, the
+ * other headers, and the HTML or text of data (in bytes, under the body
+ * limit).
+ */
+#define EMAIL2_SUBJECT_CHARS	4096
 #define EMAIL2_HDR_CHARS	1024
+#define EMAIL2_DATA_BYTES	MAX_BODY_BYTES
 /* The Emails root folder, where workspaceId alone puts an email. */
 #define EMAIL2_ROOT_FOLDER	2
 
@@ -570,6 +571,24 @@ struct email2_body {
 	int32_t			 template_id;
 };
 
+/*
+ * 1001 when s (not NULL) holds more than max characters (UTF-8 sequences,
+ * as the database counts them).
+ */
+static int
+chars_max(struct call *c, struct resp *r, const char *key, const char *s,
+    size_t max)
+{
+	size_t n = 0;
+
+	for (; s != NULL && *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max)
+			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+			    "Invalid value for '%s': longer than %zu "
+			    "characters", key, max);
+	return 0;
+}
+
 /* headers, settings, data, templateId of body into *b (1001, 709). */
 static int
 read_common(struct call *c, struct resp *r, struct json_object *body,
@@ -583,7 +602,7 @@ read_common(struct call *c, struct resp *r, struct json_object *body,
 	};
 	struct json_object *h, *s, *d, *x, *cc;
 	bool v, has, sync = false;
-	size_t i;
+	size_t i, max;
 	int err;
 
 	b->operational = b->text_only = b->web_view = -1;
@@ -598,12 +617,22 @@ read_common(struct call *c, struct resp *r, struct json_object *body,
 	    (err = member_int(c, r, body, "templateId", &b->template_id,
 	    &b->has_template)) != 0)
 		return err;
-	for (i = 0; i < EMAIL_HDR__MAX; i++)
-		if ((err = api_common_member_str(c, r, h, hnames[i],
-		    EMAIL2_HDR_CHARS, &b->hdr[i])) != 0)
+	if ((err = chars_max(c, r, "name", b->name, ASSET_NAME_CHARS)) != 0 ||
+	    (err = chars_max(c, r, "description", b->description,
+	    ASSET_DESCRIPTION_CHARS)) != 0)
+		return err;
+	for (i = 0; i < EMAIL_HDR__MAX; i++) {
+		max = i == EMAIL_HDR_SUBJECT ? EMAIL2_SUBJECT_CHARS :
+		    EMAIL2_HDR_CHARS;
+		if ((err = api_common_member_str(c, r, h, hnames[i], max,
+		    &b->hdr[i])) != 0 ||
+		    (err = chars_max(c, r, hnames[i], b->hdr[i], max)) != 0)
 			return err;
-	if ((err = api_common_member_str(c, r, h, "preheader", 1024,
-	    &b->preheader)) != 0)
+	}
+	if ((err = api_common_member_str(c, r, h, "preheader",
+	    EMAIL2_SUBJECT_CHARS, &b->preheader)) != 0 ||
+	    (err = chars_max(c, r, "preheader", b->preheader,
+	    EMAIL2_SUBJECT_CHARS)) != 0)
 		return err;
 	if (h != NULL && json_object_object_get_ex(h, "ccEmails", &cc) &&
 	    cc != NULL) {
@@ -630,10 +659,10 @@ read_common(struct call *c, struct resp *r, struct json_object *body,
 	    NULL)) != 0)
 		return err;
 	if ((err = member_obj(c, r, d, "html", &h)) != 0 ||
-	    (err = api_common_member_str(c, r, h, "body", 2 * 1024 * 1024,
+	    (err = api_common_member_str(c, r, h, "body", EMAIL2_DATA_BYTES,
 	    &b->html)) != 0 ||
 	    (err = member_obj(c, r, d, "text", &x)) != 0 ||
-	    (err = api_common_member_str(c, r, x, "body", 2 * 1024 * 1024,
+	    (err = api_common_member_str(c, r, x, "body", EMAIL2_DATA_BYTES,
 	    &b->text)) != 0 ||
 	    (err = api_common_member_bool(c, r, x, "syncFromHtml", &sync,
 	    NULL)) != 0)
