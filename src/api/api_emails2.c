@@ -52,7 +52,9 @@
  *     ignored, as the swagger says; without it the email is not linked
  *     to a template and data.html.body is its HTML (checked as Update
  *     Email Full Content checks it: 709 for <script>).  ids may be JSON
- *     strings or numbers;
+ *     strings or numbers; lengths are counted in characters as the
+ *     email keeps them (name 255, description 2000, subject and
+ *     preheader 4096, the other headers 1024: 1001 beyond);
  *   - settings.enableUrlTracking, brandedDomain, dedicatedIp and
  *     editorContext are taken and not kept; a non-empty ccEmails is 709
  *     (mauto has no CC to send to);
