@@ -58,14 +58,15 @@
  *   - settings.enableUrlTracking, brandedDomain, dedicatedIp and
  *     editorContext are taken and not kept; a non-empty ccEmails is 709
  *     (mauto has no CC to send to);
- *   - Update edits what v1 edits: name, description, preheader and the
- *     settings are the email's; headers and data change the draft, made
- *     first as a copy of the approved version when there is none, and
- *     the answer is that draft; templateId links the email to that
- *     template (no longer to its old one) and resets the draft's content
- *     to the template's (an approved version shows the new template
- *     too);
- *     data.html.body of an email linked to a template is 709;
+ *   - Update (its body optional: none changes nothing and answers the
+ *     content named) edits what v1 edits: name, description, preheader
+ *     and the settings are the email's; headers and data change the
+ *     draft, made first as a copy of the approved version when there is
+ *     none, and the answer is that draft; templateId links the email to
+ *     that template (no longer to its old one) and resets the draft's
+ *     content to the template's (an approved version shows the new
+ *     template too); data.html.body of an email linked to a template is
+ *     709;
  *   - Update Status takes any content id of the email: approve (the v1
  *     checks: 709 "Cannot approve email: From Name is empty", ...),
  *     unapprove, discard as v1's approveDraft, unapprove, discardDraft;
@@ -1037,7 +1038,10 @@ api_emails2_update(struct call *c, struct resp *r)
 	int err;
 
 	memset(&b, 0, sizeof(b));
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
+	/* The body is optional (the swagger's): none changes nothing. */
+	body = api_common_body_object(c);
+	if ((err = app_type(c, r)) != 0 ||
+	    (c->req->json != NULL && (err = body_of(c, r, &body)) != 0) ||
 	    (err = read_common(c, r, body, &b)) != 0 ||
 	    (err = load(c, r, c->req->path_params[0], false, &e, &id)) != 0)
 		return err;
