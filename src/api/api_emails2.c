@@ -73,7 +73,8 @@
  *     create_draft makes the draft beside an approved-only email (709
  *     when it has a draft already).  The answer is the version the
  *     action leaves: approved for approve and discard, the draft for
- *     unapprove and create_draft;
+ *     unapprove and create_draft (the version the email has then when
+ *     another call took that one away in between; Update likewise);
  *   - Clone copies the approved version, else the draft (as v1), into a
  *     new draft in the source's place; newAsset.name is required (701),
  *     a name taken there 709;
@@ -453,26 +454,40 @@ email2_json(struct call *c, struct resp *r, const struct repo_email *e,
 	return 0;
 }
 
-/* Answers email id's version want, with data. */
+/*
+ * Answers email id's version want, with data; the version it has now
+ * when another call has taken that one away since the change.
+ */
 static int
 answer(struct call *c, struct resp *r, int32_t id, enum asset_status want)
 {
 	struct repo_email e;
 	struct json_object *o;
 	char text[24];
-	int err;
+	int err, tries;
 
-	err = repo_email_get(c->app->db, &c->app->arena, id, want, false, &e);
-	if (err == -REPO_ERR_NOT_FOUND) {
-		(void)snprintf(text, sizeof(text), "%ld", (long)id);
-		return not_found(c, r, text);
+	for (tries = 0; tries < 2; tries++, want = ASSET_ST_ANY) {
+		err = repo_email_get(c->app->db, &c->app->arena, id, want,
+		    false, &e);
+		if (err == -REPO_ERR_NOT_FOUND && want != ASSET_ST_ANY)
+			continue;
+		if (err == -REPO_ERR_NOT_FOUND) {
+			(void)snprintf(text, sizeof(text), "%ld", (long)id);
+			return not_found(c, r, text);
+		}
+		if (err != 0)
+			return err_from_repo(err);
+		err = email2_json(c, r, &e, true, &o);
+		if (err == -API_ERR_NO_DATA && tries == 0) {
+			r->err_msg = NULL;
+			continue;
+		}
+		if (err != 0)
+			return err;
+		resp_add(r, o);
+		return 0;
 	}
-	if (err != 0)
-		return err_from_repo(err);
-	if ((err = email2_json(c, r, &e, true, &o)) != 0)
-		return err;
-	resp_add(r, o);
-	return 0;
+	return err;
 }
 
 /* The JSON object body, or 1003. */
