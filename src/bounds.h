@@ -74,6 +74,11 @@
 #define ASSET_NAME_CHARS	255	/* asset and folder names */
 #define ASSET_DESCRIPTION_CHARS	2000
 #define MAX_FOLDERS_LISTED	100000	/* mautoctl folder list */
+/* Emails v2 (docs/behaviour.md §9): pages and bulk calls. */
+#define EMAIL2_PAGE_DEFAULT	20	/* List Emails, Used By: pageSize */
+#define EMAIL2_PAGE_MAX		50
+#define EMAIL2_BULK_MAX		20	/* Bulk Get and Bulk Delete: ids */
+#define EMAIL2_BULK_USEDBY_MAX	50	/* Bulk Used By: ids */
 
 /* Workers. */
 #define MAX_WORKERS		256

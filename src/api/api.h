@@ -117,8 +117,23 @@ int	api_smart_campaigns_activate(struct call *c, struct resp *r);
 int	api_smart_campaigns_deactivate(struct call *c, struct resp *r);
 
 /*
- * api_emails.c: Emails v1, the operations built so far (the rest answer
- * 703 through api_pending).
+ * api_emails2.c: Emails (New), the asset v2 operations, over the email
+ * store of Emails v1.
+ */
+int	api_emails2_create(struct call *c, struct resp *r);
+int	api_emails2_get(struct call *c, struct resp *r);
+int	api_emails2_filter(struct call *c, struct resp *r);
+int	api_emails2_update(struct call *c, struct resp *r);
+int	api_emails2_state(struct call *c, struct resp *r);
+int	api_emails2_clone(struct call *c, struct resp *r);
+int	api_emails2_delete(struct call *c, struct resp *r);
+int	api_emails2_bulk_get(struct call *c, struct resp *r);
+int	api_emails2_bulk_delete(struct call *c, struct resp *r);
+int	api_emails2_used_by(struct call *c, struct resp *r);
+int	api_emails2_bulk_used_by(struct call *c, struct resp *r);
+
+/*
+ * api_emails.c: Emails v1.
  */
 int	api_emails_get(struct call *c, struct resp *r);
 int	api_emails_get_by_name(struct call *c, struct resp *r);

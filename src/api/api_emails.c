@@ -138,6 +138,7 @@
 #include "api/api.h"
 #include "api/api_asset.h"
 #include "api/api_common.h"
+#include "api/api_emails.h"
 #include "api/api_leads_catalog.h"
 #include "bounds.h"
 #include "call.h"
@@ -546,6 +547,7 @@ api_emails_update(struct call *c, struct resp *r)
 	m.text_only = pv[5].present ? pv[5].b : -1;
 	m.web_view = pv[6].present ? pv[6].b : -1;
 	m.auto_copy_to_text = pv[7].present ? pv[7].b : -1;
+	m.template_id = 0;
 	e = repo_email_update_meta(c->app->db, id, &m);
 	if (e == -REPO_ERR_CONFLICT)
 		return name_taken(c, r, m.name);
@@ -2455,5 +2457,51 @@ api_emails_send_sample(struct call *c, struct resp *r)
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int(id));
 	resp_add(r, o);
+	return 0;
+}
+
+/* ---- What Emails v2 (api_emails2.c) shares ------------------------------ */
+
+/* See api_emails.h. */
+int
+api_emails_approval_check(const struct repo_email *draft, char *msg)
+{
+	return check_for_approval(draft, msg);
+}
+
+/* See api_emails.h. */
+int
+api_emails_render_version(struct call *c, struct resp *r, int32_t id,
+    enum asset_status want, char **html, size_t *len, char **text,
+    bool *own_text)
+{
+	struct email_ctx x;
+	struct json_object *t;
+	int e;
+
+	*html = NULL;
+	*text = NULL;
+	*len = 0;
+	*own_text = false;
+	if ((e = email_ctx_load(c, r, id, want, false, &x)) != 0) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	if ((*html = render_for_lead(c, &x, 0, len, &e)) == NULL) {
+		email_ctx_clear(&x);
+		return e;
+	}
+	if (json_object_object_get_ex(x.content, "text", &t) &&
+	    json_object_is_type(t, json_type_string)) {
+		*text = strdup(json_object_get_string(t));
+		*own_text = true;
+	} else
+		*text = text_of(*html, *len);
+	email_ctx_clear(&x);
+	if (*text == NULL) {
+		free(*html);
+		*html = NULL;
+		return -API_ERR_SYSTEM;
+	}
 	return 0;
 }

@@ -1082,7 +1082,8 @@ read_headers(struct rctx *c)
 	    (r = read_header(c, "HTTP_ACCEPT_ENCODING",
 	    &req->accept_encoding)) != 0 ||
 	    (r = read_header(c, "HTTP_RANGE", &req->range)) != 0 ||
-	    (r = read_header(c, "HTTP_X_MAUTO_FAULT", &req->fault)) != 0)
+	    (r = read_header(c, "HTTP_X_MAUTO_FAULT", &req->fault)) != 0 ||
+	    (r = read_header(c, "HTTP_X_APP_TYPE", &req->app_type)) != 0)
 		goto out;
 	r = read_header(c, "REMOTE_ADDR", &req->remote_addr);
 out:

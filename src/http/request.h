@@ -114,6 +114,7 @@ struct req {
 	const char		*accept_encoding;
 	const char		*range;		/* HTTP_RANGE */
 	const char		*fault;		/* HTTP_X_MAUTO_FAULT (fault.h) */
+	const char		*app_type;	/* HTTP_X_APP_TYPE (asset v2) */
 	const char		*remote_addr;
 
 	/* Path parameters, filled by the router. */

@@ -5,6 +5,7 @@
  * asset family.  The envelope is written by hand around json-c's
  * serialisation of the result, so key order never depends on json-c.
  */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,6 +30,8 @@ resp_clear(struct resp *r)
 	json_object_put(r->result);
 	json_object_put(r->warnings);
 	json_object_put(r->body);
+	json_object_put(r->result_object);
+	json_object_put(r->page_details);
 	if (r->has_file)
 		(void)close(r->file_fd);
 	resp_init(r);
@@ -49,7 +52,7 @@ resp_warn(struct resp *r, enum envelope env, int code, const char *msg)
 
 	if (r->warnings == NULL)
 		r->warnings = json_object_new_array();
-	if (env == ENV_LEADDB) {
+	if (env == ENV_LEADDB || env == ENV_ASSET2) {
 		w = json_object_new_object();
 		json_object_object_add(w, "code", json_object_new_int(code));
 		json_object_object_add(w, "message",
@@ -205,26 +208,84 @@ render_asset1(struct buf *out, const struct resp *r, const char *rid,
 	buf_addc(out, '}');
 }
 
+/*
+ * One entry of an asset v2 errors array (docs/behaviour.md §2.3, the
+ * swagger's ContentWaveErrorDTO): the code and message of the service's
+ * table, key "api.error.<code>", source "validation", no position.
+ */
+static void
+add_error2(struct buf *out, const char *code, const char *msg,
+    const char *type)
+{
+	buf_adds(out, "{\"key\":");
+	buf_adds(out, "\"api.error.");
+	buf_adds(out, code);
+	buf_adds(out, "\",\"message\":");
+	buf_add_json_str(out, msg, strlen(msg));
+	buf_adds(out, ",\"code\":");
+	buf_add_json_str(out, code, strlen(code));
+	buf_adds(out, ",\"dynamicMessage\":");
+	buf_add_json_str(out, msg, strlen(msg));
+	buf_adds(out, ",\"type\":\"");
+	buf_adds(out, type);
+	buf_adds(out, "\",\"source\":\"validation\",\"errorMessage\":");
+	buf_add_json_str(out, msg, strlen(msg));
+	buf_adds(out, ",\"errorPosition\":null}");
+}
+
+/*
+ * Asset v2: {success, requestId, result} (an array, or the object of
+ * result_object; none when no_result), pageDetails when set, and the
+ * warnings as entries of errors of type "warning"; a failure is
+ * {success:false, requestId, errors:[one entry of type "error"]}.
+ */
 static void
 render_asset2(struct buf *out, const struct resp *r, const char *rid,
     const struct err_info *e, const char *msg)
 {
+	struct json_object *w, *v;
+	char code[16];
+	size_t i, n;
+
 	if (e != NULL) {
 		buf_adds(out, "{\"success\":false,");
 		add_rid(out, rid);
-		buf_adds(out, ",\"errors\":");
-		add_errors(out, e, msg);
-		buf_addc(out, '}');
+		buf_adds(out, ",\"errors\":[");
+		add_error2(out, e->code, msg, "error");
+		buf_adds(out, "]}");
 		return;
 	}
 	buf_adds(out, "{\"success\":true,");
 	add_rid(out, rid);
-	if (!r->no_result) {
+	if (r->result_object != NULL) {
+		buf_adds(out, ",\"result\":");
+		add_json(out, r->result_object);
+	} else if (!r->no_result) {
 		buf_adds(out, ",\"result\":");
 		if (r->result != NULL)
 			add_json(out, r->result);
 		else
 			buf_adds(out, "[]");
+	}
+	if (r->page_details != NULL) {
+		buf_adds(out, ",\"pageDetails\":");
+		add_json(out, r->page_details);
+	}
+	n = r->warnings != NULL ? json_object_array_length(r->warnings) : 0;
+	if (n > 0) {
+		buf_adds(out, ",\"errors\":[");
+		for (i = 0; i < n; i++) {
+			w = json_object_array_get_idx(r->warnings, i);
+			(void)snprintf(code, sizeof(code), "%d",
+			    json_object_object_get_ex(w, "code", &v) ?
+			    json_object_get_int(v) : 0);
+			if (i > 0)
+				buf_addc(out, ',');
+			add_error2(out, code, json_object_object_get_ex(w,
+			    "message", &v) ? json_object_get_string(v) : "",
+			    "warning");
+		}
+		buf_addc(out, ']');
 	}
 	buf_addc(out, '}');
 }

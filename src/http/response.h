@@ -36,6 +36,13 @@ struct resp {
 	 */
 	const char		*result_text;
 	size_t			 result_len;
+	/*
+	 * Asset v2: a result that is one object, not an array (List
+	 * Emails), and a pageDetails member after it (Get Email Used By).
+	 * Owned.
+	 */
+	struct json_object	*result_object;
+	struct json_object	*page_details;
 	/* Paged lead DB reads: -1 omit, 0 false, 1 true. */
 	int			 more_result;
 	const char		*next_page_token;	/* arena string or NULL */
@@ -77,7 +84,11 @@ const char	*resp_result_json(struct resp *r, size_t *len);
  * response is rendered) instead of the items added.
  */
 void	resp_result_text(struct resp *r, const char *text, size_t len);
-/* Appends a warning (lead DB: {code,message}; asset: the message). */
+/*
+ * Appends a warning (lead DB and asset v2: {code,message}, asset v2
+ * rendering it as an entry of errors of type "warning"; asset v1: the
+ * message).
+ */
 void	resp_warn(struct resp *r, enum envelope env, int code, const char *msg);
 /* Adds a header line; extra lines past RESP_MAX_HEADERS are dropped. */
 void	resp_header(struct resp *r, const char *line);

@@ -46,6 +46,8 @@ enum email_stmt {
 	EMAIL_STMT_COUNT_PLACE,
 	EMAIL_STMT_DRAFT_FROM_APPROVED,
 	EMAIL_STMT_DRAFT_PUT,
+	EMAIL_STMT_FILTER,
+	EMAIL_STMT_FILTER_COUNT,
 	EMAIL_STMT__MAX
 };
 
@@ -89,6 +91,27 @@ enum email_stmt {
 	"from_email, reply_email_type, reply_email, open_tracking_disabled, " \
 	"content"
 
+/*
+ * List Emails' conditions.  Parameters: workspace, two statuses, place
+ * type (twice), place ids as a comma list (twice), name (twice),
+ * template (twice), created from and to, modified from and to (epoch
+ * seconds or NULL).
+ */
+#define FILTER_WHERE \
+	"WHERE e.workspace_id = ? AND v.status IN (?, ?) " \
+	"AND (? IS NULL OR e.place_type = ?) " \
+	"AND (? IS NULL OR FIND_IN_SET(e.place_id, ?) > 0) " \
+	"AND (? IS NULL OR LOCATE(LOWER(?), LOWER(e.name)) > 0) " \
+	"AND (? IS NULL OR e.template_id = ?) " \
+	"AND e.created_at >= COALESCE(DATE_ADD('1970-01-01', " \
+	"INTERVAL ? SECOND), '1000-01-01') " \
+	"AND e.created_at <= COALESCE(DATE_ADD('1970-01-01', " \
+	"INTERVAL ? SECOND), '9999-12-31') " \
+	"AND e.updated_at >= COALESCE(DATE_ADD('1970-01-01', " \
+	"INTERVAL ? SECOND), '1000-01-01') " \
+	"AND e.updated_at <= COALESCE(DATE_ADD('1970-01-01', " \
+	"INTERVAL ? SECOND), '9999-12-31') "
+
 static const char *const sql[EMAIL_STMT__MAX] = {
 	[EMAIL_STMT_GET] =
 	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM "WHERE e.id = ? "
@@ -122,13 +145,16 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	[EMAIL_STMT_INSERT] =
 	    "INSERT INTO email (name, description, place_type, place_id, "
 	    "template_id, operational, text_only, auto_copy_to_text, "
-	    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-	    "UTC_TIMESTAMP(), UTC_TIMESTAMP())",
-	/* Parameters: email, subject, from name, from email, reply, otd. */
+	    "web_view, pre_header, created_at, updated_at) VALUES (?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	/*
+	 * Parameters: email, subject, from name, from email, reply, otd,
+	 * content.
+	 */
 	[EMAIL_STMT_VERSION_NEW] =
 	    "INSERT INTO email_version (email_id, status, " EMAIL_VCOLS
 	    ", updated_at) VALUES (?, 'draft', 'Text', ?, 'Text', ?, "
-	    "'Text', ?, 'Text', ?, ?, '', UTC_TIMESTAMP())",
+	    "'Text', ?, 'Text', ?, ?, ?, UTC_TIMESTAMP())",
 	/* A clone's draft: the source's approved version, else its draft. */
 	[EMAIL_STMT_VERSION_COPY] =
 	    "INSERT INTO email_version (email_id, status, " EMAIL_VCOLS
@@ -159,6 +185,7 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "text_only = COALESCE(?, text_only), "
 	    "web_view = COALESCE(?, web_view), "
 	    "auto_copy_to_text = COALESCE(?, auto_copy_to_text), "
+	    "template_id = COALESCE(?, template_id), "
 	    "updated_at = UTC_TIMESTAMP() WHERE id = ?",
 	[EMAIL_STMT_DELETE] =
 	    "DELETE FROM email WHERE id = ?",
@@ -177,6 +204,22 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "open_tracking_disabled = ?, content = ?, "
 	    "updated_at = UTC_TIMESTAMP() WHERE email_id = ? AND "
 	    "status = 'draft'",
+	/*
+	 * List Emails (v2): FILTER_WHERE's 15 parameters, the sort (seven
+	 * times), limit, offset.
+	 */
+	[EMAIL_STMT_FILTER] =
+	    "SELECT " EMAIL_COLS EMAIL_FROM FILTER_WHERE
+	    "ORDER BY CASE WHEN ? = 0 THEN e.name END ASC, "
+	    "CASE WHEN ? = 1 THEN e.name END DESC, "
+	    "CASE WHEN ? = 2 THEN e.created_at END ASC, "
+	    "CASE WHEN ? = 3 THEN e.created_at END DESC, "
+	    "CASE WHEN ? = 4 THEN e.updated_at END ASC, "
+	    "CASE WHEN ? = 5 THEN e.updated_at END DESC, "
+	    "CASE WHEN ? = 7 THEN e.id END DESC, e.id, v.status "
+	    "LIMIT ? OFFSET ?",
+	[EMAIL_STMT_FILTER_COUNT] =
+	    "SELECT COUNT(*)" EMAIL_FROM FILTER_WHERE,
 };
 
 const struct db_stmt_set repo_emails_sql = {
@@ -237,6 +280,25 @@ fill(const struct db_text_rows *t, size_t i, struct repo_email *out)
 	}
 	out->open_tracking_disabled = db_text_i64(t, i,
 	    EMAIL_COL_HDR + 2 * EMAIL_HDR__MAX) != 0;
+}
+
+/* Every row of t into *out (n of them, in the arena a); 0 or an error. */
+static int
+fill_all(struct arena *a, const struct db_text_rows *t, struct repo_email **out,
+    size_t *n)
+{
+	struct repo_email *items;
+	size_t i;
+
+	if (t->count == 0)
+		return 0;
+	if ((items = arena_zalloc(a, t->count * sizeof(*items))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t->count; i++)
+		fill(t, i, &items[i]);
+	*out = items;
+	*n = t->count;
+	return 0;
 }
 
 /* The content of version st of email id into the arena. */
@@ -373,14 +435,12 @@ repo_email_browse(struct db *db, struct arena *a,
     const struct repo_email_query *q, struct repo_email **out, size_t *n)
 {
 	struct db_text_rows t;
-	struct repo_email *items;
 	MYSQL_BIND in[10];
 	const char *s1 = "draft", *s2 = "approved", *word = NULL;
 	unsigned long l1, l2, wlen = 0;
 	int32_t pid = 0, limit = q->limit;
 	int64_t offset = q->offset, earliest = q->earliest,
 	    latest = q->latest;
-	size_t i;
 	int r;
 
 	*out = NULL;
@@ -408,15 +468,7 @@ repo_email_browse(struct db *db, struct arena *a,
 	    (r = db_fetch_text(db, stmt(db, EMAIL_STMT_BROWSE), a,
 	    EMAIL_NCOLS, (size_t)limit, "repo_email_browse", &t)) != 0)
 		return r;
-	if (t.count == 0)
-		return 0;
-	if ((items = arena_zalloc(a, t.count * sizeof(*items))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < t.count; i++)
-		fill(&t, i, &items[i]);
-	*out = items;
-	*n = t.count;
-	return 0;
+	return fill_all(a, &t, out, n);
 }
 
 struct email_insert {
@@ -446,13 +498,14 @@ email_insert_tx(struct db *db, void *arg)
 {
 	struct email_insert *x = arg;
 	const struct repo_email_new *e = x->e;
-	MYSQL_BIND in[8];
+	MYSQL_BIND in[10];
 	const char *ptype = folder_type_name(e->place.type);
 	unsigned long nlen = strlen(e->name), dlen = 0, plen = strlen(ptype);
-	unsigned long hlen[EMAIL_HDR__MAX];
+	unsigned long hlen[EMAIL_HDR__MAX], phlen = 0, clen = 0;
 	int32_t pid = (int32_t)e->place.id, tpl = e->template_id;
 	int32_t op = e->operational, to = e->text_only,
-	    ac = e->auto_copy_to_text, otd = e->open_tracking_disabled;
+	    ac = e->auto_copy_to_text, otd = e->open_tracking_disabled,
+	    wv = e->web_view;
 	uint64_t rows;
 	size_t h;
 	int r;
@@ -475,6 +528,12 @@ email_insert_tx(struct db *db, void *arg)
 	bind_i32(&in[5], &op);
 	bind_i32(&in[6], &to);
 	bind_i32(&in[7], &ac);
+	bind_i32(&in[8], &wv);
+	if (e->pre_header != NULL) {
+		phlen = strlen(e->pre_header);
+		bind_str(&in[9], e->pre_header, &phlen);
+	} else
+		bind_null(&in[9]);
 	if ((r = db_exec(db, stmt(db, EMAIL_STMT_INSERT), in,
 	    "repo_email_insert")) != 0)
 		return r;
@@ -498,6 +557,8 @@ email_insert_tx(struct db *db, void *arg)
 			bind_str(&in[1 + h], e->hdr[h], &hlen[h]);
 		}
 		bind_i32(&in[5], &otd);
+		clen = e->content != NULL ? strlen(e->content) : 0;
+		bind_str(&in[6], e->content != NULL ? e->content : "", &clen);
 		if ((r = db_exec(db, stmt(db, EMAIL_STMT_VERSION_NEW), in,
 		    "repo_email_insert")) != 0)
 			return r;
@@ -551,10 +612,10 @@ int
 repo_email_update_meta(struct db *db, int32_t id,
     const struct repo_email_meta *m)
 {
-	MYSQL_BIND in[9];
+	MYSQL_BIND in[10];
 	unsigned long len[3] = { 0, 0, 0 };
 	int32_t flags[5] = { m->operational, m->publish_to_msi, m->text_only,
-	    m->web_view, m->auto_copy_to_text };
+	    m->web_view, m->auto_copy_to_text }, tpl = m->template_id;
 	uint64_t rows;
 	size_t k;
 	int r;
@@ -564,7 +625,11 @@ repo_email_update_meta(struct db *db, int32_t id,
 	bind_opt_str(&in[2], m->pre_header, &len[2]);
 	for (k = 0; k < 5; k++)
 		bind_opt_flag(&in[3 + k], &flags[k]);
-	bind_i32(&in[8], &id);
+	if (tpl > 0)
+		bind_i32(&in[8], &tpl);
+	else
+		bind_null(&in[8]);
+	bind_i32(&in[9], &id);
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_exec_n(db, stmt(db, EMAIL_STMT_META), in, &rows,
 	    "repo_email_update_meta")) != 0)
@@ -762,4 +827,86 @@ repo_email_count_in_place(struct db *db, const struct folder_ref *p,
 	bind_i32(&in[1], &pid);
 	return db_query_i64(db, stmt(db, EMAIL_STMT_COUNT_PLACE), in, n,
 	    "repo_email_count_in_place");
+}
+
+/* Binds an optional epoch time (has false: SQL NULL). */
+static void
+bind_opt_time(MYSQL_BIND *b, bool has, const int64_t *t)
+{
+	if (has)
+		bind_i64(b, t);
+	else
+		bind_null(b);
+}
+
+/* See repo_emails.h. */
+int
+repo_email_filter(struct db *db, struct arena *a,
+    const struct repo_email_filter *q, struct repo_email **out, size_t *n,
+    int64_t *total)
+{
+	struct db_text_rows t;
+	MYSQL_BIND in[24];
+	const char *s1 = "draft", *s2 = "approved", *ptype = NULL;
+	unsigned long l1, l2, plen = 0, idlen = 0, nlen = 0;
+	int32_t ws = q->workspace_id, tpl = q->template_id, limit = q->limit;
+	int32_t sort = q->sort;
+	int64_t offset = q->offset;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	*total = 0;
+	if (q->status != ASSET_ST_ANY)
+		s1 = s2 = asset_status_name(q->status);
+	l1 = strlen(s1);
+	l2 = strlen(s2);
+	bind_i32(&in[0], &ws);
+	bind_str(&in[1], s1, &l1);
+	bind_str(&in[2], s2, &l2);
+	if (q->place_ids != NULL) {
+		ptype = folder_type_name(q->place_type);
+		plen = strlen(ptype);
+		idlen = strlen(q->place_ids);
+		bind_str(&in[3], ptype, &plen);
+		bind_str(&in[4], ptype, &plen);
+		bind_str(&in[5], q->place_ids, &idlen);
+		bind_str(&in[6], q->place_ids, &idlen);
+	} else
+		for (i = 3; i < 7; i++)
+			bind_null(&in[i]);
+	if (q->name != NULL) {
+		nlen = strlen(q->name);
+		bind_str(&in[7], q->name, &nlen);
+		bind_str(&in[8], q->name, &nlen);
+	} else {
+		bind_null(&in[7]);
+		bind_null(&in[8]);
+	}
+	if (tpl > 0) {
+		bind_i32(&in[9], &tpl);
+		bind_i32(&in[10], &tpl);
+	} else {
+		bind_null(&in[9]);
+		bind_null(&in[10]);
+	}
+	bind_opt_time(&in[11], q->has_created_from, &q->created_from);
+	bind_opt_time(&in[12], q->has_created_to, &q->created_to);
+	bind_opt_time(&in[13], q->has_modified_from, &q->modified_from);
+	bind_opt_time(&in[14], q->has_modified_to, &q->modified_to);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_query_i64(db, stmt(db, EMAIL_STMT_FILTER_COUNT), in, total,
+	    "repo_email_filter")) != 0)
+		return r;
+	for (i = 15; i < 22; i++)
+		bind_i32(&in[i], &sort);
+	bind_i32(&in[22], &limit);
+	bind_i64(&in[23], &offset);
+	if ((r = db_exec(db, stmt(db, EMAIL_STMT_FILTER), in,
+	    "repo_email_filter")) != 0 ||
+	    (r = db_fetch_text(db, stmt(db, EMAIL_STMT_FILTER), a,
+	    EMAIL_NCOLS, (size_t)limit, "repo_email_filter", &t)) != 0)
+		return r;
+	return fill_all(a, &t, out, n);
 }

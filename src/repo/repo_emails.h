@@ -108,7 +108,11 @@ struct repo_email_new {
 	bool			 text_only;
 	bool			 auto_copy_to_text;
 	bool			 open_tracking_disabled;
+	bool			 web_view;
+	const char		*pre_header;	/* NULL: none */
 	const char		*hdr[EMAIL_HDR__MAX];	/* Text values or NULL */
+	/* The draft's content document (model/email.h); NULL: "". */
+	const char		*content;
 	int32_t			 clone_of;	/* 0; else its best version is copied */
 };
 
@@ -130,6 +134,7 @@ struct repo_email_meta {
 	int			 text_only;
 	int			 web_view;
 	int			 auto_copy_to_text;
+	int32_t			 template_id;	/* 0: stays */
 };
 
 /* Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT (name taken). */
@@ -177,6 +182,36 @@ typedef int (*repo_email_edit_fn)(void *arg, struct repo_email_draft *d,
  */
 int	repo_email_edit(struct db *db, int32_t id, repo_email_edit_fn fn,
 	    void *arg, char *msg);
+
+/*
+ * List Emails (v2): one item per version, as List Emails sorts them.
+ * sort: 0 name, 1 name descending, 2 created, 3 created descending, 4
+ * modified, 5 modified descending, 6 id, 7 id descending (then id and
+ * the approved version first).
+ */
+struct repo_email_filter {
+	int32_t			 workspace_id;
+	enum asset_status	 status;	/* ASSET_ST_ANY: both */
+	enum folder_type	 place_type;	/* with place_ids */
+	const char		*place_ids;	/* "12,13", or NULL: any */
+	const char		*name;		/* contained, any case; NULL */
+	int32_t			 template_id;	/* 0: any */
+	bool			 has_created_from, has_created_to;
+	bool			 has_modified_from, has_modified_to;
+	int64_t			 created_from, created_to;	/* epoch */
+	int64_t			 modified_from, modified_to;
+	int			 sort;
+	int64_t			 offset;
+	int			 limit;
+};
+
+/*
+ * The page of q into *out (n items, in the arena) and the number of
+ * items of every page into *total.  Returns 0 or a negative repo_err.
+ */
+int	repo_email_filter(struct db *db, struct arena *a,
+	    const struct repo_email_filter *q, struct repo_email **out,
+	    size_t *n, int64_t *total);
 
 /* The number of emails in place (mautoctl folder delete). */
 int	repo_email_count_in_place(struct db *db, const struct folder_ref *p,

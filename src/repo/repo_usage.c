@@ -9,12 +9,15 @@
 #include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_usage.h"
+#include "util/arena.h"
 
 enum usage_stmt {
 	USAGE_STMT_COUNT,
 	USAGE_STMT_ADD,
 	USAGE_STMT_FORGET,
 	USAGE_STMT_FORGET_USER,
+	USAGE_STMT_LIST,
+	USAGE_STMT_DROP,
 	USAGE_STMT__MAX
 };
 
@@ -31,6 +34,12 @@ static const char *const sql[USAGE_STMT__MAX] = {
 	[USAGE_STMT_FORGET_USER] =
 	    "DELETE FROM asset_usage WHERE user_type = ? AND user_id = ? AND "
 	    "asset_type = ?",
+	[USAGE_STMT_LIST] =
+	    "SELECT user_type, user_id FROM asset_usage WHERE asset_type = ? "
+	    "AND asset_id = ? ORDER BY user_type, user_id LIMIT ? OFFSET ?",
+	[USAGE_STMT_DROP] =
+	    "DELETE FROM asset_usage WHERE asset_type = ? AND asset_id = ? "
+	    "AND user_type = ? AND user_id = ?",
 };
 
 const struct db_stmt_set repo_usage_sql = {
@@ -58,19 +67,41 @@ repo_usage_count(struct db *db, const char *type, int32_t id, int64_t *n)
 	    "repo_usage_count");
 }
 
+/* Binds (type, id, user type, user id) into in[0..3]. */
+static void
+bind_pair(MYSQL_BIND *in, const char *type, unsigned long *len, int32_t *id,
+    const char *user_type, unsigned long *ulen, int32_t *user_id)
+{
+	*len = strlen(type);
+	*ulen = strlen(user_type);
+	bind_str(&in[0], type, len);
+	bind_i32(&in[1], id);
+	bind_str(&in[2], user_type, ulen);
+	bind_i32(&in[3], user_id);
+}
+
 /* See repo_usage.h. */
 int
 repo_usage_add(struct db *db, const char *type, int32_t id,
     const char *user_type, int32_t user_id)
 {
 	MYSQL_BIND in[4];
-	unsigned long len = strlen(type), ulen = strlen(user_type);
+	unsigned long len, ulen;
 
-	bind_str(&in[0], type, &len);
-	bind_i32(&in[1], &id);
-	bind_str(&in[2], user_type, &ulen);
-	bind_i32(&in[3], &user_id);
+	bind_pair(in, type, &len, &id, user_type, &ulen, &user_id);
 	return db_exec(db, stmt(db, USAGE_STMT_ADD), in, "repo_usage_add");
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_drop(struct db *db, const char *type, int32_t id,
+    const char *user_type, int32_t user_id)
+{
+	MYSQL_BIND in[4];
+	unsigned long len, ulen;
+
+	bind_pair(in, type, &len, &id, user_type, &ulen, &user_id);
+	return db_exec(db, stmt(db, USAGE_STMT_DROP), in, "repo_usage_drop");
 }
 
 /* See repo_usage.h. */
@@ -101,4 +132,39 @@ repo_usage_forget_user(struct db *db, const char *user_type, int32_t user_id,
 	bind_str(&in[2], type, &len);
 	return db_exec(db, stmt(db, USAGE_STMT_FORGET_USER), in,
 	    "repo_usage_forget_user");
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_list(struct db *db, struct arena *a, const char *type,
+    int32_t id, int32_t limit, int64_t offset, struct repo_usage_user **out,
+    size_t *n)
+{
+	MYSQL_BIND in[4];
+	struct db_text_rows t;
+	struct repo_usage_user *u;
+	unsigned long len = strlen(type);
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	bind_str(&in[0], type, &len);
+	bind_i32(&in[1], &id);
+	bind_i32(&in[2], &limit);
+	bind_i64(&in[3], &offset);
+	if ((r = db_select_text(db, stmt(db, USAGE_STMT_LIST), in, a, 2,
+	    (size_t)limit, "repo_usage_list", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((u = arena_zalloc(a, t.count * sizeof(*u))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		u[i].type = db_text_str(&t, i, 0);
+		u[i].id = (int32_t)db_text_i64(&t, i, 1);
+	}
+	*out = u;
+	*n = t.count;
+	return 0;
 }

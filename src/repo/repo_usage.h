@@ -8,8 +8,10 @@
 #ifndef MAUTO_REPO_REPO_USAGE_H
 #define MAUTO_REPO_REPO_USAGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+struct arena;
 struct db;
 
 /* The asset type words of asset_usage (the API's asset type names). */
@@ -33,5 +35,24 @@ int	repo_usage_forget(struct db *db, const char *type, int32_t id);
 /* Forgets the uses of assets of type type by (user_type, user_id). */
 int	repo_usage_forget_user(struct db *db, const char *user_type,
 	    int32_t user_id, const char *type);
+
+/* Drops the one use of asset (type, id) by (user_type, user_id). */
+int	repo_usage_drop(struct db *db, const char *type, int32_t id,
+	    const char *user_type, int32_t user_id);
+
+/* One user of an asset: its type (a USAGE_ word) and id. */
+struct repo_usage_user {
+	const char	*type;
+	int32_t		 id;
+};
+
+/*
+ * The users of asset (type, id), limit of them from offset, by type then
+ * id, into *out (n of them, in the arena a).  Returns 0 or a negative
+ * repo_err.
+ */
+int	repo_usage_list(struct db *db, struct arena *a, const char *type,
+	    int32_t id, int32_t limit, int64_t offset,
+	    struct repo_usage_user **out, size_t *n);
 
 #endif

@@ -188,7 +188,7 @@ test_meta_clone_browse(void **state)
 	    other = email_folder("b-other");
 	struct repo_email e, *items;
 	struct repo_email_query q;
-	struct repo_email_meta m = { NULL, NULL, NULL, -1, -1, -1, -1, -1 };
+	struct repo_email_meta m = { NULL, NULL, NULL, -1, -1, -1, -1, -1, 0 };
 	char msg[REPO_EMAIL_MSG_BYTES];
 	int32_t one, two, copy, same;
 	int64_t n64;
@@ -323,6 +323,116 @@ test_edit(void **state)
 	assert_string_equal(e.content, "{\"x\":1}");
 }
 
+/*
+ * Emails v2's reads and writes: List Emails (filters, sort, paging with
+ * the total), the content and metadata Create takes, a template linked
+ * by Update, and the uses of an email listed.
+ */
+static void
+test_filter_v2(void **state)
+{
+	struct folder_ref place = email_folder("v2-folder");
+	struct repo_email_filter q;
+	struct repo_email_new n;
+	struct repo_email_meta m;
+	struct repo_email *items, e;
+	struct repo_usage_user *users;
+	char msg[REPO_EMAIL_MSG_BYTES];
+	int64_t total;
+	int32_t one, two, three;
+	size_t k;
+
+	(void)state;
+	memset(&n, 0, sizeof(n));
+	n.name = named("v2-b");
+	n.place = place;
+	n.web_view = true;
+	n.pre_header = "Pre";
+	n.hdr[EMAIL_HDR_SUBJECT] = "S";
+	n.content = "{\"html\":\"<p>x</p>\"}";
+	assert_int_equal(repo_email_insert(db, &n, &one), 0);
+	assert_int_equal(repo_email_get(db, &a, one, ASSET_ST_ANY, true, &e),
+	    0);
+	assert_int_equal(e.template_id, 0);
+	assert_true(e.web_view);
+	assert_string_equal(e.pre_header, "Pre");
+	assert_string_equal(e.content, "{\"html\":\"<p>x</p>\"}");
+	two = email_new(place, "v2-a", true, 0);
+	three = email_new(place, "v2-c", true, 0);
+	assert_int_equal(change(three, ASSET_APPROVE, msg), 0);
+	assert_int_equal(repo_email_edit(db, three, edit_fn, (void *)"{}",
+	    msg), 0);
+
+	memset(&q, 0, sizeof(q));
+	q.workspace_id = 1;
+	q.place_type = FOLDER_T_FOLDER;
+	q.place_ids = arena_printf(&a, "%ld,999999", (long)place.id);
+	q.sort = 6;
+	q.limit = 2;
+	assert_int_equal(repo_email_filter(db, &a, &q, &items, &k, &total), 0);
+	/* One item per version: three has two. */
+	assert_int_equal(total, 4);
+	assert_int_equal(k, 2);
+	assert_int_equal(items[0].id, one);
+	assert_int_equal(items[1].id, two);
+	q.offset = 2;
+	assert_int_equal(repo_email_filter(db, &a, &q, &items, &k, &total), 0);
+	assert_int_equal(k, 2);
+	assert_int_equal(items[0].id, three);
+	assert_int_equal(items[0].status, ASSET_ST_APPROVED);
+	assert_int_equal(items[1].status, ASSET_ST_DRAFT);
+	/* Names that contain the text in any case, sorted by name down. */
+	q.offset = 0;
+	q.limit = 50;
+	q.name = "V2-";
+	q.sort = 1;
+	q.status = ASSET_ST_DRAFT;
+	assert_int_equal(repo_email_filter(db, &a, &q, &items, &k, &total), 0);
+	assert_int_equal(total, 3);
+	assert_int_equal(items[0].id, three);
+	assert_int_equal(items[1].id, one);
+	assert_int_equal(items[2].id, two);
+	q.template_id = tpl;
+	assert_int_equal(repo_email_filter(db, &a, &q, &items, &k, &total), 0);
+	assert_int_equal(total, 2);
+	q.template_id = 0;
+	q.has_created_to = true;
+	q.created_to = 0;
+	assert_int_equal(repo_email_filter(db, &a, &q, &items, &k, &total), 0);
+	assert_int_equal(total, 0);
+	assert_int_equal(k, 0);
+	q.has_created_to = false;
+	q.workspace_id = 2;
+	assert_int_equal(repo_email_filter(db, &a, &q, &items, &k, &total), 0);
+	assert_int_equal(total, 0);
+
+	/* Update links a template; other metadata stays. */
+	memset(&m, 0, sizeof(m));
+	m.operational = m.publish_to_msi = m.text_only = m.web_view =
+	    m.auto_copy_to_text = -1;
+	m.template_id = tpl;
+	assert_int_equal(repo_email_update_meta(db, one, &m), 0);
+	assert_int_equal(repo_email_get(db, &a, one, ASSET_ST_ANY, false, &e),
+	    0);
+	assert_int_equal(e.template_id, tpl);
+	assert_true(e.web_view);
+
+	/* The uses of an email, a page at a time. */
+	assert_int_equal(repo_usage_add(db, USAGE_EMAIL, two, "smartCampaign",
+	    7), 0);
+	assert_int_equal(repo_usage_add(db, USAGE_EMAIL, two, "smartCampaign",
+	    3), 0);
+	assert_int_equal(repo_usage_list(db, &a, USAGE_EMAIL, two, 1, 1,
+	    &users, &k), 0);
+	assert_int_equal(k, 1);
+	assert_string_equal(users[0].type, "smartCampaign");
+	assert_int_equal(users[0].id, 7);
+	assert_int_equal(repo_usage_list(db, &a, USAGE_EMAIL, two, 10, 2,
+	    &users, &k), 0);
+	assert_int_equal(k, 0);
+	assert_int_equal(repo_usage_forget(db, USAGE_EMAIL, two), 0);
+}
+
 int
 main(void)
 {
@@ -330,6 +440,7 @@ main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_meta_clone_browse),
 		cmocka_unit_test(test_edit),
+		cmocka_unit_test(test_filter_v2),
 	};
 
 	if (itest_config(&cfg) != 0) {

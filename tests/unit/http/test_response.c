@@ -148,7 +148,48 @@ test_asset_envelopes(void **state)
 	    "{\"success\":true,\"requestId\":\"1#2\",\"result\":[{\"id\":1160}]}");
 	assert_string_equal(render(&r, ENV_ASSET2, "1#2", -API_ERR_ACCESS_DENIED,
 	    &st), "{\"success\":false,\"requestId\":\"1#2\",\"errors\":"
-	    "[{\"code\":\"603\",\"message\":\"Access denied\"}]}");
+	    "[{\"key\":\"api.error.603\",\"message\":\"Access denied\","
+	    "\"code\":\"603\",\"dynamicMessage\":\"Access denied\","
+	    "\"type\":\"error\",\"source\":\"validation\","
+	    "\"errorMessage\":\"Access denied\",\"errorPosition\":null}]}");
+	resp_clear(&r);
+}
+
+/*
+ * Asset v2: a result object (List Emails), pageDetails (Get Email Used
+ * By), warnings as errors entries of type warning, no result (Delete).
+ */
+static void
+test_asset2_members(void **state)
+{
+	struct resp r;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	r.result_object = json_object_new_object();
+	json_object_object_add(r.result_object, "totalItems",
+	    json_object_new_int(0));
+	assert_string_equal(render(&r, ENV_ASSET2, "1#2", 0, &st),
+	    "{\"success\":true,\"requestId\":\"1#2\",\"result\":"
+	    "{\"totalItems\":0}}");
+	resp_clear(&r);
+	r.result = json_object_new_array();
+	r.page_details = json_object_new_object();
+	json_object_object_add(r.page_details, "pageSize",
+	    json_object_new_int(20));
+	resp_warn(&r, ENV_ASSET2, 702, "9 Email not found");
+	assert_string_equal(render(&r, ENV_ASSET2, "1#2", 0, &st),
+	    "{\"success\":true,\"requestId\":\"1#2\",\"result\":[],"
+	    "\"pageDetails\":{\"pageSize\":20},\"errors\":[{\"key\":"
+	    "\"api.error.702\",\"message\":\"9 Email not found\",\"code\":"
+	    "\"702\",\"dynamicMessage\":\"9 Email not found\",\"type\":"
+	    "\"warning\",\"source\":\"validation\",\"errorMessage\":"
+	    "\"9 Email not found\",\"errorPosition\":null}]}");
+	resp_clear(&r);
+	r.no_result = true;
+	assert_string_equal(render(&r, ENV_ASSET2, "1#2", 0, &st),
+	    "{\"success\":true,\"requestId\":\"1#2\"}");
 	resp_clear(&r);
 }
 
@@ -226,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_leaddb_errors),
 		cmocka_unit_test(test_leaddb_paging_and_no_result),
 		cmocka_unit_test(test_asset_envelopes),
+		cmocka_unit_test(test_asset2_members),
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_error_table_complete),
 		cmocka_unit_test(test_envelope_for_path),
