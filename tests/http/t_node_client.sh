@@ -36,16 +36,15 @@ const opts = {
 	assert.ok(t2.expires_in <= t1.expires_in, 'expires_in counts down');
 	console.log('token ok', t1.expires_in, t2.expires_in);
 
-	/* An operation whose group is not built yet: a clear error, not a hang. */
+	/* A rule the service refuses: a clear error, not a retry or a hang. */
 	const t0 = Date.now();
-	const err = await m._connection.get('/asset/v2/email/1').then(
+	const err = await m._connection.get('/v1/leads.json').then(
 	    () => null, (e) => e);
-	assert.ok(err, 'a not-implemented route must fail');
-	assert.strictEqual(err.errors[0].code, '703');
-	assert.match(err.message, /^Not implemented: Get Email by Id/);
+	assert.ok(err, 'Get Leads without filterType must fail');
+	assert.strictEqual(err.errors[0].code, '1003');
 	/* Not retried by the client: the answer is immediate. */
 	assert.ok(Date.now() - t0 < 5000, 'answered without client retries');
-	console.log('pending route answered 703:', err.message);
+	console.log('refusal answered at once:', err.message);
 
 	/* An unknown path answers 610 in the envelope (HTTP 200). */
 	const e610 = await m._connection.get('/v1/nothing.json').then(
