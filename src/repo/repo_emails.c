@@ -23,6 +23,7 @@
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_emails.h"
+#include "repo/repo_folders.h"
 #include "repo/repo_usage.h"
 #include "repo/repo_versions.h"
 #include "util/arena.h"
@@ -73,9 +74,19 @@ enum email_stmt {
 #define EMAIL_COLS	EMAIL_COLS_A EMAIL_COLS_COUNTS EMAIL_COLS_B
 /*
  * By id every version row comes back, so which versions there are is
- * read from the rows, not counted (the two columns are 0 here).
+ * read from the rows, not counted (the two columns are 0 here); and the
+ * email's own row is read without joins: the place's name and the
+ * workspace's come from repo_folders (never renamed, kept per worker),
+ * so the two name columns are NULL and the workspace id.
  */
-#define EMAIL_COLS_BY_ID	EMAIL_COLS_A "0, 0, " EMAIL_COLS_B
+#define EMAIL_COLS_BY_ID \
+	"e.id, e.name, e.description, e.place_type, e.place_id, " \
+	"e.template_id, e.operational, e.text_only, e.publish_to_msi, " \
+	"e.web_view, e.auto_copy_to_text, e.pre_header, e.created_at, " \
+	"e.updated_at, NULL, e.workspace_id, 0, 0, " EMAIL_COLS_B
+#define EMAIL_FROM_BY_ID \
+	" FROM email e JOIN email_version v ON v.email_id = e.id "
+#define EMAIL_COL_WORKSPACE	15
 #define EMAIL_NCOLS	28
 #define EMAIL_COL_STATUS	18
 #define EMAIL_COL_HDR		19
@@ -114,11 +125,11 @@ enum email_stmt {
 
 static const char *const sql[EMAIL_STMT__MAX] = {
 	[EMAIL_STMT_GET] =
-	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM "WHERE e.id = ? "
+	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM_BY_ID "WHERE e.id = ? "
 	    "ORDER BY v.status",
 	/* The same with each version's content after the columns. */
 	[EMAIL_STMT_GET_CONTENT] =
-	    "SELECT " EMAIL_COLS_BY_ID ", v.content" EMAIL_FROM
+	    "SELECT " EMAIL_COLS_BY_ID ", v.content" EMAIL_FROM_BY_ID
 	    "WHERE e.id = ? ORDER BY v.status",
 	/* Parameters: name, place type, place type, place id, place id. */
 	[EMAIL_STMT_GET_BY_NAME] =
@@ -369,8 +380,14 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 	}
 	if (i == t.count)
 		return -REPO_ERR_NOT_FOUND;	/* changed between reads */
-	if (by_id)
+	if (by_id) {
 		out->v = first.v;
+		if ((r = repo_folders_place_name(db, a, &out->place,
+		    &out->folder_name)) != 0 ||
+		    (r = repo_folders_workspace_name(db, a, (int32_t)db_text_i64(
+		    &t, i, EMAIL_COL_WORKSPACE), &out->workspace)) != 0)
+			return r == -REPO_ERR_NOT_FOUND ? -REPO_ERR_INTERNAL : r;
+	}
 	if (s == EMAIL_STMT_GET_CONTENT) {
 		out->content = str_or(&t, i, EMAIL_NCOLS, "");
 		out->content_len = t.len[i * t.ncol + EMAIL_NCOLS];

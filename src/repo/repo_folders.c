@@ -35,6 +35,7 @@ enum folders_stmt {
 	FOLDERS_STMT_CHILDREN,
 	FOLDERS_STMT_DELETE,
 	FOLDERS_STMT_CHILD_ID,
+	FOLDERS_STMT_WORKSPACE,
 	FOLDERS_STMT__MAX
 };
 
@@ -60,6 +61,8 @@ static const char *const sql[FOLDERS_STMT__MAX] = {
 	    "DELETE FROM folder WHERE id = ?",
 	[FOLDERS_STMT_CHILD_ID] =
 	    "SELECT id FROM folder WHERE parent_id = ? AND name = ?",
+	[FOLDERS_STMT_WORKSPACE] =
+	    "SELECT name FROM workspace WHERE id = ?",
 };
 
 const struct db_stmt_set repo_folders_sql = {
@@ -166,6 +169,71 @@ repo_folders_names(struct db *db, struct arena *a, int32_t id,
 	*name = arena_strdup(a, names[k].name);
 	*workspace = arena_strdup(a, names[k].workspace);
 	return *name != NULL && *workspace != NULL ? 0 : -REPO_ERR_INTERNAL;
+}
+
+/* This worker's program names by id, direct-mapped as names[]. */
+static struct {
+	int32_t	id;
+	char	name[MAX_NAME_BYTES + 1];
+} program_names[FOLDER_NAMES_CACHE];
+
+/* See repo_folders.h. */
+int
+repo_folders_place_name(struct db *db, struct arena *a,
+    const struct folder_ref *ref, const char **name)
+{
+	struct repo_place p;
+	const char *ws;
+	size_t k;
+	int32_t id;
+	int r;
+
+	if (ref->type == FOLDER_T_FOLDER)
+		return repo_folders_names(db, a, (int32_t)ref->id, name, &ws);
+	if (ref->id <= 0 || ref->id > INT32_MAX)
+		return -REPO_ERR_NOT_FOUND;
+	id = (int32_t)ref->id;
+	k = (size_t)(uint32_t)id % FOLDER_NAMES_CACHE;
+	if (program_names[k].id != id) {
+		if ((r = repo_folders_place(db, ref, &p)) != 0)
+			return r;
+		program_names[k].id = id;
+		memcpy(program_names[k].name, p.name,
+		    sizeof(program_names[k].name));
+	}
+	*name = arena_strdup(a, program_names[k].name);
+	return *name != NULL ? 0 : -REPO_ERR_INTERNAL;
+}
+
+/* This worker's workspace names (there are few: "Default" is id 1). */
+static struct {
+	int32_t	id;
+	char	name[MAX_NAME_BYTES + 1];
+} workspace_names[8];
+
+/* See repo_folders.h. */
+int
+repo_folders_workspace_name(struct db *db, struct arena *a, int32_t id,
+    const char **name)
+{
+	MYSQL_BIND in[1];
+	size_t k = (size_t)(uint32_t)id % 8;
+	char buf[MAX_NAME_BYTES + 1];
+	int r;
+
+	if (id <= 0)
+		return -REPO_ERR_NOT_FOUND;
+	if (workspace_names[k].id != id) {
+		bind_i32(&in[0], &id);
+		if ((r = db_ensure(db)) != 0 ||
+		    (r = db_query_str(db, stmt(db, FOLDERS_STMT_WORKSPACE), in,
+		    buf, sizeof(buf), "repo_folders_workspace_name")) != 0)
+			return r;
+		workspace_names[k].id = id;
+		memcpy(workspace_names[k].name, buf, sizeof(buf));
+	}
+	*name = arena_strdup(a, workspace_names[k].name);
+	return *name != NULL ? 0 : -REPO_ERR_INTERNAL;
 }
 
 struct folder_insert {

@@ -47,6 +47,17 @@ int	repo_folders_place(struct db *db, const struct folder_ref *ref,
 int	repo_folders_names(struct db *db, struct arena *a, int32_t id,
 	    const char **name, const char **workspace);
 
+/*
+ * The name of place ref (a folder or a program; programs are never
+ * renamed either) and the name of workspace id, kept the same way;
+ * copies in the arena a.  Returns 0, -REPO_ERR_NOT_FOUND or another
+ * negative repo_err.
+ */
+int	repo_folders_place_name(struct db *db, struct arena *a,
+	    const struct folder_ref *ref, const char **name);
+int	repo_folders_workspace_name(struct db *db, struct arena *a,
+	    int32_t id, const char **name);
+
 /* One folder, as mautoctl folder list shows it (strings in the arena). */
 struct repo_folder {
 	int32_t			 id;
