@@ -30,7 +30,7 @@
 # as harness_stack_start writes), DIR/server.env (node 1 over its socket:
 # for mautoctl, harness_sql and harness_stack_start), DIR/cluster.env
 # (CLUSTER_HOSTS, CLUSTER_NODE_PORTS).  Environment: CLUSTER_WORKERS
-# (mautod workers per host, default 2), GALERA_EVS_OPTS (failure
+# (mautod workers per host, default 3), GALERA_EVS_OPTS (failure
 # detection; empty: Galera's defaults).
 set -euo pipefail
 
@@ -163,7 +163,7 @@ host_env()
 		echo "export MAUTO_DB_CONNECT_TIMEOUT=2"
 		echo "export MAUTO_DB_READ_TIMEOUT=15"
 		echo "export MAUTO_DB_WRITE_TIMEOUT=15"
-		echo "export MAUTO_WORKERS=${CLUSTER_WORKERS:-2}"
+		echo "export MAUTO_WORKERS=${CLUSTER_WORKERS:-3}"
 		echo "export MAUTO_HOST_ID=h$n"
 		echo "export MAUTO_EXPORT_DIR='$dir/exports'"
 		[ ! -f "$dir/host.env" ] || cat "$dir/host.env"
@@ -197,6 +197,11 @@ start()
 	local hosts=${arg:-2} i sockets="" pass port
 	command -v mariadbd >/dev/null && [ -f "$provider" ] ||
 	    harness_die "MariaDB Galera is not installed (mariadb-server, galera-4)"
+	if [ "$run_as" != "$(id -un)" ]; then
+		chmod 755 "$dir"
+		runuser -u "$run_as" -- test -x "$dir" ||
+		    harness_die "$run_as cannot reach $dir (a parent is not searchable)"
+	fi
 	ports
 	if cluster_full; then
 		harness_log "cluster already up"
@@ -233,7 +238,9 @@ start()
 		sockets="$sockets${sockets:+,}$dir/host$i/mautod.sock"
 	done
 	port=$(harness_free_port)
-	MAUTO_WORKERS=$((${CLUSTER_WORKERS:-2} * hosts)) \
+	# Kept-alive upstream connections pin workers of whichever host they
+	# go to: size them by one host's workers (deploy/nginx/mautod.conf).
+	MAUTO_WORKERS=${CLUSTER_WORKERS:-3} \
 	    "$HARNESS_DIR/nginx.sh" start "$dir/nginx" "$port" "$sockets"
 	(
 		# shellcheck disable=SC1091
