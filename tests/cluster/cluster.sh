@@ -14,6 +14,9 @@
 #   tests/cluster/cluster.sh host-kill DIR N     SIGKILL mautod host N
 #                                               (master, workers, runners)
 #   tests/cluster/cluster.sh host-start DIR N    start host N again
+#   tests/cluster/cluster.sh hosts-restart DIR   stop every host, write
+#                                               their env files again (with
+#                                               DIR/host.env) and start them
 #   tests/cluster/cluster.sh synced DIR N        exit 0 when node N is
 #                                               Primary and Synced
 #
@@ -26,8 +29,13 @@
 # fails over to the others; every host shares DIR/exports.  The database
 # is migrated once through node 1 with mautoctl.
 #
+# Every host also has an nginx of its own (DIR/nginxN), so a test can
+# send a call to one host.  DIR/host.env, when present, is added to every
+# host's env file (limits, lease).
+#
 # Files written: DIR/stack.env (MAUTO_TEST_BASE_URL and the admin client,
-# as harness_stack_start writes), DIR/server.env (node 1 over its socket:
+# as harness_stack_start writes, and CLUSTER_HOST_URLS, the hosts' own
+# base URLs in order), DIR/server.env (node 1 over its socket:
 # for mautoctl, harness_sql and harness_stack_start), DIR/cluster.env
 # (CLUSTER_HOSTS, CLUSTER_NODE_PORTS).  Environment: CLUSTER_WORKERS
 # (mautod workers per host, default 3), GALERA_EVS_OPTS (failure
@@ -192,6 +200,18 @@ host_kill()
 	rm -f "$dir/host$1/mautod.sock"
 }
 
+hosts_restart()
+{
+	local i hosts
+	ports
+	hosts=$(sed -n 's/^export CLUSTER_HOSTS=//p' "$dir/cluster.env")
+	for i in $(seq 1 "$hosts"); do
+		"$HARNESS_DIR/mautod.sh" stop "$dir/host$i" >/dev/null
+		host_env "$i"
+		host_start "$i"
+	done
+}
+
 start()
 {
 	local hosts=${arg:-2} i sockets="" pass port
@@ -237,6 +257,16 @@ start()
 		host_start "$i"
 		sockets="$sockets${sockets:+,}$dir/host$i/mautod.sock"
 	done
+	if [ ! -f "$dir/host_urls" ]; then
+		for i in $(seq 1 "$hosts"); do
+			port=$(harness_free_port)
+			# No keepalive: the shared nginx's idle connections
+			# may already pin all but one of the host's workers.
+			MAUTO_WORKERS=1 "$HARNESS_DIR/nginx.sh" \
+			    start "$dir/nginx$i" "$port" "$dir/host$i/mautod.sock"
+			printf 'http://127.0.0.1:%s ' "$port"
+		done >"$dir/host_urls"
+	fi
 	port=$(harness_free_port)
 	# Kept-alive upstream connections pin workers of whichever host they
 	# go to: size them by one host's workers (deploy/nginx/mautod.conf).
@@ -248,6 +278,7 @@ start()
 		printf "export MAUTO_TEST_BASE_URL='%s'\n" "http://127.0.0.1:$port"
 		printf "export MAUTO_TEST_CLIENT_ID='%s'\n" "$MAUTO_CLIENT_ID"
 		printf "export MAUTO_TEST_CLIENT_SECRET='%s'\n" "$MAUTO_CLIENT_SECRET"
+		printf "export CLUSTER_HOST_URLS='%s'\n" "$(cat "$dir/host_urls")"
 	) >"$dir/stack.env"
 	harness_log "cluster stack up: $hosts hosts, nginx on 127.0.0.1:$port"
 }
@@ -257,6 +288,8 @@ stop()
 	local i
 	"$HARNESS_DIR/nginx.sh" stop "$dir/nginx" >/dev/null 2>&1 || true
 	for i in 1 2 3; do
+		[ ! -d "$dir/nginx$i" ] ||
+		    "$HARNESS_DIR/nginx.sh" stop "$dir/nginx$i" >/dev/null 2>&1
 		[ -d "$dir/host$i" ] &&
 		    "$HARNESS_DIR/mautod.sh" stop "$dir/host$i" >/dev/null 2>&1
 	done
@@ -284,6 +317,7 @@ node-kill) node_number; "$HARNESS_DIR/mariadb.sh" kill "$dir/node$arg" ;;
 node-start) node_number; ports; node_start "$arg" ;;
 host-kill) node_number; host_kill "$arg" ;;
 host-start) node_number; host_start "$arg" ;;
+hosts-restart) hosts_restart ;;
 synced) node_number; synced "$arg" ;;
 *) usage ;;
 esac
