@@ -114,6 +114,29 @@ disconnect(struct db *db)
 	db->conn = NULL;
 }
 
+/*
+ * Whether error E says the node cannot serve now rather than that the
+ * statement is wrong: a Galera node outside the primary component
+ * answers 1047, or 1205 to a statement that must wait for causality
+ * (wsrep_sync_wait), even to PREPARE (seen in tests/cluster/t40_quorum.py).
+ */
+static bool
+node_unavailable(unsigned int e)
+{
+	switch (e) {
+	case ER_UNKNOWN_COM_ERROR:
+	case ER_LOCK_WAIT_TIMEOUT:
+	case ER_ERROR_DURING_COMMIT:
+	case CR_SERVER_GONE_ERROR:
+	case CR_SERVER_LOST:
+	case CR_SERVER_LOST_EXTENDED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* 0, -REPO_ERR_UNAVAILABLE (try another node) or -REPO_ERR_INTERNAL. */
 static int
 prepare_all(struct db *db)
 {
@@ -133,7 +156,8 @@ prepare_all(struct db *db)
 			    strlen(mod->sql[i])) != 0) {
 				log_err("db: prepare %s[%zu]: %u %s", mod->name,
 				    i, mysql_stmt_errno(st), mysql_stmt_error(st));
-				return -REPO_ERR_INTERNAL;
+				return node_unavailable(mysql_stmt_errno(st)) ?
+				    -REPO_ERR_UNAVAILABLE : -REPO_ERR_INTERNAL;
 			}
 		}
 	}
@@ -175,7 +199,11 @@ connect_node(struct db *db, size_t idx)
 	return 0;
 }
 
-/* Tries every node once, starting with the current one. */
+/*
+ * Tries every node once, starting with the current one; a node that
+ * takes the connection but cannot prepare for want of a primary
+ * component counts as down.
+ */
 static int
 connect_any(struct db *db)
 {
@@ -189,6 +217,8 @@ connect_any(struct db *db)
 		db->node = idx;
 		if (db->prepare && (r = prepare_all(db)) != 0) {
 			disconnect(db);
+			if (r == -REPO_ERR_UNAVAILABLE)
+				continue;
 			return r;
 		}
 		db->broken = false;

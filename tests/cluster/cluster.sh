@@ -9,8 +9,11 @@
 #   tests/cluster/cluster.sh stop DIR            everything, bounded
 #   tests/cluster/cluster.sh status DIR          cluster size 3, all Synced
 #   tests/cluster/cluster.sh node-kill DIR N     SIGKILL node N (1..3)
-#   tests/cluster/cluster.sh node-start DIR N    restart node N after a
-#                                               kill (IST) and wait Synced
+#   tests/cluster/cluster.sh node-start DIR N... restart nodes after a
+#                                               kill (IST) and wait Synced;
+#                                               several start together, as
+#                                               a lost primary component
+#                                               needs (pc.recovery)
 #   tests/cluster/cluster.sh host-kill DIR N     SIGKILL mautod host N
 #                                               (master, workers, runners)
 #   tests/cluster/cluster.sh host-start DIR N    start host N again
@@ -314,7 +317,22 @@ start) start ;;
 stop) stop ;;
 status) ports; cluster_full ;;
 node-kill) node_number; "$HARNESS_DIR/mariadb.sh" kill "$dir/node$arg" ;;
-node-start) node_number; ports; node_start "$arg" ;;
+node-start)
+	shift 2
+	ports
+	pids=()
+	for arg in "$@"; do
+		node_number
+		node_start "$arg" &
+		pids+=($!)
+	done
+	[ "${#pids[@]}" -gt 0 ] || usage
+	rc=0
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=1
+	done
+	exit "$rc"
+	;;
 host-kill) node_number; host_kill "$arg" ;;
 host-start) node_number; host_start "$arg" ;;
 hosts-restart) hosts_restart ;;

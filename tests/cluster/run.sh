@@ -112,10 +112,19 @@ for t in "$here"/t*.py; do
 		failed=$((failed + 1))
 		echo "FAIL ${name%.py}: exit $rc"
 		tail -n 25 "$log" | sed 's/^/     /'
-		# The next test needs the whole cluster back.
+		# The next test needs the whole cluster back: the nodes that
+		# are down start together, the hosts that are down start.
+		down=()
 		for n in 1 2 3; do
-			"$here/cluster.sh" synced "$work" "$n" ||
-			    "$here/cluster.sh" node-start "$work" "$n" >/dev/null 2>&1 || true
+			"$here/cluster.sh" synced "$work" "$n" || down+=("$n")
+		done
+		[ "${#down[@]}" -eq 0 ] ||
+		    "$here/cluster.sh" node-start "$work" "${down[@]}" >/dev/null 2>&1 ||
+		    true
+		for n in 1 2 3; do
+			"$HARNESS_DIR/mautod.sh" status "$work/host$n" ||
+			    "$here/cluster.sh" host-start "$work" "$n" >/dev/null 2>&1 ||
+			    true
 		done
 	fi
 done
