@@ -34,7 +34,8 @@
 #
 # Every host also has an nginx of its own (DIR/nginxN), so a test can
 # send a call to one host.  DIR/host.env, when present, is added to every
-# host's env file (limits, lease).
+# host's env file (limits, lease).  CLUSTER_HOST_PREFIX (default h) names
+# the hosts' host_id when their env files are written.
 #
 # Files written: DIR/stack.env (MAUTO_TEST_BASE_URL and the admin client,
 # as harness_stack_start writes, and CLUSTER_HOST_URLS, the hosts' own
@@ -175,7 +176,7 @@ host_env()
 		echo "export MAUTO_DB_READ_TIMEOUT=15"
 		echo "export MAUTO_DB_WRITE_TIMEOUT=15"
 		echo "export MAUTO_WORKERS=${CLUSTER_WORKERS:-3}"
-		echo "export MAUTO_HOST_ID=h$n"
+		echo "export MAUTO_HOST_ID=${CLUSTER_HOST_PREFIX:-h}$n"
 		echo "export MAUTO_EXPORT_DIR='$dir/exports'"
 		[ ! -f "$dir/host.env" ] || cat "$dir/host.env"
 	} >"$hdir/env"
