@@ -126,7 +126,7 @@ for target in single 1 2 3; do
 done
 
 harness_log "recovery after a node kill"
-recovery=$(CLUSTER_DIR=$work/cluster MAUTO_SRCDIR=$MAUTO_SRCDIR \
+recovery=$(CLUSTER_DIR=$work/cluster \
     PYTHONPATH=$MAUTO_SRCDIR/tests/cluster python3 - <<'PY'
 import threading, time
 from clusterlib import HOSTS, cluster, sync_leads

@@ -219,8 +219,9 @@ hosts_restart()
 start()
 {
 	local hosts=${arg:-2} i sockets="" pass port
-	command -v mariadbd >/dev/null && [ -f "$provider" ] ||
-	    harness_die "MariaDB Galera is not installed (mariadb-server, galera-4)"
+	if ! command -v mariadbd >/dev/null || [ ! -f "$provider" ]; then
+		harness_die "MariaDB Galera is not installed (mariadb-server, galera-4)"
+	fi
 	if [ "$run_as" != "$(id -un)" ]; then
 		chmod 755 "$dir"
 		runuser -u "$run_as" -- test -x "$dir" ||
