@@ -92,8 +92,12 @@ pass()
 {
 	local url=$1 token=$2 c=$3 script=$4
 	shift 4
+	# The warm-up's new leads must not be the pass's (they would be
+	# "updated", which leads_sync.lua counts as errors).
+	local -a warm=("$@")
+	[ "$script" != leads_sync.lua ] || warm[1]=${warm[1]}w
 	wrk -t"$((c < 2 ? c : 2))" -c"$c" -d1s -H "Authorization: Bearer $token" \
-	    -s "$here/$script" "$url" -- "$@" >/dev/null 2>&1 || true
+	    -s "$here/$script" "$url" -- "${warm[@]}" >/dev/null 2>&1 || true
 	wrk -t"$((c < 2 ? c : 2))" -c"$c" -d"$duration" --timeout 10s --latency \
 	    -H "Authorization: Bearer $token" -s "$here/$script" "$url" -- "$@" \
 	    2>&1 | grep '^BENCH ' || harness_die "wrk gave no result for $url"
