@@ -25,7 +25,8 @@ const opts = {
 	const t1 = await m._connection.getOAuthToken(true);
 	assert.strictEqual(t1.token_type, 'bearer');
 	assert.match(t1.access_token, /^[0-9a-f-]{36}:[a-z]+$/);
-	assert.ok(t1.expires_in > 3500 && t1.expires_in <= 3599, 'expires_in');
+	// The run's admin token may be minutes old by now: expires_in counts down.
+	assert.ok(t1.expires_in >= 1 && t1.expires_in <= 3599, 'expires_in');
 	const t2 = await m._connection.getOAuthToken(true);
 	assert.strictEqual(t2.access_token, t1.access_token, 'same token reused');
 	assert.ok(t2.expires_in <= t1.expires_in, 'expires_in counts down');
