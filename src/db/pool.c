@@ -49,6 +49,7 @@ struct db {
 	/* Statements whose SQL is built at run time (db_stmt_sql). */
 	struct db_dyn		 dyn[DB_DYN_STMTS];
 	uint64_t		 dyn_clock;
+	int			 dyn_err;	/* see db_stmt_sql_err */
 	struct metrics		*metrics;	/* errors, reconnects; or NULL */
 };
 
@@ -298,10 +299,11 @@ db_stmt_sql(struct db *db, const char *sql, const char *where)
 		    (victim->sql != NULL && d->used < victim->used))
 			victim = d;
 	}
+	db->dyn_err = db->conn == NULL ? -REPO_ERR_CONN : -REPO_ERR_INTERNAL;
 	if (db->conn == NULL || (st = mysql_stmt_init(db->conn)) == NULL)
 		goto fail;
 	if (mysql_stmt_prepare(st, sql, strlen(sql)) != 0) {
-		(void)db_error(db, st, where);
+		db->dyn_err = db_error(db, st, where);
 		goto fail;
 	}
 	if (victim->st != NULL)
@@ -315,6 +317,14 @@ fail:
 	if (st != NULL)
 		mysql_stmt_close(st);
 	return NULL;
+}
+
+int
+db_stmt_sql_err(const struct db *db)
+{
+	if (db->broken && db->dyn_err == -REPO_ERR_INTERNAL)
+		return -REPO_ERR_CONN;
+	return db->dyn_err != 0 ? db->dyn_err : -REPO_ERR_INTERNAL;
 }
 
 bool
