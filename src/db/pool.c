@@ -49,6 +49,7 @@ struct db {
 	/* Statements whose SQL is built at run time (db_stmt_sql). */
 	struct db_dyn		 dyn[DB_DYN_STMTS];
 	uint64_t		 dyn_clock;
+	int			 dyn_err;	/* see db_stmt_sql_err */
 	struct metrics		*metrics;	/* errors, reconnects; or NULL */
 };
 
@@ -114,6 +115,29 @@ disconnect(struct db *db)
 	db->conn = NULL;
 }
 
+/*
+ * Whether error E says the node cannot serve now rather than that the
+ * statement is wrong: a Galera node outside the primary component
+ * answers 1047, or 1205 to a statement that must wait for causality
+ * (wsrep_sync_wait), even to PREPARE (seen in tests/cluster/t40_quorum.py).
+ */
+static bool
+node_unavailable(unsigned int e)
+{
+	switch (e) {
+	case ER_UNKNOWN_COM_ERROR:
+	case ER_LOCK_WAIT_TIMEOUT:
+	case ER_ERROR_DURING_COMMIT:
+	case CR_SERVER_GONE_ERROR:
+	case CR_SERVER_LOST:
+	case CR_SERVER_LOST_EXTENDED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* 0, -REPO_ERR_UNAVAILABLE (try another node) or -REPO_ERR_INTERNAL. */
 static int
 prepare_all(struct db *db)
 {
@@ -133,7 +157,8 @@ prepare_all(struct db *db)
 			    strlen(mod->sql[i])) != 0) {
 				log_err("db: prepare %s[%zu]: %u %s", mod->name,
 				    i, mysql_stmt_errno(st), mysql_stmt_error(st));
-				return -REPO_ERR_INTERNAL;
+				return node_unavailable(mysql_stmt_errno(st)) ?
+				    -REPO_ERR_UNAVAILABLE : -REPO_ERR_INTERNAL;
 			}
 		}
 	}
@@ -175,7 +200,11 @@ connect_node(struct db *db, size_t idx)
 	return 0;
 }
 
-/* Tries every node once, starting with the current one. */
+/*
+ * Tries every node once, starting with the current one; a node that
+ * takes the connection but cannot prepare for want of a primary
+ * component counts as down.
+ */
 static int
 connect_any(struct db *db)
 {
@@ -189,6 +218,8 @@ connect_any(struct db *db)
 		db->node = idx;
 		if (db->prepare && (r = prepare_all(db)) != 0) {
 			disconnect(db);
+			if (r == -REPO_ERR_UNAVAILABLE)
+				continue;
 			return r;
 		}
 		db->broken = false;
@@ -268,10 +299,11 @@ db_stmt_sql(struct db *db, const char *sql, const char *where)
 		    (victim->sql != NULL && d->used < victim->used))
 			victim = d;
 	}
+	db->dyn_err = db->conn == NULL ? -REPO_ERR_CONN : -REPO_ERR_INTERNAL;
 	if (db->conn == NULL || (st = mysql_stmt_init(db->conn)) == NULL)
 		goto fail;
 	if (mysql_stmt_prepare(st, sql, strlen(sql)) != 0) {
-		(void)db_error(db, st, where);
+		db->dyn_err = db_error(db, st, where);
 		goto fail;
 	}
 	if (victim->st != NULL)
@@ -285,6 +317,14 @@ fail:
 	if (st != NULL)
 		mysql_stmt_close(st);
 	return NULL;
+}
+
+int
+db_stmt_sql_err(const struct db *db)
+{
+	if (db->broken && db->dyn_err == -REPO_ERR_INTERNAL)
+		return -REPO_ERR_CONN;
+	return db->dyn_err != 0 ? db->dyn_err : -REPO_ERR_INTERNAL;
 }
 
 bool

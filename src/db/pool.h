@@ -62,6 +62,13 @@ MYSQL_STMT	*db_stmt(struct db *db, size_t m, int idx);
  * (db_error has then classified the failure).
  */
 MYSQL_STMT	*db_stmt_sql(struct db *db, const char *sql, const char *where);
+/*
+ * Why the last db_stmt_sql of db returned NULL, as db_error classified
+ * it (-REPO_ERR_DEADLOCK for a transaction a Galera node aborted before
+ * the statement was prepared: the caller's transaction runs again), or
+ * -REPO_ERR_INTERNAL.  Callers return it for the NULL.
+ */
+int		 db_stmt_sql_err(const struct db *db);
 
 #define DB_DYN_STMTS	64
 

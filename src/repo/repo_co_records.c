@@ -282,7 +282,7 @@ repo_co_records_lookup(struct db *db, const struct co_type *t,
 		goto out;
 	if ((st = db_stmt_sql(db, q.data, "repo_co_records_lookup")) ==
 	    NULL) {
-		r = -REPO_ERR_INTERNAL;
+		r = db_stmt_sql_err(db);
 		goto out;
 	}
 	if ((r = db_exec(db, st, in, "repo_co_records_lookup")) != 0)
@@ -335,7 +335,7 @@ write_exec(struct db *db, const char *q, MYSQL_BIND *in, bool soft,
 	int r;
 
 	if ((st = db_stmt_sql(db, q, "repo_co_records_write")) == NULL)
-		return -REPO_ERR_INTERNAL;
+		return db_stmt_sql_err(db);
 	r = db_exec(db, st, in, "repo_co_records_write");
 	if (r == -REPO_ERR_CONFLICT && soft) {
 		*conflict = true;
@@ -571,6 +571,8 @@ delete_ids_tx(struct db *db, void *arg)
 		    "repo_co_records_delete_ids")) != NULL)
 			r = db_exec(db, st, in,
 			    "repo_co_records_delete_ids");
+		else
+			r = db_stmt_sql_err(db);
 	}
 	free(in);
 	buf_clear(&q);

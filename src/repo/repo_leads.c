@@ -273,7 +273,7 @@ query_text(struct db *db, MYSQL_STMT *st, struct params *p,
 
 	memset(out, 0, sizeof(*out));
 	if (st == NULL)
-		return db_is_broken(db) ? -REPO_ERR_CONN : -REPO_ERR_INTERNAL;
+		return db_stmt_sql_err(db);
 	if ((r = db_exec(db, st, p != NULL ? p->b : NULL, where)) != 0)
 		return r;
 	return db_fetch_text(db, st, a, ncol, max, where, out);
@@ -284,7 +284,7 @@ static int
 exec_dyn(struct db *db, MYSQL_STMT *st, struct params *p, const char *where)
 {
 	if (st == NULL)
-		return db_is_broken(db) ? -REPO_ERR_CONN : -REPO_ERR_INTERNAL;
+		return db_stmt_sql_err(db);
 	return db_exec(db, st, p != NULL ? p->b : NULL, where);
 }
 
@@ -1719,7 +1719,7 @@ repo_leads_exist(struct db *db, const struct lead_value *keys,
 		goto out;
 	if ((st = db_stmt_sql(db, q.data, "repo_leads_exist")) ==
 	    NULL) {
-		r = -REPO_ERR_INTERNAL;
+		r = db_stmt_sql_err(db);
 		goto out;
 	}
 	if ((r = db_exec(db, st, in, "repo_leads_exist")) == 0)

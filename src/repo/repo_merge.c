@@ -167,7 +167,7 @@ merge_tx(struct db *db, void *arg)
 	}
 	if ((up = db_stmt_sql(db, m->update_sql, "repo_merge")) ==
 	    NULL)
-		return db_is_broken(db) ? -REPO_ERR_CONN : -REPO_ERR_INTERNAL;
+		return db_stmt_sql_err(db);
 	for (i = 0; i < m->nlosers; i++) {
 		loser = m->losers[i];
 		bind_i64(&in[0], &loser);

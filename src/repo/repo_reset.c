@@ -194,7 +194,7 @@ co_table_empty(struct db *db, int64_t id, uint64_t *n)
 	*n = 0;
 	(void)snprintf(q, sizeof(q), "DELETE FROM `co_rec_%" PRId64 "`", id);
 	if ((st = db_stmt_sql(db, q, "repo_reset_delete_all")) == NULL)
-		return -REPO_ERR_INTERNAL;
+		return db_stmt_sql_err(db);
 	return db_exec_n(db, st, NULL, n, "repo_reset_delete_all");
 }
 

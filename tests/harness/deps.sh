@@ -6,8 +6,8 @@
 # Run as root.  When every package is already installed it does nothing
 # (no apt-get at all) unless --force is given.  --fuzz adds clang and its
 # libFuzzer runtime for ./configure --enable-fuzzing; --tests adds what
-# only the tests use (apache2, the second front server, and
-# python3-aiosmtpd, the SMTP server).  Package scripts
+# only the tests use (apache2, the second front server, python3-aiosmtpd,
+# the SMTP server, galera-4 and rsync, the Galera cluster).  Package scripts
 # are kept from starting system services (mariadb, nginx, apache2): the
 # harness and deploy/quickstart run their own private servers.  The Debian
 # packages enable those services at boot; of the packages this run
@@ -25,9 +25,10 @@ packages=(
 	libcurl4-openssl-dev
 	systemd curl ca-certificates python3
 )
-# The tests' second front server (tests/harness/apache.sh) and SMTP
-# server (tests/harness/smtpd.sh); the quickstart needs neither.
-test_packages=(apache2 python3-aiosmtpd)
+# The tests' second front server (tests/harness/apache.sh), SMTP
+# server (tests/harness/smtpd.sh) and Galera cluster (tests/cluster:
+# galera-4, and rsync for its state transfers); the quickstart needs none.
+test_packages=(apache2 python3-aiosmtpd galera-4 rsync)
 fuzz_packages=(clang libclang-rt-14-dev)
 
 force=0

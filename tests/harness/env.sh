@@ -213,14 +213,22 @@ except Exception:
     sys.exit(1)' || { harness_log "no access_token in: $body"; return 1; }
 }
 
-# harness_sql ENVFILE SQL: runs SQL as the database user of ENVFILE.
+# harness_sql ENVFILE SQL: runs SQL as the database user of ENVFILE, over
+# its socket or, without one, the first node of MAUTO_DB_HOST (a host of
+# tests/cluster/cluster.sh).
 harness_sql()
 {
 	(
 		# shellcheck disable=SC1090
 		. "$1"
+		local -a where=(--socket="${MAUTO_DB_SOCKET:-}")
+		if [ -z "${MAUTO_DB_SOCKET:-}" ]; then
+			local node=${MAUTO_DB_HOST%%,*}
+			where=(--protocol=tcp --host="${node%%:*}"
+			    --port="${node##*:}")
+		fi
 		MYSQL_PWD=$MAUTO_DB_PASSWORD mariadb --no-defaults \
-		    --socket="$MAUTO_DB_SOCKET" --user="$MAUTO_DB_USER" \
+		    "${where[@]}" --user="$MAUTO_DB_USER" \
 		    --batch --skip-column-names -e "$2"
 	)
 }

@@ -15,6 +15,13 @@
 #   MAUTO_DB_SOCKET/NAME/USER/PASSWORD       (mautod, mautoctl)
 # The database name is $MAUTO_TEST_DB_NAME (default mauto_test); the user
 # may create and drop any database whose name starts with "mauto".
+#
+# Hooks for a cluster node (tests/cluster/cluster.sh): DIR/extra.cnf, when
+# present, is appended to my.cnf (its settings win); MARIADB_ARGS are
+# added to the mariadbd command line; MARIADB_PROVISION=0 skips the
+# database, user and env file (a joining node gets them by replication);
+# MARIADB_USER runs the server as that user (DIR is given to it): a root
+# rsync daemon of a Galera state transfer cannot write the joiner's files.
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh
@@ -35,6 +42,7 @@ pidfile=$dir/mariadb.pid
 errlog=$dir/mariadb.err
 cnf=$dir/my.cnf
 osuser=$(id -un)
+runuser=${MARIADB_USER:-$osuser}
 
 # Settings for a small, fast, disposable server.  The InnoDB choices match
 # docs/galera.md (ROW format, autoinc lock mode 2); durability is relaxed
@@ -48,7 +56,7 @@ socket = $sock
 pid-file = $pidfile
 log-error = $errlog
 tmpdir = $dir/tmp
-user = $osuser
+user = $runuser
 skip-networking
 skip-name-resolve
 skip-log-bin
@@ -66,6 +74,7 @@ innodb-autoinc-lock-mode = 2
 binlog-format = ROW
 innodb-lock-wait-timeout = 10
 EOF
+	[ ! -f "$dir/extra.cnf" ] || cat "$dir/extra.cnf" >>"$cnf"
 }
 
 admin()
@@ -90,7 +99,7 @@ install_db()
 	harness_log "initialising $dir/data"
 	mkdir -p "$dir/data" "$dir/tmp"
 	mariadb-install-db --no-defaults --datadir="$dir/data" \
-	    --user="$osuser" --auth-root-authentication-method=socket \
+	    --user="$runuser" --auth-root-authentication-method=socket \
 	    --auth-root-socket-user="$osuser" --skip-test-db \
 	    >"$dir/install.log" 2>&1 ||
 	    { cat "$dir/install.log" >&2; harness_die "mariadb-install-db failed"; }
@@ -127,7 +136,7 @@ start()
 	local pid
 	harness_check_socket_path "$sock"
 	if is_up; then
-		provision
+		[ "${MARIADB_PROVISION:-1}" = 0 ] || provision
 		return 0
 	fi
 	pid=$(harness_pidfile_pid "$pidfile")
@@ -137,8 +146,10 @@ start()
 	write_cnf
 	[ -d "$dir/data/mysql" ] || install_db
 	mkdir -p "$dir/tmp"
+	[ "$runuser" = "$osuser" ] || chown -R "$runuser:" "$dir"
 	rm -f "$sock" "$pidfile"
-	setsid mariadbd --defaults-file="$cnf" </dev/null \
+	# shellcheck disable=SC2086
+	setsid mariadbd --defaults-file="$cnf" ${MARIADB_ARGS:-} </dev/null \
 	    >>"$dir/mariadbd.out" 2>&1 &
 	pid=$!
 	echo "$pid" >"$dir/launcher.pid"
@@ -155,7 +166,7 @@ start()
 		fi
 		sleep 0.2
 	done
-	provision
+	[ "${MARIADB_PROVISION:-1}" = 0 ] || provision
 	harness_log "mariadb ready on $sock"
 }
 

@@ -78,11 +78,11 @@ ctl()
 
 dbsql()
 {
-	(
+	local name
+	name=$(
 		# shellcheck disable=SC1090
 		. "$envf"
-		MYSQL_PWD=$MAUTO_DB_PASSWORD mariadb --no-defaults \
-		    --socket="$MAUTO_DB_SOCKET" --user="$MAUTO_DB_USER" \
-		    --batch --skip-column-names "$MAUTO_DB_NAME" -e "$1"
+		printf '%s' "$MAUTO_DB_NAME"
 	)
+	harness_sql "$envf" "USE \`$name\`; $1"
 }

@@ -9,6 +9,16 @@
 #                                      (tests/harness/apache.sh) instead of
 #                                      nginx; the scripts, which start
 #                                      stacks of their own, are not run
+#   MAUTO_TEST_FRONT=cluster tests/http/run.sh [PATTERN...]
+#                                      (make check-cluster): the cases and
+#                                      the scripts against
+#                                      tests/cluster/cluster.sh: nginx over
+#                                      two mautod hosts, each on its own
+#                                      node of a three-node Galera cluster
+#                                      (consecutive requests go to
+#                                      different hosts); the scripts'
+#                                      stacks of their own use a database
+#                                      on the cluster
 #
 # PATTERNs (shell globs on file names, e.g. '0*-auth-*') pick cases and
 # scripts; the default is all of them.
@@ -70,8 +80,19 @@ own_stack=0
 front=${MAUTO_TEST_FRONT:-nginx}
 case $front in
 nginx | apache) ;;
-*) harness_die "MAUTO_TEST_FRONT is nginx or apache, not $front" ;;
+cluster)
+	# The caller's database (tests/run's single server) stays out of a
+	# cluster run: the scripts get the cluster's.
+	for v in $(compgen -e | grep -E '^MAUTO_(TEST_)?DB_|^MAUTO_TEST_MARIADB_DIR$'); do
+		unset "$v"
+	done
+	;;
+*) harness_die "MAUTO_TEST_FRONT is nginx, apache or cluster, not $front" ;;
 esac
+# The directories of the stack this run starts: mautod (of the first host
+# for a cluster) and the front server.
+appdir=""
+frontdir=""
 
 cleanup()
 {
@@ -80,13 +101,18 @@ cleanup()
 	if [ -n "$work" ]; then
 		if [ "$rc" -ne 0 ]; then
 			harness_log "mautod log (last lines but request events):"
-			grep -v '^{' "$work/app/mautod.log" 2>/dev/null |
+			grep -v '^{' "$appdir/mautod.log" 2>/dev/null |
 			    tail -n 20 >&2 || true
 			harness_log "$front error log (last lines):"
-			tail -n 10 "$work/$front/logs/error.log" >&2 2>/dev/null || true
+			tail -n 10 "$frontdir/logs/error.log" >&2 2>/dev/null || true
 		fi
-		"$HARNESS_DIR/$front.sh" stop "$work/$front" >/dev/null 2>&1 || true
-		"$HARNESS_DIR/mautod.sh" stop "$work/app" >/dev/null 2>&1 || true
+		if [ "$front" = cluster ]; then
+			"$MAUTO_SRCDIR/tests/cluster/cluster.sh" stop "$work/cluster" \
+			    >/dev/null 2>&1 || true
+		else
+			"$HARNESS_DIR/$front.sh" stop "$work/$front" >/dev/null 2>&1 || true
+			"$HARNESS_DIR/mautod.sh" stop "$work/app" >/dev/null 2>&1 || true
+		fi
 		if [ -d "$work/db" ]; then
 			"$HARNESS_DIR/mariadb.sh" stop "$work/db" >/dev/null 2>&1 || true
 		elif [ -f "$work/app/env" ]; then
@@ -129,6 +155,13 @@ start_stack()
 	own_stack=1
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
+	if [ "$front" = cluster ]; then
+		chmod 755 "$work"	# the nodes run as mysql under root
+		start_cluster
+		return 0
+	fi
+	appdir=$work/app
+	frontdir=$work/$front
 	stack_database
 	# The main stack has no rate limit or daily quota: the cases run
 	# back to back.  t_ratelimit.sh tests the limit on its own stack.
@@ -152,6 +185,30 @@ EOF
 	export MAUTO_TEST_DB_ENV="$work/server.env"
 }
 
+# The cluster stack (tests/cluster/cluster.sh) with the settings of the
+# single stack above; the scripts' own stacks use the cluster's database
+# server through node 1.
+start_cluster()
+{
+	appdir=$work/cluster/host1
+	frontdir=$work/cluster/nginx
+	mkdir -p "$work/cluster"
+	cat >"$work/cluster/host.env" <<EOF
+export MAUTO_RATE_LIMIT_CALLS=0
+export MAUTO_DAILY_QUOTA=0
+export MAUTO_FAULT_INJECTION=true
+EOF
+	"$MAUTO_SRCDIR/tests/cluster/cluster.sh" start "$work/cluster" 2
+	MAUTO_TEST_BASE_URL=$(
+		# shellcheck disable=SC1091
+		. "$work/cluster/stack.env"
+		printf '%s' "$MAUTO_TEST_BASE_URL"
+	)
+	export MAUTO_TEST_BASE_URL
+	export MAUTO_TEST_STACK_DIR="$appdir"
+	export MAUTO_TEST_DB_ENV="$work/cluster/server.env"
+}
+
 # Makes sure there are an admin and a readonly client.
 ensure_clients()
 {
@@ -161,7 +218,7 @@ ensure_clients()
 		return 0
 	fi
 	if [ "$own_stack" = 1 ]; then
-		envfile=$work/app/env
+		envfile=$appdir/env
 	elif [ -n "${MAUTO_DB_NAME:-}" ]; then
 		envfile=$(mktemp)
 		env | grep '^MAUTO_DB_' | sed "s/^\([^=]*\)=\(.*\)$/export \1='\2'/" \
@@ -447,14 +504,14 @@ ensure_clients
 # a segmentation ({{segmentation}}: Default, English, French) and a snippet
 # ({{snippet}}), when this run can reach the database.
 if [ -z "${MAUTO_TEST_EMAIL_TEMPLATE:-}" ] && [ "$own_stack" = 1 ]; then
-	MAUTO_TEST_EMAIL_TEMPLATE=$(harness_ctl "$work/app/env" template create \
+	MAUTO_TEST_EMAIL_TEMPLATE=$(harness_ctl "$appdir/env" template create \
 	    --name "http tests template" --folder 3 \
 	    --file "$here/data/email-template.html") &&
-	MAUTO_TEST_SEGMENTATION=$(harness_ctl "$work/app/env" segmentation \
+	MAUTO_TEST_SEGMENTATION=$(harness_ctl "$appdir/env" segmentation \
 	    create --name "http tests segmentation" --segment English \
 	    --segment French) &&
 	printf '<p>Snippet</p>' >"$work/snippet.html" &&
-	MAUTO_TEST_SNIPPET=$(harness_ctl "$work/app/env" snippet create \
+	MAUTO_TEST_SNIPPET=$(harness_ctl "$appdir/env" snippet create \
 	    --name "http tests snippet" --file "$work/snippet.html") ||
 	    harness_die "cannot make the email template of the cases"
 	export MAUTO_TEST_EMAIL_TEMPLATE MAUTO_TEST_SEGMENTATION MAUTO_TEST_SNIPPET
@@ -498,7 +555,7 @@ rm -f "$summary"
 # deploy/apache/mautod.conf): the cases' identity calls and ?access_token
 # calls are logged, their credentials are not.
 if [ "$own_stack" = 1 ] && [ "${#cases[@]}" -gt 0 ]; then
-	access=$work/$front/logs/mautod.access.log
+	access=$frontdir/logs/mautod.access.log
 	if [ -s "$access" ] &&
 	    ! grep -qE '(client_secret|access_token)=' "$access" &&
 	    ! grep -qF -- "$MAUTO_TEST_CLIENT_SECRET" "$access" &&
@@ -515,7 +572,7 @@ fi
 
 for t in "$here"/t_*.sh; do
 	[ -e "$t" ] || continue
-	[ "$front" = nginx ] || break
+	[ "$front" != apache ] || break
 	name=${t##*/}
 	matches "$name" || continue
 	log=$(mktemp)

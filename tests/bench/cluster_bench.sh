@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The cluster suite of tests/bench/run (BENCH_SUITE=cluster): the cost of
+# Galera and of more hosts, measured in one run on one machine.
+#
+#   tests/bench/cluster_bench.sh        (tests/bench/run calls it)
+#
+# Starts a single private MariaDB with one mautod host and nginx
+# (tests/harness), and tests/cluster/cluster.sh's three-node Galera
+# cluster with three mautod hosts; every host has BENCH_CLUSTER_WORKERS
+# workers (default 4), no API limits.  Both databases get the same
+# BENCH_CLUSTER_LEADS leads (default 10,000, ids 1..N, by SQL).  Then, for
+# each target -- single (one host on the single server), and 1, 2 and 3
+# hosts over the cluster (nginx over host 1; hosts 1-2; hosts 1-3, each
+# host on its own node) -- two wrk passes of BENCH_DURATION (default 5s):
+# Get Lead by Id of a random lead (tests/bench/leads_get.lua, BENCH_GET_CONNS
+# connections, default 8) and Sync Leads of 300 new leads a request
+# (tests/bench/leads_sync.lua, BENCH_SYNC_CONNS connections, default 2).
+# The ratios are to the single server.  Last, the recovery after a node
+# kill: one client a host syncs one new lead a call; node 2 is killed
+# with SIGKILL; the recovery time is from the kill to the first half
+# second whose calls reach 90% of the rate before it.
+#
+# Prints markdown on stdout.  Exits 1 when a setup step fails.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/harness/env.sh
+. "$here/../harness/env.sh"
+
+workers=${BENCH_CLUSTER_WORKERS:-4}
+leads=${BENCH_CLUSTER_LEADS:-10000}
+duration=${BENCH_DURATION:-5s}
+get_conns=${BENCH_GET_CONNS:-8}
+sync_conns=${BENCH_SYNC_CONNS:-2}
+sync_conns=${sync_conns%% *}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mauto-cluster-bench.XXXXXX")
+chmod 755 "$work"
+cleanup()
+{
+	"$HARNESS_DIR/nginx.sh" stop "$work/nginx12" >/dev/null 2>&1 || true
+	harness_stack_stop "$work/single" >/dev/null 2>&1 || true
+	"$HARNESS_DIR/mariadb.sh" stop "$work/db" >/dev/null 2>&1 || true
+	"$MAUTO_SRCDIR/tests/cluster/cluster.sh" stop "$work/cluster" \
+	    >/dev/null 2>&1 || true
+	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$work"
+}
+trap cleanup EXIT
+for v in $(compgen -e | grep -E '^MAUTO_(TEST_)?DB_'); do
+	unset "$v"
+done
+
+load_leads()
+{
+	harness_sql "$1" "USE \`$2\`;
+	    INSERT INTO lead (id, email, firstName, lastName, company,
+	    createdAt, updatedAt)
+	    SELECT seq, CONCAT('lead', LPAD(seq, 7, '0'), '@bench.example.com'),
+	    CONCAT('First', seq), CONCAT('Last', seq), CONCAT('Company ', seq % 500),
+	    TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-06-01 00:00:00'
+	    FROM seq_1_to_$leads" || harness_die "cannot load the leads"
+}
+
+harness_log "single server and one host"
+"$HARNESS_DIR/mariadb.sh" start "$work/db" >/dev/null
+harness_stack_start "$work/single" "$work/db/env" MAUTO_WORKERS="$workers" \
+    MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0 MAUTO_CONCURRENCY_LIMIT=0
+load_leads "$work/single/env" "$(. "$work/single/env"; echo "$MAUTO_DB_NAME")"
+single_url=$(. "$work/single/stack.env"; echo "$MAUTO_TEST_BASE_URL")
+
+harness_log "three-node cluster and three hosts"
+mkdir -p "$work/cluster"
+printf 'export MAUTO_RATE_LIMIT_CALLS=0\nexport MAUTO_DAILY_QUOTA=0\nexport MAUTO_CONCURRENCY_LIMIT=0\n' \
+    >"$work/cluster/host.env"
+CLUSTER_WORKERS=$workers "$MAUTO_SRCDIR/tests/cluster/cluster.sh" start \
+    "$work/cluster" 3 >/dev/null
+load_leads "$work/cluster/server.env" mauto_cluster
+# shellcheck disable=SC1091
+. "$work/cluster/stack.env"
+read -r host1_url _ <<<"$CLUSTER_HOST_URLS"
+port=$(harness_free_port)
+MAUTO_WORKERS=$workers "$HARNESS_DIR/nginx.sh" start "$work/nginx12" "$port" \
+    "$work/cluster/host1/mautod.sock,$work/cluster/host2/mautod.sock"
+hosts12_url=http://127.0.0.1:$port
+hosts123_url=$MAUTO_TEST_BASE_URL
+cluster_client=("$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET")
+single_client=("$(. "$work/single/stack.env"; echo "$MAUTO_TEST_CLIENT_ID")"
+    "$(. "$work/single/stack.env"; echo "$MAUTO_TEST_CLIENT_SECRET")")
+
+# pass URL TOKEN CONNS SCRIPT ARGS...: one wrk pass; prints its BENCH line.
+pass()
+{
+	local url=$1 token=$2 c=$3 script=$4
+	shift 4
+	# The warm-up's new leads must not be the pass's (they would be
+	# "updated", which leads_sync.lua counts as errors).
+	local -a warm=("$@")
+	[ "$script" != leads_sync.lua ] || warm[1]=${warm[1]}w
+	wrk -t"$((c < 2 ? c : 2))" -c"$c" -d1s -H "Authorization: Bearer $token" \
+	    -s "$here/$script" "$url" -- "${warm[@]}" >/dev/null 2>&1 || true
+	wrk -t"$((c < 2 ? c : 2))" -c"$c" -d"$duration" --timeout 10s --latency \
+	    -H "Authorization: Bearer $token" -s "$here/$script" "$url" -- "$@" \
+	    2>&1 | grep '^BENCH ' || harness_die "wrk gave no result for $url"
+}
+
+field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
+
+declare -A get_rps sync_rps get_p50 sync_p50 errs
+n=0
+for target in single 1 2 3; do
+	case $target in
+	single) url=$single_url; client=("${single_client[@]}") ;;
+	1) url=$host1_url; client=("${cluster_client[@]}") ;;
+	2) url=$hosts12_url; client=("${cluster_client[@]}") ;;
+	3) url=$hosts123_url; client=("${cluster_client[@]}") ;;
+	esac
+	token=$(harness_token "$url" "${client[@]}")
+	harness_log "passes: $target"
+	line=$(pass "${url}/rest/v1/lead/1.json" "$token" "$get_conns" \
+	    leads_get.lua id "$leads")
+	get_rps[$target]=$(field rps "$line")
+	get_p50[$target]=$(field p50_us "$line")
+	e=$(( $(field http_errors "$line") + $(field socket_errors "$line") ))
+	n=$((n + 1))
+	line=$(pass "$url/rest/v1/leads.json" "$token" "$sync_conns" \
+	    leads_sync.lua new "c${n}x$(harness_random_hex 3)")
+	sync_rps[$target]=$(field rps "$line")
+	sync_p50[$target]=$(field p50_us "$line")
+	errs[$target]=$((e + $(field http_errors "$line") + $(field socket_errors "$line")))
+done
+
+harness_log "recovery after a node kill"
+recovery=$(CLUSTER_DIR=$work/cluster \
+    PYTHONPATH=$MAUTO_SRCDIR/tests/cluster python3 - <<'PY'
+import threading, time
+from clusterlib import HOSTS, cluster, sync_leads
+
+stop = threading.Event()
+ok_times = []
+lock = threading.Lock()
+def client(h):
+    i = 0
+    while not stop.is_set():
+        st, doc, _ = sync_leads(HOSTS[h], [{'email': 'rb%d-%d-%d@example.com'
+                                            % (h, i, time.time())}])
+        i += 1
+        if doc and doc.get('success'):
+            with lock:
+                ok_times.append(time.monotonic())
+th = [threading.Thread(target=client, args=(h,)) for h in range(len(HOSTS))]
+for t in th:
+    t.start()
+time.sleep(4)
+t_kill = time.monotonic()
+cluster('node-kill', 2)
+time.sleep(10)
+stop.set()
+for t in th:
+    t.join()
+before = [t for t in ok_times if t_kill - 3 <= t < t_kill]
+rate = len(before) / 3.0
+rec = None
+b = t_kill
+while b + 0.5 <= t_kill + 10:
+    n = sum(1 for t in ok_times if b <= t < b + 0.5)
+    if n >= 0.9 * rate * 0.5:
+        rec = b + 0.5 - t_kill
+        break
+    b += 0.5
+print('%.1f %.0f' % (rec if rec is not None else -1, rate))
+PY
+)
+"$MAUTO_SRCDIR/tests/cluster/cluster.sh" node-start "$work/cluster" 2 >/dev/null
+
+r() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo "### Cluster: Galera and hosts (BENCH_SUITE=cluster)"
+echo
+echo "$leads leads; $workers workers a host; Get Lead by Id at $get_conns connections,"
+echo "Sync Leads (300 new leads a request) at $sync_conns; passes of $duration."
+echo
+echo "| target | Get Lead by Id req/s | p50 ms | ratio | Sync Leads req/s | leads/s | p50 ms | ratio | errors |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for target in single 1 2 3; do
+	case $target in
+	single) name="single server, 1 host" ;;
+	*) name="Galera, $target host$([ "$target" = 1 ] || echo s)" ;;
+	esac
+	printf '| %s | %.0f | %.2f | %s | %.1f | %.0f | %.1f | %s | %s |\n' "$name" \
+	    "${get_rps[$target]}" "$(r "${get_p50[$target]}" 1000)" \
+	    "$(r "${get_rps[$target]}" "${get_rps[single]}")" \
+	    "${sync_rps[$target]}" "$(awk -v a="${sync_rps[$target]}" 'BEGIN { print a * 300 }')" \
+	    "$(r "${sync_p50[$target]}" 1000)" \
+	    "$(r "${sync_rps[$target]}" "${sync_rps[single]}")" "${errs[$target]}"
+done
+echo
+read -r rec rate <<<"$recovery"
+echo "Node kill under load (one client a host, one new lead a call, $rate calls/s"
+echo "before): full throughput again ${rec} s after the SIGKILL (-1: not within 10 s)."

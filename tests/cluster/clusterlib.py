@@ -1,0 +1,127 @@
+"""What the cluster tests (tests/cluster/t*.py) share.
+
+They run under tests/cluster/run.sh against one stack of
+tests/cluster/cluster.sh: CLUSTER_DIR names it, MAUTO_TEST_BASE_URL is the
+nginx over every host and CLUSTER_HOST_URLS the hosts' own nginx, in
+order.  A test prints "ok - ..." lines, exits 1 at the first failure, and
+leaves the cluster as it found it (three nodes Synced, every host up).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+DIR = os.environ['CLUSTER_DIR']
+SRC = os.environ['MAUTO_SRCDIR']
+BASE = os.environ['MAUTO_TEST_BASE_URL'].rstrip('/')
+HOSTS = os.environ['CLUSTER_HOST_URLS'].split()
+SCRIPT = os.path.join(SRC, 'tests', 'cluster', 'cluster.sh')
+
+
+def fail(msg):
+    print('not ok - ' + msg)
+    sys.stdout.flush()
+    sys.exit(1)
+
+
+def ok(msg):
+    print('ok - ' + msg)
+    sys.stdout.flush()
+
+
+def check(cond, msg):
+    if cond:
+        ok(msg)
+    else:
+        fail(msg)
+
+
+def cluster(verb, *args):
+    """Runs a verb of cluster.sh on this run's cluster."""
+    subprocess.run(['bash', SCRIPT, verb, DIR] + [str(a) for a in args],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def token(base=BASE):
+    q = urllib.parse.urlencode({
+        'grant_type': 'client_credentials',
+        'client_id': os.environ['MAUTO_TEST_CLIENT_ID'],
+        'client_secret': os.environ['MAUTO_TEST_CLIENT_SECRET']})
+    with urllib.request.urlopen(base + '/identity/oauth/token?' + q,
+                                timeout=30) as r:
+        return json.loads(r.read())['access_token']
+
+
+TOKEN = None
+
+
+def call(base, method, path, body=None, timeout=60):
+    """One call; returns (HTTP status, JSON document or None, seconds)."""
+    global TOKEN
+    if TOKEN is None:
+        TOKEN = token()
+    h = {'Authorization': 'Bearer ' + TOKEN}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        h['Content-Type'] = 'application/json'
+    req = urllib.request.Request(base + path, data=data, headers=h,
+                                 method=method)
+    t0 = time.monotonic()
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            status, raw = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    except (urllib.error.URLError, OSError) as e:
+        return 0, {'transport': str(e)}, time.monotonic() - t0
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        doc = None
+    return status, doc, time.monotonic() - t0
+
+
+def envelope_error(status, doc):
+    """The code of a service error envelope, or None when it is not one."""
+    if status != 200 or not isinstance(doc, dict) or doc.get('success'):
+        return None
+    errs = doc.get('errors') or [{}]
+    return errs[0].get('code')
+
+
+def sql(node, query):
+    """Runs SQL as root on node N (1..3) in the cluster's database."""
+    out = subprocess.run(
+        ['mariadb', '--no-defaults',
+         '--socket=%s/node%d/mysqld.sock' % (DIR, node), '--user=root',
+         '--batch', '--skip-column-names', 'mauto_cluster', '-e', query],
+        check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def sync_leads(base, leads, action='createOrUpdate', lookup='email'):
+    return call(base, 'POST', '/rest/v1/leads.json',
+                {'action': action, 'lookupField': lookup, 'input': leads})
+
+
+def wait_for(what, pred, secs=120):
+    """Polls pred every 0.2 s; fails after secs (a bound, not a figure)."""
+    end = time.monotonic() + secs
+    while time.monotonic() < end:
+        if pred():
+            return
+        time.sleep(0.2)
+    fail('timed out after %d s waiting for %s' % (secs, what))
+
+
+def synced_all():
+    try:
+        cluster('status')
+        return True
+    except subprocess.CalledProcessError:
+        return False
