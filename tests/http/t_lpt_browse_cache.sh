@@ -56,7 +56,11 @@ browse_all "a new template is browsed" \
 h0=$(hits)
 browse_all "the same page again" "$names == [('a-$tag', 'draft')]"
 h1=$(hits)
-if [ "$h1" -gt "$h0" ]; then
+if [ "${MAUTO_TEST_FRONT:-}" = cluster ]; then
+	# Kept pages and their counters are per host; nginx spreads the
+	# browses over the hosts, so the count of one is not checked here.
+	echo "ok - (kept pages per host: hits not counted on the cluster)"
+elif [ "$h1" -gt "$h0" ]; then
 	echo "ok - browses of an unchanged folder are answered from kept pages ($h0 -> $h1 hits)"
 else
 	echo "not ok - no kept page was used ($h0 -> $h1 hits)"
