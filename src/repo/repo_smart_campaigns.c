@@ -112,6 +112,13 @@ enum sc_stmt {
 	"JOIN sc_choice_attr a ON a.choice_id = ch.id JOIN sc_flow_attrib t " \
 	"ON t.flow_type_id = s.flow_type_id AND t.id = a.attrib_id "
 
+/*
+ * The order of SC_STMT_CHOICES's rows (step, choice position) and of
+ * SC_STMT_ATTRS's (step, choice, attribute position).
+ */
+static const size_t choice_order[] = { 1, 2 };
+static const size_t attr_order[] = { 8, 9, 10 };
+
 /* An asset by id (the value's digits, else -1) or else by exact name. */
 #define SC_RESOLVE(table) \
 	"SELECT id FROM " table " WHERE id = ? OR name = ? " \
@@ -194,6 +201,8 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "SELECT s.id, s.position, s.flow_type_id, t.name FROM "
 	    "sc_flow_step s JOIN sc_flow_type t ON t.id = s.flow_type_id "
 	    "WHERE s.campaign_id = ? ORDER BY s.position",
+	/* The choices and the attributes are put in step, choice (and
+	 * attribute) order after the fetch (db_text_sort). */
 	[SC_STMT_CHOICES] =
 	    "SELECT c.id, s.position, c.position, c.is_default, c.cond_kind, "
 	    "c.cond_type_id, COALESCE(rt.name, f.display_name), "
@@ -201,15 +210,15 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "sc_flow_step s ON s.id = c.step_id LEFT JOIN sl_rule_type rt ON "
 	    "c.cond_kind = 'activity' AND rt.id = c.cond_type_id LEFT JOIN "
 	    "lead_field f ON c.cond_kind = 'attribute' AND "
-	    "f.attr_id = c.cond_type_id WHERE s.campaign_id = ? "
-	    "ORDER BY s.position, c.position",
+	    "f.attr_id = c.cond_type_id WHERE s.campaign_id = ?",
 	[SC_STMT_ATTRS] =
 	    "SELECT c.id, t.id, t.name, t.data_type, t.is_primary, "
-	    "t.is_required, t.choices, a.value FROM sc_step_choice c JOIN "
+	    "t.is_required, t.choices, a.value, s.position, c.position, "
+	    "t.position FROM sc_step_choice c JOIN "
 	    "sc_flow_step s ON s.id = c.step_id JOIN sc_flow_attrib t ON "
 	    "t.flow_type_id = s.flow_type_id LEFT JOIN sc_choice_attr a ON "
 	    "a.choice_id = c.id AND a.attrib_id = t.id WHERE "
-	    "s.campaign_id = ? ORDER BY s.position, c.position, t.position",
+	    "s.campaign_id = ?",
 	[SC_STMT_TYPES] = "SELECT id, name FROM sc_flow_type ORDER BY id",
 	[SC_STMT_TYPE] = "SELECT id, name FROM sc_flow_type WHERE id = ?",
 	[SC_STMT_ATTRIBS] =
@@ -720,8 +729,10 @@ repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 		return 0;
 	if ((r = db_select_text(db, stmt(db, SC_STMT_CHOICES), in, a, 9,
 	    SC_MAX_STEPS * SC_MAX_CHOICES, "repo_sc_flow", &c)) != 0 ||
-	    (r = db_select_text(db, stmt(db, SC_STMT_ATTRS), in, a, 8,
-	    SC_MAX_STEPS * SC_MAX_CHOICES * 16, "repo_sc_flow", &k)) != 0)
+	    (r = db_text_sort(&c, a, choice_order, 2)) != 0 ||
+	    (r = db_select_text(db, stmt(db, SC_STMT_ATTRS), in, a, 11,
+	    SC_MAX_STEPS * SC_MAX_CHOICES * 16, "repo_sc_flow", &k)) != 0 ||
+	    (r = db_text_sort(&k, a, attr_order, 3)) != 0)
 		return r;
 	steps = arena_zalloc(a, s.count * sizeof(*steps));
 	all = arena_zalloc(a, (c.count + 1) * sizeof(*all));

@@ -67,6 +67,12 @@ enum sl_stmt {
 	SL_STMT__MAX
 };
 
+/*
+ * The order of SL_STMT_CONDS's rows: rule position, the constraint's
+ * position (0 for an attribute rule), attribute id.
+ */
+static const size_t conds_order[] = { 0, 6, 1 };
+
 /* The columns of one list with its place's workspace, from SL_FROM. */
 #define SL_COLS \
 	"s.id, s.name, s.description, s.folder_id, s.program_id, w.name, " \
@@ -108,16 +114,16 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "t.id = r.rule_type_id LEFT JOIN lead_field f ON "
 	    "r.kind = 'attribute' AND f.attr_id = r.rule_type_id "
 	    "WHERE r.smart_list_id = ? ORDER BY r.position",
+	/* Sorted by conds_order after the fetch (db_text_sort). */
 	[SL_STMT_CONDS] =
 	    "SELECT r.position, c.attribute_id, "
 	    "COALESCE(k.name, f.display_name, ''), c.operator, c.vals, "
-	    "COALESCE(k.is_primary, 1) FROM smart_list_condition c "
-	    "JOIN smart_list_rule r ON r.id = c.rule_id "
+	    "COALESCE(k.is_primary, 1), COALESCE(k.position, 0) FROM "
+	    "smart_list_condition c JOIN smart_list_rule r ON r.id = c.rule_id "
 	    "LEFT JOIN sl_constraint k ON r.kind = 'activity' AND "
 	    "k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
 	    "LEFT JOIN lead_field f ON r.kind = 'attribute' AND "
-	    "f.attr_id = c.attribute_id WHERE r.smart_list_id = ? "
-	    "ORDER BY r.position, COALESCE(k.position, 0), c.attribute_id",
+	    "f.attr_id = c.attribute_id WHERE r.smart_list_id = ?",
 	/* Parameters: name, description, folder, program, owning campaign,
 	 * clone source (match type and logic from it, or the defaults). */
 	[SL_STMT_INSERT] =
@@ -305,8 +311,9 @@ rules_of(struct db *db, struct arena *a, struct repo_sl *out)
 	}
 	out->rules = rules;
 	out->nrules = t.count;
-	if ((r = db_select_text(db, stmt(db, SL_STMT_CONDS), in, a, 6,
-	    SL_MAX_RULES * 16, "repo_sl_get", &c)) != 0)
+	if ((r = db_select_text(db, stmt(db, SL_STMT_CONDS), in, a, 7,
+	    SL_MAX_RULES * 16, "repo_sl_get", &c)) != 0 ||
+	    (r = db_text_sort(&c, a, conds_order, 3)) != 0)
 		return r;
 	/* Conditions come by position: count, then fill each rule's. */
 	for (k = 0; k < c.count; k++) {
