@@ -13,24 +13,6 @@
 #include "db/query.h"
 #include "util/arena.h"
 
-static struct arena arena;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	arena_init(&arena);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	arena_clear(&arena);
-	return 0;
-}
-
 /* Rows of three columns: step, choice, a label; "10" sorts after "9". */
 static const char *cells[] = {
 	"10", "0", "e",
@@ -64,10 +46,12 @@ test_sorts_by_numbers_keeping_ties(void **state)
 	const char *v[sizeof(cells) / sizeof(cells[0])];
 	size_t len[sizeof(cells) / sizeof(cells[0])], i;
 	struct db_text_rows t;
+	struct arena a;
 
 	(void)state;
+	arena_init(&a);
 	rows(&t, v, len);
-	assert_int_equal(db_text_sort(&t, &arena, keys, 2), 0);
+	assert_int_equal(db_text_sort(&t, &a, keys, 2), 0);
 	assert_int_equal(t.count, 6);
 	for (i = 0; i < t.count; i++) {
 		assert_string_equal(db_text_str(&t, i, 2), want[i]);
@@ -75,6 +59,7 @@ test_sorts_by_numbers_keeping_ties(void **state)
 	}
 	/* A NULL key counts as 0, and its row keeps its NULL. */
 	assert_null(db_text_str(&t, 0, 1));
+	arena_clear(&a);
 }
 
 static void
@@ -84,12 +69,15 @@ test_one_row_and_none(void **state)
 	const char *v[3] = { "5", "x", "y" };
 	size_t len[3] = { 1, 1, 1 };
 	struct db_text_rows t = { .v = v, .len = len, .ncol = 3, .count = 1 };
+	struct arena a;
 
 	(void)state;
-	assert_int_equal(db_text_sort(&t, &arena, keys, 1), 0);
+	arena_init(&a);
+	assert_int_equal(db_text_sort(&t, &a, keys, 1), 0);
 	assert_string_equal(db_text_str(&t, 0, 1), "x");
 	t.count = 0;
-	assert_int_equal(db_text_sort(&t, &arena, keys, 1), 0);
+	assert_int_equal(db_text_sort(&t, &a, keys, 1), 0);
+	arena_clear(&a);
 }
 
 int
@@ -100,5 +88,5 @@ main(void)
 		cmocka_unit_test(test_one_row_and_none),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
