@@ -289,6 +289,59 @@ out:
 	return r;
 }
 
+/* The sort of db_text_sort: its rows and key columns. */
+struct text_sort {
+	const struct db_text_rows	*t;
+	const size_t			*keys;
+	size_t				 nkeys;
+};
+
+/* Two row numbers by their keys, then by number (a stable order). */
+static int
+text_row_cmp(const void *x, const void *y, void *arg)
+{
+	const struct text_sort *s = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y, k;
+	int64_t u, v;
+
+	for (k = 0; k < s->nkeys; k++) {
+		u = db_text_i64(s->t, i, s->keys[k]);
+		v = db_text_i64(s->t, j, s->keys[k]);
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return i < j ? -1 : i > j;
+}
+
+/* See query.h. */
+int
+db_text_sort(struct db_text_rows *t, struct arena *a, const size_t *keys,
+    size_t nkeys)
+{
+	struct text_sort s = { .t = t, .keys = keys, .nkeys = nkeys };
+	const char **v;
+	size_t *idx, *len, i, j, n = t->count * t->ncol;
+
+	if (t->count < 2)
+		return 0;
+	idx = arena_alloc(a, t->count * sizeof(*idx));
+	v = arena_alloc(a, n * sizeof(*v));
+	len = arena_alloc(a, n * sizeof(*len));
+	if (idx == NULL || v == NULL || len == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t->count; i++)
+		idx[i] = i;
+	qsort_r(idx, t->count, sizeof(*idx), text_row_cmp, &s);
+	for (i = 0; i < t->count; i++)
+		for (j = 0; j < t->ncol; j++) {
+			v[i * t->ncol + j] = t->v[idx[i] * t->ncol + j];
+			len[i * t->ncol + j] = t->len[idx[i] * t->ncol + j];
+		}
+	t->v = v;
+	t->len = len;
+	return 0;
+}
+
 /* See query.h. */
 int64_t
 db_text_i64(const struct db_text_rows *t, size_t row, size_t col)

@@ -78,6 +78,18 @@ int	db_select_text(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
 	    struct arena *a, size_t ncol, size_t max, const char *where,
 	    struct db_text_rows *out);
 
+/*
+ * Sorts the rows of t by the integer values of columns keys[0..nkeys-1]
+ * (db_text_i64), ascending, rows of equal keys in the order they came;
+ * the row arrays are new ones from the arena a.  For the ordered reads
+ * of a join whose ORDER BY would name columns of two tables: MariaDB
+ * sorts those in an internal temporary table, a file on disk when a
+ * TEXT column is selected, and a few rows sort here for far less.
+ * -REPO_ERR_INTERNAL when out of memory, else 0.
+ */
+int		 db_text_sort(struct db_text_rows *t, struct arena *a,
+		    const size_t *keys, size_t nkeys);
+
 /* A value of a text row: as an integer (0 for NULL or not a number). */
 int64_t		 db_text_i64(const struct db_text_rows *t, size_t row,
 		    size_t col);

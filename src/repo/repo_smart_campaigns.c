@@ -46,9 +46,7 @@ enum sc_stmt {
 	SC_STMT_TOUCH,
 	SC_STMT_EMAILS,
 	SC_STMT_EMAILS_LOCK,
-	SC_STMT_STEPS,
-	SC_STMT_CHOICES,
-	SC_STMT_ATTRS,
+	SC_STMT_FLOW,
 	SC_STMT_TYPES,
 	SC_STMT_TYPE,
 	SC_STMT_ATTRIBS,
@@ -111,6 +109,9 @@ enum sc_stmt {
 	"FROM sc_flow_step s JOIN sc_step_choice ch ON ch.step_id = s.id " \
 	"JOIN sc_choice_attr a ON a.choice_id = ch.id JOIN sc_flow_attrib t " \
 	"ON t.flow_type_id = s.flow_type_id AND t.id = a.attrib_id "
+
+/* The order of SC_STMT_FLOW's rows: step, choice, attribute position. */
+static const size_t flow_order[] = { 1, 5, 19 };
 
 /* An asset by id (the value's digits, else -1) or else by exact name. */
 #define SC_RESOLVE(table) \
@@ -190,26 +191,26 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "v.email_id = e.id AND v.status = 'approved') FROM email e WHERE "
 	    "e.id IN (SELECT a.value " SC_VALUES_OF "WHERE s.campaign_id = ? "
 	    "AND t.data_type = 'email') ORDER BY e.id LOCK IN SHARE MODE",
-	[SC_STMT_STEPS] =
-	    "SELECT s.id, s.position, s.flow_type_id, t.name FROM "
-	    "sc_flow_step s JOIN sc_flow_type t ON t.id = s.flow_type_id "
-	    "WHERE s.campaign_id = ? ORDER BY s.position",
-	[SC_STMT_CHOICES] =
-	    "SELECT c.id, s.position, c.position, c.is_default, c.cond_kind, "
-	    "c.cond_type_id, COALESCE(rt.name, f.display_name), "
-	    "c.cond_operator, c.cond_vals FROM sc_step_choice c JOIN "
-	    "sc_flow_step s ON s.id = c.step_id LEFT JOIN sl_rule_type rt ON "
-	    "c.cond_kind = 'activity' AND rt.id = c.cond_type_id LEFT JOIN "
-	    "lead_field f ON c.cond_kind = 'attribute' AND "
-	    "f.attr_id = c.cond_type_id WHERE s.campaign_id = ? "
-	    "ORDER BY s.position, c.position",
-	[SC_STMT_ATTRS] =
-	    "SELECT c.id, t.id, t.name, t.data_type, t.is_primary, "
-	    "t.is_required, t.choices, a.value FROM sc_step_choice c JOIN "
-	    "sc_flow_step s ON s.id = c.step_id JOIN sc_flow_attrib t ON "
+	/* The steps of campaign ?, each with its choices, each with the
+	 * step type's attributes and the values it gives them: one row per
+	 * attribute (NULL columns for a step without choices and a choice
+	 * of a type without attributes); sorted by flow_order after the
+	 * fetch (db_text_sort). */
+	[SC_STMT_FLOW] =
+	    "SELECT s.id, s.position, s.flow_type_id, ft.name, "
+	    "c.id, c.position, c.is_default, c.cond_kind, c.cond_type_id, "
+	    "COALESCE(rt.name, f.display_name), c.cond_operator, "
+	    "c.cond_vals, t.id, t.name, t.data_type, t.is_primary, "
+	    "t.is_required, t.choices, a.value, t.position FROM "
+	    "sc_flow_step s JOIN sc_flow_type ft ON ft.id = s.flow_type_id "
+	    "LEFT JOIN sc_step_choice c ON c.step_id = s.id "
+	    "LEFT JOIN sl_rule_type rt ON c.cond_kind = 'activity' AND "
+	    "rt.id = c.cond_type_id LEFT JOIN lead_field f ON "
+	    "c.cond_kind = 'attribute' AND f.attr_id = c.cond_type_id "
+	    "LEFT JOIN sc_flow_attrib t ON c.id IS NOT NULL AND "
 	    "t.flow_type_id = s.flow_type_id LEFT JOIN sc_choice_attr a ON "
-	    "a.choice_id = c.id AND a.attrib_id = t.id WHERE "
-	    "s.campaign_id = ? ORDER BY s.position, c.position, t.position",
+	    "a.choice_id = c.id AND a.attrib_id = t.id "
+	    "WHERE s.campaign_id = ?",
 	[SC_STMT_TYPES] = "SELECT id, name FROM sc_flow_type ORDER BY id",
 	[SC_STMT_TYPE] = "SELECT id, name FROM sc_flow_type WHERE id = ?",
 	[SC_STMT_ATTRIBS] =
@@ -683,18 +684,26 @@ repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg)
 
 /* ---- Flows ------------------------------------------------------------ */
 
-/* Row i of t (flow_type_id, id, name, data type, primary, required,
- * choices) into *out. */
+/* Row i of t (id, name, data type, primary, required, choices, from
+ * column col) into *out. */
 static void
-attrib_fill(const struct db_text_rows *t, size_t i, struct repo_sc_attr *out)
+attrib_fill(const struct db_text_rows *t, size_t i, size_t col,
+    struct repo_sc_attr *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->id = (int32_t)db_text_i64(t, i, 1);
-	out->name = db_text_str(t, i, 2);
-	out->data_type = db_text_str(t, i, 3);
-	out->primary = db_text_i64(t, i, 4) != 0;
-	out->required = db_text_i64(t, i, 5) != 0;
-	out->choices = db_text_str(t, i, 6);
+	out->id = (int32_t)db_text_i64(t, i, col);
+	out->name = db_text_str(t, i, col + 1);
+	out->data_type = db_text_str(t, i, col + 2);
+	out->primary = db_text_i64(t, i, col + 3) != 0;
+	out->required = db_text_i64(t, i, col + 4) != 0;
+	out->choices = db_text_str(t, i, col + 5);
+}
+
+/* Whether row k of t starts a new value of column col (an id). */
+static bool
+starts(const struct db_text_rows *t, size_t k, size_t col)
+{
+	return k == 0 || db_text_i64(t, k, col) != db_text_i64(t, k - 1, col);
 }
 
 /* See repo_smart_campaigns.h. */
@@ -703,70 +712,69 @@ repo_sc_flow(struct db *db, struct arena *a, int32_t id,
     struct repo_sc_step **out, size_t *n)
 {
 	MYSQL_BIND in[1];
-	struct db_text_rows s, c, k;
-	struct repo_sc_step *steps;
-	struct repo_sc_choice *all;
-	size_t i, j, m;
+	struct db_text_rows t;
+	struct repo_sc_step *steps, *st = NULL;
+	struct repo_sc_choice *choices, *ch = NULL;
+	struct repo_sc_attr *attrs;
+	size_t k, ns = 0, nc = 0, na = 0;
 	int r;
 
 	*out = NULL;
 	*n = 0;
 	bind_i32(&in[0], &id);
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_select_text(db, stmt(db, SC_STMT_STEPS), in, a, 4,
-	    SC_MAX_STEPS, "repo_sc_flow", &s)) != 0)
+	    (r = db_select_text(db, stmt(db, SC_STMT_FLOW), in, a, 20,
+	    SC_MAX_STEPS * SC_MAX_CHOICES * 16, "repo_sc_flow", &t)) != 0 ||
+	    (r = db_text_sort(&t, a, flow_order, 3)) != 0)
 		return r;
-	if (s.count == 0)
+	if (t.count == 0)
 		return 0;
-	if ((r = db_select_text(db, stmt(db, SC_STMT_CHOICES), in, a, 9,
-	    SC_MAX_STEPS * SC_MAX_CHOICES, "repo_sc_flow", &c)) != 0 ||
-	    (r = db_select_text(db, stmt(db, SC_STMT_ATTRS), in, a, 8,
-	    SC_MAX_STEPS * SC_MAX_CHOICES * 16, "repo_sc_flow", &k)) != 0)
-		return r;
-	steps = arena_zalloc(a, s.count * sizeof(*steps));
-	all = arena_zalloc(a, (c.count + 1) * sizeof(*all));
-	if (steps == NULL || all == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < s.count; i++) {
-		steps[i].id = (int32_t)db_text_i64(&s, i, 0);
-		steps[i].position = (int)db_text_i64(&s, i, 1);
-		steps[i].type_id = (int32_t)db_text_i64(&s, i, 2);
-		steps[i].type_name = db_text_str(&s, i, 3);
+	/* A step's rows are adjacent, and so are a choice's. */
+	for (k = 0; k < t.count; k++) {
+		ns += starts(&t, k, 0);
+		nc += db_text_str(&t, k, 4) != NULL && starts(&t, k, 4);
+		na += db_text_str(&t, k, 12) != NULL;
 	}
-	/* Choices and attributes come in step and choice order. */
-	for (j = 0, m = 0; j < c.count; j++) {
-		struct repo_sc_choice *ch = &all[j];
-		int pos = (int)db_text_i64(&c, j, 1);
-
-		ch->id = (int32_t)db_text_i64(&c, j, 0);
-		ch->position = (int)db_text_i64(&c, j, 2);
-		ch->is_default = db_text_i64(&c, j, 3) != 0;
-		ch->cond_kind = db_text_str(&c, j, 4);
-		ch->cond_type_id = (int32_t)db_text_i64(&c, j, 5);
-		ch->cond_name = db_text_str(&c, j, 6);
-		ch->cond_op = db_text_str(&c, j, 7);
-		ch->cond_vals = db_text_str(&c, j, 8);
-		for (i = 0; i < s.count && steps[i].position != pos; i++)
+	steps = arena_zalloc(a, ns * sizeof(*steps));
+	choices = arena_zalloc(a, (nc + 1) * sizeof(*choices));
+	attrs = arena_zalloc(a, (na + 1) * sizeof(*attrs));
+	if (steps == NULL || choices == NULL || attrs == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (k = 0, ns = 0; k < t.count; k++) {
+		if (starts(&t, k, 0)) {
+			st = &steps[ns++];
+			st->id = (int32_t)db_text_i64(&t, k, 0);
+			st->position = (int)db_text_i64(&t, k, 1);
+			st->type_id = (int32_t)db_text_i64(&t, k, 2);
+			st->type_name = db_text_str(&t, k, 3);
+			ch = NULL;
+		}
+		if (db_text_str(&t, k, 4) == NULL)
 			continue;
-		if (i < s.count) {
-			if (steps[i].choices == NULL)
-				steps[i].choices = ch;
-			steps[i].nchoices++;
+		if (ch == NULL || starts(&t, k, 4)) {
+			ch = choices++;
+			if (st->choices == NULL)
+				st->choices = ch;
+			st->nchoices++;
+			ch->id = (int32_t)db_text_i64(&t, k, 4);
+			ch->position = (int)db_text_i64(&t, k, 5);
+			ch->is_default = db_text_i64(&t, k, 6) != 0;
+			ch->cond_kind = db_text_str(&t, k, 7);
+			ch->cond_type_id = (int32_t)db_text_i64(&t, k, 8);
+			ch->cond_name = db_text_str(&t, k, 9);
+			ch->cond_op = db_text_str(&t, k, 10);
+			ch->cond_vals = db_text_str(&t, k, 11);
 		}
-		while (m < k.count && db_text_i64(&k, m, 0) == ch->id) {
-			if (ch->attrs == NULL && (ch->attrs = arena_zalloc(a,
-			    16 * sizeof(*ch->attrs))) == NULL)
-				return -REPO_ERR_INTERNAL;
-			if (ch->nattrs < 16) {
-				attrib_fill(&k, m, &ch->attrs[ch->nattrs]);
-				ch->attrs[ch->nattrs++].value =
-				    db_text_str(&k, m, 7);
-			}
-			m++;
-		}
+		if (db_text_str(&t, k, 12) == NULL)
+			continue;
+		if (ch->attrs == NULL)
+			ch->attrs = attrs;
+		attrib_fill(&t, k, 12, attrs);
+		attrs++->value = db_text_str(&t, k, 18);
+		ch->nattrs++;
 	}
 	*out = steps;
-	*n = s.count;
+	*n = ns;
 	return 0;
 }
 
@@ -788,7 +796,7 @@ attach_attribs(struct arena *a, const struct db_text_rows *k,
 			return -REPO_ERR_INTERNAL;
 		for (j = 0; j < k->count; j++)
 			if (db_text_i64(k, j, 0) == types[i].id)
-				attrib_fill(k, j,
+				attrib_fill(k, j, 1,
 				    &types[i].attrs[types[i].nattrs++]);
 	}
 	return 0;

@@ -30,7 +30,6 @@ enum sl_stmt {
 	SL_STMT_GET_BY_NAME,
 	SL_STMT_BROWSE,
 	SL_STMT_RULES,
-	SL_STMT_CONDS,
 	SL_STMT_INSERT,
 	SL_STMT_COPY_RULES,
 	SL_STMT_COPY_CONDS,
@@ -67,6 +66,12 @@ enum sl_stmt {
 	SL_STMT__MAX
 };
 
+/*
+ * The order of SL_STMT_RULES's rows: rule position, the constraint's
+ * position (0 for an attribute rule), attribute id.
+ */
+static const size_t rules_order[] = { 1, 12, 7 };
+
 /* The columns of one list with its place's workspace, from SL_FROM. */
 #define SL_COLS \
 	"s.id, s.name, s.description, s.folder_id, s.program_id, w.name, " \
@@ -100,24 +105,24 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "(? IS NULL OR s.program_id = ?) AND "
 	    "(? IS NULL OR s.updated_at >= ?) AND "
 	    "(? IS NULL OR s.updated_at <= ?) ORDER BY s.id LIMIT ? OFFSET ?",
+	/* The rules, each with its conditions (a row with NULL condition
+	 * columns when it has none); sorted by rules_order after the fetch
+	 * (db_text_sort). */
 	[SL_STMT_RULES] =
 	    "SELECT r.id, r.position, r.kind, r.rule_type_id, "
 	    "COALESCE(t.name, f.display_name, ''), r.is_trigger, "
-	    "r.is_negative FROM smart_list_rule r "
+	    "r.is_negative, c.attribute_id, "
+	    "COALESCE(k.name, g.display_name, ''), c.operator, c.vals, "
+	    "COALESCE(k.is_primary, 1), COALESCE(k.position, 0) "
+	    "FROM smart_list_rule r "
 	    "LEFT JOIN sl_rule_type t ON r.kind = 'activity' AND "
 	    "t.id = r.rule_type_id LEFT JOIN lead_field f ON "
 	    "r.kind = 'attribute' AND f.attr_id = r.rule_type_id "
-	    "WHERE r.smart_list_id = ? ORDER BY r.position",
-	[SL_STMT_CONDS] =
-	    "SELECT r.position, c.attribute_id, "
-	    "COALESCE(k.name, f.display_name, ''), c.operator, c.vals, "
-	    "COALESCE(k.is_primary, 1) FROM smart_list_condition c "
-	    "JOIN smart_list_rule r ON r.id = c.rule_id "
+	    "LEFT JOIN smart_list_condition c ON c.rule_id = r.id "
 	    "LEFT JOIN sl_constraint k ON r.kind = 'activity' AND "
 	    "k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
-	    "LEFT JOIN lead_field f ON r.kind = 'attribute' AND "
-	    "f.attr_id = c.attribute_id WHERE r.smart_list_id = ? "
-	    "ORDER BY r.position, COALESCE(k.position, 0), c.attribute_id",
+	    "LEFT JOIN lead_field g ON r.kind = 'attribute' AND "
+	    "g.attr_id = c.attribute_id WHERE r.smart_list_id = ?",
 	/* Parameters: name, description, folder, program, owning campaign,
 	 * clone source (match type and logic from it, or the defaults). */
 	[SL_STMT_INSERT] =
@@ -274,68 +279,63 @@ fill(const struct db_text_rows *t, size_t i, struct repo_sl *out)
 	out->campaign_id = (int32_t)db_text_i64(t, i, 10);
 }
 
-/* The rules of list out->id with their conditions. */
+/* The rules of list out->id with their conditions, in one read. */
 static int
 rules_of(struct db *db, struct arena *a, struct repo_sl *out)
 {
 	MYSQL_BIND in[1];
-	struct db_text_rows t, c;
-	struct repo_sl_rule *rules;
-	size_t i, k;
+	struct db_text_rows t;
+	struct repo_sl_rule *rules, *ru = NULL;
+	struct repo_sl_cond *conds, *cd;
+	size_t k, n = 0, m = 0;
 	int32_t id = out->id;
 	int r;
 
 	bind_i32(&in[0], &id);
-	if ((r = db_select_text(db, stmt(db, SL_STMT_RULES), in, a, 7,
-	    SL_MAX_RULES, "repo_sl_get", &t)) != 0)
+	if ((r = db_select_text(db, stmt(db, SL_STMT_RULES), in, a, 13,
+	    SL_MAX_RULES * 17, "repo_sl_get", &t)) != 0 ||
+	    (r = db_text_sort(&t, a, rules_order, 3)) != 0)
 		return r;
 	if (t.count == 0)
 		return 0;
-	if ((rules = arena_zalloc(a, t.count * sizeof(*rules))) == NULL)
+	/* A rule's rows are adjacent: they share its position. */
+	for (k = 0; k < t.count; k++) {
+		if (k == 0 || db_text_i64(&t, k, 0) != db_text_i64(&t, k - 1, 0))
+			n++;
+		if (db_text_str(&t, k, 7) != NULL)
+			m++;
+	}
+	rules = arena_zalloc(a, n * sizeof(*rules));
+	conds = arena_zalloc(a, (m + 1) * sizeof(*conds));
+	if (rules == NULL || conds == NULL)
 		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < t.count; i++) {
-		rules[i].id = (int32_t)db_text_i64(&t, i, 0);
-		rules[i].position = (int)db_text_i64(&t, i, 1);
-		rules[i].activity = db_text_str(&t, i, 2) != NULL &&
-		    strcmp(db_text_str(&t, i, 2), "activity") == 0;
-		rules[i].type_id = (int32_t)db_text_i64(&t, i, 3);
-		rules[i].name = db_text_str(&t, i, 4);
-		rules[i].trigger = db_text_i64(&t, i, 5) != 0;
-		rules[i].negative = db_text_i64(&t, i, 6) != 0;
+	for (k = 0, n = 0; k < t.count; k++) {
+		if (k == 0 ||
+		    db_text_i64(&t, k, 0) != db_text_i64(&t, k - 1, 0)) {
+			ru = &rules[n++];
+			ru->id = (int32_t)db_text_i64(&t, k, 0);
+			ru->position = (int)db_text_i64(&t, k, 1);
+			ru->activity = db_text_str(&t, k, 2) != NULL &&
+			    strcmp(db_text_str(&t, k, 2), "activity") == 0;
+			ru->type_id = (int32_t)db_text_i64(&t, k, 3);
+			ru->name = db_text_str(&t, k, 4);
+			ru->trigger = db_text_i64(&t, k, 5) != 0;
+			ru->negative = db_text_i64(&t, k, 6) != 0;
+		}
+		if (db_text_str(&t, k, 7) == NULL)
+			continue;
+		cd = conds++;
+		if (ru->conds == NULL)
+			ru->conds = cd;
+		ru->nconds++;
+		cd->attribute_id = (int32_t)db_text_i64(&t, k, 7);
+		cd->name = db_text_str(&t, k, 8);
+		cd->op = db_text_str(&t, k, 9);
+		cd->values_json = db_text_str(&t, k, 10);
+		cd->primary = db_text_i64(&t, k, 11) != 0;
 	}
 	out->rules = rules;
-	out->nrules = t.count;
-	if ((r = db_select_text(db, stmt(db, SL_STMT_CONDS), in, a, 6,
-	    SL_MAX_RULES * 16, "repo_sl_get", &c)) != 0)
-		return r;
-	/* Conditions come by position: count, then fill each rule's. */
-	for (k = 0; k < c.count; k++) {
-		i = (size_t)db_text_i64(&c, k, 0);
-		if (i >= 1 && i <= t.count)
-			rules[i - 1].nconds++;
-	}
-	for (i = 0; i < t.count; i++) {
-		if (rules[i].nconds == 0)
-			continue;
-		rules[i].conds = arena_zalloc(a, rules[i].nconds *
-		    sizeof(*rules[i].conds));
-		if (rules[i].conds == NULL)
-			return -REPO_ERR_INTERNAL;
-		rules[i].nconds = 0;
-	}
-	for (k = 0; k < c.count; k++) {
-		struct repo_sl_cond *cd;
-
-		i = (size_t)db_text_i64(&c, k, 0);
-		if (i < 1 || i > t.count)
-			continue;
-		cd = &rules[i - 1].conds[rules[i - 1].nconds++];
-		cd->attribute_id = (int32_t)db_text_i64(&c, k, 1);
-		cd->name = db_text_str(&c, k, 2);
-		cd->op = db_text_str(&c, k, 3);
-		cd->values_json = db_text_str(&c, k, 4);
-		cd->primary = db_text_i64(&c, k, 5) != 0;
-	}
+	out->nrules = n;
 	return 0;
 }
 

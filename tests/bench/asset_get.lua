@@ -1,5 +1,5 @@
--- tests/bench/asset_get.lua: wrk script of tests/bench/run's lpt and
--- emails suites.  Every request reads one random asset of the ones
+-- tests/bench/asset_get.lua: wrk script of tests/bench/run's lpt,
+-- emails and campaigns suites.  Every request reads one random asset of the ones
 -- tests/bench/run loads, or browses one random folder:
 --
 --   wrk ... -s asset_get.lua URL -- id LO HI
@@ -13,6 +13,13 @@
 --        GET /rest/asset/v1/email/<LO..HI>/content.json
 --   wrk ... -s asset_get.lua URL -- full LO HI
 --        GET /rest/asset/v1/email/<LO..HI>/fullContent.json
+--   wrk ... -s asset_get.lua URL -- byname LO HI
+--        GET /rest/asset/v1/smartCampaign/byName.json?name=Bench campaign
+--        <LO..HI, 7 digits>&includeFlowSteps=true (URL-encoded)
+--   wrk ... -s asset_get.lua URL -- campaign LO HI
+--        GET /rest/asset/v1/smartCampaign/<LO..HI>.json
+--   wrk ... -s asset_get.lua URL -- rules LO HI
+--        GET /rest/asset/v1/smartList/<LO..HI>.json?includeRules=true
 --
 -- The request is the one wrk.format builds (the -H headers, the token
 -- among them) with the path spliced in, as in leads_get.lua.  The result
@@ -35,21 +42,27 @@ local paths = {
 	email = { "/rest/asset/v1/email/", ".json" },
 	content = { "/rest/asset/v1/email/", "/content.json" },
 	full = { "/rest/asset/v1/email/", "/fullContent.json" },
+	byname = { "/rest/asset/v1/smartCampaign/byName.json?name=" ..
+	    "Bench%20campaign%20", "&includeFlowSteps=true", "%07d" },
+	campaign = { "/rest/asset/v1/smartCampaign/", ".json" },
+	rules = { "/rest/asset/v1/smartList/", ".json?includeRules=true" },
 }
 
-local head, tail, lo, hi, before, after
+local head, tail, lo, hi, before, after, fmt
 
 function init(args)
 	local p = paths[args[1] or ""]
 	lo, hi = tonumber(args[2]), tonumber(args[3])
 	if p == nil or lo == nil or hi == nil or lo < 1 or hi < lo then
-		error("usage: -- id|folder|email|content|full LO HI")
+		error("usage: -- id|folder|email|content|full|byname|" ..
+		    "campaign|rules LO HI")
 	end
-	before, after = p[1], p[2]
+	before, after, fmt = p[1], p[2], p[3] or "%d"
 	head, tail = wrk.format("GET", "/@PATH@"):match("^(.-)/@PATH@(.*)$")
 	math.randomseed(os.time() * 1000 + (tid or 0) * 7919)
 end
 
 function request()
-	return head .. before .. math.random(lo, hi) .. after .. tail
+	return head .. before .. string.format(fmt, math.random(lo, hi)) ..
+	    after .. tail
 end

@@ -1,6 +1,6 @@
 /*
- * bench_pk_responder: the read ceiling of tests/bench/run's leads and lpt
- * suites.
+ * bench_pk_responder: the read ceiling of tests/bench/run's leads, lpt,
+ * emails and campaigns suites.
  * bare_responder.c plus the least work a "get one lead" answer needs: a
  * master that binds one Unix socket and pre-forks N workers; each worker
  * opens its own MariaDB connection and prepares its statements once,
@@ -22,6 +22,11 @@
  *	one prepared primary-key SELECT of the same kind of columns of
  *	email <id> (id, name, description, place id and type, created,
  *	updated: the emails suite's ceiling);
+ *   GET /rest/asset/v1/smartCampaign/<id>.json
+ *	one prepared primary-key SELECT of the same kind of columns of
+ *	smart_campaign <id> (id, name, description, folder id,
+ *	qualification rule type, created, updated: the campaigns suite's
+ *	ceiling);
  *
  * with the rows written by json-c in the envelope of the lead database
  * API: {"requestId":"…","result":[{…}],"success":true}.  No token, no
@@ -69,6 +74,7 @@
 #define PK_LPT_PATH	"/rest/asset/v1/landingPageTemplate/"
 #define PK_LPTS_PATH	"/rest/asset/v1/landingPageTemplates.json"
 #define PK_EMAIL_PATH	"/rest/asset/v1/email/"
+#define PK_SC_PATH	"/rest/asset/v1/smartCampaign/"
 #define PK_FOLDER_PARAM	"folder="
 #define PK_LPT_COLS	7
 
@@ -78,6 +84,7 @@ enum pk_stmt {
 	PK_STMT_LPT_BY_ID,
 	PK_STMT_LPT_BY_FOLDER,
 	PK_STMT_EMAIL_BY_ID,
+	PK_STMT_SC_BY_ID,
 	PK_STMT__MAX
 };
 
@@ -99,15 +106,19 @@ static const char *const pk_sql[PK_STMT__MAX] = {
 	    "lp_template WHERE folder_id = ? ORDER BY id LIMIT 200",
 	[PK_STMT_EMAIL_BY_ID] = "SELECT id, name, description, place_id, "
 	    "place_type, created_at, updated_at FROM email WHERE id = ?",
+	[PK_STMT_SC_BY_ID] = "SELECT id, name, description, folder_id, "
+	    "qualification_rule_type, created_at, updated_at FROM "
+	    "smart_campaign WHERE id = ?",
 };
 
 /*
  * Whether statement i reads an asset's columns into struct pk_lpt_row
- * (a landing page template, or an email's columns of the same types),
- * else a lead's.
+ * (a landing page template, or an email's or a smart campaign's columns
+ * of the same types), else a lead's.
  */
 #define IS_LPT(i)	((i) == PK_STMT_LPT_BY_ID || \
-			 (i) == PK_STMT_LPT_BY_FOLDER || (i) == PK_STMT_EMAIL_BY_ID)
+			 (i) == PK_STMT_LPT_BY_FOLDER || \
+			 (i) == PK_STMT_EMAIL_BY_ID || (i) == PK_STMT_SC_BY_ID)
 
 /* One fetched row; the result binds point here. */
 struct pk_row {
@@ -390,9 +401,10 @@ parse_folder(struct pk_worker *w, const char *query)
 
 /*
  * Finds the lookup of a request: the id of /rest/v1/lead/<id>.json or
- * of a landing page template, the one email of a filterType=email query,
- * or the folder of a template browse.  The statement to run, or -1 when
- * the request is none of these.
+ * of a landing page template, an email or a smart campaign, the one
+ * email of a filterType=email query, or the folder of a template
+ * browse.  The statement to run, or -1 when the request is none of
+ * these.
  */
 static int
 parse_lookup(struct pk_worker *w, const char *path, const char *query)
@@ -432,6 +444,15 @@ parse_lookup(struct pk_worker *w, const char *path, const char *query)
 			return -1;
 		w->key_id = v;
 		return PK_STMT_EMAIL_BY_ID;
+	}
+	n = strlen(PK_SC_PATH);
+	if (strncmp(path, PK_SC_PATH, n) == 0 && plen > n + 5 &&
+	    strcmp(path + plen - 5, ".json") == 0) {
+		if (num_parse_i64n(path + n, plen - n - 5, 1, INT32_MAX,
+		    &v) != 0)
+			return -1;
+		w->key_id = v;
+		return PK_STMT_SC_BY_ID;
 	}
 	if (strcmp(path, PK_LPTS_PATH) == 0 && query != NULL)
 		return parse_folder(w, query);
