@@ -448,23 +448,7 @@ api_smart_campaigns_smart_list(struct call *c, struct resp *r)
 int
 api_smart_campaigns_rule_types(struct call *c, struct resp *r)
 {
-	struct repo_sl_rule_type *types;
-	struct json_object *o;
-	size_t n;
-	int e;
-
-	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
-	    &n)) != 0)
-		return err_from_repo(e);
-	o = json_object_new_object();
-	json_object_object_add(o, "filters",
-	    api_smart_lists_types_json(types, n, false));
-	json_object_object_add(o, "triggers",
-	    api_smart_lists_types_json(types, n, true));
-	json_object_object_add(o, "predictiveFilters",
-	    json_object_new_object());
-	resp_add(r, o);
-	return 0;
+	return api_smart_lists_rule_types_answer(c, r, true);
 }
 
 /* GET /rest/asset/v1/smartCampaign/flowStepTypes.json: the conditions. */

@@ -435,9 +435,10 @@ api_smart_lists_types_json(const struct repo_sl_rule_type *types, size_t n,
 	return filters;
 }
 
-/* GET /rest/asset/v1/smartList/rules.json: the filter rule types. */
+/* See api_smart_lists.h. */
 int
-api_smart_lists_rule_types(struct call *c, struct resp *r)
+api_smart_lists_rule_types_answer(struct call *c, struct resp *r,
+    bool triggers)
 {
 	struct repo_sl_rule_type *types;
 	struct json_object *o;
@@ -450,10 +451,20 @@ api_smart_lists_rule_types(struct call *c, struct resp *r)
 	o = json_object_new_object();
 	json_object_object_add(o, "filters",
 	    api_smart_lists_types_json(types, n, false));
+	if (triggers)
+		json_object_object_add(o, "triggers",
+		    api_smart_lists_types_json(types, n, true));
 	json_object_object_add(o, "predictiveFilters",
 	    json_object_new_object());
 	resp_add(r, o);
 	return 0;
+}
+
+/* GET /rest/asset/v1/smartList/rules.json: the filter rule types. */
+int
+api_smart_lists_rule_types(struct call *c, struct resp *r)
+{
+	return api_smart_lists_rule_types_answer(c, r, false);
 }
 
 /* See api_smart_lists.h. */

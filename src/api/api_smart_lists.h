@@ -28,6 +28,14 @@ struct json_object	*api_smart_lists_types_json(
 			    const struct repo_sl_rule_type *types, size_t n,
 			    bool triggers);
 
+/*
+ * Answers the rule type catalogue: {filters, predictiveFilters}, with
+ * triggers after filters when triggers (a campaign's smart list may hold
+ * them).  Returns 0 or the api_err.
+ */
+int	api_smart_lists_rule_types_answer(struct call *c, struct resp *r,
+	    bool triggers);
+
 /* The parameters of auto-suggest. */
 struct api_sl_suggest {
 	int32_t		 type_id;	/* ruleTypeId */

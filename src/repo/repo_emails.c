@@ -365,8 +365,7 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 		return -REPO_ERR_NOT_FOUND;
 	fill(&t, 0, &first);
 	for (i = 0; by_id && i < t.count; i++) {
-		fill(&t, i, out);
-		if (out->status == ASSET_ST_APPROVED)
+		if (strcmp(str_or(&t, i, EMAIL_COL_STATUS, ""), "approved") == 0)
 			first.v.has_approved = true;
 		else
 			first.v.has_draft = true;
