@@ -639,6 +639,7 @@ struct email_ctx {
 	struct repo_email	 em;
 	struct repo_etpl	 tpl;
 	bool			 has_tpl;
+	bool			 kept;	/* o and doc are the worker's (read only) */
 	struct tpl_outline	 o;
 	struct html_doc		*doc;
 	struct json_object	*content;
@@ -647,22 +648,86 @@ struct email_ctx {
 static void
 email_ctx_clear(struct email_ctx *x)
 {
-	if (x->has_tpl)
+	if (x->has_tpl && !x->kept) {
 		tpl_outline_clear(&x->o);
-	html_free(x->doc);
+		html_free(x->doc);
+	}
 	json_object_put(x->content);
 	memset(x, 0, sizeof(*x));
 }
 
 /*
+ * A worker's parsed templates, for the operations that only read one
+ * (Get Email Content, Get Email Variables, Get Email Dynamic Content).
+ * A template never changes once made and its id is never used again
+ * (see repo_etpl_get_used), so a parse kept by id stays right; the
+ * operations that render or edit a document parse their own.  Templates
+ * larger than PARSED_TPL_MAX_BYTES are not kept: their documents are
+ * large and rarely read twice in a row.
+ */
+#define PARSED_TPL_ENTRIES	16
+#define PARSED_TPL_MAX_BYTES	(256 * 1024)
+
+struct parsed_tpl {
+	int32_t			 id;	/* 0: a free slot */
+	uint64_t		 used;
+	struct tpl_outline	 o;
+	struct html_doc		*doc;
+};
+
+static struct parsed_tpl	parsed[PARSED_TPL_ENTRIES];
+static uint64_t			parsed_tick;
+
+/* The kept parse of template id, or NULL. */
+static struct parsed_tpl *
+parsed_find(int32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < PARSED_TPL_ENTRIES; i++)
+		if (parsed[i].id == id) {
+			parsed[i].used = ++parsed_tick;
+			return &parsed[i];
+		}
+	return NULL;
+}
+
+/* Keeps x's parse of its template (x then borrows it), dropping the least
+ * recently used one when every slot is taken. */
+static void
+parsed_keep(struct email_ctx *x)
+{
+	struct parsed_tpl *slot = &parsed[0];
+	size_t i;
+
+	if (x->tpl.content_len > PARSED_TPL_MAX_BYTES)
+		return;
+	for (i = 0; i < PARSED_TPL_ENTRIES && slot->id != 0; i++)
+		if (parsed[i].id == 0 || parsed[i].used < slot->used)
+			slot = &parsed[i];
+	if (slot->id != 0) {
+		tpl_outline_clear(&slot->o);
+		html_free(slot->doc);
+	}
+	slot->id = x->tpl.id;
+	slot->used = ++parsed_tick;
+	slot->o = x->o;
+	slot->doc = x->doc;
+	x->kept = true;
+}
+
+/*
  * Reads email id (the version want picks) and its template into *x.  A
  * query that finds nothing answers the warning (1 is returned: nothing
- * more to do); a change (query false) 702.  0 when *x is filled.
+ * more to do); a change (query false) 702.  0 when *x is filled.  When
+ * readonly, the caller does not change the template's document, which
+ * may then be the worker's kept parse.
  */
 static int
-email_ctx_load(struct call *c, struct resp *r, int32_t id,
-    enum asset_status want, bool query, struct email_ctx *x)
+email_ctx_read(struct call *c, struct resp *r, int32_t id,
+    enum asset_status want, bool query, bool readonly, struct email_ctx *x)
 {
+	struct parsed_tpl *p;
 	char msg[TPL_MSG_BYTES];
 	int e;
 
@@ -681,6 +746,12 @@ email_ctx_load(struct call *c, struct resp *r, int32_t id,
 	    &x->tpl);
 	if (e != 0)
 		return err_from_repo(e);
+	if (readonly && (p = parsed_find(x->tpl.id)) != NULL) {
+		x->o = p->o;
+		x->doc = p->doc;
+		x->kept = x->has_tpl = true;
+		return 0;
+	}
 	if (tpl_parse_doc(x->tpl.content, x->tpl.content_len, &x->o, msg,
 	    &x->doc) != 0) {
 		json_object_put(x->content);
@@ -688,7 +759,17 @@ email_ctx_load(struct call *c, struct resp *r, int32_t id,
 		return -API_ERR_SYSTEM;
 	}
 	x->has_tpl = true;
+	if (readonly)
+		parsed_keep(x);
 	return 0;
+}
+
+/* email_ctx_read for a caller that may change the template's document. */
+static int
+email_ctx_load(struct call *c, struct resp *r, int32_t id,
+    enum asset_status want, bool query, struct email_ctx *x)
+{
+	return email_ctx_read(c, r, id, want, query, false, x);
 }
 
 /*
@@ -708,8 +789,8 @@ query_ctx(struct call *c, struct resp *r, struct email_ctx *x)
 	memset(x, 0, sizeof(*x));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	e = email_ctx_load(c, r, path_id(c), api_asset_status(&pv[0]), true,
-	    x);
+	e = email_ctx_read(c, r, path_id(c), api_asset_status(&pv[0]), true,
+	    true, x);
 	if (e != 0)
 		email_ctx_clear(x);
 	return e;

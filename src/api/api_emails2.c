@@ -1079,29 +1079,20 @@ api_emails2_update(struct call *c, struct resp *r)
 	m.web_view = b.web_view;
 	m.auto_copy_to_text = -1;
 	m.template_id = b.has_template ? b.template_id : 0;
-	err = repo_email_update_meta(c->app->db, e.id, &m);
-	if (err == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, b.name);
-	if (err != 0)
-		return change_err(c, r, &id, err, "");
-	/* The email uses its new template, no longer its old one. */
-	if (b.has_template && ((err = repo_usage_add(c->app->db,
-	    USAGE_EMAIL_TEMPLATE, b.template_id, USAGE_EMAIL, e.id)) != 0 ||
-	    (e.template_id != 0 && e.template_id != b.template_id &&
-	    (err = repo_usage_drop(c->app->db, USAGE_EMAIL_TEMPLATE,
-	    e.template_id, USAGE_EMAIL, e.id)) != 0)))
-		return err_from_repo(err);
-	if (!content)
-		return answer(c, r, e.id, id.side_draft ? ASSET_ST_DRAFT :
-		    ASSET_ST_ANY);
 	memset(&ed, 0, sizeof(ed));
 	ed.c = c;
 	ed.b = &b;
 	ed.reset = b.has_template;
 	ed.linked = e.template_id != 0 && !b.has_template;
-	if ((err = repo_email_edit(c->app->db, e.id, apply_edit2, &ed,
-	    msg)) != 0)
+	err = repo_email_update(c->app->db, e.id, &m, e.template_id,
+	    content ? apply_edit2 : NULL, &ed, msg);
+	if (err == -REPO_ERR_CONFLICT)
+		return name_taken(c, r, b.name);
+	if (err != 0)
 		return change_err(c, r, &id, err, msg);
+	if (!content)
+		return answer(c, r, e.id, id.side_draft ? ASSET_ST_DRAFT :
+		    ASSET_ST_ANY);
 	return answer(c, r, e.id, ASSET_ST_DRAFT);
 }
 
@@ -1201,37 +1192,22 @@ api_emails2_clone(struct call *c, struct resp *r)
 	return answer(c, r, nid, ASSET_ST_ANY);
 }
 
-/*
- * Deletes content id (the side draft: discards it), after forgetting
- * the email's uses when force.
- */
-static int
-delete_one(struct call *c, struct resp *r, const struct cid *id,
-    const struct repo_email *e, bool force)
-{
-	char msg[REPO_EMAIL_MSG_BYTES];
-	int err;
-
-	if (!id->side_draft && force && !e->v.has_approved &&
-	    (err = repo_usage_forget(c->app->db, USAGE_EMAIL, e->id)) != 0)
-		return err_from_repo(err);
-	err = repo_email_change(c->app->db, e->id, id->side_draft ?
-	    ASSET_DISCARD : ASSET_DELETE, NULL, msg);
-	return err != 0 ? change_err(c, r, id, err, msg) : 0;
-}
-
 /* POST /rest/asset/v2/email/{id}/delete */
 int
 api_emails2_delete(struct call *c, struct resp *r)
 {
 	struct repo_email e;
 	struct cid id;
+	char msg[REPO_EMAIL_MSG_BYTES];
 	int err;
 
 	if ((err = app_type(c, r)) != 0 ||
-	    (err = load(c, r, c->req->path_params[0], false, &e, &id)) != 0 ||
-	    (err = delete_one(c, r, &id, &e, false)) != 0)
+	    (err = load(c, r, c->req->path_params[0], false, &e, &id)) != 0)
 		return err;
+	/* The side draft's content id discards the draft. */
+	if ((err = repo_email_change(c->app->db, e.id, id.side_draft ?
+	    ASSET_DISCARD : ASSET_DELETE, NULL, msg)) != 0)
+		return change_err(c, r, &id, err, msg);
 	r->no_result = true;
 	return 0;
 }
@@ -1325,10 +1301,12 @@ api_emails2_bulk_delete(struct call *c, struct resp *r)
 {
 	struct json_object *body, *ids;
 	struct repo_email *es;
+	struct repo_email_step *steps;
 	struct cid *cs;
+	char msg[REPO_EMAIL_MSG_BYTES];
 	bool force = false;
 	int64_t used;
-	size_t n, i;
+	size_t n, i, failed;
 	int err;
 
 	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
@@ -1361,9 +1339,16 @@ api_emails2_bulk_delete(struct call *c, struct resp *r)
 			return api_common_fail(c, r, -API_ERR_RULE, "Email %s "
 			    "is in use", cs[i].text);
 	}
-	for (i = 0; i < n; i++)
-		if ((err = delete_one(c, r, &cs[i], &es[i], force)) != 0)
-			return err;
+	if ((steps = arena_zalloc(&c->app->arena, n * sizeof(*steps))) ==
+	    NULL)
+		return -API_ERR_SYSTEM;
+	for (i = 0; i < n; i++) {
+		steps[i].id = es[i].id;
+		steps[i].op = cs[i].side_draft ? ASSET_DISCARD : ASSET_DELETE;
+	}
+	if ((err = repo_email_change_many(c->app->db, steps, n, force,
+	    &failed, msg)) != 0)
+		return change_err(c, r, &cs[failed], err, msg);
 	r->no_result = true;
 	return 0;
 }

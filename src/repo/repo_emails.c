@@ -623,10 +623,9 @@ bind_opt_flag(MYSQL_BIND *b, const int32_t *v)
 		bind_i32(b, v);
 }
 
-/* See repo_emails.h. */
-int
-repo_email_update_meta(struct db *db, int32_t id,
-    const struct repo_email_meta *m)
+/* The metadata statement of repo_email_update_meta, on db as it is. */
+static int
+meta_exec(struct db *db, int32_t id, const struct repo_email_meta *m)
 {
 	MYSQL_BIND in[10];
 	unsigned long len[3] = { 0, 0, 0 };
@@ -646,11 +645,20 @@ repo_email_update_meta(struct db *db, int32_t id,
 	else
 		bind_null(&in[8]);
 	bind_i32(&in[9], &id);
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec_n(db, stmt(db, EMAIL_STMT_META), in, &rows,
+	if ((r = db_exec_n(db, stmt(db, EMAIL_STMT_META), in, &rows,
 	    "repo_email_update_meta")) != 0)
 		return r;
 	return rows == 0 ? -REPO_ERR_NOT_FOUND : 0;
+}
+
+/* See repo_emails.h. */
+int
+repo_email_update_meta(struct db *db, int32_t id,
+    const struct repo_email_meta *m)
+{
+	int r;
+
+	return (r = db_ensure(db)) != 0 ? r : meta_exec(db, id, m);
 }
 
 struct email_change {
@@ -827,6 +835,124 @@ repo_email_edit(struct db *db, int32_t id, repo_email_edit_fn fn, void *arg,
 	struct email_change x = { id, ASSET_EDIT, NULL, fn, arg, msg, NULL };
 
 	return run_change(db, &x);
+}
+
+/* An Update (v2): metadata, the template's use, then the draft. */
+struct email_update {
+	const struct repo_email_meta	*m;
+	int32_t				 old_template_id;
+	struct email_change		 x;	/* x.edit NULL: no draft edit */
+};
+
+static int
+email_update_tx(struct db *db, void *arg)
+{
+	struct email_update *u = arg;
+	int32_t tpl = u->m->template_id, id = u->x.id;
+	int r;
+
+	if ((r = meta_exec(db, id, u->m)) != 0)
+		return r;
+	/* The email uses its new template, no longer its old one. */
+	if (tpl > 0 && ((r = repo_usage_add(db, USAGE_EMAIL_TEMPLATE, tpl,
+	    USAGE_EMAIL, id)) != 0 || (u->old_template_id > 0 &&
+	    u->old_template_id != tpl && (r = repo_usage_drop(db,
+	    USAGE_EMAIL_TEMPLATE, u->old_template_id, USAGE_EMAIL, id)) != 0)))
+		return r;
+	return u->x.edit != NULL ? email_change_tx(db, &u->x) : 0;
+}
+
+/* See repo_emails.h. */
+int
+repo_email_update(struct db *db, int32_t id, const struct repo_email_meta *m,
+    int32_t old_template_id, repo_email_edit_fn fn, void *arg, char *msg)
+{
+	struct email_update u = { m, old_template_id,
+	    { id, ASSET_EDIT, NULL, fn, arg, msg, NULL } };
+	struct arena a;
+	int r;
+
+	msg[0] = '\0';
+	u.x.a = &a;
+	arena_init(&a);
+	r = db_run_tx(db, email_update_tx, &u, false);
+	arena_clear(&a);
+	return r;
+}
+
+/* Deletes or discards every email of steps, in id order, or none. */
+struct email_many {
+	const struct repo_email_step	*steps;
+	size_t				*order;	/* steps by id */
+	size_t				 n;
+	bool				 force;
+	size_t				*failed;
+	char				*msg;
+	struct arena			*a;
+};
+
+static int
+email_many_tx(struct db *db, void *arg)
+{
+	struct email_many *m = arg;
+	const struct repo_email_step *st;
+	size_t i;
+	int r;
+
+	for (i = 0; i < m->n; i++) {
+		struct email_change x = { 0, ASSET_DELETE, NULL, NULL, NULL,
+		    m->msg, m->a };
+
+		st = &m->steps[m->order[i]];
+		*m->failed = m->order[i];
+		x.id = st->id;
+		x.op = st->op;
+		if (m->force && st->op == ASSET_DELETE &&
+		    (r = repo_usage_forget(db, USAGE_EMAIL, st->id)) != 0)
+			return r;
+		if ((r = email_change_tx(db, &x)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* See repo_emails.h. */
+int
+repo_email_change_many(struct db *db, const struct repo_email_step *steps,
+    size_t n, bool force, size_t *failed, char *msg)
+{
+	struct email_many m = { steps, NULL, n, force, failed, msg, NULL };
+	struct arena a;
+	size_t i, j, k;
+	int r;
+
+	msg[0] = '\0';
+	*failed = 0;
+	arena_init(&a);
+	/* Rows are locked in id order, so that two of these never wait on
+	 * each other. */
+	if ((m.order = arena_alloc(&a, (n > 0 ? n : 1) *
+	    sizeof(*m.order))) == NULL) {
+		arena_clear(&a);
+		return -REPO_ERR_INTERNAL;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && steps[m.order[j - 1]].id > steps[i].id;
+		    j--)
+			m.order[j] = m.order[j - 1];
+		m.order[j] = i;
+	}
+	/* An id twice is changed once: deleted when either step deletes. */
+	for (i = k = 0; i < n; i++)
+		if (k == 0 || steps[m.order[i]].id != steps[m.order[k - 1]].id)
+			m.order[k++] = m.order[i];
+		else if (steps[m.order[i]].op == ASSET_DELETE)
+			m.order[k - 1] = m.order[i];
+	m.n = k;
+	m.a = &a;
+	r = db_run_tx(db, email_many_tx, &m, false);
+	arena_clear(&a);
+	return r;
 }
 
 /* See repo_emails.h. */

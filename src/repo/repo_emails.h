@@ -184,6 +184,32 @@ int	repo_email_edit(struct db *db, int32_t id, repo_email_edit_fn fn,
 	    void *arg, char *msg);
 
 /*
+ * An Update (Emails v2) in one transaction: the metadata m (as
+ * repo_email_update_meta), the use of m's template instead of
+ * old_template_id (0: none) when m names one, then, when fn is not NULL,
+ * the draft edit of repo_email_edit.  Returns what those return.
+ */
+int	repo_email_update(struct db *db, int32_t id,
+	    const struct repo_email_meta *m, int32_t old_template_id,
+	    repo_email_edit_fn fn, void *arg, char *msg);
+
+/* One email of repo_email_change_many and what to do to it. */
+struct repo_email_step {
+	int32_t		 id;
+	enum asset_op	 op;	/* ASSET_DELETE or ASSET_DISCARD */
+};
+
+/*
+ * Applies every step (n of them) as repo_email_change does, all in one
+ * transaction: all are done or none.  With force, a deleted email's
+ * uses are forgotten first.  On an error *failed is the index of the
+ * step that failed (msg set as repo_email_change sets it).
+ */
+int	repo_email_change_many(struct db *db,
+	    const struct repo_email_step *steps, size_t n, bool force,
+	    size_t *failed, char *msg);
+
+/*
  * List Emails (v2): one item per version, as List Emails sorts them.
  * sort: 0 name, 1 name descending, 2 created, 3 created descending, 4
  * modified, 5 modified descending, 6 id, 7 id descending (then id and

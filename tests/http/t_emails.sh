@@ -129,6 +129,37 @@ form GET "/rest/asset/v1/email/$free/fullContent.json?status=approved"
 expect "the approved version holds the full content" \
     "d['result'][0]['status'] == 'approved' and d['result'][0]['content'] == open('$work/full.html').read()"
 
+# ---- templates parsed once per worker --------------------------------------
+# Content reads keep a worker's parse of the template; emails of two
+# templates read in turn, with renders and edits between them, must each
+# show their own template's sections every time, on every worker.
+cat >"$work/tpl2.html" <<'HTML'
+<html><body><div class="mktoText" id="lede" mktoName="Lede">One</div><div class="mktoText" id="foot" mktoName="Foot">Two</div></body></html>
+HTML
+tpl2=$(ctl template create --name "ETPL2-$tag" --folder 3 --file "$work/tpl2.html")
+form POST /rest/asset/v1/emails.json --data-urlencode "name=two-$tag" \
+    --data-urlencode "folder=$fplace" --data-urlencode "template=$tpl2" "${headers[@]}"
+two=$(id_of)
+bad=0
+for i in $(seq 1 16); do
+	form GET "/rest/asset/v1/email/$one/content.json"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if [s["htmlId"] for s in d["result"]] == ["intro"] else 1)' "$work/out" || bad=1
+	form GET "/rest/asset/v1/email/$two/fullContent.json"
+	form GET "/rest/asset/v1/email/$two/content.json"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if [s["htmlId"] for s in d["result"]] == ["lede", "foot"] and d["result"][0]["value"][0]["value"] in ("One", "L%s" % sys.argv[2]) else 1)' "$work/out" "$i" || bad=1
+	form POST "/rest/asset/v1/email/$two/content/lede.json" \
+	    --data-urlencode "type=Text" --data-urlencode "value=L$((i + 1))"
+done
+if [ "$bad" = 0 ]; then
+	echo "ok - 16 rounds of content reads of two templates' emails each show their own sections"
+else
+	echo "not ok - a content read showed another template's sections or a stale value"
+	failed=1
+fi
+form GET "/rest/asset/v1/email/$two/content.json"
+expect "the last edit reads back" \
+    "[s['value'][0]['value'] for s in d['result'] if s['htmlId'] == 'lede'] == ['L17']"
+
 # ---- concurrent approve and unapprove --------------------------------------
 # Six clients (under the concurrent access limit of 10), four calls each.
 # A call that answers 608 is made once more: t_db_outage.sh stops this

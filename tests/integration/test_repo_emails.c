@@ -28,6 +28,7 @@
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_smart_campaigns.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
 #include "util/config.h"
@@ -324,6 +325,91 @@ test_edit(void **state)
 }
 
 /*
+ * One transaction for a whole Update (v2) and a whole Bulk Delete: a
+ * refused edit leaves the metadata as it was; a bulk delete with one
+ * refused step deletes nothing; force forgets the uses it deletes.
+ */
+static void
+test_update_and_many(void **state)
+{
+	struct folder_ref place = email_folder("m-folder");
+	struct repo_email_meta m;
+	struct repo_email_step steps[4];
+	struct repo_email e;
+	char msg[REPO_EMAIL_MSG_BYTES];
+	int64_t n64;
+	int32_t one, two, three;
+	size_t failed = 99;
+
+	(void)state;
+	one = email_new(place, "m-one", true, 0);
+	two = email_new(place, "m-two", true, 0);
+	three = email_new(place, "m-three", true, 0);
+	memset(&m, 0, sizeof(m));
+	m.operational = m.publish_to_msi = m.text_only = m.web_view =
+	    m.auto_copy_to_text = -1;
+	m.description = "changed";
+	assert_int_equal(repo_email_update(db, one, &m, tpl, edit_fn,
+	    (void *)"refuse", msg), -REPO_ERR_INVALID);
+	assert_string_equal(msg, "refused");
+	assert_int_equal(repo_email_get(db, &a, one, ASSET_ST_ANY, false, &e),
+	    0);
+	assert_null(e.description);
+	assert_int_equal(repo_email_update(db, one, &m, tpl, edit_fn,
+	    (void *)"{}", msg), 0);
+	assert_int_equal(repo_email_get(db, &a, one, ASSET_ST_DRAFT, true, &e),
+	    0);
+	assert_string_equal(e.description, "changed");
+	assert_string_equal(e.hdr[EMAIL_HDR_SUBJECT].value, "Edited");
+	/* Metadata alone, and a name taken. */
+	m.name = named("m-two");
+	assert_int_equal(repo_email_update(db, one, &m, tpl, NULL, NULL, msg),
+	    -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_email_update(db, 99999999, &m, tpl, NULL, NULL,
+	    msg), -REPO_ERR_NOT_FOUND);
+
+	/* two is approved: the step that deletes it fails, and one and
+	 * three stay although their steps came first. */
+	assert_int_equal(change(two, ASSET_APPROVE, msg), 0);
+	steps[0] = (struct repo_email_step){ three, ASSET_DELETE };
+	steps[1] = (struct repo_email_step){ one, ASSET_DELETE };
+	steps[2] = (struct repo_email_step){ two, ASSET_DELETE };
+	assert_int_equal(repo_email_change_many(db, steps, 3, false, &failed,
+	    msg), -REPO_ERR_INVALID);
+	assert_int_equal(failed, 2);
+	assert_int_equal(repo_email_get(db, &a, one, ASSET_ST_ANY, false, &e),
+	    0);
+	assert_int_equal(repo_email_get(db, &a, three, ASSET_ST_ANY, false,
+	    &e), 0);
+	/* In use: refused without force, forgotten and deleted with it. */
+	assert_int_equal(repo_usage_add(db, USAGE_EMAIL, three,
+	    USAGE_SMART_CAMPAIGN, 424242), 0);
+	steps[0] = (struct repo_email_step){ one, ASSET_DELETE };
+	steps[1] = (struct repo_email_step){ three, ASSET_DELETE };
+	steps[2] = (struct repo_email_step){ one, ASSET_DELETE };
+	steps[3] = (struct repo_email_step){ two, ASSET_DISCARD };
+	/* two gets a draft beside its approved version, to discard. */
+	assert_int_equal(repo_email_edit(db, two, edit_fn, (void *)"{}", msg),
+	    0);
+	assert_int_not_equal(repo_email_change_many(db, steps, 3, false,
+	    &failed, msg), 0);
+	assert_int_equal(failed, 1);
+	assert_int_equal(repo_email_get(db, &a, one, ASSET_ST_ANY, false, &e),
+	    0);
+	assert_int_equal(repo_email_change_many(db, steps, 4, true, &failed,
+	    msg), 0);
+	assert_int_equal(repo_email_get(db, &a, one, ASSET_ST_ANY, false, &e),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_email_get(db, &a, three, ASSET_ST_ANY, false,
+	    &e), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, three, &n64), 0);
+	assert_int_equal(n64, 0);
+	assert_int_equal(repo_email_get(db, &a, two, ASSET_ST_ANY, false, &e),
+	    0);
+	assert_true(!e.v.has_draft && e.v.has_approved);
+}
+
+/*
  * Emails v2's reads and writes: List Emails (filters, sort, paging with
  * the total), the content and metadata Create takes, a template linked
  * by Update, and the uses of an email listed.
@@ -440,6 +526,7 @@ main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_meta_clone_browse),
 		cmocka_unit_test(test_edit),
+		cmocka_unit_test(test_update_and_many),
 		cmocka_unit_test(test_filter_v2),
 	};
 
