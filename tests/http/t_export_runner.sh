@@ -94,23 +94,45 @@ status_of()
 }
 
 # catch ID ATTEMPT: waits until the job is Processing in that attempt,
-# pauses its runner and prints the runner's pid.
+# pauses its runner and prints the runner's pid.  The job takes well
+# under a second, so the polls go through one client kept open for the
+# wait (a round trip each, not a new process: on a loaded machine a new
+# client per poll can take longer than the whole job).
 catch()
 {
-	local id=$1 attempt=$2 i s a owner pid
-	for ((i = 0; i < 3000; i++)); do
-		read -r s a < <(status_of "$id")
+	local id=$1 attempt=$2 s a owner pid q nap end=$((SECONDS + 120))
+	# A pause between polls without a new process: a read that times
+	# out on a pipe nothing writes to.
+	exec {nap}<> <(:)
+	coproc POLL {
+		# shellcheck disable=SC1091
+		. "$work/stack/env"
+		MYSQL_PWD=$MAUTO_DB_PASSWORD exec mariadb --no-defaults \
+		    --socket="$MAUTO_DB_SOCKET" --user="$MAUTO_DB_USER" \
+		    --batch --skip-column-names --unbuffered "$MAUTO_DB_NAME"
+	}
+	q="SELECT j.status, j.attempts, IFNULL(s.owner, '-') FROM export_job j
+	    LEFT JOIN export_slot s ON s.job_id = j.id
+	    WHERE j.export_id = '$id';"
+	poll()
+	{
+		printf '%s\n' "$q" >&"${POLL[1]}"
+		IFS=$'\t' read -r -t 60 s a owner <&"${POLL[0]}" ||
+		    fail "no answer from the database about job $id"
+	}
+	while ((SECONDS < end)); do
+		poll
 		if [ "$s" = Processing ] && [ "$a" = "$attempt" ]; then
-			owner=$(db "SELECT owner FROM export_slot WHERE job_id =
-			    (SELECT id FROM export_job WHERE export_id = '$id')")
-			pid=$(printf '%s' "$owner" | cut -d: -f2)
-			if [ -n "$pid" ] && kill -STOP "$pid" 2>/dev/null; then
+			pid=${owner#*:}	# host:pid:nonce
+			pid=${pid%%:*}
+			if [ -n "$pid" ] && [ "$owner" != - ] && kill -STOP "$pid" 2>/dev/null; then
 				paused="$paused $pid"
-				read -r s a < <(status_of "$id")
+				poll
 				if [ "$s" != Processing ] || [ "$a" != "$attempt" ]; then
 					kill -CONT "$pid" 2>/dev/null || true
 					fail "job $id left Processing in attempt $attempt before its runner was paused ($s, attempt $a)"
 				fi
+				eval "exec ${POLL[1]}>&-"
 				printf '%s\n' "$pid"
 				return 0
 			fi
@@ -118,9 +140,9 @@ catch()
 		case $s in
 		Completed | Failed | Cancelled) fail "job $id ended $s before attempt $attempt was seen" ;;
 		esac
-		sleep 0.01
+		read -r -t 0.005 -u "$nap" _ || true
 	done
-	fail "job $id never Processing in attempt $attempt"
+	fail "job $id never Processing in attempt $attempt in 120 s"
 }
 
 # wait_status ID STATUS: waits up to 120 s.
