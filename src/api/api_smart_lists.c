@@ -427,6 +427,10 @@ api_smart_lists_types_json(const struct repo_sl_rule_type *types, size_t n,
 			    (int)strcspn(ops, ",")));
 			json_object_object_add(k, "dbAttrib",
 			    json_object_new_boolean(!types[i].activity));
+			if (types[i].co_api_name != NULL)
+				json_object_object_add(k, "dbObject",
+				    json_object_new_string(
+				    types[i].co_api_name));
 			json_object_array_add(ks, k);
 		}
 		json_object_object_add(t, "constraints", ks);
