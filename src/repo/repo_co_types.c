@@ -643,11 +643,27 @@ display_check(struct db *db, const struct co_type *d, int64_t id,
 	return e->display_taken[0] != '\0' ? -REPO_ERR_CONFLICT : 0;
 }
 
+/* Whether use i of u is the first of its list among those reading f
+ * (any field when f is NULL). */
+static bool
+first_of_list(const struct repo_sl_co_use *u, size_t i, const char *f)
+{
+	size_t j;
+
+	if (f != NULL && (u[i].field == NULL || strcmp(u[i].field, f) != 0))
+		return false;
+	for (j = 0; j < i; j++)
+		if (u[j].list_id == u[i].list_id && (f == NULL ||
+		    (u[j].field != NULL && strcmp(u[j].field, f) == 0)))
+			return false;
+	return true;
+}
+
 /*
  * The uses of type id by smart list rules (repo_sl_co_uses, locked: the
- * caller holds the type's row FOR UPDATE): how many lists use it into
- * *nlists, and the first field a condition reads that d (when not NULL)
- * lacks into field ("" when none).
+ * caller holds the type's row FOR UPDATE).  d NULL: how many lists use
+ * the type into *nlists.  Else the first field a condition reads that d
+ * lacks into field ("" when none) and how many lists read it.
  */
 static int
 uses_check(struct db *db, int64_t id, const struct co_type *d,
@@ -662,18 +678,12 @@ uses_check(struct db *db, int64_t id, const struct co_type *d,
 	field[0] = '\0';
 	arena_init(&a);
 	r = repo_sl_co_uses(db, &a, (int32_t)id, true, &u, &n);
-	for (i = 0; r == 0 && i < n; i++) {
-		bool seen = false;
-		size_t j;
-
-		for (j = 0; j < i && !seen; j++)
-			seen = u[j].list_id == u[i].list_id;
-		if (!seen)
-			(*nlists)++;
-		if (d != NULL && field[0] == '\0' && u[i].field != NULL &&
-		    co_type_field(d, u[i].field) == NULL)
+	for (i = 0; r == 0 && d != NULL && field[0] == '\0' && i < n; i++)
+		if (u[i].field != NULL && co_type_field(d, u[i].field) == NULL)
 			snprintf(field, size, "%s", u[i].field);
-	}
+	for (i = 0; r == 0 && i < n && (d == NULL || field[0] != '\0'); i++)
+		if (first_of_list(u, i, d != NULL ? field : NULL))
+			(*nlists)++;
 	arena_clear(&a);
 	return r;
 }
