@@ -17,7 +17,15 @@
  *   1003 a rule of §6.1 (its own message: 10 types, 50 fields, 1-3 dedupe
  *        fields, no dedupe or link change after approval, field changes
  *        only on a draft, no draft to approve, a linked type), a bad
- *        record batch (more than 300 records, no input), a bad value.
+ *        record batch (more than 300 records, no input), a bad value;
+ *        a type smart list rules use (its custom object filter) cannot be
+ *        deleted, nor a field their conditions read dropped or renamed by
+ *        a draft ("... is used by N smart lists or smart campaigns (see
+ *        dependentAssets)").
+ * Dependent Assets: one entry per smart list whose rules use the type,
+ * {assetType "Smart List"|"Smart Campaign", assetId, assetName
+ * ("<program>." when in a program, " (Smart List)" after a campaign's),
+ * usedFields (the API names its conditions read)}.
  *   1013 "Custom object type '<n>' not found".
  *   1048 "Custom Object Discard Draft Failed" (no draft, or never
  *        approved).
