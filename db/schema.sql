@@ -101,6 +101,15 @@ CREATE TABLE `co_field` (
   PRIMARY KEY (`type_id`,`is_draft`,`name`),
   CONSTRAINT `co_field_version` FOREIGN KEY (`type_id`, `is_draft`) REFERENCES `co_type_version` (`type_id`, `is_draft`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `co_field_ref` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `type_id` int(11) NOT NULL,
+  `name` varchar(50) CHARACTER SET ascii COLLATE ascii_general_ci NOT NULL,
+  `is_primary` tinyint(1) NOT NULL DEFAULT 0,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `co_field_ref_name` (`type_id`,`name`),
+  CONSTRAINT `co_field_ref_type` FOREIGN KEY (`type_id`) REFERENCES `co_type` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `co_schema` (
   `id` tinyint(3) unsigned NOT NULL,
   `version` bigint(20) NOT NULL,
@@ -721,6 +730,7 @@ CREATE TABLE `smart_list_rule` (
   `is_negative` tinyint(1) NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   UNIQUE KEY `smart_list_rule_pos` (`smart_list_id`,`position`),
+  KEY `smart_list_rule_type` (`rule_type_id`,`kind`),
   CONSTRAINT `smart_list_rule_list` FOREIGN KEY (`smart_list_id`) REFERENCES `smart_list` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `snippet` (

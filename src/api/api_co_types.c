@@ -17,7 +17,15 @@
  *   1003 a rule of §6.1 (its own message: 10 types, 50 fields, 1-3 dedupe
  *        fields, no dedupe or link change after approval, field changes
  *        only on a draft, no draft to approve, a linked type), a bad
- *        record batch (more than 300 records, no input), a bad value.
+ *        record batch (more than 300 records, no input), a bad value;
+ *        a type smart list rules use (its custom object filter) cannot be
+ *        deleted, nor a field their conditions read dropped or renamed by
+ *        a draft ("... is used by N smart lists or smart campaigns (see
+ *        dependentAssets)").
+ * Dependent Assets: one entry per smart list whose rules use the type,
+ * {assetType "Smart List"|"Smart Campaign", assetId, assetName
+ * ("<program>." when in a program, " (Smart List)" after a campaign's),
+ * usedFields (the API names its conditions read)}.
  *   1013 "Custom object type '<n>' not found".
  *   1048 "Custom Object Discard Draft Failed" (no draft, or never
  *        approved).
@@ -50,6 +58,7 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_co_types.h"
+#include "repo/repo_smart_lists.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/num.h"
@@ -468,19 +477,64 @@ api_co_types_linkable(struct call *c, struct resp *r)
 }
 
 /*
- * The assets that use a type.  The rule type catalogue of smart lists and
- * smart campaigns (migration 0014) has no custom object rules yet, so no
- * trigger or filter can name a custom object type: this returns no
- * asset.  XXX: when the catalogue has custom object filters, look up the
- * rules that use them here; Delete Custom Object Type refuses while this
- * finds any.  Returns the number of assets added to r (none).
+ * One dependent asset: {assetType, assetId, assetName, usedFields} of the
+ * list of u (a smart campaign's list is its campaign's "<name> (Smart
+ * List)"; in a program, names are "<program>.<name>"), with no fields.
  */
-static size_t
+static struct json_object *
+dependent_json(const struct repo_sl_co_use *u)
+{
+	struct json_object *o = json_object_new_object();
+	char name[1024];
+
+	snprintf(name, sizeof(name), "%s%s%s%s", u->program != NULL ?
+	    u->program : "", u->program != NULL ? "." : "",
+	    u->name != NULL ? u->name : "", u->campaign_id != 0 ?
+	    " (Smart List)" : "");
+	json_object_object_add(o, "assetType", json_object_new_string(
+	    u->campaign_id != 0 ? "Smart Campaign" : "Smart List"));
+	json_object_object_add(o, "assetId", json_object_new_int(
+	    u->campaign_id != 0 ? u->campaign_id : u->list_id));
+	json_object_object_add(o, "assetName", json_object_new_string(name));
+	json_object_object_add(o, "usedFields", json_object_new_array());
+	return o;
+}
+
+/*
+ * The assets whose smart list rules use type t (its filter, and the
+ * fields their conditions read), one per list in list order, into r.
+ */
+static int
 dependent_assets(struct call *c, const struct co_type *t, struct resp *r)
 {
-	(void)c;
-	(void)t;
-	(void)r;
+	struct repo_sl_co_use *u;
+	struct json_object *o = NULL, *fields = NULL, *f;
+	size_t n, i, j;
+	bool seen;
+	int rr;
+
+	if ((rr = repo_sl_co_uses(c->app->db, &c->app->arena,
+	    (int32_t)t->id, false, &u, &n)) != 0)
+		return err_from_repo(rr);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || u[i].list_id != u[i - 1].list_id) {
+			o = dependent_json(&u[i]);
+			json_object_object_get_ex(o, "usedFields", &fields);
+			resp_add(r, o);
+		}
+		if (u[i].field == NULL)
+			continue;
+		seen = false;
+		for (j = 0; j < json_object_array_length(fields) && !seen;
+		    j++) {
+			f = json_object_array_get_idx(fields, j);
+			seen = strcmp(json_object_get_string(f),
+			    u[i].field) == 0;
+		}
+		if (!seen)
+			json_object_array_add(fields,
+			    json_object_new_string(u[i].field));
+	}
 	return 0;
 }
 
@@ -495,9 +549,11 @@ api_co_types_dependents(struct call *c, struct resp *r)
 	err = repo_co_types_read(c->app->db, name, CO_VER_DEFAULT,
 	    &t);
 	if (err == 0)
-		(void)dependent_assets(c, &t, r);
+		err = dependent_assets(c, &t, r);
+	else
+		err = api_co_types_err(c, r, err, name);
 	co_type_clear(&t);
-	return err == 0 ? 0 : api_co_types_err(c, r, err, name);
+	return err;
 }
 
 /* ---- Changing types ------------------------------------------------- */
@@ -506,7 +562,9 @@ api_co_types_dependents(struct call *c, struct resp *r)
 static int
 edit_fail(struct call *c, struct resp *r, const struct co_edit *e)
 {
-	return api_common_fail(c, r, e->err, "%s", e->msg);
+	/* No err: the repository refused (a field smart lists use). */
+	return api_common_fail(c, r, e->err != 0 ? e->err :
+	    -API_ERR_INVALID_REQUEST, "%s", e->msg);
 }
 
 /* Runs an edit and maps its result. */
@@ -1026,7 +1084,8 @@ api_co_types_discard(struct call *c, struct resp *r)
 
 /*
  * POST /rest/v1/customobjects/schema/{apiName}/delete.json: refused while
- * assets use the type or another type links to it.
+ * smart list rules use the type (checked in the deletion's transaction)
+ * or another type links to it.
  */
 int
 api_co_types_delete(struct call *c, struct resp *r)
@@ -1034,19 +1093,12 @@ api_co_types_delete(struct call *c, struct resp *r)
 	const char *name = c->req->path_params[0];
 	struct co_type t;
 	char msg[MSG_BYTES];
-	size_t deps;
 	int rr;
 
-	rr = repo_co_types_read(c->app->db, name, CO_VER_DEFAULT,
-	    &t);
-	deps = rr == 0 ? dependent_assets(c, &t, NULL) : 0;
+	rr = repo_co_types_read(c->app->db, name, CO_VER_DEFAULT, &t);
 	co_type_clear(&t);
 	if (rr != 0)
 		return api_co_types_err(c, r, rr, name);
-	if (deps > 0)
-		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "Custom object "
-		    "type '%s' is used by %zu assets (see dependentAssets)",
-		    api_common_echo(c, name), deps);
 	rr = repo_co_types_delete(c->app->db, name, msg);
 	if (rr == -REPO_ERR_INVALID)
 		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST, "%s", msg);

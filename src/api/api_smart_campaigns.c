@@ -457,13 +457,17 @@ api_smart_campaigns_flow_step_types(struct call *c, struct resp *r)
 {
 	struct repo_sl_rule_type *types;
 	struct json_object *o, *a, *t;
-	size_t n, i;
+	size_t n, m, i;
 	int e;
 
 	if ((e = repo_sl_rule_types(c->app->db, &c->app->arena, &types,
 	    &n)) != 0)
 		return err_from_repo(e);
-	a = api_smart_lists_types_json(types, n, false);
+	/* Custom object filters are smart list rules only. */
+	for (i = 0, m = 0; i < n; i++)
+		if (types[i].co_type_id == 0)
+			types[m++] = types[i];
+	a = api_smart_lists_types_json(types, m, false);
 	/* A choice's condition type is {id, name, constraints}. */
 	for (i = 0; i < json_object_array_length(a); i++) {
 		t = json_object_array_get_idx(a, i);
@@ -1059,7 +1063,9 @@ api_smart_campaigns_update_choice(struct call *c, struct resp *r)
 			return e;
 		e = repo_sl_rule_type(c->app->db, &c->app->arena, act,
 		    ch.cond_type_id, &rt);
-		if (e == -REPO_ERR_NOT_FOUND || (e == 0 && !rt.is_filter))
+		/* Custom object filters are smart list rules only. */
+		if (e == -REPO_ERR_NOT_FOUND || (e == 0 && (!rt.is_filter ||
+		    rt.co_type_id != 0)))
 			return api_common_fail(c, r, -API_ERR_RULE, "Condition "
 			    "type %d (%s) not found", (int)ch.cond_type_id,
 			    act ? "activity" : "attribute");

@@ -54,7 +54,14 @@
  *     fields a constraint names, whose names start with
  *     primaryAttributeValue, taken literally (at most 200); free-text
  *     constraints have no suggestions;
- *   - the url member is app_url, "/#SL", the id and "B2".
+ *   - the url member is app_url, "/#SL", the id and "B2";
+ *   - every approved custom object type is a filter (db/migrations/
+ *     0019_co_filters.sql): activity-kind, id 200000 plus the type's id,
+ *     named "Has <display name>", its approved fields the constraints
+ *     (ids of their own, dbObject the type's API name, the first dedupe
+ *     field primary and first); filters only, not triggers nor flow step
+ *     choice conditions; no suggestions for their constraints; the rules
+ *     naming a type are its dependent assets (api_co_types.c).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -427,6 +434,10 @@ api_smart_lists_types_json(const struct repo_sl_rule_type *types, size_t n,
 			    (int)strcspn(ops, ",")));
 			json_object_object_add(k, "dbAttrib",
 			    json_object_new_boolean(!types[i].activity));
+			if (types[i].co_api_name != NULL)
+				json_object_object_add(k, "dbObject",
+				    json_object_new_string(
+				    types[i].co_api_name));
 			json_object_array_add(ks, k);
 		}
 		json_object_object_add(t, "constraints", ks);

@@ -23,6 +23,12 @@
 #define SL_MSG_BYTES		160
 
 /*
+ * The rule type ids of custom object filters: this plus the custom object
+ * type's id (db/migrations/0019_co_filters.sql), activity-kind.
+ */
+#define SL_CO_RULE_BASE		200000
+
+/*
  * Checks expr over rules 1..nrules and writes its canonical form (words
  * in lower case, single spaces, only the parentheses the precedence
  * needs) to out (SL_LOGIC_MAX_BYTES + 1 bytes).  Returns 0, or -1 with

@@ -24,6 +24,8 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_co_types.h"
+#include "repo/repo_smart_lists.h"
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
@@ -54,6 +56,7 @@ enum co_stmt {
 	CO_STMT_LINKED_FROM,
 	CO_STMT_TABLE_COLUMNS,
 	CO_STMT_DISPLAY_USED,
+	CO_STMT_REFS_ADD,
 	CO_STMT__MAX
 };
 
@@ -167,6 +170,15 @@ static const char *const sql[CO_STMT__MAX] = {
 	    "ON t.id = v.type_id WHERE v.type_id <> ? AND "
 	    "v.display_name COLLATE utf8mb4_unicode_ci = ? "
 	    "ORDER BY t.id LIMIT 1",
+	/* The constraint ids of the approved fields of type ? (twice), as
+	 * smart list filters name them (migration 0019): new names get one,
+	 * names that had one keep it. */
+	[CO_STMT_REFS_ADD] =
+	    "INSERT IGNORE INTO co_field_ref (type_id, name, is_primary) "
+	    "SELECT f.type_id, f.name, f.is_dedupe AND f.pos = (SELECT "
+	    "MIN(d.pos) FROM co_field d WHERE d.type_id = ? AND "
+	    "d.is_draft = 0 AND d.is_dedupe = 1) FROM co_field f WHERE "
+	    "f.type_id = ? AND f.is_draft = 0 ORDER BY f.pos",
 };
 
 const struct db_stmt_set repo_co_types_sql = {
@@ -631,6 +643,73 @@ display_check(struct db *db, const struct co_type *d, int64_t id,
 	return e->display_taken[0] != '\0' ? -REPO_ERR_CONFLICT : 0;
 }
 
+/* Whether use i of u is the first of its list among those reading f
+ * (any field when f is NULL). */
+static bool
+first_of_list(const struct repo_sl_co_use *u, size_t i, const char *f)
+{
+	size_t j;
+
+	if (f != NULL && (u[i].field == NULL || strcmp(u[i].field, f) != 0))
+		return false;
+	for (j = 0; j < i; j++)
+		if (u[j].list_id == u[i].list_id && (f == NULL ||
+		    (u[j].field != NULL && strcmp(u[j].field, f) == 0)))
+			return false;
+	return true;
+}
+
+/*
+ * The uses of type id by smart list rules (repo_sl_co_uses, locked: the
+ * caller holds the type's row FOR UPDATE).  d NULL: how many lists use
+ * the type into *nlists.  Else the first field a condition reads that d
+ * lacks into field ("" when none) and how many lists read it.
+ */
+static int
+uses_check(struct db *db, int64_t id, const struct co_type *d,
+    size_t *nlists, char *field, size_t size)
+{
+	struct arena a;
+	struct repo_sl_co_use *u;
+	size_t n, i;
+	int r;
+
+	*nlists = 0;
+	field[0] = '\0';
+	arena_init(&a);
+	r = repo_sl_co_uses(db, &a, (int32_t)id, true, &u, &n);
+	for (i = 0; r == 0 && d != NULL && field[0] == '\0' && i < n; i++)
+		if (u[i].field != NULL && co_type_field(d, u[i].field) == NULL)
+			snprintf(field, size, "%s", u[i].field);
+	for (i = 0; r == 0 && i < n && (d == NULL || field[0] != '\0'); i++)
+		if (first_of_list(u, i, d != NULL ? field : NULL))
+			(*nlists)++;
+	arena_clear(&a);
+	return r;
+}
+
+/*
+ * -REPO_ERR_INVALID with msg when draft d of type id lacks a field that a
+ * smart list rule reads (deleted, or renamed), else 0 or the error.
+ */
+static int
+uses_keep_fields(struct db *db, int64_t id, const struct co_type *d,
+    char *msg)
+{
+	char field[CO_NAME_MAX + 1];
+	size_t nlists;
+	int r;
+
+	if ((r = uses_check(db, id, d, &nlists, field, sizeof(field))) != 0)
+		return r;
+	if (field[0] == '\0')
+		return 0;
+	snprintf(msg, 256, "Field '%s' of custom object type '%s' is used by "
+	    "%zu smart lists or smart campaigns (see dependentAssets)", field,
+	    d->api_name, nlists);
+	return -REPO_ERR_INVALID;
+}
+
 static int
 edit_tx(struct db *db, void *arg)
 {
@@ -696,6 +775,9 @@ edit_tx(struct db *db, void *arg)
 		r = 0;
 		goto out;
 	}
+	if (cur.approved && (r = uses_keep_fields(db, cur.id, &draft,
+	    e->msg)) != 0)
+		goto out;
 	if ((r = display_check(db, &draft, cur.id, e)) != 0)
 		goto out;
 	if (e->is_new) {
@@ -812,6 +894,7 @@ delete_tx(struct db *db, void *arg)
 	MYSQL_STMT *st;
 	unsigned long len;
 	char from[CO_NAME_MAX + 1] = "";
+	size_t nlists;
 	int r;
 
 	memset(&cur, 0, sizeof(cur));
@@ -837,6 +920,16 @@ delete_tx(struct db *db, void *arg)
 	if (from[0] != '\0') {
 		snprintf(a->msg, 256, "Custom object type '%s' is linked "
 		    "from custom object type '%s'", cur.api_name, from);
+		r = -REPO_ERR_INVALID;
+		goto out;
+	}
+	if ((r = uses_check(db, cur.id, NULL, &nlists, from,
+	    sizeof(from))) != 0)
+		goto out;
+	if (nlists > 0) {
+		snprintf(a->msg, 256, "Custom object type '%s' is used by %zu "
+		    "smart lists or smart campaigns (see dependentAssets)",
+		    cur.api_name, nlists);
 		r = -REPO_ERR_INVALID;
 		goto out;
 	}
@@ -965,6 +1058,10 @@ approve_commit_tx(struct db *db, void *arg)
 		r = -REPO_ERR_INVALID;
 		goto out;
 	}
+	/* Fields smart list rules read stay (old columns go after this). */
+	if (cur.approved && (r = uses_keep_fields(db, cur.id, &a->draft,
+	    a->msg)) != 0)
+		goto out;
 	/* Approved := draft: drop the old copy, copy the draft, drop it. */
 	bind_i64(&in[0], &cur.id);
 	bind_i32(&in[1], &zero);
@@ -982,6 +1079,12 @@ approve_commit_tx(struct db *db, void *arg)
 	bind_i64(&in[0], &cur.id);
 	bind_i32(&in[1], &one);
 	if ((r = db_exec(db, stmt(db, CO_STMT_VERSION_DELETE), in,
+	    "repo_co_types_approve")) != 0)
+		goto out;
+	/* The fields are the constraints of the type's filter at once. */
+	bind_i64(&in[0], &cur.id);
+	bind_i64(&in[1], &cur.id);
+	if ((r = db_exec(db, stmt(db, CO_STMT_REFS_ADD), in,
 	    "repo_co_types_approve")) != 0)
 		goto out;
 	/* A later approval counts the fields it adds (the 20 of §6.1). */

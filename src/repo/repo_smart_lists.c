@@ -63,6 +63,12 @@ enum sl_stmt {
 	SL_STMT_SUGGEST_CAMPAIGN,
 	SL_STMT_DELETE_OWNED,
 	SL_STMT_RENAME_OWNED,
+	SL_STMT_CO_TYPES,
+	SL_STMT_CO_CONSTRAINTS,
+	SL_STMT_CO_SHARE,
+	SL_STMT_CO_CONSTRAINT,
+	SL_STMT_CO_USES,
+	SL_STMT_CO_USES_LOCK,
 	SL_STMT__MAX
 };
 
@@ -85,6 +91,11 @@ static const size_t rules_order[] = { 1, 12, 7 };
 #define SL_PREFIX \
 	"CONCAT(REPLACE(REPLACE(REPLACE(?, '!', '!!'), '%', '!%'), '_', " \
 	"'!_'), '%') ESCAPE '!'"
+
+/* The id of a custom object filter as SQL text (model/smartlist.h). */
+#define SL_STR_(x)	#x
+#define SL_STR(x)	SL_STR_(x)
+#define SL_CO_BASE	SL_STR(SL_CO_RULE_BASE)
 
 /* The operators of a lead field's attribute rule. */
 #define SL_ATTR_OPS \
@@ -110,10 +121,12 @@ static const char *const sql[SL_STMT__MAX] = {
 	 * (db_text_sort). */
 	[SL_STMT_RULES] =
 	    "SELECT r.id, r.position, r.kind, r.rule_type_id, "
-	    "COALESCE(t.name, f.display_name, ''), r.is_trigger, "
+	    "COALESCE(t.name, f.display_name, CONCAT('Has ', "
+	    "cv.display_name), ''), r.is_trigger, "
 	    "r.is_negative, c.attribute_id, "
-	    "COALESCE(k.name, g.display_name, ''), c.operator, c.vals, "
-	    "COALESCE(k.is_primary, 1), COALESCE(k.position, 0) "
+	    "COALESCE(k.name, g.display_name, cf.display_name, ''), "
+	    "c.operator, c.vals, COALESCE(k.is_primary, cr.is_primary, 1), "
+	    "COALESCE(k.position, IF(cr.is_primary, 0, cf.pos + 1), 0) "
 	    "FROM smart_list_rule r "
 	    "LEFT JOIN sl_rule_type t ON r.kind = 'activity' AND "
 	    "t.id = r.rule_type_id LEFT JOIN lead_field f ON "
@@ -122,7 +135,15 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "LEFT JOIN sl_constraint k ON r.kind = 'activity' AND "
 	    "k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
 	    "LEFT JOIN lead_field g ON r.kind = 'attribute' AND "
-	    "g.attr_id = c.attribute_id WHERE r.smart_list_id = ?",
+	    "g.attr_id = c.attribute_id "
+	    /* Custom object filters (SL_CO_RULE_BASE + type id). */
+	    "LEFT JOIN co_type_version cv ON r.kind = 'activity' AND "
+	    "r.rule_type_id > " SL_CO_BASE " AND cv.type_id = "
+	    "r.rule_type_id - " SL_CO_BASE " AND cv.is_draft = 0 "
+	    "LEFT JOIN co_field_ref cr ON cr.type_id = cv.type_id AND "
+	    "cr.id = c.attribute_id LEFT JOIN co_field cf ON "
+	    "cf.type_id = cr.type_id AND cf.is_draft = 0 AND "
+	    "cf.name = cr.name WHERE r.smart_list_id = ?",
 	/* Parameters: name, description, folder, program, owning campaign,
 	 * clone source (match type and logic from it, or the defaults). */
 	[SL_STMT_INSERT] =
@@ -238,6 +259,50 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "DELETE FROM smart_list WHERE campaign_id = ?",
 	[SL_STMT_RENAME_OWNED] =
 	    "UPDATE smart_list SET name = ? WHERE campaign_id = ?",
+	/* The custom object filters: every approved type (NULL) or one,
+	 * as (id, name, filter, trigger, type API name). */
+	[SL_STMT_CO_TYPES] =
+	    "SELECT " SL_CO_BASE " + t.id, CONCAT('Has ', v.display_name), "
+	    "1, 0, t.api_name FROM co_type t JOIN co_type_version v ON "
+	    "v.type_id = t.id AND v.is_draft = 0 WHERE t.has_approved = 1 "
+	    "AND (? IS NULL OR t.id = ?) ORDER BY t.id",
+	/* Their constraints: the approved fields, the primary first, as
+	 * SL_STMT_CONSTRAINTS's columns and the field's API name. */
+	[SL_STMT_CO_CONSTRAINTS] =
+	    "SELECT " SL_CO_BASE " + r.type_id, r.id, f.display_name, "
+	    "f.data_type, r.is_primary, " SL_ATTR_OPS ", f.name "
+	    "FROM co_field_ref r JOIN co_field f ON f.type_id = r.type_id "
+	    "AND f.is_draft = 0 AND f.name = r.name WHERE (? IS NULL OR "
+	    "r.type_id = ?) ORDER BY r.type_id, r.is_primary DESC, f.pos",
+	/* A rule change naming a type holds it (Delete Custom Object Type
+	 * and approve lock it FOR UPDATE before they read its uses). */
+	[SL_STMT_CO_SHARE] =
+	    "SELECT id FROM co_type WHERE id = ? AND has_approved = 1 "
+	    "LOCK IN SHARE MODE",
+	/* Parameters: type id, constraint id. */
+	[SL_STMT_CO_CONSTRAINT] =
+	    "SELECT " SL_ATTR_OPS ", r.is_primary FROM co_field_ref r JOIN "
+	    "co_field f ON f.type_id = r.type_id AND f.is_draft = 0 AND "
+	    "f.name = r.name WHERE r.type_id = ? AND r.id = ?",
+	/* The lists whose rules name type ? (twice: condition fields, rule
+	 * type), with the field each condition reads. */
+	[SL_STMT_CO_USES] =
+	    "SELECT s.id, COALESCE(s.campaign_id, 0), s.name, p.name, "
+	    "cr.name FROM smart_list_rule r JOIN smart_list s ON "
+	    "s.id = r.smart_list_id LEFT JOIN program p ON "
+	    "p.id = s.program_id LEFT JOIN smart_list_condition c ON "
+	    "c.rule_id = r.id LEFT JOIN co_field_ref cr ON "
+	    "cr.id = c.attribute_id AND cr.type_id = ? WHERE "
+	    "r.kind = 'activity' AND r.rule_type_id = ? + " SL_CO_BASE
+	    " ORDER BY s.id, cr.name",
+	/* The same, locked, in the transaction of a type change. */
+	[SL_STMT_CO_USES_LOCK] =
+	    "SELECT r.smart_list_id, 0, '', NULL, cr.name FROM "
+	    "smart_list_rule r LEFT JOIN smart_list_condition c ON "
+	    "c.rule_id = r.id LEFT JOIN co_field_ref cr ON "
+	    "cr.id = c.attribute_id AND cr.type_id = ? WHERE "
+	    "r.kind = 'activity' AND r.rule_type_id = ? + " SL_CO_BASE
+	    " LOCK IN SHARE MODE",
 };
 
 const struct db_stmt_set repo_smart_lists_sql = {
@@ -621,6 +686,7 @@ attach_constraints(struct arena *a, const struct db_text_rows *k,
 			c->data_type = db_text_str(k, j, 3);
 			c->primary = db_text_i64(k, j, 4) != 0;
 			c->operators = db_text_str(k, j, 5);
+			c->field = k->ncol > 6 ? db_text_str(k, j, 6) : NULL;
 		}
 	}
 	return 0;
@@ -635,14 +701,50 @@ all_rows(struct db *db, struct arena *a, enum sl_stmt s, size_t ncol,
 	    "repo_sl_rule_types", t);
 }
 
+/*
+ * The custom object filters, of every approved type (co_id 0) or of type
+ * co_id, with their constraints, into *out (n of them, in the arena).
+ */
+static int
+co_types(struct db *db, struct arena *a, int32_t co_id,
+    struct repo_sl_rule_type **out, size_t *n)
+{
+	MYSQL_BIND in[2];
+	struct db_text_rows t, k;
+	struct repo_sl_rule_type *types;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	bind_i32_twice(&in[0], co_id != 0, &co_id);
+	if ((r = db_select_text(db, stmt(db, SL_STMT_CO_TYPES), in, a, 5,
+	    10000, "repo_sl_rule_types", &t)) != 0 ||
+	    (r = db_select_text(db, stmt(db, SL_STMT_CO_CONSTRAINTS), in, a,
+	    7, 100000, "repo_sl_rule_types", &k)) != 0)
+		return r;
+	if ((types = arena_zalloc(a, (t.count + 1) * sizeof(*types))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		activity_type(&t, i, &types[i]);
+		types[i].co_type_id = types[i].id - SL_CO_RULE_BASE;
+		types[i].co_api_name = db_text_str(&t, i, 4);
+	}
+	if ((r = attach_constraints(a, &k, types, t.count)) != 0)
+		return r;
+	*out = types;
+	*n = t.count;
+	return 0;
+}
+
 /* See repo_smart_lists.h. */
 int
 repo_sl_rule_types(struct db *db, struct arena *a,
     struct repo_sl_rule_type **out, size_t *n)
 {
 	struct db_text_rows t, k, f;
-	struct repo_sl_rule_type *types;
-	size_t i;
+	struct repo_sl_rule_type *types, *co;
+	size_t i, nco;
 	int r;
 
 	*out = NULL;
@@ -650,20 +752,23 @@ repo_sl_rule_types(struct db *db, struct arena *a,
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = all_rows(db, a, SL_STMT_TYPES, 4, 10000, &t)) != 0 ||
 	    (r = all_rows(db, a, SL_STMT_CONSTRAINTS, 6, 100000, &k)) != 0 ||
+	    (r = co_types(db, a, 0, &co, &nco)) != 0 ||
 	    (r = all_rows(db, a, SL_STMT_ATTR_TYPES, 4, 100000, &f)) != 0)
 		return r;
-	if ((types = arena_zalloc(a, (t.count + f.count + 1) *
+	if ((types = arena_zalloc(a, (t.count + nco + f.count + 1) *
 	    sizeof(*types))) == NULL)
 		return -REPO_ERR_INTERNAL;
 	for (i = 0; i < t.count; i++)
 		activity_type(&t, i, &types[i]);
 	if ((r = attach_constraints(a, &k, types, t.count)) != 0)
 		return r;
+	for (i = 0; i < nco; i++)
+		types[t.count + i] = co[i];
 	for (i = 0; i < f.count; i++)
-		if ((r = attr_type(a, &f, i, &types[t.count + i])) != 0)
+		if ((r = attr_type(a, &f, i, &types[t.count + nco + i])) != 0)
 			return r;
 	*out = types;
-	*n = t.count + f.count;
+	*n = t.count + nco + f.count;
 	return 0;
 }
 
@@ -675,8 +780,20 @@ repo_sl_rule_type(struct db *db, struct arena *a, bool activity, int32_t id,
 	MYSQL_BIND in[1];
 	struct db_text_rows t, k;
 	enum sl_stmt s = activity ? SL_STMT_TYPE : SL_STMT_ATTR_TYPE;
+	struct repo_sl_rule_type *co;
+	size_t nco;
 	int r;
 
+	if (activity && id > SL_CO_RULE_BASE) {
+		if ((r = db_ensure(db)) != 0 ||
+		    (r = co_types(db, a, id - SL_CO_RULE_BASE, &co,
+		    &nco)) != 0)
+			return r;
+		if (nco == 0)
+			return -REPO_ERR_NOT_FOUND;
+		*out = co[0];
+		return 0;
+	}
 	bind_i32(&in[0], &id);
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_select_text(db, stmt(db, s), in, a, 4,
@@ -773,6 +890,28 @@ position_of(const struct sl_change_tx *x, int32_t id)
 	return 0;
 }
 
+/*
+ * Holds custom object type co_id (SL_STMT_CO_SHARE) for the rest of the
+ * transaction: a rule change naming a custom object filter runs after
+ * the type's deletion or approval, or before it, never across.
+ * -REPO_ERR_INVALID with msg when the type is gone.
+ */
+static int
+hold_co_type(struct db *db, struct repo_sl_change *c, int32_t co_id)
+{
+	MYSQL_BIND in[1];
+	int64_t got;
+	int r;
+
+	bind_i32(&in[0], &co_id);
+	r = db_query_i64(db, stmt(db, SL_STMT_CO_SHARE), in, &got,
+	    "repo_sl_change");
+	if (r == -REPO_ERR_NOT_FOUND)
+		return refuse(c, -REPO_ERR_INVALID, "Rule type %ld (activity) "
+		    "not found", (long)co_id + SL_CO_RULE_BASE);
+	return r;
+}
+
 /* Writes match type m and logic (NULL: none) of the list. */
 static int
 put_logic(struct db *db, int32_t id, const char *m, const char *logic)
@@ -824,6 +963,9 @@ add_rule(struct db *db, struct sl_change_tx *x)
 	if (c->index < 1 || c->index > x->now.n + 1)
 		return refuse(c, -REPO_ERR_INVALID, "Index must be from 1 to "
 		    "%ld", (long)x->now.n + 1);
+	if (c->activity && c->type_id > SL_CO_RULE_BASE &&
+	    (r = hold_co_type(db, c, c->type_id - SL_CO_RULE_BASE)) != 0)
+		return r;
 	bind_i32(&in[0], &x->id);
 	bind_i32(&in[1], &pos);
 	if ((r = db_exec(db, stmt(db, SL_STMT_SHIFT_UP), in,
@@ -930,7 +1072,8 @@ constraint_ops(struct db *db, struct sl_change_tx *x, int pos, char *ops,
 	unsigned long ol = 0;
 	int64_t prim = 0;
 	my_bool n0 = 0, n1 = 0;
-	int32_t aid = x->c->attribute_id;
+	int32_t aid = x->c->attribute_id, tid;
+	enum sl_stmt s = SL_STMT_CONSTRAINT;
 	int r;
 
 	if (!x->now.activity[pos - 1]) {
@@ -946,15 +1089,20 @@ constraint_ops(struct db *db, struct sl_change_tx *x, int pos, char *ops,
 		*primary = true;
 		return 0;
 	}
-	bind_i32(&in[0], &x->now.type_ids[pos - 1]);
+	tid = x->now.type_ids[pos - 1];
+	if (tid > SL_CO_RULE_BASE) {
+		tid -= SL_CO_RULE_BASE;
+		s = SL_STMT_CO_CONSTRAINT;
+		if ((r = hold_co_type(db, x->c, tid)) != 0)
+			return r;
+	}
+	bind_i32(&in[0], &tid);
 	bind_i32(&in[1], &aid);
 	bind_out_str(&res[0], ops, size, &ol, &n0);
 	bind_out_i64(&res[1], &prim, &n1);
-	if ((r = db_exec(db, stmt(db, SL_STMT_CONSTRAINT), in,
-	    "repo_sl_change")) != 0)
+	if ((r = db_exec(db, stmt(db, s), in, "repo_sl_change")) != 0)
 		return r;
-	r = db_fetch_one(db, stmt(db, SL_STMT_CONSTRAINT), res,
-	    "repo_sl_change");
+	r = db_fetch_one(db, stmt(db, s), res, "repo_sl_change");
 	if (r == -REPO_ERR_NOT_FOUND)
 		return refuse(x->c, r, "Constraint %ld not found in the rule "
 		    "type", (long)aid);
@@ -1145,6 +1293,44 @@ repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
 		items[i].workspace = db_text_str(&t, i, 2) != NULL ?
 		    db_text_str(&t, i, 2) : "Default";
 		items[i].workspace_id = 1;
+	}
+	*out = items;
+	*n = t.count;
+	return 0;
+}
+
+/* ---- Uses of custom object types -------------------------------------- */
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_co_uses(struct db *db, struct arena *a, int32_t co_type_id,
+    bool lock, struct repo_sl_co_use **out, size_t *n)
+{
+	struct db_text_rows t;
+	struct repo_sl_co_use *items;
+	MYSQL_BIND in[2];
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	bind_i32(&in[0], &co_type_id);
+	bind_i32(&in[1], &co_type_id);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, lock ? SL_STMT_CO_USES_LOCK :
+	    SL_STMT_CO_USES), in, a, 5, REPO_SL_CO_USES_MAX,
+	    "repo_sl_co_uses", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((items = arena_zalloc(a, t.count * sizeof(*items))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		items[i].list_id = (int32_t)db_text_i64(&t, i, 0);
+		items[i].campaign_id = (int32_t)db_text_i64(&t, i, 1);
+		items[i].name = db_text_str(&t, i, 2);
+		items[i].program = db_text_str(&t, i, 3);
+		items[i].field = db_text_str(&t, i, 4);
 	}
 	*out = items;
 	*n = t.count;

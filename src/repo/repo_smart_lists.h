@@ -123,6 +123,8 @@ struct repo_sl_constraint {
 	const char	*data_type;
 	bool		 primary;
 	const char	*operators;	/* comma-separated, the default first */
+	const char	*field;		/* custom object filter: the field's
+					   API name; else NULL */
 };
 
 struct repo_sl_rule_type {
@@ -131,11 +133,19 @@ struct repo_sl_rule_type {
 	bool				 activity;
 	bool				 is_filter;
 	bool				 is_trigger;
+	int32_t				 co_type_id;	/* custom object
+							   filter; else 0 */
+	const char			*co_api_name;	/* its type's */
 	struct repo_sl_constraint	*cons;
 	size_t				 ncons;
 };
 
-/* Every rule type, activity ones first, each by id. */
+/*
+ * Every rule type, activity ones first, each by id, then the custom
+ * object filters (one per approved custom object type, activity-kind,
+ * id SL_CO_RULE_BASE plus the type's id, its approved fields as
+ * constraints), then the attribute ones.
+ */
 int	repo_sl_rule_types(struct db *db, struct arena *a,
 	    struct repo_sl_rule_type **out, size_t *n);
 
@@ -191,6 +201,36 @@ struct repo_sl_change {
  * why) or another repo_err.
  */
 int	repo_sl_change(struct db *db, int32_t id, struct repo_sl_change *c);
+
+/* ---- Uses of custom object types -------------------------------------- */
+
+/* The most rows repo_sl_co_uses reads. */
+#define REPO_SL_CO_USES_MAX	100000
+
+/*
+ * One use of a custom object type: a condition of a rule that is the
+ * type's filter (or the rule, when it has no condition).  Strings in the
+ * arena.
+ */
+struct repo_sl_co_use {
+	int32_t		 list_id;
+	int32_t		 campaign_id;	/* 0: a smart list of its own */
+	const char	*name;		/* the list's (a campaign's: its name) */
+	const char	*program;	/* the program it stands in, or NULL */
+	const char	*field;		/* the field's API name, or NULL */
+};
+
+/*
+ * The uses of custom object type co_type_id (co_type.id) by the rules of
+ * smart lists and of the smart lists of smart campaigns, by list id then
+ * field, into *out (n of them, in the arena a).  The rules are the record
+ * of the use: nothing else is kept.  lock: a locking read in the
+ * caller's transaction, which holds the type's row FOR UPDATE (a rule
+ * change holds it in share mode), with list_id and field only.  Returns
+ * 0 or a negative repo_err.
+ */
+int	repo_sl_co_uses(struct db *db, struct arena *a, int32_t co_type_id,
+	    bool lock, struct repo_sl_co_use **out, size_t *n);
 
 /* ---- Auto-suggest ----------------------------------------------------- */
 

@@ -28,6 +28,7 @@
 #include "model/cotype.h"
 #include "repo/repo.h"
 #include "repo/repo_co_types.h"
+#include "repo/repo_smart_lists.h"
 #include "util/xmalloc.h"
 
 #include "apitest.h"
@@ -129,6 +130,8 @@ int	__wrap_repo_co_types_approve(struct db *, const char *,
 	    int *, char *);
 int	__wrap_repo_co_types_discard(struct db *, const char *);
 int	__wrap_repo_co_types_delete(struct db *, const char *, char *);
+int	__wrap_repo_sl_co_uses(struct db *, struct arena *, int32_t, bool,
+	    struct repo_sl_co_use **, size_t *);
 
 static struct {
 	int		 list_err;
@@ -271,6 +274,34 @@ __wrap_repo_co_types_delete(struct db *db, const char *api_name, char *msg)
 		snprintf(msg, 256, "Custom object type '%s' is linked from "
 		    "'x_c'", api_name);
 	return rr;
+}
+
+/* car_c's id in the canned catalogue. */
+#define CAR_ID	1
+
+/* The uses of car_c: a campaign's list reading two fields
+ * (one twice), a list in a folder with a rule and no condition. */
+static struct repo_sl_co_use uses[] = {
+	{ .list_id = 40, .campaign_id = 1001, .name = "HasCar",
+	  .program = "CarTest", .field = "color" },
+	{ .list_id = 40, .campaign_id = 1001, .name = "HasCar",
+	  .program = "CarTest", .field = "vin" },
+	{ .list_id = 40, .campaign_id = 1001, .name = "HasCar",
+	  .program = "CarTest", .field = "vin" },
+	{ .list_id = 41, .name = "Car owners" },
+};
+
+int
+__wrap_repo_sl_co_uses(struct db *db, struct arena *a, int32_t id,
+    bool lock, struct repo_sl_co_use **out, size_t *n)
+{
+	(void)db;
+	(void)a;
+	assert_false(lock);
+	check_expected(id);
+	*out = uses;
+	*n = mock_type(size_t);
+	return mock_type(int);
 }
 
 /* ---- the request ---- */
@@ -459,8 +490,26 @@ test_dependents(void **state)
 {
 	(void)state;
 	req->path_params[0] = "car_c";
+	expect_value(__wrap_repo_sl_co_uses, id, CAR_ID);
+	will_return(__wrap_repo_sl_co_uses, 0);
+	will_return(__wrap_repo_sl_co_uses, 0);
 	assert_int_equal(apitest_run(api_co_types_dependents), 0);
 	assert_null(resp->result);
+	/* One asset per list, its fields once each. */
+	expect_value(__wrap_repo_sl_co_uses, id, CAR_ID);
+	will_return(__wrap_repo_sl_co_uses, 4);
+	will_return(__wrap_repo_sl_co_uses, 0);
+	assert_int_equal(apitest_run(api_co_types_dependents), 0);
+	assert_string_equal(apitest_result(), "[{\"assetType\":\"Smart Campaign\","
+	    "\"assetId\":1001,\"assetName\":\"CarTest.HasCar (Smart List)\","
+	    "\"usedFields\":[\"color\",\"vin\"]},{\"assetType\":"
+	    "\"Smart List\",\"assetId\":41,\"assetName\":\"Car owners\","
+	    "\"usedFields\":[]}]");
+	expect_value(__wrap_repo_sl_co_uses, id, CAR_ID);
+	will_return(__wrap_repo_sl_co_uses, 0);
+	will_return(__wrap_repo_sl_co_uses, -REPO_ERR_CONN);
+	apitest_fails(api_co_types_dependents, NULL, -API_ERR_UNAVAILABLE,
+	    NULL);
 	req->path_params[0] = "nope_c";
 	apitest_fails(api_co_types_dependents, NULL,
 	    -API_ERR_OBJECT_NOT_FOUND, "Custom object type 'nope_c' not found");
