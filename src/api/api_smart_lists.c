@@ -507,8 +507,8 @@ api_smart_lists_suggest_params(struct call *c, struct resp *r,
 }
 
 /* See api_smart_lists.h. */
-const char *
-api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
+const struct repo_sl_constraint *
+api_smart_lists_constraint(const struct repo_sl_rule_type *rt,
     int32_t option_id)
 {
 	size_t i;
@@ -516,25 +516,17 @@ api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
 	for (i = 0; i < rt->ncons; i++)
 		if (option_id != 0 ? rt->cons[i].id == option_id :
 		    rt->cons[i].primary)
-			return rt->cons[i].data_type;
+			return &rt->cons[i];
 	return NULL;
 }
 
-/* See api_smart_lists.h. */
-int
-api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
-    const char *prefix)
+/* Answers the n suggestions sg, or "No assets found" when none. */
+static int
+suggestions(struct resp *r, const struct repo_sl_suggestion *sg, size_t n)
 {
-	struct repo_sl_suggestion *sg;
 	struct json_object *a, *o;
-	size_t n, i;
-	int e;
+	size_t i;
 
-	if (dt == NULL)
-		return api_asset_none(r);
-	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt, prefix,
-	    SL_SUGGEST_MAX, &sg, &n)) != 0)
-		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
 	a = json_object_new_array();
@@ -553,6 +545,46 @@ api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
 	}
 	resp_add(r, a);
 	return 0;
+}
+
+/* See api_smart_lists.h. */
+int
+api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
+    const char *prefix)
+{
+	struct repo_sl_suggestion *sg;
+	size_t n;
+	int e;
+
+	if (dt == NULL)
+		return api_asset_none(r);
+	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt, prefix,
+	    SL_SUGGEST_MAX, &sg, &n)) != 0)
+		return err_from_repo(e);
+	return suggestions(r, sg, n);
+}
+
+/* See api_smart_lists.h. */
+int
+api_smart_lists_suggest_rule(struct call *c, struct resp *r,
+    const struct repo_sl_rule_type *rt, int32_t option_id,
+    const char *prefix)
+{
+	const struct repo_sl_constraint *k =
+	    api_smart_lists_constraint(rt, option_id);
+	struct repo_sl_suggestion *sg;
+	size_t n;
+	int e;
+
+	if (k == NULL)
+		return api_asset_none(r);
+	/* An activity's constraint names assets; the others hold values. */
+	if (rt->activity && rt->co_type_id == 0)
+		return api_smart_lists_suggest(c, r, k->data_type, prefix);
+	if ((e = repo_sl_suggest_values(c->app->db, &c->app->arena, rt, k,
+	    prefix, SL_SUGGEST_MAX, &sg, &n)) != 0)
+		return err_from_repo(e);
+	return suggestions(r, sg, n);
 }
 
 /*
@@ -580,8 +612,8 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	return api_smart_lists_suggest(c, r, api_smart_lists_data_type(&rt,
-	    q.option_id), q.prefix);
+	return api_smart_lists_suggest_rule(c, r, &rt, q.option_id,
+	    q.prefix);
 }
 
 /* ---- Create, clone, delete -------------------------------------------- */
