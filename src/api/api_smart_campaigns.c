@@ -75,7 +75,9 @@
  *     optionTypeId's id) or else a rule type (its constraint), as
  *     {"id":N,"type":"activity"|"attribute"}; the suggestions are the
  *     emails, lists, programs, campaigns, forms or lead fields whose
- *     names start with primaryAttributeValue (at most 200);
+ *     names start with primaryAttributeValue (at most 200), or the
+ *     values of a lead attribute or custom object field constraint as
+ *     Smart Lists' Auto Suggest answers them (api_smart_lists.c);
  *   - Flow Step Types answers the filter rule types (those a choice's
  *     condition may use); Flow Steps the flow step catalogue; Rules the
  *     triggers and the filters;

@@ -52,16 +52,28 @@
  *   - Auto Suggest answers [[{id, displayName, name, workspace,
  *     workspaceId}]] from the forms, static lists, programs or lead
  *     fields a constraint names, whose names start with
- *     primaryAttributeValue, taken literally (at most 200); free-text
- *     constraints have no suggestions;
+ *     primaryAttributeValue, taken literally (at most 200);
+ *   - Auto Suggest of a free-text constraint (string, text, email, phone,
+ *     url, link) of a lead attribute rule or a custom object filter
+ *     answers the distinct values of the lead column or the record table
+ *     column (repo_sl_suggest_values), not null nor empty, starting with
+ *     primaryAttributeValue taken literally, case as the column's
+ *     collation compares, sorted by it, at most 200: id is the value's
+ *     1-based position, name and displayName the value, workspace
+ *     "Default" (1).  Numbers, dates, booleans, references and formulas
+ *     have none, nor have an activity's free-text constraints (no
+ *     column holds them).  Only the newest REPO_SL_SUGGEST_SCAN rows of
+ *     the table (by id) are read: the columns mostly have no index, and
+ *     the call stays bounded on a huge table;
  *   - the url member is app_url, "/#SL", the id and "B2";
  *   - every approved custom object type is a filter (db/migrations/
  *     0019_co_filters.sql): activity-kind, id 200000 plus the type's id,
  *     named "Has <display name>", its approved fields the constraints
  *     (ids of their own, dbObject the type's API name, the first dedupe
  *     field primary and first); filters only, not triggers nor flow step
- *     choice conditions; no suggestions for their constraints; the rules
- *     naming a type are its dependent assets (api_co_types.c).
+ *     choice conditions; their free-text fields' values are suggested
+ *     (above); the rules naming a type are its dependent assets
+ *     (api_co_types.c).
  */
 #include <stdbool.h>
 #include <stdint.h>
