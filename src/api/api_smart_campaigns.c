@@ -75,7 +75,9 @@
  *     optionTypeId's id) or else a rule type (its constraint), as
  *     {"id":N,"type":"activity"|"attribute"}; the suggestions are the
  *     emails, lists, programs, campaigns, forms or lead fields whose
- *     names start with primaryAttributeValue (at most 200);
+ *     names start with primaryAttributeValue (at most 200), or the
+ *     values of a lead attribute or custom object field constraint as
+ *     Smart Lists' Auto Suggest answers them (api_smart_lists.c);
  *   - Flow Step Types answers the filter rule types (those a choice's
  *     condition may use); Flow Steps the flow step catalogue; Rules the
  *     triggers and the filters;
@@ -573,12 +575,16 @@ api_smart_campaigns_auto_suggest(struct call *c, struct resp *r)
 				dt = ft.attrs[i].data_type;
 	} else if (q.activity && e != -REPO_ERR_NOT_FOUND)
 		return err_from_repo(e);
-	if (dt == NULL && (e = repo_sl_rule_type(c->app->db, &c->app->arena,
-	    q.activity, q.type_id, &rt)) == 0)
-		dt = api_smart_lists_data_type(&rt, q.option_id);
-	else if (dt == NULL && e != -REPO_ERR_NOT_FOUND)
+	if (dt != NULL)
+		return api_smart_lists_suggest(c, r, dt, q.prefix);
+	e = repo_sl_rule_type(c->app->db, &c->app->arena, q.activity,
+	    q.type_id, &rt);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_none(r);
+	if (e != 0)
 		return err_from_repo(e);
-	return api_smart_lists_suggest(c, r, dt, q.prefix);
+	return api_smart_lists_suggest_rule(c, r, &rt, q.option_id,
+	    q.prefix);
 }
 
 /* qsort orders of campaigns: by update time or name, then id. */

@@ -52,16 +52,28 @@
  *   - Auto Suggest answers [[{id, displayName, name, workspace,
  *     workspaceId}]] from the forms, static lists, programs or lead
  *     fields a constraint names, whose names start with
- *     primaryAttributeValue, taken literally (at most 200); free-text
- *     constraints have no suggestions;
+ *     primaryAttributeValue, taken literally (at most 200);
+ *   - Auto Suggest of a free-text constraint (string, text, email, phone,
+ *     url, link) of a lead attribute rule or a custom object filter
+ *     answers the distinct values of the lead column or the record table
+ *     column (repo_sl_suggest_values), not null nor empty, starting with
+ *     primaryAttributeValue taken literally, case as the column's
+ *     collation compares, sorted by it, at most 200: id is the value's
+ *     1-based position, name and displayName the value, workspace
+ *     "Default" (1).  Numbers, dates, booleans, references and formulas
+ *     have none, nor have an activity's free-text constraints (no
+ *     column holds them).  Only the newest REPO_SL_SUGGEST_SCAN rows of
+ *     the table (by id) are read: the columns mostly have no index, and
+ *     the call stays bounded on a huge table;
  *   - the url member is app_url, "/#SL", the id and "B2";
  *   - every approved custom object type is a filter (db/migrations/
  *     0019_co_filters.sql): activity-kind, id 200000 plus the type's id,
  *     named "Has <display name>", its approved fields the constraints
  *     (ids of their own, dbObject the type's API name, the first dedupe
  *     field primary and first); filters only, not triggers nor flow step
- *     choice conditions; no suggestions for their constraints; the rules
- *     naming a type are its dependent assets (api_co_types.c).
+ *     choice conditions; their free-text fields' values are suggested
+ *     (above); the rules naming a type are its dependent assets
+ *     (api_co_types.c).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -507,8 +519,8 @@ api_smart_lists_suggest_params(struct call *c, struct resp *r,
 }
 
 /* See api_smart_lists.h. */
-const char *
-api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
+const struct repo_sl_constraint *
+api_smart_lists_constraint(const struct repo_sl_rule_type *rt,
     int32_t option_id)
 {
 	size_t i;
@@ -516,25 +528,17 @@ api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
 	for (i = 0; i < rt->ncons; i++)
 		if (option_id != 0 ? rt->cons[i].id == option_id :
 		    rt->cons[i].primary)
-			return rt->cons[i].data_type;
+			return &rt->cons[i];
 	return NULL;
 }
 
-/* See api_smart_lists.h. */
-int
-api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
-    const char *prefix)
+/* Answers the n suggestions sg, or "No assets found" when none. */
+static int
+suggestions(struct resp *r, const struct repo_sl_suggestion *sg, size_t n)
 {
-	struct repo_sl_suggestion *sg;
 	struct json_object *a, *o;
-	size_t n, i;
-	int e;
+	size_t i;
 
-	if (dt == NULL)
-		return api_asset_none(r);
-	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt, prefix,
-	    SL_SUGGEST_MAX, &sg, &n)) != 0)
-		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
 	a = json_object_new_array();
@@ -553,6 +557,46 @@ api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
 	}
 	resp_add(r, a);
 	return 0;
+}
+
+/* See api_smart_lists.h. */
+int
+api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
+    const char *prefix)
+{
+	struct repo_sl_suggestion *sg;
+	size_t n;
+	int e;
+
+	if (dt == NULL)
+		return api_asset_none(r);
+	if ((e = repo_sl_suggest(c->app->db, &c->app->arena, dt, prefix,
+	    SL_SUGGEST_MAX, &sg, &n)) != 0)
+		return err_from_repo(e);
+	return suggestions(r, sg, n);
+}
+
+/* See api_smart_lists.h. */
+int
+api_smart_lists_suggest_rule(struct call *c, struct resp *r,
+    const struct repo_sl_rule_type *rt, int32_t option_id,
+    const char *prefix)
+{
+	const struct repo_sl_constraint *k =
+	    api_smart_lists_constraint(rt, option_id);
+	struct repo_sl_suggestion *sg;
+	size_t n;
+	int e;
+
+	if (k == NULL)
+		return api_asset_none(r);
+	/* An activity's constraint names assets; the others hold values. */
+	if (rt->activity && rt->co_type_id == 0)
+		return api_smart_lists_suggest(c, r, k->data_type, prefix);
+	if ((e = repo_sl_suggest_values(c->app->db, &c->app->arena, rt, k,
+	    prefix, SL_SUGGEST_MAX, &sg, &n)) != 0)
+		return err_from_repo(e);
+	return suggestions(r, sg, n);
 }
 
 /*
@@ -580,8 +624,8 @@ api_smart_lists_auto_suggest(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	return api_smart_lists_suggest(c, r, api_smart_lists_data_type(&rt,
-	    q.option_id), q.prefix);
+	return api_smart_lists_suggest_rule(c, r, &rt, q.option_id,
+	    q.prefix);
 }
 
 /* ---- Create, clone, delete -------------------------------------------- */

@@ -49,18 +49,30 @@ int	api_smart_lists_suggest_params(struct call *c, struct resp *r,
 	    struct api_sl_suggest *q);
 
 /*
- * The data type of rule type rt's constraint option_id (0: the primary
- * one), or NULL when it has none.
+ * Rule type rt's constraint option_id (0: the primary one), or NULL when
+ * it has none.
  */
-const char	*api_smart_lists_data_type(const struct repo_sl_rule_type *rt,
-		    int32_t option_id);
+const struct repo_sl_constraint *api_smart_lists_constraint(
+		    const struct repo_sl_rule_type *rt, int32_t option_id);
 
 /*
  * Answers auto-suggest: [[{id, displayName, name, workspace,
- * workspaceId}]], the names of data type dt starting with prefix, or the
- * "No assets found" warning (also when dt is NULL).
+ * workspaceId}]], the names of data type dt (form, list, program, field,
+ * email, campaign) starting with prefix, or the "No assets found"
+ * warning (also when dt is NULL or names none of those).
  */
 int	api_smart_lists_suggest(struct call *c, struct resp *r, const char *dt,
+	    const char *prefix);
+
+/*
+ * Answers auto-suggest for constraint option_id (0: the primary) of rule
+ * type rt: the assets an activity's constraint names
+ * (api_smart_lists_suggest), else the free-text values of a lead
+ * attribute or custom object field (repo_sl_suggest_values), or "No
+ * assets found".
+ */
+int	api_smart_lists_suggest_rule(struct call *c, struct resp *r,
+	    const struct repo_sl_rule_type *rt, int32_t option_id,
 	    const char *prefix);
 
 /*

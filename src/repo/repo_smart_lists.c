@@ -24,6 +24,7 @@
 #include "repo/repo.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
+#include "util/buf.h"
 
 enum sl_stmt {
 	SL_STMT_GET,
@@ -69,6 +70,7 @@ enum sl_stmt {
 	SL_STMT_CO_CONSTRAINT,
 	SL_STMT_CO_USES,
 	SL_STMT_CO_USES_LOCK,
+	SL_STMT_CO_TABLE,
 	SL_STMT__MAX
 };
 
@@ -180,13 +182,13 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "FROM sl_constraint ORDER BY rule_type_id, position",
 	[SL_STMT_ATTR_TYPES] =
 	    "SELECT f.attr_id, f.display_name, f.data_type, " SL_ATTR_OPS
-	    " FROM lead_field f ORDER BY f.attr_id",
+	    ", f.name FROM lead_field f ORDER BY f.attr_id",
 	[SL_STMT_TYPE] =
 	    "SELECT id, name, is_filter, is_trigger FROM sl_rule_type "
 	    "WHERE id = ?",
 	[SL_STMT_ATTR_TYPE] =
 	    "SELECT f.attr_id, f.display_name, f.data_type, " SL_ATTR_OPS
-	    " FROM lead_field f WHERE f.attr_id = ?",
+	    ", f.name FROM lead_field f WHERE f.attr_id = ?",
 	[SL_STMT_LOCK] =
 	    "SELECT filter_match_type, COALESCE(custom_rule_logic, '') FROM "
 	    "smart_list WHERE id = ? FOR UPDATE",
@@ -303,6 +305,9 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "cr.id = c.attribute_id AND cr.type_id = ? WHERE "
 	    "r.kind = 'activity' AND r.rule_type_id = ? + " SL_CO_BASE
 	    " LOCK IN SHARE MODE",
+	/* Whether type ?'s record table exists (Auto Suggest reads it). */
+	[SL_STMT_CO_TABLE] =
+	    "SELECT id FROM co_type WHERE id = ? AND table_ready = 1",
 };
 
 const struct db_stmt_set repo_smart_lists_sql = {
@@ -621,7 +626,10 @@ repo_sl_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
 
 /* ---- The catalogue ---------------------------------------------------- */
 
-/* An attribute rule type from row i of t (id, name, data type, ops). */
+/*
+ * An attribute rule type from row i of t (id, name, data type, ops, the
+ * lead field's name).
+ */
 static int
 attr_type(struct arena *a, const struct db_text_rows *t, size_t i,
     struct repo_sl_rule_type *out)
@@ -639,6 +647,7 @@ attr_type(struct arena *a, const struct db_text_rows *t, size_t i,
 	k->data_type = db_text_str(t, i, 2);
 	k->primary = true;
 	k->operators = db_text_str(t, i, 3);
+	k->field = db_text_str(t, i, 4);
 	out->cons = k;
 	out->ncons = 1;
 	return 0;
@@ -753,7 +762,7 @@ repo_sl_rule_types(struct db *db, struct arena *a,
 	    (r = all_rows(db, a, SL_STMT_TYPES, 4, 10000, &t)) != 0 ||
 	    (r = all_rows(db, a, SL_STMT_CONSTRAINTS, 6, 100000, &k)) != 0 ||
 	    (r = co_types(db, a, 0, &co, &nco)) != 0 ||
-	    (r = all_rows(db, a, SL_STMT_ATTR_TYPES, 4, 100000, &f)) != 0)
+	    (r = all_rows(db, a, SL_STMT_ATTR_TYPES, 5, 100000, &f)) != 0)
 		return r;
 	if ((types = arena_zalloc(a, (t.count + nco + f.count + 1) *
 	    sizeof(*types))) == NULL)
@@ -796,7 +805,7 @@ repo_sl_rule_type(struct db *db, struct arena *a, bool activity, int32_t id,
 	}
 	bind_i32(&in[0], &id);
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_select_text(db, stmt(db, s), in, a, 4,
+	    (r = db_select_text(db, stmt(db, s), in, a, activity ? 4 : 5,
 	    1, "repo_sl_rule_type", &t)) != 0)
 		return r;
 	if (t.count == 0)
@@ -1292,6 +1301,130 @@ repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
 		items[i].name = db_text_str(&t, i, 1);
 		items[i].workspace = db_text_str(&t, i, 2) != NULL ?
 		    db_text_str(&t, i, 2) : "Default";
+		items[i].workspace_id = 1;
+	}
+	*out = items;
+	*n = t.count;
+	return 0;
+}
+
+/* The data types whose values Auto Suggest answers (free text). */
+static const char *const text_types[] = {
+	"string", "text", "email", "phone", "url", "link", NULL
+};
+
+/* Whether a column name from the catalogue can be quoted as it is. */
+static bool
+ident_ok(const char *name)
+{
+	size_t i;
+
+	if (name == NULL || name[0] == '\0' || strlen(name) > 64)
+		return false;
+	for (i = 0; name[i] != '\0'; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		    (name[i] >= 'A' && name[i] <= 'Z') ||
+		    (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+			return false;
+	return true;
+}
+
+/*
+ * The table and column holding the values of constraint k of rule type
+ * rt into table (tsize bytes) and *column; 0 when it has none (an
+ * activity's constraint, a data type that is not free text, a record
+ * table not made yet), 1 when found, or a negative repo_err.
+ */
+static int
+values_column(struct db *db, struct arena *a,
+    const struct repo_sl_rule_type *rt, const struct repo_sl_constraint *k,
+    char *table, size_t tsize, const char **column)
+{
+	struct db_text_rows t;
+	MYSQL_BIND in[1];
+	int32_t co_id = rt->co_type_id;
+	size_t i;
+	int r;
+
+	for (i = 0; text_types[i] != NULL; i++)
+		if (k->data_type != NULL &&
+		    strcmp(k->data_type, text_types[i]) == 0)
+			break;
+	if (text_types[i] == NULL || !ident_ok(k->field))
+		return 0;
+	*column = k->field;
+	if (!rt->activity) {
+		snprintf(table, tsize, "lead");
+		return 1;
+	}
+	if (co_id == 0)
+		return 0;
+	bind_i32(&in[0], &co_id);
+	if ((r = db_select_text(db, stmt(db, SL_STMT_CO_TABLE), in, a, 1, 1,
+	    "repo_sl_suggest_values", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	snprintf(table, tsize, "co_rec_%ld", (long)co_id);
+	return 1;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_suggest_values(struct db *db, struct arena *a,
+    const struct repo_sl_rule_type *rt, const struct repo_sl_constraint *k,
+    const char *prefix, int limit, struct repo_sl_suggestion **out,
+    size_t *n)
+{
+	struct db_text_rows t;
+	struct repo_sl_suggestion *items;
+	struct buf q;
+	MYSQL_BIND in[3];
+	MYSQL_STMT *st;
+	unsigned long pl = 0;
+	int32_t lim = limit;
+	char table[32];
+	const char *column = NULL;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = values_column(db, a, rt, k, table, sizeof(table),
+	    &column)) <= 0)
+		return r;
+	/*
+	 * The newest REPO_SL_SUGGEST_SCAN rows by primary key, whatever
+	 * indexes the column has: the cost is bounded on any table.  The
+	 * column's collation compares, LIKE included.
+	 */
+	buf_init(&q, 1024);
+	buf_printf(&q, "SELECT DISTINCT v FROM (SELECT `%s` AS v FROM `%s` "
+	    "ORDER BY `id` DESC LIMIT %d) w WHERE v <> '' AND ", column,
+	    table, REPO_SL_SUGGEST_SCAN);
+	buf_adds(&q, "(? IS NULL OR v LIKE " SL_PREFIX ") ORDER BY v LIMIT ?");
+	if (!buf_ok(&q)) {
+		buf_clear(&q);
+		return -REPO_ERR_INTERNAL;
+	}
+	bind_str_twice(&in[0], prefix, &pl);
+	bind_i32(&in[2], &lim);
+	st = db_stmt_sql(db, q.data, "repo_sl_suggest_values");
+	buf_clear(&q);
+	if (st == NULL)
+		return db_stmt_sql_err(db);
+	if ((r = db_select_text(db, st, in, a, 1, (size_t)limit,
+	    "repo_sl_suggest_values", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((items = arena_zalloc(a, t.count * sizeof(*items))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		items[i].id = (int32_t)(i + 1);
+		items[i].name = db_text_str(&t, i, 0);
+		items[i].workspace = "Default";
 		items[i].workspace_id = 1;
 	}
 	*out = items;

@@ -124,7 +124,9 @@ struct repo_sl_constraint {
 	bool		 primary;
 	const char	*operators;	/* comma-separated, the default first */
 	const char	*field;		/* custom object filter: the field's
-					   API name; else NULL */
+					   API name; attribute rule: the
+					   lead field's (its lead column);
+					   else NULL */
 };
 
 struct repo_sl_rule_type {
@@ -248,5 +250,26 @@ struct repo_sl_suggestion {
 int	repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
 	    const char *prefix, int limit, struct repo_sl_suggestion **out,
 	    size_t *n);
+
+/* The most rows of a table repo_sl_suggest_values reads. */
+#define REPO_SL_SUGGEST_SCAN	100000
+
+/*
+ * Up to limit distinct values of free-text constraint k (data type
+ * string, text, email, phone, url or link) of rule type rt, as read by
+ * repo_sl_rule_type: the lead column of an attribute rule, the record
+ * table column of a custom object filter's field.  Values are those that
+ * start with prefix (NULL: any; LIKE's wildcards taken literally; case
+ * as the column's collation compares), not NULL nor empty, sorted by
+ * the column's collation, among the newest REPO_SL_SUGGEST_SCAN rows of
+ * the table by id (the cost is bounded whether or not the column has an
+ * index).  Each has its 1-based position as id, the value as name,
+ * workspace "Default" (1).  No values (0, *n 0) for other constraints.
+ * Returns 0 or a negative repo_err.
+ */
+int	repo_sl_suggest_values(struct db *db, struct arena *a,
+	    const struct repo_sl_rule_type *rt,
+	    const struct repo_sl_constraint *k, const char *prefix,
+	    int limit, struct repo_sl_suggestion **out, size_t *n);
 
 #endif

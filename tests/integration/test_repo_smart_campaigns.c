@@ -3,7 +3,8 @@
  * MariaDB: a campaign made with its smart list, the flow's steps and
  * choices through every change (positions kept dense, the default choice
  * last), clone copying list and flow, activation and the emails an
- * active campaign uses, delete taking list, flow and members with it.
+ * active campaign uses, delete taking list, flow and members with it;
+ * and Auto Suggest of a lead column's values (repo_smart_lists.c).
  * Other integration tests run at the same time on the same database, so
  * every row here is made under names of this run.  Needs MAUTO_TEST_DB_*;
  * without them it exits 77.
@@ -321,12 +322,102 @@ test_clone_activate_delete(void **state)
 	assert_int_equal(repo_sc_get(db, &a, clone, &s), 0);
 }
 
+/* The attribute rule type of lead field name, from the catalogue. */
+static const struct repo_sl_rule_type *
+attr_rule(const struct repo_sl_rule_type *types, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!types[i].activity && types[i].ncons == 1 &&
+		    strcmp(types[i].cons[0].field, name) == 0)
+			return &types[i];
+	fail_msg("no attribute rule for %s", name);
+	return NULL;
+}
+
+/*
+ * Auto Suggest of values: the distinct, non-empty values of a lead
+ * column starting with a prefix taken literally, in the column's binary
+ * order, positions as ids, at most the limit; none for a number field,
+ * an activity's free-text constraint or a name that cannot be quoted.
+ */
+static void
+test_suggest_values(void **state)
+{
+	struct repo_sl_rule_type *types, bad, act;
+	struct repo_sl_constraint badk;
+	const struct repo_sl_rule_type *title, *score;
+	struct repo_sl_suggestion *sg;
+	size_t ntypes, n;
+	const char *p = arena_printf(&a, "sugit%s", tag);
+
+	(void)state;
+	itest_sql(db, arena_printf(&a, "INSERT INTO lead (title, leadScore, "
+	    "createdAt, updatedAt) VALUES ('%s-b', 1, UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP()), ('%s-a', 2, UTC_TIMESTAMP(), UTC_TIMESTAMP()), "
+	    "('%s-a', 3, UTC_TIMESTAMP(), UTC_TIMESTAMP()), ('%s_%%', 4, "
+	    "UTC_TIMESTAMP(), UTC_TIMESTAMP()), ('S%s-c', 5, UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP())", p, p, p, p, p + 1));
+	assert_int_equal(repo_sl_rule_types(db, &a, &types, &ntypes), 0);
+	title = attr_rule(types, ntypes, "title");
+	score = attr_rule(types, ntypes, "leadScore");
+
+	assert_int_equal(repo_sl_suggest_values(db, &a, title,
+	    &title->cons[0], arena_printf(&a, "%s-", p), 200, &sg, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(sg[0].id, 1);
+	assert_string_equal(sg[0].name, arena_printf(&a, "%s-a", p));
+	assert_int_equal(sg[1].id, 2);
+	assert_string_equal(sg[1].name, arena_printf(&a, "%s-b", p));
+	assert_string_equal(sg[1].workspace, "Default");
+	assert_int_equal(sg[1].workspace_id, 1);
+	/* Binary order: '_' (0x5f) before 'a'... and '-' (0x2d) first. */
+	assert_int_equal(repo_sl_suggest_values(db, &a, title,
+	    &title->cons[0], p, 200, &sg, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(sg[2].name, arena_printf(&a, "%s_%%", p));
+	assert_int_equal(repo_sl_suggest_values(db, &a, title,
+	    &title->cons[0], p, 1, &sg, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(sg[0].name, arena_printf(&a, "%s-a", p));
+	/* Wildcards are literal; case is the column's (binary). */
+	assert_int_equal(repo_sl_suggest_values(db, &a, title,
+	    &title->cons[0], arena_printf(&a, "%s_", p), 200, &sg, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(sg[0].name, arena_printf(&a, "%s_%%", p));
+	assert_int_equal(repo_sl_suggest_values(db, &a, title,
+	    &title->cons[0], arena_printf(&a, "%s%%", p), 200, &sg, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(repo_sl_suggest_values(db, &a, title,
+	    &title->cons[0], arena_printf(&a, "S%s", p + 1), 200, &sg, &n),
+	    0);
+	assert_int_equal(n, 1);
+	assert_string_equal(sg[0].name, arena_printf(&a, "S%s-c", p + 1));
+
+	/* No values: a number, an activity's constraint, a bad name. */
+	assert_int_equal(repo_sl_suggest_values(db, &a, score,
+	    &score->cons[0], NULL, 200, &sg, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(repo_sl_rule_type(db, &a, true, 13, &act), 0);
+	assert_int_equal(repo_sl_suggest_values(db, &a, &act, &act.cons[1],
+	    NULL, 200, &sg, &n), 0);
+	assert_int_equal(n, 0);
+	bad = *title;
+	badk = title->cons[0];
+	badk.field = "title` FROM lead; --";
+	assert_int_equal(repo_sl_suggest_values(db, &a, &bad, &badk, NULL,
+	    200, &sg, &n), 0);
+	assert_int_equal(n, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_clone_activate_delete),
+		cmocka_unit_test(test_suggest_values),
 	};
 
 	if (itest_config(&cfg) != 0) {
