@@ -290,20 +290,22 @@ name_taken(struct call *c, struct resp *r, const char *name)
 	    "is already in use", api_common_echo(c, name));
 }
 
-/* Adds campaign s, with its flow when with_flow, to r. */
+/*
+ * Campaign id (or the one named name, when not NULL) into *s, with its
+ * flow in one read when with_flow; a negative repo_err on failure.
+ */
 static int
-add_campaign(struct call *c, struct resp *r, const struct repo_sc *s,
-    bool with_flow)
+read_campaign(struct call *c, int32_t id, const char *name, bool with_flow,
+    struct repo_sc *s, struct repo_sc_step **steps, size_t *n)
 {
-	struct repo_sc_step *steps = NULL;
-	size_t n = 0;
-	int e;
-
-	if (with_flow && (e = repo_sc_flow(c->app->db, &c->app->arena, s->id,
-	    &steps, &n)) != 0)
-		return err_from_repo(e);
-	resp_add(r, sc_json(c, s, steps, n, with_flow));
-	return 0;
+	*steps = NULL;
+	*n = 0;
+	if (with_flow)
+		return repo_sc_get_with_flow(c->app->db, &c->app->arena, id,
+		    name, s, steps, n);
+	return name != NULL ? repo_sc_get_by_name(c->app->db,
+	    &c->app->arena, name, s) : repo_sc_get(c->app->db,
+	    &c->app->arena, id, s);
 }
 
 /* Reads campaign id back into r, with its flow when with_flow. */
@@ -311,14 +313,17 @@ static int
 answer(struct call *c, struct resp *r, int32_t id, bool with_flow)
 {
 	struct repo_sc s;
+	struct repo_sc_step *steps;
+	size_t n;
 	int e;
 
-	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	e = read_campaign(c, id, NULL, with_flow, &s, &steps, &n);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
-	return add_campaign(c, r, &s, with_flow);
+	resp_add(r, sc_json(c, &s, steps, n, with_flow));
+	return 0;
 }
 
 /* ---- Reads ------------------------------------------------------------ */
@@ -332,17 +337,22 @@ api_smart_campaigns_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[1];
 	struct repo_sc s;
+	struct repo_sc_step *steps;
+	size_t n;
 	int32_t id = api_asset_path_id(c, 0);
+	bool with_flow;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
 	if (id == 0)
 		return api_asset_none(r);
-	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	with_flow = !pv[0].present || pv[0].b;
+	e = read_campaign(c, id, NULL, with_flow, &s, &steps, &n);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	return add_campaign(c, r, &s, !pv[0].present || pv[0].b);
+	resp_add(r, sc_json(c, &s, steps, n, with_flow));
+	return 0;
 }
 
 /* GET /rest/asset/v1/smartCampaign/byName.json?name=&includeFlowSteps= */
@@ -356,14 +366,19 @@ api_smart_campaigns_get_by_name(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[2];
 	struct repo_sc s;
+	struct repo_sc_step *steps;
+	size_t n;
+	bool with_flow;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	e = repo_sc_get_by_name(c->app->db, &c->app->arena, pv[0].s, &s);
+	with_flow = !pv[1].present || pv[1].b;
+	e = read_campaign(c, 0, pv[0].s, with_flow, &s, &steps, &n);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	return add_campaign(c, r, &s, !pv[1].present || pv[1].b);
+	resp_add(r, sc_json(c, &s, steps, n, with_flow));
+	return 0;
 }
 
 /*

@@ -146,6 +146,15 @@ struct repo_sc_step {
 int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 	    struct repo_sc_step **out, size_t *n);
 
+/*
+ * Campaign id (or the one named name, when not NULL) with its flow, in
+ * one read: as repo_sc_get and repo_sc_flow.  0, -REPO_ERR_NOT_FOUND or
+ * another negative repo_err; strings in the arena.
+ */
+int	repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
+	    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
+	    size_t *n);
+
 /* A flow step type and its attributes (values NULL). */
 struct repo_sc_flow_type {
 	int32_t			 id;
