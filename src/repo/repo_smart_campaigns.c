@@ -43,6 +43,7 @@ enum sc_stmt {
 	SC_STMT_COPY_ATTRS,
 	SC_STMT_UPDATE,
 	SC_STMT_LOCK,
+	SC_STMT_LOCK_LIST,
 	SC_STMT_DELETE,
 	SC_STMT_ACTIVE,
 	SC_STMT_TOUCH,
@@ -196,6 +197,12 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "WHERE id = ?",
 	[SC_STMT_LOCK] =
 	    "SELECT is_active FROM smart_campaign WHERE id = ? FOR UPDATE",
+	/* The smart list of campaign ?, locked shared: its row, where a
+	 * rule change locks it (a column the index of campaign_id does not
+	 * hold, else only that index's entry would be locked). */
+	[SC_STMT_LOCK_LIST] =
+	    "SELECT trigger_count FROM smart_list WHERE campaign_id = ? "
+	    "LOCK IN SHARE MODE",
 	[SC_STMT_DELETE] = "DELETE FROM smart_campaign WHERE id = ?",
 	[SC_STMT_ACTIVE] =
 	    "UPDATE smart_campaign SET is_active = ?, updated_at = "
@@ -626,6 +633,8 @@ struct sc_active {
 	int32_t		 id;
 	bool		 active;
 	char		*msg;
+	repo_sc_check	 check;
+	void		*arg;
 };
 
 /* Locks the emails the flow of campaign id sends; each must be approved. */
@@ -669,8 +678,19 @@ sc_active_tx(struct db *db, void *arg)
 		    "it is already active" : "it is not active");
 		return -REPO_ERR_INVALID;
 	}
-	if (x->active && (r = lock_emails(db, x->id, x->msg)) != 0)
-		return r;
+	if (x->active) {
+		int64_t list = 0;
+
+		bind_i32(&in[0], &x->id);
+		if ((r = db_query_i64(db, stmt(db, SC_STMT_LOCK_LIST), in,
+		    &list, "repo_sc_set_active")) != 0 && r !=
+		    -REPO_ERR_NOT_FOUND)
+			return r;
+		if ((x->check != NULL &&
+		    (r = x->check(db, x->arg, x->id)) != 0) ||
+		    (r = lock_emails(db, x->id, x->msg)) != 0)
+			return r;
+	}
 	bind_i32(&in[0], &v);
 	bind_i32(&in[1], &x->id);
 	if ((r = db_exec(db, stmt(db, SC_STMT_ACTIVE), in,
@@ -681,9 +701,10 @@ sc_active_tx(struct db *db, void *arg)
 
 /* See repo_smart_campaigns.h. */
 int
-repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg)
+repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
+    repo_sc_check check, void *arg)
 {
-	struct sc_active x = { id, active, msg };
+	struct sc_active x = { id, active, msg, check, arg };
 
 	return db_run_tx(db, sc_active_tx, &x, false);
 }
