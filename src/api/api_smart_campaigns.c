@@ -62,7 +62,9 @@
  *     has a condition; each required attribute has a value; a Send
  *     Email email exists and is approved; a list exists; a Request
  *     Campaign campaign exists; a Change Program Status program exists
- *     and has the status;
+ *     and has the status; the checks read in the transaction that
+ *     activates, under the campaign's lock and its smart list's, so no
+ *     rule or flow change slips between them and the activation;
  *   - Deactivate of an inactive campaign is 709;
  *   - while a campaign is active, the emails its flow sends are used by
  *     it (asset_usage): unapproving or deleting them is refused (709);

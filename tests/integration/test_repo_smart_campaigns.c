@@ -362,7 +362,7 @@ activate_child(int fd, int32_t id)
 static bool
 locking_list(unsigned long tid)
 {
-	MYSQL_RES *res;
+	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	bool yes;
 	char *q = arena_printf(&a, "SELECT COUNT(*) FROM "
@@ -371,8 +371,10 @@ locking_list(unsigned long tid)
 	    tid);
 
 	if (mysql_query(db_conn(db), q) != 0 ||
-	    (res = mysql_store_result(db_conn(db))) == NULL)
+	    (res = mysql_store_result(db_conn(db))) == NULL) {
 		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+		return false;
+	}
 	row = mysql_fetch_row(res);
 	yes = row != NULL && row[0] != NULL && strcmp(row[0], "0") != 0;
 	mysql_free_result(res);
