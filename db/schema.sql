@@ -558,6 +558,7 @@ CREATE TABLE `sc_choice_attr` (
   `attrib_id` int(11) NOT NULL,
   `value` varchar(2000) NOT NULL,
   PRIMARY KEY (`choice_id`,`attrib_id`),
+  KEY `sc_choice_attr_value` (`value`(32)),
   CONSTRAINT `sc_choice_attr_choice` FOREIGN KEY (`choice_id`) REFERENCES `sc_step_choice` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `sc_flow_attrib` (
@@ -702,6 +703,9 @@ CREATE TABLE `smart_list` (
   `updated_at` datetime NOT NULL,
   `campaign_id` int(11) DEFAULT NULL,
   `name_key` varchar(255) GENERATED ALWAYS AS (if(`campaign_id` is null,`name`,NULL)) STORED,
+  `trigger_count` int(11) NOT NULL DEFAULT 0,
+  `filter_count` int(11) NOT NULL DEFAULT 0,
+  `api_requested` tinyint(1) NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   UNIQUE KEY `smart_list_name` (`name_key`),
   KEY `smart_list_folder` (`folder_id`,`id`),

@@ -62,7 +62,9 @@
  *     has a condition; each required attribute has a value; a Send
  *     Email email exists and is approved; a list exists; a Request
  *     Campaign campaign exists; a Change Program Status program exists
- *     and has the status;
+ *     and has the status; the checks read in the transaction that
+ *     activates, under the campaign's lock and its smart list's, so no
+ *     rule or flow change slips between them and the activation;
  *   - Deactivate of an inactive campaign is 709;
  *   - while a campaign is active, the emails its flow sends are used by
  *     it (asset_usage): unapproving or deleting them is refused (709);
@@ -292,20 +294,22 @@ name_taken(struct call *c, struct resp *r, const char *name)
 	    "is already in use", api_common_echo(c, name));
 }
 
-/* Adds campaign s, with its flow when with_flow, to r. */
+/*
+ * Campaign id (or the one named name, when not NULL) into *s, with its
+ * flow in one read when with_flow; a negative repo_err on failure.
+ */
 static int
-add_campaign(struct call *c, struct resp *r, const struct repo_sc *s,
-    bool with_flow)
+read_campaign(struct call *c, int32_t id, const char *name, bool with_flow,
+    struct repo_sc *s, struct repo_sc_step **steps, size_t *n)
 {
-	struct repo_sc_step *steps = NULL;
-	size_t n = 0;
-	int e;
-
-	if (with_flow && (e = repo_sc_flow(c->app->db, &c->app->arena, s->id,
-	    &steps, &n)) != 0)
-		return err_from_repo(e);
-	resp_add(r, sc_json(c, s, steps, n, with_flow));
-	return 0;
+	*steps = NULL;
+	*n = 0;
+	if (with_flow)
+		return repo_sc_get_with_flow(c->app->db, &c->app->arena, id,
+		    name, s, steps, n);
+	return name != NULL ? repo_sc_get_by_name(c->app->db,
+	    &c->app->arena, name, s) : repo_sc_get(c->app->db,
+	    &c->app->arena, id, s);
 }
 
 /* Reads campaign id back into r, with its flow when with_flow. */
@@ -313,14 +317,17 @@ static int
 answer(struct call *c, struct resp *r, int32_t id, bool with_flow)
 {
 	struct repo_sc s;
+	struct repo_sc_step *steps;
+	size_t n;
 	int e;
 
-	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	e = read_campaign(c, id, NULL, with_flow, &s, &steps, &n);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
-	return add_campaign(c, r, &s, with_flow);
+	resp_add(r, sc_json(c, &s, steps, n, with_flow));
+	return 0;
 }
 
 /* ---- Reads ------------------------------------------------------------ */
@@ -334,17 +341,22 @@ api_smart_campaigns_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[1];
 	struct repo_sc s;
+	struct repo_sc_step *steps;
+	size_t n;
 	int32_t id = api_asset_path_id(c, 0);
+	bool with_flow;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
 	if (id == 0)
 		return api_asset_none(r);
-	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
+	with_flow = !pv[0].present || pv[0].b;
+	e = read_campaign(c, id, NULL, with_flow, &s, &steps, &n);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	return add_campaign(c, r, &s, !pv[0].present || pv[0].b);
+	resp_add(r, sc_json(c, &s, steps, n, with_flow));
+	return 0;
 }
 
 /* GET /rest/asset/v1/smartCampaign/byName.json?name=&includeFlowSteps= */
@@ -358,14 +370,19 @@ api_smart_campaigns_get_by_name(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[2];
 	struct repo_sc s;
+	struct repo_sc_step *steps;
+	size_t n;
+	bool with_flow;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	e = repo_sc_get_by_name(c->app->db, &c->app->arena, pv[0].s, &s);
+	with_flow = !pv[1].present || pv[1].b;
+	e = read_campaign(c, 0, pv[0].s, with_flow, &s, &steps, &n);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	return add_campaign(c, r, &s, !pv[1].present || pv[1].b);
+	resp_add(r, sc_json(c, &s, steps, n, with_flow));
+	return 0;
 }
 
 /*
@@ -1112,12 +1129,25 @@ api_smart_campaigns_update_choice(struct call *c, struct resp *r)
 
 /* ---- Activation -------------------------------------------------------- */
 
-static int	refuse(struct call *c, struct resp *r, const char *fmt, ...)
-		    __attribute__((format(printf, 3, 4)));
+/*
+ * One activation: the call and its answer, and the refusal the checks
+ * wrote (an api_err; 0 while there is none).
+ */
+struct activation {
+	struct call	*c;
+	struct resp	*r;
+	int		 refused;
+};
 
-/* 709 with the reason activation is refused. */
+static int	refuse(struct activation *x, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Writes the 709 with the reason activation is refused into x; returns
+ * -REPO_ERR_INVALID, which ends the activating transaction.
+ */
 static int
-refuse(struct call *c, struct resp *r, const char *fmt, ...)
+refuse(struct activation *x, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -1125,17 +1155,21 @@ refuse(struct call *c, struct resp *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return api_common_fail(c, r, -API_ERR_RULE, "Cannot activate smart "
-	    "campaign %ld: %s", (long)api_asset_path_id(c, 0), msg);
+	x->refused = api_common_fail(x->c, x->r, -API_ERR_RULE, "Cannot "
+	    "activate smart campaign %ld: %s", (long)api_asset_path_id(x->c,
+	    0), msg);
+	return -REPO_ERR_INVALID;
 }
 
-/* Checks the references of attribute k of step st (campaign s). */
+/*
+ * Checks the references of attribute k of step st (campaign s): 0, a
+ * refusal (refuse) or a negative repo_err.
+ */
 static int
-check_attr(struct call *c, struct resp *r, const struct repo_sc *s,
+check_attr(struct activation *x, struct db *db, const struct repo_sc *s,
     const struct repo_sc_step *st, const struct repo_sc_choice *ch,
     const struct repo_sc_attr *k)
 {
-	struct db *db = c->app->db;
 	const char *dt = k->data_type, *what = NULL;
 	int32_t ref, prog = 0;
 	bool ok;
@@ -1143,7 +1177,7 @@ check_attr(struct call *c, struct resp *r, const struct repo_sc *s,
 	int e;
 
 	if (k->value == NULL)
-		return k->required ? refuse(c, r, "flow step %d '%s' has no "
+		return k->required ? refuse(x, "flow step %d '%s' has no "
 		    "'%s'", st->position + 1, st->type_name, k->name) : 0;
 	if (strcmp(dt, "email") == 0)
 		what = "email";
@@ -1156,16 +1190,16 @@ check_attr(struct call *c, struct resp *r, const struct repo_sc *s,
 	if (what != NULL) {
 		e = repo_sc_resolve(db, dt, k->value, &ref);
 		if (e == -REPO_ERR_NOT_FOUND)
-			return refuse(c, r, "flow step %d '%s': %s '%s' not "
+			return refuse(x, "flow step %d '%s': %s '%s' not "
 			    "found", st->position + 1, st->type_name, what,
-			    api_common_echo(c, k->value));
+			    api_common_echo(x->c, k->value));
 		if (e != 0)
-			return err_from_repo(e);
+			return e;
 		if (strcmp(dt, "email") == 0) {
 			if ((e = repo_sc_email_approved(db, ref, &ok)) != 0)
-				return err_from_repo(e);
+				return e;
 			if (!ok)
-				return refuse(c, r, "flow step %d '%s': email "
+				return refuse(x, "flow step %d '%s': email "
 				    "%ld is not approved", st->position + 1,
 				    st->type_name, (long)ref);
 		}
@@ -1182,34 +1216,45 @@ check_attr(struct call *c, struct resp *r, const struct repo_sc *s,
 	if (prog == 0 && s->place.type == FOLDER_T_PROGRAM)
 		prog = (int32_t)s->place.id;
 	if (prog == 0)
-		return refuse(c, r, "flow step %d '%s' has no program",
+		return refuse(x, "flow step %d '%s' has no program",
 		    st->position + 1, st->type_name);
 	if ((e = repo_sc_status_exists(db, prog, k->value, &ok)) != 0)
-		return err_from_repo(e);
+		return e;
 	if (!ok)
-		return refuse(c, r, "flow step %d '%s': program %ld has no "
+		return refuse(x, "flow step %d '%s': program %ld has no "
 		    "status '%s'", st->position + 1, st->type_name, (long)prog,
-		    api_common_echo(c, k->value));
+		    api_common_echo(x->c, k->value));
 	return 0;
 }
 
-/* The activation rules, in the order the top of this file gives. */
+/*
+ * The activation rules, in the order the top of this file gives
+ * (repo_sc_check): called by repo_sc_set_active in the transaction that
+ * activates campaign id, under its lock and its smart list's, so what
+ * they read is what is activated.
+ */
 static int
-check_activation(struct call *c, struct resp *r, const struct repo_sc *s)
+check_activation(struct db *db, void *arg, int32_t id)
 {
+	struct activation *x = arg;
+	struct arena *a = &x->c->app->arena;
+	struct repo_sc s;
 	struct repo_sl sl;
 	struct repo_sc_step *steps;
 	size_t n, i, j, k;
 	int e;
 
-	if (s->active)
-		return refuse(c, r, "it is already active");
-	if (s->ntriggers == 0)
-		return refuse(c, r, "its smart list has no trigger (only "
+	x->refused = 0;
+	if ((e = repo_sc_get_with_flow(db, a, id, NULL, &s, &steps,
+	    &n)) != 0)
+		return e;
+	if (s.active)
+		return refuse(x, "it is already active");
+	if (s.ntriggers == 0)
+		return refuse(x, "its smart list has no trigger (only "
 		    "trigger campaigns are activated)");
-	if ((e = repo_sl_get(c->app->db, &c->app->arena, s->smart_list_id,
-	    true, &sl)) != 0)
-		return err_from_repo(e);
+	if ((e = repo_sl_get(db, a, s.smart_list_id, true, &sl)) != 0)
+		return e;
 	for (i = 0; i < sl.nrules; i++)
 		for (j = 0; j < sl.rules[i].nconds; j++) {
 			const struct repo_sl_cond *cd = &sl.rules[i].conds[j];
@@ -1218,27 +1263,24 @@ check_activation(struct call *c, struct resp *r, const struct repo_sc *s)
 			    strcmp(cd->values_json, "[]") == 0) &&
 			    strstr(cd->op != NULL ? cd->op : "", "empty") ==
 			    NULL)
-				return refuse(c, r, "smart list rule %d '%s' "
+				return refuse(x, "smart list rule %d '%s' "
 				    "has no value", (int)i + 1,
 				    sl.rules[i].name != NULL ?
 				    sl.rules[i].name : "");
 		}
-	if ((e = repo_sc_flow(c->app->db, &c->app->arena, s->id, &steps,
-	    &n)) != 0)
-		return err_from_repo(e);
 	if (n == 0)
-		return refuse(c, r, "its flow has no step");
+		return refuse(x, "its flow has no step");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < steps[i].nchoices; j++) {
 			const struct repo_sc_choice *ch = &steps[i].choices[j];
 
 			if (!ch->is_default && ch->cond_kind == NULL)
-				return refuse(c, r, "flow step %d '%s': choice "
+				return refuse(x, "flow step %d '%s': choice "
 				    "%d has no condition",
 				    steps[i].position + 1, steps[i].type_name,
 				    (int)j + 1);
 			for (k = 0; k < ch->nattrs; k++)
-				if ((e = check_attr(c, r, s, &steps[i], ch,
+				if ((e = check_attr(x, db, &s, &steps[i], ch,
 				    &ch->attrs[k])) != 0)
 					return e;
 		}
@@ -1249,29 +1291,26 @@ check_activation(struct call *c, struct resp *r, const struct repo_sc *s)
 static int
 set_active(struct call *c, struct resp *r, bool active)
 {
-	struct repo_sc s;
+	struct activation x = { .c = c, .r = r, .refused = 0 };
 	char msg[REPO_SC_MSG_BYTES];
 	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
-	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sc_get(c->app->db,
-	    &c->app->arena, id, &s);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r);
-	if (e != 0)
-		return err_from_repo(e);
-	if (active && (e = check_activation(c, r, &s)) != 0)
-		return e;
 	/*
-	 * The checks above read outside the transaction that activates; it
-	 * checks again what another request may change in between (the
-	 * state, the emails' approval) under their locks.
+	 * The checks run inside the transaction that activates, under the
+	 * campaign's lock and its smart list's: a rule or flow change
+	 * waits for the activation, or is seen by its checks.
 	 */
-	e = repo_sc_set_active(c->app->db, id, active, msg);
+	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sc_set_active(c->app->db, id,
+	    active, msg, active ? check_activation : NULL, &x);
+	if (x.refused != 0)
+		return x.refused;
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
-	if (e == -REPO_ERR_INVALID && active)
-		return refuse(c, r, "%s", msg);
+	if (e == -REPO_ERR_INVALID && active) {
+		(void)refuse(&x, "%s", msg);
+		return x.refused;
+	}
 	if (e == -REPO_ERR_INVALID)
 		return api_common_fail(c, r, -API_ERR_RULE, "Cannot deactivate "
 		    "smart campaign %ld: %s", (long)id, msg);

@@ -51,6 +51,9 @@ struct db {
 	uint64_t		 dyn_clock;
 	int			 dyn_err;	/* see db_stmt_sql_err */
 	struct metrics		*metrics;	/* errors, reconnects; or NULL */
+	/* The repositories' caches (db_cache). */
+	void			*cache[DB_CACHE_SLOTS];
+	void			(*cache_free[DB_CACHE_SLOTS])(void *);
 };
 
 /* Splits "h1:p1,h2,h3:p3" into nodes; the default port fills gaps. */
@@ -266,8 +269,27 @@ db_close(struct db *db)
 	disconnect(db);
 	for (i = 0; i < db->nnodes; i++)
 		free(db->nodes[i].host);
+	for (i = 0; i < DB_CACHE_SLOTS; i++)
+		db_cache_set(db, i, NULL, NULL);
 	free(db->stmts);
 	free(db);
+}
+
+void *
+db_cache(struct db *db, size_t slot)
+{
+	return slot < DB_CACHE_SLOTS ? db->cache[slot] : NULL;
+}
+
+void
+db_cache_set(struct db *db, size_t slot, void *p, void (*free_fn)(void *))
+{
+	if (slot >= DB_CACHE_SLOTS)
+		return;
+	if (db->cache[slot] != NULL && db->cache_free[slot] != NULL)
+		db->cache_free[slot](db->cache[slot]);
+	db->cache[slot] = p;
+	db->cache_free[slot] = free_fn;
 }
 
 MYSQL *

@@ -54,6 +54,19 @@ MYSQL		*db_conn(struct db *db);
 MYSQL_STMT	*db_stmt(struct db *db, size_t m, int idx);
 
 /*
+ * What a repository keeps for the life of the connection's process
+ * (catalogues that change only with the schema, read once): slot
+ * (below DB_CACHE_SLOTS, one per repository that keeps one) holds a
+ * pointer and the function that frees it, called by db_close or when
+ * the slot is set again.  db_cache returns the pointer (borrowed) or
+ * NULL; db_cache_set takes ownership of p.  A reconnect keeps them.
+ */
+#define DB_CACHE_SLOTS	4
+void		*db_cache(struct db *db, size_t slot);
+void		 db_cache_set(struct db *db, size_t slot, void *p,
+		    void (*free_fn)(void *));
+
+/*
  * A prepared statement for SQL text built at run time by a repository
  * (lead columns named by the field catalogue; values are still bound,
  * never pasted).  Prepared on first use and cached per connection, the

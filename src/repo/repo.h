@@ -70,6 +70,16 @@ enum repo_id {
 	REPO__MAX
 };
 
+/*
+ * The slots of the repositories' caches (db_cache): catalogues that
+ * change only with the schema, read once per connection.
+ */
+enum repo_cache {
+	REPO_CACHE_SL_CATALOGUE,	/* repo_smart_lists.c: rule types */
+	REPO_CACHE_SC_CATALOGUE,	/* repo_smart_campaigns.c: flow steps */
+	REPO_CACHE__MAX
+};
+
 extern const struct db_stmt_set repo_auth_sql;
 extern const struct db_stmt_set repo_limits_sql;
 extern const struct db_stmt_set repo_lead_fields_sql;

@@ -31,6 +31,8 @@
 enum sc_stmt {
 	SC_STMT_GET,
 	SC_STMT_GET_BY_NAME,
+	SC_STMT_GET_FLOW,
+	SC_STMT_GET_BY_NAME_FLOW,
 	SC_STMT_BROWSE,
 	SC_STMT_USED_BY,
 	SC_STMT_INSERT,
@@ -41,6 +43,7 @@ enum sc_stmt {
 	SC_STMT_COPY_ATTRS,
 	SC_STMT_UPDATE,
 	SC_STMT_LOCK,
+	SC_STMT_LOCK_LIST,
 	SC_STMT_DELETE,
 	SC_STMT_ACTIVE,
 	SC_STMT_TOUCH,
@@ -90,15 +93,8 @@ enum sc_stmt {
 	"c.communication_limit, c.qualification_rule_type, " \
 	"c.qualification_rule_interval, c.qualification_rule_unit, " \
 	"c.max_members, c.created_at, " SC_UPDATED ", " \
-	"(SELECT COUNT(*) FROM smart_list_rule r WHERE " \
-	"r.smart_list_id = c.smart_list_id AND r.is_trigger = 1), " \
-	"(SELECT COUNT(*) FROM smart_list_rule r WHERE " \
-	"r.smart_list_id = c.smart_list_id AND r.is_trigger = 0), " \
-	"EXISTS (SELECT 1 FROM smart_list_rule r JOIN smart_list_condition " \
-	"k ON k.rule_id = r.id WHERE r.smart_list_id = c.smart_list_id AND " \
-	"r.is_trigger = 1 AND r.kind = 'activity' AND " \
-	"r.rule_type_id = 100004 AND k.attribute_id = 1 AND " \
-	"k.vals LIKE '%\"Web Service API\"%')"
+	"COALESCE(l.trigger_count, 0), COALESCE(l.filter_count, 0), " \
+	"COALESCE(l.api_requested, 0)"
 #define SC_NCOLS	20
 #define SC_FROM \
 	" FROM smart_campaign c JOIN workspace w ON w.id = c.workspace_id " \
@@ -110,8 +106,25 @@ enum sc_stmt {
 	"JOIN sc_choice_attr a ON a.choice_id = ch.id JOIN sc_flow_attrib t " \
 	"ON t.flow_type_id = s.flow_type_id AND t.id = a.attrib_id "
 
-/* The order of SC_STMT_FLOW's rows: step, choice, attribute position. */
-static const size_t flow_order[] = { 1, 5, 19 };
+/*
+ * A flow: the steps, each with its choices, each with the values it
+ * gives the step type's attributes (NULL columns for a step without
+ * choices and a choice without values).  The names and attributes of
+ * the step types come from the catalogue the connection keeps
+ * (sc_catalogue), not from joins; the rows are sorted after the fetch
+ * (db_text_sort), as an ORDER BY over two tables selecting a TEXT
+ * column would sort on disk.
+ */
+#define SC_FLOW_COLS \
+	"s.id, s.position, s.flow_type_id, ch.id, ch.position, " \
+	"ch.is_default, ch.cond_kind, ch.cond_type_id, ch.cond_operator, " \
+	"ch.cond_vals, a.attrib_id, a.value"
+#define SC_FLOW_NCOLS	12
+#define SC_FLOW_JOINS \
+	"LEFT JOIN sc_step_choice ch ON ch.step_id = s.id " \
+	"LEFT JOIN sc_choice_attr a ON a.choice_id = ch.id "
+/* The most rows of one flow: a row per value, or per bare choice. */
+#define SC_FLOW_MAX_ROWS	(SC_MAX_STEPS * SC_MAX_CHOICES * 16)
 
 /* An asset by id (the value's digits, else -1) or else by exact name. */
 #define SC_RESOLVE(table) \
@@ -121,6 +134,16 @@ static const size_t flow_order[] = { 1, 5, 19 };
 static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_GET] = "SELECT " SC_COLS SC_FROM "WHERE c.id = ?",
 	[SC_STMT_GET_BY_NAME] = "SELECT " SC_COLS SC_FROM "WHERE c.name = ?",
+	/* The campaign with its flow, in one read (one row with NULL flow
+	 * columns when it has no step). */
+	[SC_STMT_GET_FLOW] =
+	    "SELECT " SC_COLS ", " SC_FLOW_COLS SC_FROM "LEFT JOIN "
+	    "sc_flow_step s ON s.campaign_id = c.id " SC_FLOW_JOINS
+	    "WHERE c.id = ?",
+	[SC_STMT_GET_BY_NAME_FLOW] =
+	    "SELECT " SC_COLS ", " SC_FLOW_COLS SC_FROM "LEFT JOIN "
+	    "sc_flow_step s ON s.campaign_id = c.id " SC_FLOW_JOINS
+	    "WHERE c.name = ?",
 	/* Parameters: folder id twice, program id twice, earliest twice,
 	 * latest twice, active only, limit, offset; NULL matches any. */
 	[SC_STMT_BROWSE] =
@@ -174,6 +197,12 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "WHERE id = ?",
 	[SC_STMT_LOCK] =
 	    "SELECT is_active FROM smart_campaign WHERE id = ? FOR UPDATE",
+	/* The smart list of campaign ?, locked shared: its row, where a
+	 * rule change locks it (a column the index of campaign_id does not
+	 * hold, else only that index's entry would be locked). */
+	[SC_STMT_LOCK_LIST] =
+	    "SELECT trigger_count FROM smart_list WHERE campaign_id = ? "
+	    "LOCK IN SHARE MODE",
 	[SC_STMT_DELETE] = "DELETE FROM smart_campaign WHERE id = ?",
 	[SC_STMT_ACTIVE] =
 	    "UPDATE smart_campaign SET is_active = ?, updated_at = "
@@ -191,25 +220,9 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "v.email_id = e.id AND v.status = 'approved') FROM email e WHERE "
 	    "e.id IN (SELECT a.value " SC_VALUES_OF "WHERE s.campaign_id = ? "
 	    "AND t.data_type = 'email') ORDER BY e.id LOCK IN SHARE MODE",
-	/* The steps of campaign ?, each with its choices, each with the
-	 * step type's attributes and the values it gives them: one row per
-	 * attribute (NULL columns for a step without choices and a choice
-	 * of a type without attributes); sorted by flow_order after the
-	 * fetch (db_text_sort). */
+	/* The flow of campaign ?. */
 	[SC_STMT_FLOW] =
-	    "SELECT s.id, s.position, s.flow_type_id, ft.name, "
-	    "c.id, c.position, c.is_default, c.cond_kind, c.cond_type_id, "
-	    "COALESCE(rt.name, f.display_name), c.cond_operator, "
-	    "c.cond_vals, t.id, t.name, t.data_type, t.is_primary, "
-	    "t.is_required, t.choices, a.value, t.position FROM "
-	    "sc_flow_step s JOIN sc_flow_type ft ON ft.id = s.flow_type_id "
-	    "LEFT JOIN sc_step_choice c ON c.step_id = s.id "
-	    "LEFT JOIN sl_rule_type rt ON c.cond_kind = 'activity' AND "
-	    "rt.id = c.cond_type_id LEFT JOIN lead_field f ON "
-	    "c.cond_kind = 'attribute' AND f.attr_id = c.cond_type_id "
-	    "LEFT JOIN sc_flow_attrib t ON c.id IS NOT NULL AND "
-	    "t.flow_type_id = s.flow_type_id LEFT JOIN sc_choice_attr a ON "
-	    "a.choice_id = c.id AND a.attrib_id = t.id "
+	    "SELECT " SC_FLOW_COLS " FROM sc_flow_step s " SC_FLOW_JOINS
 	    "WHERE s.campaign_id = ?",
 	[SC_STMT_TYPES] = "SELECT id, name FROM sc_flow_type ORDER BY id",
 	[SC_STMT_TYPE] = "SELECT id, name FROM sc_flow_type WHERE id = ?",
@@ -620,6 +633,8 @@ struct sc_active {
 	int32_t		 id;
 	bool		 active;
 	char		*msg;
+	repo_sc_check	 check;
+	void		*arg;
 };
 
 /* Locks the emails the flow of campaign id sends; each must be approved. */
@@ -663,8 +678,19 @@ sc_active_tx(struct db *db, void *arg)
 		    "it is already active" : "it is not active");
 		return -REPO_ERR_INVALID;
 	}
-	if (x->active && (r = lock_emails(db, x->id, x->msg)) != 0)
-		return r;
+	if (x->active) {
+		int64_t list = 0;
+
+		bind_i32(&in[0], &x->id);
+		if ((r = db_query_i64(db, stmt(db, SC_STMT_LOCK_LIST), in,
+		    &list, "repo_sc_set_active")) != 0 && r !=
+		    -REPO_ERR_NOT_FOUND)
+			return r;
+		if ((x->check != NULL &&
+		    (r = x->check(db, x->arg, x->id)) != 0) ||
+		    (r = lock_emails(db, x->id, x->msg)) != 0)
+			return r;
+	}
 	bind_i32(&in[0], &v);
 	bind_i32(&in[1], &x->id);
 	if ((r = db_exec(db, stmt(db, SC_STMT_ACTIVE), in,
@@ -675,9 +701,10 @@ sc_active_tx(struct db *db, void *arg)
 
 /* See repo_smart_campaigns.h. */
 int
-repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg)
+repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
+    repo_sc_check check, void *arg)
 {
-	struct sc_active x = { id, active, msg };
+	struct sc_active x = { id, active, msg, check, arg };
 
 	return db_run_tx(db, sc_active_tx, &x, false);
 }
@@ -699,11 +726,184 @@ attrib_fill(const struct db_text_rows *t, size_t i, size_t col,
 	out->choices = db_text_str(t, i, col + 5);
 }
 
+/*
+ * The flow step types and their attributes as rows of sc_flow_type and
+ * sc_flow_attrib hold them: data of the migrations, which a running
+ * service does not change, so a connection reads them once (and again
+ * when a step names a type it does not know; the catalogue read before
+ * is kept, as answers being built may point into it).
+ */
+struct sc_catalogue {
+	struct arena			 a;
+	struct repo_sc_flow_type	*types;
+	size_t				 n;
+	struct sc_catalogue		*older;
+};
+
+static void
+sc_catalogue_free(void *p)
+{
+	struct sc_catalogue *k = p, *next;
+
+	for (; k != NULL; k = next) {
+		next = k->older;
+		arena_clear(&k->a);
+		free(k);
+	}
+}
+
+/* Flow step type id in the catalogue k, or NULL. */
+static const struct repo_sc_flow_type *
+sc_catalogue_find(const struct sc_catalogue *k, int32_t id)
+{
+	size_t i;
+
+	for (i = 0; k != NULL && i < k->n; i++)
+		if (k->types[i].id == id)
+			return &k->types[i];
+	return NULL;
+}
+
+/* Flow step type id from the connection's catalogue (NULL: none). */
+static int
+sc_catalogue_type(struct db *db, int32_t id,
+    const struct repo_sc_flow_type **out)
+{
+	struct sc_catalogue *k = db_cache(db, REPO_CACHE_SC_CATALOGUE), *old;
+	int r;
+
+	if ((*out = sc_catalogue_find(k, id)) != NULL)
+		return 0;
+	if (k == NULL) {
+		if ((k = calloc(1, sizeof(*k))) == NULL)
+			return -REPO_ERR_INTERNAL;
+		arena_init(&k->a);
+		db_cache_set(db, REPO_CACHE_SC_CATALOGUE, k, sc_catalogue_free);
+	}
+	/* What k held moves to old, which k keeps. */
+	if ((old = calloc(1, sizeof(*old))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	*old = *k;
+	arena_init(&k->a);
+	k->types = NULL;
+	k->n = 0;
+	k->older = old;
+	if ((r = repo_sc_flow_types(db, &k->a, &k->types, &k->n)) != 0)
+		return r;
+	*out = sc_catalogue_find(k, id);
+	return 0;
+}
+
 /* Whether row k of t starts a new value of column col (an id). */
 static bool
 starts(const struct db_text_rows *t, size_t k, size_t col)
 {
 	return k == 0 || db_text_i64(t, k, col) != db_text_i64(t, k - 1, col);
+}
+
+/*
+ * The attributes of choice ch of a step of type ft: every attribute of
+ * the type in its order, each with the value of rows lo..hi-1 of t (the
+ * choice's, SC_FLOW_COLS from column o) that names it.
+ */
+static int
+choice_attrs(struct arena *a, const struct db_text_rows *t, size_t o,
+    size_t lo, size_t hi, const struct repo_sc_flow_type *ft,
+    struct repo_sc_choice *ch)
+{
+	size_t i, k;
+
+	if (ft == NULL || ft->nattrs == 0)
+		return 0;
+	if ((ch->attrs = arena_alloc(a, ft->nattrs *
+	    sizeof(*ch->attrs))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < ft->nattrs; i++) {
+		ch->attrs[i] = ft->attrs[i];
+		ch->attrs[i].value = NULL;
+		for (k = lo; k < hi; k++)
+			if (db_text_str(t, k, o + 10) != NULL &&
+			    db_text_i64(t, k, o + 10) == ft->attrs[i].id)
+				ch->attrs[i].value = db_text_str(t, k, o + 11);
+	}
+	ch->nattrs = ft->nattrs;
+	return 0;
+}
+
+/*
+ * The flow in the rows of t (SC_FLOW_COLS from column o; rows whose
+ * step is NULL are skipped) into *out and *n.
+ */
+static int
+flow_of(struct db *db, struct arena *a, struct db_text_rows *t, size_t o,
+    struct repo_sc_step **out, size_t *n)
+{
+	const size_t order[] = { o + 1, o + 4 };
+	const struct repo_sc_flow_type *ft = NULL;
+	struct repo_sc_step *steps, *st = NULL;
+	struct repo_sc_choice *choices, *ch;
+	size_t k, lo, ns = 0, nc = 0;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if ((r = db_text_sort(t, a, order, 2)) != 0)
+		return r;
+	/* A step's rows are adjacent, and so are a choice's. */
+	for (k = 0; k < t->count; k++) {
+		if (db_text_str(t, k, o) == NULL)
+			continue;
+		ns += starts(t, k, o);
+		nc += db_text_str(t, k, o + 3) != NULL && starts(t, k, o + 3);
+	}
+	if (ns == 0)
+		return 0;
+	steps = arena_zalloc(a, ns * sizeof(*steps));
+	choices = arena_zalloc(a, (nc + 1) * sizeof(*choices));
+	if (steps == NULL || choices == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (k = 0, ns = 0; k < t->count; k = lo) {
+		lo = k + 1;
+		if (db_text_str(t, k, o) == NULL)
+			continue;
+		if (starts(t, k, o)) {
+			st = &steps[ns++];
+			st->id = (int32_t)db_text_i64(t, k, o);
+			st->position = (int)db_text_i64(t, k, o + 1);
+			st->type_id = (int32_t)db_text_i64(t, k, o + 2);
+			if ((r = sc_catalogue_type(db, st->type_id, &ft)) != 0)
+				return r;
+			st->type_name = ft != NULL ? ft->name : "";
+		}
+		if (db_text_str(t, k, o + 3) == NULL)
+			continue;
+		/* The choice's rows: k..lo-1. */
+		while (lo < t->count && db_text_str(t, lo, o) != NULL &&
+		    !starts(t, lo, o) && !starts(t, lo, o + 3))
+			lo++;
+		ch = choices++;
+		if (st->choices == NULL)
+			st->choices = ch;
+		st->nchoices++;
+		ch->id = (int32_t)db_text_i64(t, k, o + 3);
+		ch->position = (int)db_text_i64(t, k, o + 4);
+		ch->is_default = db_text_i64(t, k, o + 5) != 0;
+		ch->cond_kind = db_text_str(t, k, o + 6);
+		ch->cond_type_id = (int32_t)db_text_i64(t, k, o + 7);
+		ch->cond_op = db_text_str(t, k, o + 8);
+		ch->cond_vals = db_text_str(t, k, o + 9);
+		if (ch->cond_kind != NULL && ((r = repo_sl_rule_name(db, a,
+		    strcmp(ch->cond_kind, "activity") == 0, ch->cond_type_id,
+		    &ch->cond_name)) != 0))
+			return r;
+		if (ch->cond_name != NULL && ch->cond_name[0] == '\0')
+			ch->cond_name = NULL;
+		if ((r = choice_attrs(a, t, o, k, lo, ft, ch)) != 0)
+			return r;
+	}
+	*out = steps;
+	*n = ns;
+	return 0;
 }
 
 /* See repo_smart_campaigns.h. */
@@ -713,69 +913,46 @@ repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 {
 	MYSQL_BIND in[1];
 	struct db_text_rows t;
-	struct repo_sc_step *steps, *st = NULL;
-	struct repo_sc_choice *choices, *ch = NULL;
-	struct repo_sc_attr *attrs;
-	size_t k, ns = 0, nc = 0, na = 0;
 	int r;
 
 	*out = NULL;
 	*n = 0;
 	bind_i32(&in[0], &id);
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_select_text(db, stmt(db, SC_STMT_FLOW), in, a, 20,
-	    SC_MAX_STEPS * SC_MAX_CHOICES * 16, "repo_sc_flow", &t)) != 0 ||
-	    (r = db_text_sort(&t, a, flow_order, 3)) != 0)
+	    (r = db_select_text(db, stmt(db, SC_STMT_FLOW), in, a,
+	    SC_FLOW_NCOLS, SC_FLOW_MAX_ROWS, "repo_sc_flow", &t)) != 0)
+		return r;
+	return flow_of(db, a, &t, 0, out, n);
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
+    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
+    size_t *n)
+{
+	MYSQL_BIND in[1];
+	struct db_text_rows t;
+	unsigned long len = name != NULL ? strlen(name) : 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	*steps = NULL;
+	*n = 0;
+	if (name != NULL)
+		bind_str(&in[0], name, &len);
+	else
+		bind_i32(&in[0], &id);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, name != NULL ?
+	    SC_STMT_GET_BY_NAME_FLOW : SC_STMT_GET_FLOW), in, a,
+	    SC_NCOLS + SC_FLOW_NCOLS, SC_FLOW_MAX_ROWS, "repo_sc_get",
+	    &t)) != 0)
 		return r;
 	if (t.count == 0)
-		return 0;
-	/* A step's rows are adjacent, and so are a choice's. */
-	for (k = 0; k < t.count; k++) {
-		ns += starts(&t, k, 0);
-		nc += db_text_str(&t, k, 4) != NULL && starts(&t, k, 4);
-		na += db_text_str(&t, k, 12) != NULL;
-	}
-	steps = arena_zalloc(a, ns * sizeof(*steps));
-	choices = arena_zalloc(a, (nc + 1) * sizeof(*choices));
-	attrs = arena_zalloc(a, (na + 1) * sizeof(*attrs));
-	if (steps == NULL || choices == NULL || attrs == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (k = 0, ns = 0; k < t.count; k++) {
-		if (starts(&t, k, 0)) {
-			st = &steps[ns++];
-			st->id = (int32_t)db_text_i64(&t, k, 0);
-			st->position = (int)db_text_i64(&t, k, 1);
-			st->type_id = (int32_t)db_text_i64(&t, k, 2);
-			st->type_name = db_text_str(&t, k, 3);
-			ch = NULL;
-		}
-		if (db_text_str(&t, k, 4) == NULL)
-			continue;
-		if (ch == NULL || starts(&t, k, 4)) {
-			ch = choices++;
-			if (st->choices == NULL)
-				st->choices = ch;
-			st->nchoices++;
-			ch->id = (int32_t)db_text_i64(&t, k, 4);
-			ch->position = (int)db_text_i64(&t, k, 5);
-			ch->is_default = db_text_i64(&t, k, 6) != 0;
-			ch->cond_kind = db_text_str(&t, k, 7);
-			ch->cond_type_id = (int32_t)db_text_i64(&t, k, 8);
-			ch->cond_name = db_text_str(&t, k, 9);
-			ch->cond_op = db_text_str(&t, k, 10);
-			ch->cond_vals = db_text_str(&t, k, 11);
-		}
-		if (db_text_str(&t, k, 12) == NULL)
-			continue;
-		if (ch->attrs == NULL)
-			ch->attrs = attrs;
-		attrib_fill(&t, k, 12, attrs);
-		attrs++->value = db_text_str(&t, k, 18);
-		ch->nattrs++;
-	}
-	*out = steps;
-	*n = ns;
-	return 0;
+		return -REPO_ERR_NOT_FOUND;
+	fill(&t, 0, out);
+	return flow_of(db, a, &t, SC_NCOLS, steps, n);
 }
 
 /* The attributes of the types (n, by id) from the rows of k. */

@@ -98,14 +98,31 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
 int	repo_sc_delete(struct db *db, int32_t id);
 
 /*
- * Activates (active) or deactivates campaign id.  Activating locks the
- * emails its flow sends (shared) and checks, in the transaction that
- * makes them its uses, that each still has an approved version, so an
- * unapprove cannot slip between.  0, -REPO_ERR_NOT_FOUND,
- * -REPO_ERR_INVALID with msg (REPO_SC_MSG_BYTES: it already is, or the
- * email that is not approved) or another repo_err.
+ * The checks that decide an activation (the service's rules of
+ * activation, api_smart_campaigns.c), called by repo_sc_set_active with
+ * arg and the campaign's id inside the transaction that activates:
+ * they read through db as any read does and see the campaign, its
+ * smart list and its flow as they are under the locks.  0 lets the
+ * activation go on; a negative repo_err ends it (rolled back) and is
+ * what repo_sc_set_active returns.  Called again when the transaction
+ * runs again (deadlock).
  */
-int	repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg);
+typedef int (*repo_sc_check)(struct db *db, void *arg, int32_t id);
+
+/*
+ * Activates (active) or deactivates campaign id.  Activating locks the
+ * campaign's row, then its smart list's (shared: a rule change waits,
+ * and a rule change under way is waited for), runs check (when not
+ * NULL) with arg, then locks the emails its flow sends (shared) and
+ * checks that each still has an approved version, in the transaction
+ * that makes them its uses: no rule, flow or approval change can slip
+ * between the checks and the activation.  0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_INVALID with msg (REPO_SC_MSG_BYTES: it already is, or the
+ * email that is not approved; msg empty when check refused), check's
+ * error, or another repo_err.
+ */
+int	repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
+	    repo_sc_check check, void *arg);
 
 /* ---- Flows ------------------------------------------------------------ */
 
@@ -145,6 +162,15 @@ struct repo_sc_step {
 /* The flow of campaign id, steps in order (none: 0 and *n 0). */
 int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 	    struct repo_sc_step **out, size_t *n);
+
+/*
+ * Campaign id (or the one named name, when not NULL) with its flow, in
+ * one read: as repo_sc_get and repo_sc_flow.  0, -REPO_ERR_NOT_FOUND or
+ * another negative repo_err; strings in the arena.
+ */
+int	repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
+	    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
+	    size_t *n);
 
 /* A flow step type and its attributes (values NULL). */
 struct repo_sc_flow_type {

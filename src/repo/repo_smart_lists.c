@@ -7,6 +7,7 @@
  * its rule numbers follow, in one transaction re-run whole on deadlock.
  * Attribute rule types are the lead fields, read from lead_field.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,8 +30,11 @@
 enum sl_stmt {
 	SL_STMT_GET,
 	SL_STMT_GET_BY_NAME,
+	SL_STMT_GET_RULES,
+	SL_STMT_GET_BY_NAME_RULES,
 	SL_STMT_BROWSE,
-	SL_STMT_RULES,
+	SL_STMT_FIELD_NAME,
+	SL_STMT_COUNTS,
 	SL_STMT_INSERT,
 	SL_STMT_COPY_RULES,
 	SL_STMT_COPY_CONDS,
@@ -74,11 +78,7 @@ enum sl_stmt {
 	SL_STMT__MAX
 };
 
-/*
- * The order of SL_STMT_RULES's rows: rule position, the constraint's
- * position (0 for an attribute rule), attribute id.
- */
-static const size_t rules_order[] = { 1, 12, 7 };
+static_assert(REPO_CACHE__MAX <= DB_CACHE_SLOTS, "a db_cache slot each");
 
 /* The columns of one list with its place's workspace, from SL_FROM. */
 #define SL_COLS \
@@ -88,6 +88,40 @@ static const size_t rules_order[] = { 1, 12, 7 };
 #define SL_NCOLS	11
 #define SL_FROM \
 	" FROM smart_list s JOIN workspace w ON w.id = s.workspace_id "
+
+/*
+ * A list's rules, each with its conditions (a row with NULL condition
+ * columns when it has none; one row of NULLs when the list has no
+ * rule), after SL_COLS: the names come from the catalogue the
+ * connection keeps (sl_catalogue) and the lead fields, not from joins,
+ * and the rows are sorted after the fetch (db_text_sort), as an ORDER
+ * BY over two tables selecting a TEXT column would sort on disk.
+ */
+#define SL_RULE_COLS \
+	", r.id, r.position, r.kind, r.rule_type_id, r.is_trigger, " \
+	"r.is_negative, c.attribute_id, c.operator, c.vals"
+#define SL_RULE_NCOLS	9
+#define SL_RULES_FROM \
+	"LEFT JOIN smart_list_rule r ON r.smart_list_id = s.id " \
+	"LEFT JOIN smart_list_condition c ON c.rule_id = r.id "
+
+/* The order of the rule rows: rule position, attribute id. */
+static const size_t rules_order[] = { SL_NCOLS + 1, SL_NCOLS + 6 };
+
+/*
+ * What the smart list's rules make of its campaign (migration 0018):
+ * the numbers of triggers and filters, and whether a trigger is
+ * Campaign is Requested from the source Web Service API.
+ */
+#define SL_COUNTS \
+	"trigger_count = (SELECT COUNT(*) FROM smart_list_rule r WHERE " \
+	"r.smart_list_id = l.id AND r.is_trigger = 1), filter_count = " \
+	"(SELECT COUNT(*) FROM smart_list_rule r WHERE r.smart_list_id = " \
+	"l.id AND r.is_trigger = 0), api_requested = EXISTS (SELECT 1 FROM " \
+	"smart_list_rule r JOIN smart_list_condition k ON k.rule_id = r.id " \
+	"WHERE r.smart_list_id = l.id AND r.is_trigger = 1 AND r.kind = " \
+	"'activity' AND r.rule_type_id = 100004 AND k.attribute_id = 1 AND " \
+	"k.vals LIKE '%\"Web Service API\"%')"
 
 /* A LIKE pattern for names starting with the parameter, as written. */
 #define SL_PREFIX \
@@ -109,6 +143,16 @@ static const char *const sql[SL_STMT__MAX] = {
 	/* name_key: the name of a list no campaign owns. */
 	[SL_STMT_GET_BY_NAME] = "SELECT " SL_COLS SL_FROM
 	    "WHERE s.name_key = ?",
+	[SL_STMT_GET_RULES] = "SELECT " SL_COLS SL_RULE_COLS SL_FROM
+	    SL_RULES_FROM "WHERE s.id = ?",
+	[SL_STMT_GET_BY_NAME_RULES] = "SELECT " SL_COLS SL_RULE_COLS SL_FROM
+	    SL_RULES_FROM "WHERE s.name_key = ?",
+	/* The name of an attribute rule type (a lead field). */
+	[SL_STMT_FIELD_NAME] =
+	    "SELECT display_name FROM lead_field WHERE attr_id = ?",
+	/* Written with every change of the list's rules. */
+	[SL_STMT_COUNTS] = "UPDATE smart_list l SET " SL_COUNTS
+	    " WHERE l.id = ?",
 	/* Parameters: folder id twice, program id twice, earliest twice,
 	 * latest twice, limit, offset; NULL matches any. */
 	[SL_STMT_BROWSE] =
@@ -118,34 +162,6 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "(? IS NULL OR s.program_id = ?) AND "
 	    "(? IS NULL OR s.updated_at >= ?) AND "
 	    "(? IS NULL OR s.updated_at <= ?) ORDER BY s.id LIMIT ? OFFSET ?",
-	/* The rules, each with its conditions (a row with NULL condition
-	 * columns when it has none); sorted by rules_order after the fetch
-	 * (db_text_sort). */
-	[SL_STMT_RULES] =
-	    "SELECT r.id, r.position, r.kind, r.rule_type_id, "
-	    "COALESCE(t.name, f.display_name, CONCAT('Has ', "
-	    "cv.display_name), ''), r.is_trigger, "
-	    "r.is_negative, c.attribute_id, "
-	    "COALESCE(k.name, g.display_name, cf.display_name, ''), "
-	    "c.operator, c.vals, COALESCE(k.is_primary, cr.is_primary, 1), "
-	    "COALESCE(k.position, IF(cr.is_primary, 0, cf.pos + 1), 0) "
-	    "FROM smart_list_rule r "
-	    "LEFT JOIN sl_rule_type t ON r.kind = 'activity' AND "
-	    "t.id = r.rule_type_id LEFT JOIN lead_field f ON "
-	    "r.kind = 'attribute' AND f.attr_id = r.rule_type_id "
-	    "LEFT JOIN smart_list_condition c ON c.rule_id = r.id "
-	    "LEFT JOIN sl_constraint k ON r.kind = 'activity' AND "
-	    "k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
-	    "LEFT JOIN lead_field g ON r.kind = 'attribute' AND "
-	    "g.attr_id = c.attribute_id "
-	    /* Custom object filters (SL_CO_RULE_BASE + type id). */
-	    "LEFT JOIN co_type_version cv ON r.kind = 'activity' AND "
-	    "r.rule_type_id > " SL_CO_BASE " AND cv.type_id = "
-	    "r.rule_type_id - " SL_CO_BASE " AND cv.is_draft = 0 "
-	    "LEFT JOIN co_field_ref cr ON cr.type_id = cv.type_id AND "
-	    "cr.id = c.attribute_id LEFT JOIN co_field cf ON "
-	    "cf.type_id = cr.type_id AND cf.is_draft = 0 AND "
-	    "cf.name = cr.name WHERE r.smart_list_id = ?",
 	/* Parameters: name, description, folder, program, owning campaign,
 	 * clone source (match type and logic from it, or the defaults). */
 	[SL_STMT_INSERT] =
@@ -349,66 +365,314 @@ fill(const struct db_text_rows *t, size_t i, struct repo_sl *out)
 	out->campaign_id = (int32_t)db_text_i64(t, i, 10);
 }
 
-/* The rules of list out->id with their conditions, in one read. */
+/* ---- The catalogue the connection keeps ------------------------------ */
+
+/* An activity rule type, or one of its constraints (type_id set). */
+struct sl_cat_entry {
+	int32_t		 type_id;	/* 0 for a rule type */
+	int32_t		 id;
+	const char	*name;
+	bool		 primary;
+	int		 position;	/* of a constraint in its type, from 1 */
+};
+
+/*
+ * The activity rule types and their constraints as rows of sl_rule_type
+ * and sl_constraint hold them: data of the migrations, which a running
+ * service does not change, so a connection reads them once (and again
+ * when a rule names an id it does not know).
+ */
+struct sl_catalogue {
+	struct arena		 a;
+	struct sl_cat_entry	*e;
+	size_t			 n;
+};
+
+static void
+sl_catalogue_free(void *p)
+{
+	struct sl_catalogue *k = p;
+
+	if (k == NULL)
+		return;
+	arena_clear(&k->a);
+	free(k);
+}
+
+static int	all_rows(struct db *, struct arena *, enum sl_stmt, size_t,
+		    size_t, struct db_text_rows *);
+static int	co_types(struct db *, struct arena *, int32_t,
+		    struct repo_sl_rule_type **, size_t *);
+
+/* Reads the catalogue into the connection's cache; *out borrowed. */
 static int
-rules_of(struct db *db, struct arena *a, struct repo_sl *out)
+sl_catalogue_load(struct db *db, const struct sl_catalogue **out)
+{
+	struct sl_catalogue *k;
+	struct db_text_rows t, c;
+	size_t i, n = 0;
+	int32_t prev = 0;
+	int pos = 0, r;
+
+	*out = NULL;
+	if ((k = calloc(1, sizeof(*k))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	arena_init(&k->a);
+	if ((r = all_rows(db, &k->a, SL_STMT_TYPES, 4, 10000, &t)) != 0 ||
+	    (r = all_rows(db, &k->a, SL_STMT_CONSTRAINTS, 6, 100000,
+	    &c)) != 0 ||
+	    (k->e = arena_zalloc(&k->a, (t.count + c.count + 1) *
+	    sizeof(*k->e))) == NULL) {
+		sl_catalogue_free(k);
+		return r != 0 ? r : -REPO_ERR_INTERNAL;
+	}
+	for (i = 0; i < t.count; i++, n++) {
+		k->e[n].id = (int32_t)db_text_i64(&t, i, 0);
+		k->e[n].name = db_text_str(&t, i, 1);
+	}
+	/* Constraints come by type, then position. */
+	for (i = 0; i < c.count; i++, n++) {
+		k->e[n].type_id = (int32_t)db_text_i64(&c, i, 0);
+		pos = i > 0 && k->e[n].type_id == prev ? pos + 1 : 1;
+		prev = k->e[n].type_id;
+		k->e[n].id = (int32_t)db_text_i64(&c, i, 1);
+		k->e[n].name = db_text_str(&c, i, 2);
+		k->e[n].primary = db_text_i64(&c, i, 4) != 0;
+		k->e[n].position = pos;
+	}
+	k->n = n;
+	db_cache_set(db, REPO_CACHE_SL_CATALOGUE, k, sl_catalogue_free);
+	*out = k;
+	return 0;
+}
+
+/* Entry id of type type_id (0: the rule type id) in k, or NULL. */
+static const struct sl_cat_entry *
+sl_catalogue_find(const struct sl_catalogue *k, int32_t type_id, int32_t id)
+{
+	size_t i;
+
+	for (i = 0; k != NULL && i < k->n; i++)
+		if (k->e[i].type_id == type_id && k->e[i].id == id)
+			return &k->e[i];
+	return NULL;
+}
+
+/*
+ * Entry id of type type_id (0: the rule type id) from the connection's
+ * catalogue, read first when it has none or lacks the entry; *out is
+ * NULL when the catalogue has no such entry.
+ */
+static int
+sl_catalogue_entry(struct db *db, int32_t type_id, int32_t id,
+    const struct sl_cat_entry **out)
+{
+	const struct sl_catalogue *k = db_cache(db, REPO_CACHE_SL_CATALOGUE);
+	int r;
+
+	*out = sl_catalogue_find(k, type_id, id);
+	if (*out != NULL)
+		return 0;
+	if ((r = sl_catalogue_load(db, &k)) != 0)
+		return r;
+	*out = sl_catalogue_find(k, type_id, id);
+	return 0;
+}
+
+/* The display name of lead field attr_id ("" when there is none). */
+static int
+field_name(struct db *db, struct arena *a, int32_t attr_id, const char **out)
 {
 	MYSQL_BIND in[1];
 	struct db_text_rows t;
+	int r;
+
+	*out = "";
+	bind_i32(&in[0], &attr_id);
+	if ((r = db_select_text(db, stmt(db, SL_STMT_FIELD_NAME), in, a, 1, 1,
+	    "repo_sl_rule_name", &t)) != 0)
+		return r;
+	if (t.count == 1 && db_text_str(&t, 0, 0) != NULL)
+		*out = db_text_str(&t, 0, 0);
+	return 0;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_rule_name(struct db *db, struct arena *a, bool activity, int32_t id,
+    const char **name)
+{
+	const struct sl_cat_entry *e;
+	int r;
+
+	struct repo_sl_rule_type *co;
+	size_t nco;
+
+	*name = "";
+	if (!activity)
+		return field_name(db, a, id, name);
+	/* A custom object filter follows its type, which changes at run
+	 * time: read, not kept. */
+	if (id > SL_CO_RULE_BASE) {
+		if ((r = co_types(db, a, id - SL_CO_RULE_BASE, &co, &nco)) != 0)
+			return r;
+		if (nco > 0)
+			*name = co[0].name;
+		return 0;
+	}
+	if ((r = sl_catalogue_entry(db, 0, id, &e)) != 0)
+		return r;
+	if (e != NULL && (*name = arena_strdup(a, e->name)) == NULL)
+		return -REPO_ERR_INTERNAL;
+	return 0;
+}
+
+/* ---- Reads ------------------------------------------------------------ */
+
+/* Condition order within a rule: the constraint's position, its id. */
+static bool
+cond_before(const struct repo_sl_cond *x, int px, const struct repo_sl_cond *y,
+    int py)
+{
+	return px < py || (px == py && x->attribute_id < y->attribute_id);
+}
+
+/*
+ * Names the rule ru and its conditions and puts the conditions in the
+ * order of their constraints.
+ */
+static int
+name_rule(struct db *db, struct arena *a, struct repo_sl_rule *ru)
+{
+	const struct sl_cat_entry *e;
+	struct repo_sl_rule_type *co = NULL;
+	struct repo_sl_cond cd;
+	size_t i, j, k, nco = 0;
+	int *pos, p, r;
+
+	/* A custom object filter: its type and fields as they are now. */
+	if (ru->activity && ru->type_id > SL_CO_RULE_BASE) {
+		if ((r = co_types(db, a, ru->type_id - SL_CO_RULE_BASE, &co,
+		    &nco)) != 0)
+			return r;
+		ru->name = nco > 0 ? co[0].name : "";
+	} else if ((r = repo_sl_rule_name(db, a, ru->activity, ru->type_id,
+	    &ru->name)) != 0)
+		return r;
+	if ((pos = arena_zalloc(a, (ru->nconds + 1) * sizeof(*pos))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < ru->nconds; i++) {
+		struct repo_sl_cond *c = &ru->conds[i];
+
+		c->primary = true;
+		pos[i] = 0;
+		c->name = "";
+		if (!ru->activity) {
+			if (c->attribute_id == ru->type_id)
+				c->name = ru->name;
+			else if ((r = field_name(db, a, c->attribute_id,
+			    &c->name)) != 0)
+				return r;
+			continue;
+		}
+		if (co != NULL) {
+			/* The primary constraint comes first, then the
+			 * fields in their order. */
+			for (k = 0; nco > 0 && k < co[0].ncons; k++)
+				if (co[0].cons[k].id == c->attribute_id) {
+					c->name = co[0].cons[k].name;
+					c->primary = co[0].cons[k].primary;
+					pos[i] = (int)k + 1;
+				}
+			continue;
+		}
+		if ((r = sl_catalogue_entry(db, ru->type_id, c->attribute_id,
+		    &e)) != 0)
+			return r;
+		if (e != NULL) {
+			/* A copy: a later miss reloads the catalogue. */
+			if ((c->name = arena_strdup(a, e->name)) == NULL)
+				return -REPO_ERR_INTERNAL;
+			c->primary = e->primary;
+			pos[i] = e->position;
+		}
+	}
+	/* Insertion sort: stable, and a rule has a few conditions. */
+	for (i = 1; i < ru->nconds; i++) {
+		cd = ru->conds[i];
+		p = pos[i];
+		for (j = i; j > 0 && cond_before(&cd, p, &ru->conds[j - 1],
+		    pos[j - 1]); j--) {
+			ru->conds[j] = ru->conds[j - 1];
+			pos[j] = pos[j - 1];
+		}
+		ru->conds[j] = cd;
+		pos[j] = p;
+	}
+	return 0;
+}
+
+/* The rules of list out from the rows of t (SL_COLS, SL_RULE_COLS). */
+static int
+rules_of(struct db *db, struct arena *a, struct db_text_rows *t,
+    struct repo_sl *out)
+{
+	const size_t o = SL_NCOLS;
 	struct repo_sl_rule *rules, *ru = NULL;
 	struct repo_sl_cond *conds, *cd;
 	size_t k, n = 0, m = 0;
-	int32_t id = out->id;
 	int r;
 
-	bind_i32(&in[0], &id);
-	if ((r = db_select_text(db, stmt(db, SL_STMT_RULES), in, a, 13,
-	    SL_MAX_RULES * 17, "repo_sl_get", &t)) != 0 ||
-	    (r = db_text_sort(&t, a, rules_order, 3)) != 0)
+	if ((r = db_text_sort(t, a, rules_order, 2)) != 0)
 		return r;
-	if (t.count == 0)
-		return 0;
 	/* A rule's rows are adjacent: they share its position. */
-	for (k = 0; k < t.count; k++) {
-		if (k == 0 || db_text_i64(&t, k, 0) != db_text_i64(&t, k - 1, 0))
+	for (k = 0; k < t->count; k++) {
+		if (db_text_str(t, k, o) == NULL)
+			continue;
+		if (k == 0 || db_text_i64(t, k, o) != db_text_i64(t, k - 1, o))
 			n++;
-		if (db_text_str(&t, k, 7) != NULL)
+		if (db_text_str(t, k, o + 6) != NULL)
 			m++;
 	}
+	if (n == 0)
+		return 0;
 	rules = arena_zalloc(a, n * sizeof(*rules));
 	conds = arena_zalloc(a, (m + 1) * sizeof(*conds));
 	if (rules == NULL || conds == NULL)
 		return -REPO_ERR_INTERNAL;
-	for (k = 0, n = 0; k < t.count; k++) {
+	for (k = 0, n = 0; k < t->count; k++) {
+		if (db_text_str(t, k, o) == NULL)
+			continue;
 		if (k == 0 ||
-		    db_text_i64(&t, k, 0) != db_text_i64(&t, k - 1, 0)) {
+		    db_text_i64(t, k, o) != db_text_i64(t, k - 1, o)) {
 			ru = &rules[n++];
-			ru->id = (int32_t)db_text_i64(&t, k, 0);
-			ru->position = (int)db_text_i64(&t, k, 1);
-			ru->activity = db_text_str(&t, k, 2) != NULL &&
-			    strcmp(db_text_str(&t, k, 2), "activity") == 0;
-			ru->type_id = (int32_t)db_text_i64(&t, k, 3);
-			ru->name = db_text_str(&t, k, 4);
-			ru->trigger = db_text_i64(&t, k, 5) != 0;
-			ru->negative = db_text_i64(&t, k, 6) != 0;
+			ru->id = (int32_t)db_text_i64(t, k, o);
+			ru->position = (int)db_text_i64(t, k, o + 1);
+			ru->activity = db_text_str(t, k, o + 2) != NULL &&
+			    strcmp(db_text_str(t, k, o + 2), "activity") == 0;
+			ru->type_id = (int32_t)db_text_i64(t, k, o + 3);
+			ru->trigger = db_text_i64(t, k, o + 4) != 0;
+			ru->negative = db_text_i64(t, k, o + 5) != 0;
 		}
-		if (db_text_str(&t, k, 7) == NULL)
+		if (db_text_str(t, k, o + 6) == NULL)
 			continue;
 		cd = conds++;
 		if (ru->conds == NULL)
 			ru->conds = cd;
 		ru->nconds++;
-		cd->attribute_id = (int32_t)db_text_i64(&t, k, 7);
-		cd->name = db_text_str(&t, k, 8);
-		cd->op = db_text_str(&t, k, 9);
-		cd->values_json = db_text_str(&t, k, 10);
-		cd->primary = db_text_i64(&t, k, 11) != 0;
+		cd->attribute_id = (int32_t)db_text_i64(t, k, o + 6);
+		cd->op = db_text_str(t, k, o + 7);
+		cd->values_json = db_text_str(t, k, o + 8);
 	}
+	for (k = 0; k < n; k++)
+		if ((r = name_rule(db, a, &rules[k])) != 0)
+			return r;
 	out->rules = rules;
 	out->nrules = n;
 	return 0;
 }
 
+/* The list s finds with in, with its rules when with_rules: one read. */
 static int
 get_one(struct db *db, struct arena *a, enum sl_stmt s, MYSQL_BIND *in,
     bool with_rules, struct repo_sl *out)
@@ -418,13 +682,14 @@ get_one(struct db *db, struct arena *a, enum sl_stmt s, MYSQL_BIND *in,
 
 	memset(out, 0, sizeof(*out));
 	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_select_text(db, stmt(db, s), in, a, SL_NCOLS,
-	    1, "repo_sl_get", &t)) != 0)
+	    (r = db_select_text(db, stmt(db, s), in, a, with_rules ?
+	    SL_NCOLS + SL_RULE_NCOLS : SL_NCOLS, with_rules ?
+	    SL_MAX_RULES * 17 : 1, "repo_sl_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
 	fill(&t, 0, out);
-	return with_rules ? rules_of(db, a, out) : 0;
+	return with_rules ? rules_of(db, a, &t, out) : 0;
 }
 
 /* See repo_smart_lists.h. */
@@ -435,7 +700,8 @@ repo_sl_get(struct db *db, struct arena *a, int32_t id, bool with_rules,
 	MYSQL_BIND in[1];
 
 	bind_i32(&in[0], &id);
-	return get_one(db, a, SL_STMT_GET, in, with_rules, out);
+	return get_one(db, a, with_rules ? SL_STMT_GET_RULES : SL_STMT_GET, in,
+	    with_rules, out);
 }
 
 /* See repo_smart_lists.h. */
@@ -447,7 +713,8 @@ repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
 	unsigned long len = strlen(name);
 
 	bind_str(&in[0], name, &len);
-	return get_one(db, a, SL_STMT_GET_BY_NAME, in, with_rules, out);
+	return get_one(db, a, with_rules ? SL_STMT_GET_BY_NAME_RULES :
+	    SL_STMT_GET_BY_NAME, in, with_rules, out);
 }
 
 /* See repo_smart_lists.h. */
@@ -509,6 +776,19 @@ repo_sl_insert_in_tx(struct db *db, const struct repo_sl_new *t, int32_t *id)
 	return r;
 }
 
+/*
+ * Writes what the rules of list id make of its campaign (SL_COUNTS), in
+ * the transaction of every change of its rules.
+ */
+static int
+write_counts(struct db *db, int32_t id)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &id);
+	return db_exec(db, stmt(db, SL_STMT_COUNTS), in, "repo_sl_counts");
+}
+
 static int
 sl_insert_tx(struct db *db, void *arg)
 {
@@ -554,10 +834,11 @@ sl_insert_tx(struct db *db, void *arg)
 	bind_i32(&in[0], &x->id);
 	bind_i32(&in[1], &src);
 	if ((r = db_exec(db, stmt(db, SL_STMT_COPY_RULES), in,
+	    "repo_sl_insert")) != 0 ||
+	    (r = db_exec(db, stmt(db, SL_STMT_COPY_CONDS), in,
 	    "repo_sl_insert")) != 0)
 		return r;
-	return db_exec(db, stmt(db, SL_STMT_COPY_CONDS), in,
-	    "repo_sl_insert");
+	return write_counts(db, x->id);
 }
 
 /* See repo_smart_lists.h. */
@@ -1199,10 +1480,23 @@ set_cond(struct db *db, struct sl_change_tx *x, bool remove)
 }
 
 static int
+delete_all(struct db *db, struct sl_change_tx *x)
+{
+	MYSQL_BIND in[1];
+	int r;
+
+	bind_i32(&in[0], &x->id);
+	if ((r = db_exec(db, stmt(db, SL_STMT_RULES_DELETE), in,
+	    "repo_sl_change")) != 0)
+		return r;
+	return put_logic(db, x->id, strcmp(x->now.match, "custom") == 0 ?
+	    "all" : x->now.match, NULL);
+}
+
+static int
 sl_change_tx(struct db *db, void *arg)
 {
 	struct sl_change_tx *x = arg;
-	MYSQL_BIND in[1];
 	int r;
 
 	x->c->msg[0] = '\0';
@@ -1210,26 +1504,31 @@ sl_change_tx(struct db *db, void *arg)
 		return r;
 	switch (x->c->op) {
 	case SL_OP_ADD:
-		return add_rule(db, x);
+		r = add_rule(db, x);
+		break;
 	case SL_OP_DELETE:
-		return delete_rule(db, x);
+		r = delete_rule(db, x);
+		break;
 	case SL_OP_DELETE_ALL:
-		bind_i32(&in[0], &x->id);
-		if ((r = db_exec(db, stmt(db, SL_STMT_RULES_DELETE), in,
-		    "repo_sl_change")) != 0)
-			return r;
-		return put_logic(db, x->id, strcmp(x->now.match, "custom") ==
-		    0 ? "all" : x->now.match, NULL);
+		r = delete_all(db, x);
+		break;
 	case SL_OP_REORDER:
-		return reorder(db, x);
+		r = reorder(db, x);
+		break;
 	case SL_OP_LOGIC:
-		return set_logic(db, x);
+		r = set_logic(db, x);
+		break;
 	case SL_OP_SET_COND:
-		return set_cond(db, x, false);
+		r = set_cond(db, x, false);
+		break;
 	case SL_OP_REMOVE_COND:
-		return set_cond(db, x, true);
+		r = set_cond(db, x, true);
+		break;
+	default:
+		r = -REPO_ERR_INTERNAL;
+		break;
 	}
-	return -REPO_ERR_INTERNAL;
+	return r != 0 ? r : write_counts(db, x->id);
 }
 
 /* See repo_smart_lists.h. */

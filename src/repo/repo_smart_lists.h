@@ -151,6 +151,15 @@ struct repo_sl_rule_type {
 int	repo_sl_rule_types(struct db *db, struct arena *a,
 	    struct repo_sl_rule_type **out, size_t *n);
 
+/*
+ * The name of rule type id of a kind into *name ("" when there is none;
+ * else a copy in a): activity types
+ * from the catalogue the connection keeps, attribute types (lead
+ * fields) as they are now.  0 or a negative repo_err.
+ */
+int	repo_sl_rule_name(struct db *db, struct arena *a, bool activity,
+	    int32_t id, const char **name);
+
 /* Rule type id of a kind; -REPO_ERR_NOT_FOUND when there is none. */
 int	repo_sl_rule_type(struct db *db, struct arena *a, bool activity,
 	    int32_t id, struct repo_sl_rule_type *out);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -282,18 +283,18 @@ test_clone_activate_delete(void **state)
 	}
 
 	/* Active, the campaign uses its email; inactive, it does not. */
-	assert_int_equal(repo_sc_set_active(db, id, false, msg),
+	assert_int_equal(repo_sc_set_active(db, id, false, msg, NULL, NULL),
 	    -REPO_ERR_INVALID);
 	assert_string_equal(msg, "it is not active");
 	/* The email in draft only: activation checks it under its lock. */
-	assert_int_equal(repo_sc_set_active(db, id, true, msg),
+	assert_int_equal(repo_sc_set_active(db, id, true, msg, NULL, NULL),
 	    -REPO_ERR_INVALID);
 	assert_string_equal(msg, arena_printf(&a, "email %ld is not approved",
 	    (long)em));
 	assert_int_equal(repo_email_change(db, em, ASSET_APPROVE, NULL, emsg),
 	    0);
-	assert_int_equal(repo_sc_set_active(db, id, true, msg), 0);
-	assert_int_equal(repo_sc_set_active(db, id, true, msg),
+	assert_int_equal(repo_sc_set_active(db, id, true, msg, NULL, NULL), 0);
+	assert_int_equal(repo_sc_set_active(db, id, true, msg, NULL, NULL),
 	    -REPO_ERR_INVALID);
 	assert_string_equal(msg, "it is already active");
 	/* In use: the email cannot be unapproved now. */
@@ -302,7 +303,7 @@ test_clone_activate_delete(void **state)
 	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
 	assert_int_equal(used, 1);
 	assert_int_equal(repo_sc_delete(db, id), -REPO_ERR_INVALID);
-	assert_int_equal(repo_sc_set_active(db, id, false, msg), 0);
+	assert_int_equal(repo_sc_set_active(db, id, false, msg, NULL, NULL), 0);
 	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
 	assert_int_equal(used, 0);
 
@@ -411,6 +412,132 @@ test_suggest_values(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* The checks of an activation here (repo_sc_check): a trigger. */
+static int
+needs_trigger(struct db *d, void *arg, int32_t id)
+{
+	struct repo_sc s;
+	int r;
+
+	if ((r = repo_sc_get(d, arg, id, &s)) != 0)
+		return r;
+	return s.ntriggers > 0 ? 0 : -REPO_ERR_INVALID;
+}
+
+/*
+ * In a process of its own, on a connection of its own: activates
+ * campaign id with needs_trigger, after writing its connection id to
+ * fd.  Exits 0 when activated, 1 when the check refused, 2 otherwise.
+ */
+static void
+activate_child(int fd, int32_t id)
+{
+	struct db *mine = NULL;
+	struct arena ca;
+	char msg[REPO_SC_MSG_BYTES];
+	unsigned long tid;
+	int r;
+
+	arena_init(&ca);
+	if (db_open(&mine, &cfg, &repo_schema, true) != 0)
+		_exit(2);
+	tid = mysql_thread_id(db_conn(mine));
+	if (write(fd, &tid, sizeof(tid)) != (ssize_t)sizeof(tid))
+		_exit(2);
+	r = repo_sc_set_active(mine, id, true, msg, needs_trigger, &ca);
+	_exit(r == 0 ? 0 : r == -REPO_ERR_INVALID && msg[0] == '\0' ? 1 : 2);
+}
+
+/* Whether connection tid runs the statement that locks a campaign's list. */
+static bool
+locking_list(unsigned long tid)
+{
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	bool yes;
+	char *q = arena_printf(&a, "SELECT COUNT(*) FROM "
+	    "information_schema.PROCESSLIST WHERE ID = %lu AND INFO LIKE "
+	    "'%%FROM smart_list WHERE campaign_id = %%LOCK IN SHARE MODE'",
+	    tid);
+
+	if (mysql_query(db_conn(db), q) != 0 ||
+	    (res = mysql_store_result(db_conn(db))) == NULL) {
+		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+		return false;
+	}
+	row = mysql_fetch_row(res);
+	yes = row != NULL && row[0] != NULL && strcmp(row[0], "0") != 0;
+	mysql_free_result(res);
+	return yes;
+}
+
+/*
+ * The checks of an activation read in its transaction, under the lock of
+ * the campaign's smart list: a rule change under way when the activation
+ * starts is waited for and seen.  Another session deletes the list's
+ * trigger and holds the list's row; the activation, started then, waits
+ * (seen in the process list, no timing), and once the change commits its
+ * check finds no trigger and refuses.
+ */
+static void
+test_activate_checks_under_lock(void **state)
+{
+	struct repo_sc s;
+	struct repo_sl_change c;
+	struct db *other = NULL;
+	unsigned long tid = 0;
+	int32_t id;
+	bool waiting = false;
+	pid_t pid;
+	int fds[2], status = 0, i;
+
+	(void)state;
+	id = campaign_new("locked", 0);
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_ADD;
+	c.activity = true;
+	c.type_id = 24;
+	c.index = 1;
+	c.trigger = true;
+	assert_int_equal(repo_sl_change(db, s.smart_list_id, &c), 0);
+	c.trigger = false;
+	c.index = 2;
+	assert_int_equal(repo_sl_change(db, s.smart_list_id, &c), 0);
+	/* The counts follow the rules, in the change's transaction. */
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	assert_int_equal(s.ntriggers, 1);
+	assert_int_equal(s.nfilters, 1);
+
+	assert_int_equal(db_open(&other, &cfg, &repo_schema, true), 0);
+	itest_sql(other, "START TRANSACTION");
+	itest_sql(other, arena_printf(&a, "UPDATE smart_list SET "
+	    "trigger_count = 0 WHERE id = %ld", (long)s.smart_list_id));
+	itest_sql(other, arena_printf(&a, "DELETE FROM smart_list_rule WHERE "
+	    "smart_list_id = %ld AND is_trigger = 1", (long)s.smart_list_id));
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		(void)close(fds[0]);
+		activate_child(fds[1], id);
+	}
+	assert_true(pid > 0);
+	(void)close(fds[1]);
+	assert_int_equal(read(fds[0], &tid, sizeof(tid)), sizeof(tid));
+	(void)close(fds[0]);
+	/* Until the activation waits for the list's lock. */
+	for (i = 0; i < 6000 && !(waiting = locking_list(tid)); i++)
+		(void)usleep(10000);
+	assert_true(waiting);
+	itest_sql(other, "COMMIT");
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 1);
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	assert_false(s.active);
+	assert_int_equal(s.ntriggers, 0);
+	db_close(other);
+}
+
 int
 main(void)
 {
@@ -418,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_clone_activate_delete),
 		cmocka_unit_test(test_suggest_values),
+		cmocka_unit_test(test_activate_checks_under_lock),
 	};
 
 	if (itest_config(&cfg) != 0) {
