@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -125,3 +126,20 @@ def synced_all():
         return True
     except subprocess.CalledProcessError:
         return False
+
+
+def race(fns):
+    """Runs the functions at the same moment, one thread each; their
+    results in order."""
+    out = [None] * len(fns)
+    go = threading.Barrier(len(fns))
+
+    def one(i):
+        go.wait()
+        out[i] = fns[i]()
+    th = [threading.Thread(target=one, args=(i,)) for i in range(len(fns))]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    return out
