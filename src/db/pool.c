@@ -50,6 +50,7 @@ struct db {
 	struct db_dyn		 dyn[DB_DYN_STMTS];
 	uint64_t		 dyn_clock;
 	int			 dyn_err;	/* see db_stmt_sql_err */
+	bool			 unknown;	/* db_tx_outcome_unknown */
 	struct metrics		*metrics;	/* errors, reconnects; or NULL */
 };
 
@@ -475,6 +476,7 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 	int attempt, r = -REPO_ERR_INTERNAL;
 	bool lost_once = false, committing;
 
+	db->unknown = false;
 	for (attempt = 0; attempt < DB_TX_ATTEMPTS; attempt++) {
 		committing = false;
 		if ((r = db_ensure(db)) != 0)
@@ -498,9 +500,17 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 		if (r == -REPO_ERR_CONN && !lost_once &&
 		    (!committing || idempotent)) {
 			lost_once = true;
+			db->unknown = committing;
 			continue;
 		}
 		break;
 	}
+	db->unknown = false;
 	return r;
+}
+
+bool
+db_tx_outcome_unknown(const struct db *db)
+{
+	return db->unknown;
 }

@@ -111,10 +111,19 @@ void		 db_tx_rollback(struct db *db);
  * with jittered back-off.  A lost connection before COMMIT reconnects and
  * re-runs once; a lost connection during COMMIT returns REPO_ERR_CONN
  * (outcome unknown, docs/galera.md) unless idempotent is true, in which case
- * the function is run again.  Returns fn's result or a negative repo_err.
+ * the function is run again and db_tx_outcome_unknown() tells it so: it
+ * must then answer as its first run would have if that run committed.
+ * Returns fn's result or a negative repo_err.
  */
 int		 db_run_tx(struct db *db, int (*fn)(struct db *, void *),
 		    void *arg, bool idempotent);
+/*
+ * Whether the function db_run_tx is running now runs again after a
+ * COMMIT whose outcome is unknown (idempotent: the connection was lost
+ * at COMMIT).  It may then find what its own earlier run wrote, and
+ * answer as that run would have, rather than as a second call.
+ */
+bool		 db_tx_outcome_unknown(const struct db *db);
 
 #define DB_TX_ATTEMPTS	5
 
