@@ -5,11 +5,13 @@
 #   tests/bench/cluster_bench.sh        (tests/bench/run calls it)
 #
 # Starts a single private MariaDB with one mautod host and nginx
-# (tests/harness), and tests/cluster/cluster.sh's three-node Galera
+# (tests/harness) and a second host on it over TCP, and tests/cluster/cluster.sh's three-node Galera
 # cluster with three mautod hosts; every host has BENCH_CLUSTER_WORKERS
 # workers (default 4), no API limits.  Both databases get the same
 # BENCH_CLUSTER_LEADS leads (default 10,000, ids 1..N, by SQL).  Then, for
-# each target -- single (one host on the single server), and 1, 2 and 3
+# each target -- single (one host on the single server, over its Unix
+# socket), tcp (one host on the single server over TCP, as the cluster's
+# hosts reach their nodes), and 1, 2 and 3
 # hosts over the cluster (nginx over host 1; hosts 1-2; hosts 1-3, each
 # host on its own node) -- two wrk passes of BENCH_DURATION (default 5s):
 # Get Lead by Id of a random lead (tests/bench/leads_get.lua, BENCH_GET_CONNS
@@ -39,6 +41,8 @@ chmod 755 "$work"
 cleanup()
 {
 	"$HARNESS_DIR/nginx.sh" stop "$work/nginx12" >/dev/null 2>&1 || true
+	"$HARNESS_DIR/nginx.sh" stop "$work/nginxt" >/dev/null 2>&1 || true
+	"$HARNESS_DIR/mautod.sh" stop "$work/tcp" >/dev/null 2>&1 || true
 	harness_stack_stop "$work/single" >/dev/null 2>&1 || true
 	"$HARNESS_DIR/mariadb.sh" stop "$work/db" >/dev/null 2>&1 || true
 	"$MAUTO_SRCDIR/tests/cluster/cluster.sh" stop "$work/cluster" \
@@ -62,11 +66,29 @@ load_leads()
 }
 
 harness_log "single server and one host"
+# The server also listens on TCP, as a server on its own machine would:
+# the cluster's hosts reach their nodes over TCP, the first single host
+# over the Unix socket.
+db_port=$(harness_free_port)
+mkdir -p "$work/db"
+printf 'skip-networking = 0\nbind-address = 127.0.0.1\nport = %s\n' \
+    "$db_port" >"$work/db/extra.cnf"
 "$HARNESS_DIR/mariadb.sh" start "$work/db" >/dev/null
 harness_stack_start "$work/single" "$work/db/env" MAUTO_WORKERS="$workers" \
     MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0 MAUTO_CONCURRENCY_LIMIT=0
 load_leads "$work/single/env" "$(. "$work/single/env"; echo "$MAUTO_DB_NAME")"
 single_url=$(. "$work/single/stack.env"; echo "$MAUTO_TEST_BASE_URL")
+# A second host on the same database over TCP, behind its own nginx.
+mkdir -p "$work/tcp"
+{
+	grep -v '_DB_SOCKET=' "$work/single/env"
+	echo "export MAUTO_DB_HOST='127.0.0.1:$db_port'"
+} >"$work/tcp/env"
+"$HARNESS_DIR/mautod.sh" start "$work/tcp" >/dev/null
+port=$(harness_free_port)
+MAUTO_WORKERS=$workers "$HARNESS_DIR/nginx.sh" start "$work/nginxt" "$port" \
+    "$work/tcp/mautod.sock"
+tcp_url=http://127.0.0.1:$port
 
 harness_log "three-node cluster and three hosts"
 mkdir -p "$work/cluster"
@@ -107,9 +129,10 @@ field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
 
 declare -A get_rps sync_rps get_p50 sync_p50 errs
 n=0
-for target in single 1 2 3; do
+for target in single tcp 1 2 3; do
 	case $target in
 	single) url=$single_url; client=("${single_client[@]}") ;;
+	tcp) url=$tcp_url; client=("${single_client[@]}") ;;
 	1) url=$host1_url; client=("${cluster_client[@]}") ;;
 	2) url=$hosts12_url; client=("${cluster_client[@]}") ;;
 	3) url=$hosts123_url; client=("${cluster_client[@]}") ;;
@@ -178,19 +201,24 @@ echo
 echo "$leads leads; $workers workers a host; Get Lead by Id at $get_conns connections,"
 echo "Sync Leads (300 new leads a request) at $sync_conns; passes of $duration."
 echo
-echo "| target | Get Lead by Id req/s | p50 ms | ratio | Sync Leads req/s | leads/s | p50 ms | ratio | errors |"
-echo "|---|---|---|---|---|---|---|---|---|"
-for target in single 1 2 3; do
+echo "Ratios to the single server over its socket, and (TCP) over TCP."
+echo
+echo "| target | Get Lead by Id req/s | p50 ms | ratio | (TCP) | Sync Leads req/s | leads/s | p50 ms | ratio | (TCP) | errors |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+for target in single tcp 1 2 3; do
 	case $target in
 	single) name="single server, 1 host" ;;
+	tcp) name="single server over TCP, 1 host" ;;
 	*) name="Galera, $target host$([ "$target" = 1 ] || echo s)" ;;
 	esac
-	printf '| %s | %.0f | %.2f | %s | %.1f | %.0f | %.1f | %s | %s |\n' "$name" \
+	printf '| %s | %.0f | %.2f | %s | %s | %.1f | %.0f | %.1f | %s | %s | %s |\n' "$name" \
 	    "${get_rps[$target]}" "$(r "${get_p50[$target]}" 1000)" \
 	    "$(r "${get_rps[$target]}" "${get_rps[single]}")" \
+	    "$(r "${get_rps[$target]}" "${get_rps[tcp]}")" \
 	    "${sync_rps[$target]}" "$(awk -v a="${sync_rps[$target]}" 'BEGIN { print a * 300 }')" \
 	    "$(r "${sync_p50[$target]}" 1000)" \
-	    "$(r "${sync_rps[$target]}" "${sync_rps[single]}")" "${errs[$target]}"
+	    "$(r "${sync_rps[$target]}" "${sync_rps[single]}")" \
+	    "$(r "${sync_rps[$target]}" "${sync_rps[tcp]}")" "${errs[$target]}"
 done
 echo
 read -r rec rate <<<"$recovery"

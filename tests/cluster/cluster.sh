@@ -60,7 +60,7 @@ verb=$1
 mkdir -p "$2"
 dir=$(cd "$2" && pwd)
 arg=${3:-}
-: "${GALERA_EVS_OPTS=evs.keepalive_period=PT0.5S;evs.suspect_timeout=PT2S;evs.inactive_timeout=PT4S;evs.install_timeout=PT3S;}"
+: "${GALERA_EVS_OPTS=evs.keepalive_period=PT0.5S;evs.suspect_timeout=PT2S;evs.inactive_timeout=PT4S;evs.install_timeout=PT3S;evs.inactive_check_period=PT0.25S;evs.join_retrans_period=PT0.25S;}"
 provider=/usr/lib/galera/libgalera_smm.so
 dbname=mauto_cluster
 # As root the nodes run as mysql: rsync's state transfer as root would
