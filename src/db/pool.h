@@ -37,6 +37,13 @@ struct db_schema {
 	size_t				 nsets;
 	const char			*session_init;
 	const char			*begin;
+	/*
+	 * For db_causal_per_request: run on its connections after
+	 * session_init (reads stop waiting for causality), and the
+	 * statement that waits once, before a request's first statement.
+	 */
+	const char			*causal_off;
+	const char			*causal_wait;
 };
 
 /*
@@ -96,6 +103,23 @@ int		 db_ping(struct db *db);
  * reconnections into m (util/metrics.h; borrowed, may be NULL).
  */
 void		 db_set_metrics(struct db *db, struct metrics *m);
+
+/*
+ * Makes db's reads wait for causality (Galera's wsrep_sync_wait, so that
+ * a read sees what any node committed before it) once per request rather
+ * than at every statement: from now on, and on every reconnection, the
+ * session runs schema->causal_off, and the first statement after each
+ * db_request_begin (or after a reconnection, which may have moved to
+ * another node) is preceded by schema->causal_wait.  Once the node has
+ * applied everything committed before that wait, every later read of the
+ * request sees it too.  For the workers that serve requests; other
+ * connections keep waiting at every read.  Returns 0 or a negative
+ * repo_err (the connection is then marked broken, and db_ensure's new
+ * one is set up so).
+ */
+int		 db_causal_per_request(struct db *db);
+/* A request starts: see db_causal_per_request. */
+void		 db_request_begin(struct db *db);
 
 /* Binds params and executes; stores the result set when it has one. */
 int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,

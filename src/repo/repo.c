@@ -42,9 +42,20 @@ static const char session_init[] =
 
 static const char begin[] = "START TRANSACTION";
 
+/*
+ * A worker's reads wait once per request (db_causal_per_request): the
+ * session stops waiting, and one statement that reads nothing waits
+ * before the request's first.
+ */
+static const char causal_off[] = "SET SESSION wsrep_sync_wait = 0";
+static const char causal_wait[] =
+    "SET STATEMENT wsrep_sync_wait = 1 FOR SELECT 1";
+
 const struct db_schema repo_schema = {
 	.sets = modules,
 	.nsets = REPO__MAX,
 	.session_init = session_init,
 	.begin = begin,
+	.causal_off = causal_off,
+	.causal_wait = causal_wait,
 };

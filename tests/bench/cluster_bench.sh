@@ -16,8 +16,10 @@
 # host on its own node) -- two wrk passes of BENCH_DURATION (default 5s):
 # Get Lead by Id of a random lead (tests/bench/leads_get.lua, BENCH_GET_CONNS
 # connections, default 8) and Sync Leads of 300 new leads a request
-# (tests/bench/leads_sync.lua, BENCH_SYNC_CONNS connections, default 2).
-# The ratios are to the single server.  Last, the recovery after a node
+# (tests/bench/leads_sync.lua, BENCH_SYNC_CONNS connections, default 2);
+# every target in turn, BENCH_CLUSTER_ROUNDS times (default 3), each
+# figure the median of its rounds.  The ratios are to the single server
+# (over its socket, and over TCP).  Last, the recovery after a node
 # kill: one client a host syncs one new lead a call; node 2 is killed
 # with SIGKILL; the recovery time is from the kill to the first half
 # second whose calls reach 90% of the rate before it.
@@ -35,6 +37,7 @@ duration=${BENCH_DURATION:-5s}
 get_conns=${BENCH_GET_CONNS:-8}
 sync_conns=${BENCH_SYNC_CONNS:-2}
 sync_conns=${sync_conns%% *}
+rounds=${BENCH_CLUSTER_ROUNDS:-3}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mauto-cluster-bench.XXXXXX")
 chmod 755 "$work"
@@ -74,6 +77,12 @@ mkdir -p "$work/db"
 printf 'skip-networking = 0\nbind-address = 127.0.0.1\nport = %s\n' \
     "$db_port" >"$work/db/extra.cnf"
 "$HARNESS_DIR/mariadb.sh" start "$work/db" >/dev/null
+db_user=$(. "$work/db/env"; echo "$MAUTO_DB_USER")
+mariadb --no-defaults --socket="$work/db/mysqld.sock" --user=root -e "
+    CREATE USER IF NOT EXISTS '$db_user'@'127.0.0.1'
+    IDENTIFIED BY '$(cat "$work/db/password")';
+    GRANT ALL PRIVILEGES ON \`mauto%\`.* TO '$db_user'@'127.0.0.1';" ||
+    harness_die "cannot let the database user in over TCP"
 harness_stack_start "$work/single" "$work/db/env" MAUTO_WORKERS="$workers" \
     MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0 MAUTO_CONCURRENCY_LIMIT=0
 load_leads "$work/single/env" "$(. "$work/single/env"; echo "$MAUTO_DB_NAME")"
@@ -127,29 +136,46 @@ pass()
 
 field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
 
-declare -A get_rps sync_rps get_p50 sync_p50 errs
+# med LIST: the median of a list of numbers (the lower one of an even count).
+med() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# span LIST: "min-max" of a list of numbers, rounded.
+span() { tr ' ' '\n' | grep . | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f", lo, hi }'; }
+
+# Rounds of every target in turn, so that the machine's other load falls
+# on all of them alike; each figure is the median of its rounds.
+declare -A get_l sync_l getp_l syncp_l errs
 n=0
+for round in $(seq 1 "$rounds"); do
+	for target in single tcp 1 2 3; do
+		case $target in
+		single) url=$single_url; client=("${single_client[@]}") ;;
+		tcp) url=$tcp_url; client=("${single_client[@]}") ;;
+		1) url=$host1_url; client=("${cluster_client[@]}") ;;
+		2) url=$hosts12_url; client=("${cluster_client[@]}") ;;
+		3) url=$hosts123_url; client=("${cluster_client[@]}") ;;
+		esac
+		token=$(harness_token "$url" "${client[@]}")
+		harness_log "passes: round $round, $target"
+		line=$(pass "${url}/rest/v1/lead/1.json" "$token" "$get_conns" \
+		    leads_get.lua id "$leads")
+		get_l[$target]+=" $(field rps "$line")"
+		getp_l[$target]+=" $(field p50_us "$line")"
+		e=$(( $(field http_errors "$line") + $(field socket_errors "$line") ))
+		n=$((n + 1))
+		line=$(pass "$url/rest/v1/leads.json" "$token" "$sync_conns" \
+		    leads_sync.lua new "c${n}x$(harness_random_hex 3)")
+		sync_l[$target]+=" $(field rps "$line")"
+		syncp_l[$target]+=" $(field p50_us "$line")"
+		errs[$target]=$(( ${errs[$target]:-0} + e +
+		    $(field http_errors "$line") + $(field socket_errors "$line") ))
+	done
+done
+declare -A get_rps sync_rps get_p50 sync_p50
 for target in single tcp 1 2 3; do
-	case $target in
-	single) url=$single_url; client=("${single_client[@]}") ;;
-	tcp) url=$tcp_url; client=("${single_client[@]}") ;;
-	1) url=$host1_url; client=("${cluster_client[@]}") ;;
-	2) url=$hosts12_url; client=("${cluster_client[@]}") ;;
-	3) url=$hosts123_url; client=("${cluster_client[@]}") ;;
-	esac
-	token=$(harness_token "$url" "${client[@]}")
-	harness_log "passes: $target"
-	line=$(pass "${url}/rest/v1/lead/1.json" "$token" "$get_conns" \
-	    leads_get.lua id "$leads")
-	get_rps[$target]=$(field rps "$line")
-	get_p50[$target]=$(field p50_us "$line")
-	e=$(( $(field http_errors "$line") + $(field socket_errors "$line") ))
-	n=$((n + 1))
-	line=$(pass "$url/rest/v1/leads.json" "$token" "$sync_conns" \
-	    leads_sync.lua new "c${n}x$(harness_random_hex 3)")
-	sync_rps[$target]=$(field rps "$line")
-	sync_p50[$target]=$(field p50_us "$line")
-	errs[$target]=$((e + $(field http_errors "$line") + $(field socket_errors "$line")))
+	get_rps[$target]=$(med <<<"${get_l[$target]}")
+	sync_rps[$target]=$(med <<<"${sync_l[$target]}")
+	get_p50[$target]=$(med <<<"${getp_l[$target]}")
+	sync_p50[$target]=$(med <<<"${syncp_l[$target]}")
 done
 
 harness_log "recovery after a node kill"
@@ -201,7 +227,8 @@ echo
 echo "$leads leads; $workers workers a host; Get Lead by Id at $get_conns connections,"
 echo "Sync Leads (300 new leads a request) at $sync_conns; passes of $duration."
 echo
-echo "Ratios to the single server over its socket, and (TCP) over TCP."
+echo "Medians of $rounds rounds (every target in turn each round); ratios to the"
+echo "single server over its socket, and (TCP) over TCP."
 echo
 echo "| target | Get Lead by Id req/s | p50 ms | ratio | (TCP) | Sync Leads req/s | leads/s | p50 ms | ratio | (TCP) | errors |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -220,6 +247,12 @@ for target in single tcp 1 2 3; do
 	    "$(r "${sync_rps[$target]}" "${sync_rps[single]}")" \
 	    "$(r "${sync_rps[$target]}" "${sync_rps[tcp]}")" "${errs[$target]}"
 done
+echo
+echo "Get Lead by Id req/s, lowest-highest of the rounds:"
+for target in single tcp 1 2 3; do
+	printf ' %s %s;' "$target" "$(span <<<"${get_l[$target]}")"
+done
+echo
 echo
 read -r rec rate <<<"$recovery"
 echo "Node kill under load (one client a host, one new lead a call, $rate calls/s"
