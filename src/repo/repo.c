@@ -34,6 +34,8 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
  * wsrep_sync_wait=1 makes reads on a Galera node wait until the node has
  * applied what the cluster committed before (docs/galera.md "Read your own
  * writes"); on a single server the variable exists and costs nothing.
+ * A worker's connection waits once per request instead (causal_off and
+ * causal_wait below).
  */
 static const char session_init[] =
     "SET SESSION time_zone = '+00:00', "
