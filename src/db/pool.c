@@ -435,7 +435,7 @@ db_causal_per_request(struct db *db)
 }
 
 void
-db_request_begin(struct db *db)
+db_causal_next(struct db *db)
 {
 	if (db != NULL && db->per_request)
 		db->need_wait = true;

@@ -109,7 +109,7 @@ void		 db_set_metrics(struct db *db, struct metrics *m);
  * a read sees what any node committed before it) once per request rather
  * than at every statement: from now on, and on every reconnection, the
  * session runs schema->causal_off, and the first statement after each
- * db_request_begin (or after a reconnection, which may have moved to
+ * db_causal_next (or after a reconnection, which may have moved to
  * another node) is preceded by schema->causal_wait.  Once the node has
  * applied everything committed before that wait, every later read of the
  * request sees it too.  For the workers that serve requests; other
@@ -118,8 +118,13 @@ void		 db_set_metrics(struct db *db, struct metrics *m);
  * one is set up so).
  */
 int		 db_causal_per_request(struct db *db);
-/* A request starts: see db_causal_per_request. */
-void		 db_request_begin(struct db *db);
+/*
+ * The next statement waits for causality (see db_causal_per_request; on
+ * other connections every read does): called as a request starts, and
+ * before a read that must see what the other hosts last wrote even
+ * between requests (the limits' sync, src/repo/repo_limits.c).
+ */
+void		 db_causal_next(struct db *db);
 
 /* Binds params and executes; stores the result set when it has one. */
 int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,
