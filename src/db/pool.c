@@ -50,6 +50,9 @@ struct db {
 	struct db_dyn		 dyn[DB_DYN_STMTS];
 	uint64_t		 dyn_clock;
 	int			 dyn_err;	/* see db_stmt_sql_err */
+	bool			 unknown;	/* db_tx_outcome_unknown */
+	bool			 per_request;	/* db_causal_per_request */
+	bool			 need_wait;	/* causal wait before next */
 	struct metrics		*metrics;	/* errors, reconnects; or NULL */
 	/* The repositories' caches (db_cache). */
 	void			*cache[DB_CACHE_SLOTS];
@@ -189,6 +192,9 @@ connect_node(struct db *db, size_t idx)
 	mysql_options(db->conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
 	mysql_options(db->conn, MYSQL_INIT_COMMAND,
 	    db->schema->session_init);
+	if (db->per_request)
+		mysql_options(db->conn, MYSQL_INIT_COMMAND,
+		    db->schema->causal_off);
 	host = cfg->db_socket != NULL ? "localhost" : db->nodes[idx].host;
 	if (mysql_real_connect(db->conn, host, cfg->db_user, cfg->db_password,
 	    cfg->db_name, db->nodes[idx].port, cfg->db_socket,
@@ -226,6 +232,8 @@ connect_any(struct db *db)
 			return r;
 		}
 		db->broken = false;
+		/* Maybe another node: wait again before the next read. */
+		db->need_wait = db->per_request;
 		return 0;
 	}
 	return r;
@@ -436,10 +444,52 @@ db_ping(struct db *db)
 }
 
 int
+db_causal_per_request(struct db *db)
+{
+	db->per_request = true;
+	db->need_wait = true;
+	if (db->conn == NULL || db->broken)
+		return 0;	/* db_ensure's connection will run causal_off */
+	if (mysql_real_query(db->conn, db->schema->causal_off,
+	    strlen(db->schema->causal_off)) != 0)
+		return db_error(db, NULL, "causal off");
+	return 0;
+}
+
+void
+db_causal_next(struct db *db)
+{
+	if (db != NULL && db->per_request)
+		db->need_wait = true;
+}
+
+/* The request's causal wait, before its first statement: 0 or an error. */
+static int
+causal_wait(struct db *db)
+{
+	MYSQL_RES *res;
+
+	if (!db->need_wait || db->conn == NULL)
+		return 0;
+	if (mysql_real_query(db->conn, db->schema->causal_wait,
+	    strlen(db->schema->causal_wait)) != 0)
+		return db_error(db, NULL, "causal wait");
+	if ((res = mysql_store_result(db->conn)) == NULL &&
+	    mysql_field_count(db->conn) != 0)
+		return db_error(db, NULL, "causal wait");
+	mysql_free_result(res);
+	db->need_wait = false;
+	return 0;
+}
+
+int
 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
 {
 	MYSQL_RES *meta;
+	int r;
 
+	if ((r = causal_wait(db)) != 0)
+		return r;
 	if (params != NULL && mysql_stmt_bind_param(st, params) != 0)
 		return db_error(db, st, where);
 	if (mysql_stmt_execute(st) != 0)
@@ -455,6 +505,10 @@ db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
 int
 db_tx_begin(struct db *db)
 {
+	int r;
+
+	if ((r = causal_wait(db)) != 0)
+		return r;
 	if (mysql_real_query(db->conn, db->schema->begin,
 	    strlen(db->schema->begin)) != 0)
 		return db_error(db, NULL, "begin");
@@ -497,6 +551,7 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 	int attempt, r = -REPO_ERR_INTERNAL;
 	bool lost_once = false, committing;
 
+	db->unknown = false;
 	for (attempt = 0; attempt < DB_TX_ATTEMPTS; attempt++) {
 		committing = false;
 		if ((r = db_ensure(db)) != 0)
@@ -520,9 +575,17 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 		if (r == -REPO_ERR_CONN && !lost_once &&
 		    (!committing || idempotent)) {
 			lost_once = true;
+			db->unknown = committing;
 			continue;
 		}
 		break;
 	}
+	db->unknown = false;
 	return r;
+}
+
+bool
+db_tx_outcome_unknown(const struct db *db)
+{
+	return db->unknown;
 }

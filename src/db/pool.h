@@ -37,6 +37,13 @@ struct db_schema {
 	size_t				 nsets;
 	const char			*session_init;
 	const char			*begin;
+	/*
+	 * For db_causal_per_request: run on its connections after
+	 * session_init (reads stop waiting for causality), and the
+	 * statement that waits once, before a request's first statement.
+	 */
+	const char			*causal_off;
+	const char			*causal_wait;
 };
 
 /*
@@ -110,6 +117,28 @@ int		 db_ping(struct db *db);
  */
 void		 db_set_metrics(struct db *db, struct metrics *m);
 
+/*
+ * Makes db's reads wait for causality (Galera's wsrep_sync_wait, so that
+ * a read sees what any node committed before it) once per request rather
+ * than at every statement: from now on, and on every reconnection, the
+ * session runs schema->causal_off, and the first statement after each
+ * db_causal_next (or after a reconnection, which may have moved to
+ * another node) is preceded by schema->causal_wait.  Once the node has
+ * applied everything committed before that wait, every later read of the
+ * request sees it too.  For the workers that serve requests; other
+ * connections keep waiting at every read.  Returns 0 or a negative
+ * repo_err (the connection is then marked broken, and db_ensure's new
+ * one is set up so).
+ */
+int		 db_causal_per_request(struct db *db);
+/*
+ * The next statement waits for causality (see db_causal_per_request; on
+ * other connections every read does): called as a request starts, and
+ * before a read that must see what the other hosts last wrote even
+ * between requests (the limits' sync, src/repo/repo_limits.c).
+ */
+void		 db_causal_next(struct db *db);
+
 /* Binds params and executes; stores the result set when it has one. */
 int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,
 		    const char *where);
@@ -124,10 +153,19 @@ void		 db_tx_rollback(struct db *db);
  * with jittered back-off.  A lost connection before COMMIT reconnects and
  * re-runs once; a lost connection during COMMIT returns REPO_ERR_CONN
  * (outcome unknown, docs/galera.md) unless idempotent is true, in which case
- * the function is run again.  Returns fn's result or a negative repo_err.
+ * the function is run again and db_tx_outcome_unknown() tells it so: it
+ * must then answer as its first run would have if that run committed.
+ * Returns fn's result or a negative repo_err.
  */
 int		 db_run_tx(struct db *db, int (*fn)(struct db *, void *),
 		    void *arg, bool idempotent);
+/*
+ * Whether the function db_run_tx is running now runs again after a
+ * COMMIT whose outcome is unknown (idempotent: the connection was lost
+ * at COMMIT).  It may then find what its own earlier run wrote, and
+ * answer as that run would have, rather than as a second call.
+ */
+bool		 db_tx_outcome_unknown(const struct db *db);
 
 #define DB_TX_ATTEMPTS	5
 

@@ -34,6 +34,8 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
  * wsrep_sync_wait=1 makes reads on a Galera node wait until the node has
  * applied what the cluster committed before (docs/galera.md "Read your own
  * writes"); on a single server the variable exists and costs nothing.
+ * A worker's connection waits once per request instead (causal_off and
+ * causal_wait below).
  */
 static const char session_init[] =
     "SET SESSION time_zone = '+00:00', "
@@ -42,9 +44,20 @@ static const char session_init[] =
 
 static const char begin[] = "START TRANSACTION";
 
+/*
+ * A worker's reads wait once per request (db_causal_per_request): the
+ * session stops waiting, and one statement that reads nothing waits
+ * before the request's first.
+ */
+static const char causal_off[] = "SET SESSION wsrep_sync_wait = 0";
+static const char causal_wait[] =
+    "SET STATEMENT wsrep_sync_wait = 1 FOR SELECT 1";
+
 const struct db_schema repo_schema = {
 	.sets = modules,
 	.nsets = REPO__MAX,
 	.session_init = session_init,
 	.begin = begin,
+	.causal_off = causal_off,
+	.causal_wait = causal_wait,
 };

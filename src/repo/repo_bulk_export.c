@@ -602,8 +602,21 @@ enqueue_tx(struct db *db, void *p)
 	status[l_status < sizeof(status) ? l_status : sizeof(status) - 1] =
 	    '\0';
 	r = -REPO_ERR_CONFLICT;
-	if (export_status_parse(status, false, &s) != 0 ||
-	    s != EXPORT_CREATED) {
+	if (export_status_parse(status, false, &s) != 0) {
+		a->why = EXPORT_REFUSED_NOT_CREATED;
+		goto out;
+	}
+	/*
+	 * Run again after a COMMIT whose outcome is unknown: a job past
+	 * Created (and not cancelled) says that COMMIT went through, and a
+	 * runner may already have started it: it is enqueued, as asked.
+	 */
+	if (db_tx_outcome_unknown(db) && s != EXPORT_CREATED &&
+	    s != EXPORT_CANCELLED) {
+		r = 0;
+		goto out;
+	}
+	if (s != EXPORT_CREATED) {
 		a->why = EXPORT_REFUSED_NOT_CREATED;
 		goto out;
 	}
@@ -828,17 +841,40 @@ struct take_over_arg {
 	bool		 failed;
 };
 
+/*
+ * Locks job id and reads its status and attempts: 0, -REPO_ERR_NOT_FOUND
+ * (no such job, or a status this version does not know) or an error.
+ */
+static int
+job_lock(struct db *db, int64_t id, enum export_status *s, int32_t *attempts)
+{
+	MYSQL_STMT *st = stmt(db, BX_STMT_JOB_LOCK);
+	MYSQL_BIND in[1], res[2];
+	char status[16];
+	unsigned long l_status = 0;
+	my_bool nul[2];
+	int r;
+
+	*attempts = 0;
+	bind_i64(&in[0], &id);
+	bind_out_str(&res[0], status, sizeof(status), &l_status, &nul[0]);
+	bind_out_i32(&res[1], attempts, &nul[1]);
+	if ((r = db_exec(db, st, in, "job lock")) != 0 ||
+	    (r = db_fetch_one(db, st, res, "job lock")) != 0)
+		return r;
+	status[l_status < sizeof(status) ? l_status : sizeof(status) - 1] =
+	    '\0';
+	return export_status_parse(status, false, s) == 0 ? 0 :
+	    -REPO_ERR_NOT_FOUND;
+}
+
 static int
 take_over_tx(struct db *db, void *p)
 {
 	struct take_over_arg *a = p;
-	MYSQL_STMT *st;
-	MYSQL_BIND in[1], res[2];
-	char status[16];
-	unsigned long l_status = 0;
 	enum export_status s;
 	int32_t attempts = 0;
-	my_bool nul[2];
+	MYSQL_BIND in[1];
 	int r;
 
 	a->job_id = 0;
@@ -850,19 +886,10 @@ take_over_tx(struct db *db, void *p)
 		goto out;
 	}
 	if (a->job_id != 0) {
-		st = stmt(db, BX_STMT_JOB_LOCK);
-		bind_i64(&in[0], &a->job_id);
-		bind_out_str(&res[0], status, sizeof(status), &l_status,
-		    &nul[0]);
-		bind_out_i32(&res[1], &attempts, &nul[1]);
-		if ((r = db_exec(db, st, in, "take over job")) != 0 ||
-		    ((r = db_fetch_one(db, st, res, "take over job")) != 0 &&
-		    r != -REPO_ERR_NOT_FOUND))
+		if ((r = job_lock(db, a->job_id, &s, &attempts)) != 0 &&
+		    r != -REPO_ERR_NOT_FOUND)
 			goto out;
-		status[l_status < sizeof(status) ? l_status :
-		    sizeof(status) - 1] = '\0';
-		if (r == 0 && export_status_parse(status, false, &s) == 0 &&
-		    s == EXPORT_PROCESSING) {
+		if (r == 0 && s == EXPORT_PROCESSING) {
 			if (attempts >= a->max) {
 				a->failed = true;
 				r = job_fail(db, a->job_id, attempts, a->msg,
@@ -1043,12 +1070,24 @@ complete_tx(struct db *db, void *p)
 	MYSQL_BIND in[6];
 	unsigned long l_sum = strlen(res->checksum);
 	int64_t records = res->records, size = res->size, id = a->c->job_id;
-	int32_t day = res->day_key, attempt = a->c->attempt;
+	int32_t day = res->day_key, attempt = a->c->attempt, done;
+	enum export_status s;
 	uint64_t rows = 0;
 	int r;
 
-	if ((r = still_held(db, a)) != 0)
+	if ((r = still_held(db, a)) != 0) {
+		/*
+		 * Run again after a COMMIT whose outcome is unknown: if that
+		 * COMMIT went through, this attempt of the job is Completed
+		 * and its slot free.  It is done, not lost (the runner would
+		 * drop the file).
+		 */
+		if (r == -REPO_ERR_NOT_FOUND && db_tx_outcome_unknown(db) &&
+		    job_lock(db, id, &s, &done) == 0 &&
+		    s == EXPORT_COMPLETED && done == attempt)
+			r = 0;
 		goto out;
+	}
 	bind_i64(&in[0], &records);
 	bind_i64(&in[1], &size);
 	bind_str(&in[2], res->checksum, &l_sum);
@@ -1071,7 +1110,7 @@ repo_bulk_export_complete(struct db *db, const char *owner,
 {
 	struct finish_arg a = { .owner = owner, .c = c, .res = res };
 
-	/* Conditional on the attempt: running it twice is harmless. */
+	/* Conditional on the attempt, and it knows its own earlier run. */
 	return db_run_tx(db, complete_tx, &a, true);
 }
 

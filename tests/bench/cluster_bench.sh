@@ -5,17 +5,21 @@
 #   tests/bench/cluster_bench.sh        (tests/bench/run calls it)
 #
 # Starts a single private MariaDB with one mautod host and nginx
-# (tests/harness), and tests/cluster/cluster.sh's three-node Galera
+# (tests/harness) and a second host on it over TCP, and tests/cluster/cluster.sh's three-node Galera
 # cluster with three mautod hosts; every host has BENCH_CLUSTER_WORKERS
 # workers (default 4), no API limits.  Both databases get the same
 # BENCH_CLUSTER_LEADS leads (default 10,000, ids 1..N, by SQL).  Then, for
-# each target -- single (one host on the single server), and 1, 2 and 3
+# each target -- single (one host on the single server, over its Unix
+# socket), tcp (one host on the single server over TCP, as the cluster's
+# hosts reach their nodes), and 1, 2 and 3
 # hosts over the cluster (nginx over host 1; hosts 1-2; hosts 1-3, each
 # host on its own node) -- two wrk passes of BENCH_DURATION (default 5s):
 # Get Lead by Id of a random lead (tests/bench/leads_get.lua, BENCH_GET_CONNS
 # connections, default 8) and Sync Leads of 300 new leads a request
-# (tests/bench/leads_sync.lua, BENCH_SYNC_CONNS connections, default 2).
-# The ratios are to the single server.  Last, the recovery after a node
+# (tests/bench/leads_sync.lua, BENCH_SYNC_CONNS connections, default 2);
+# every target in turn, BENCH_CLUSTER_ROUNDS times (default 3), each
+# figure the median of its rounds.  The ratios are to the single server
+# (over its socket, and over TCP).  Last, the recovery after a node
 # kill: one client a host syncs one new lead a call; node 2 is killed
 # with SIGKILL; the recovery time is from the kill to the first half
 # second whose calls reach 90% of the rate before it.
@@ -33,12 +37,15 @@ duration=${BENCH_DURATION:-5s}
 get_conns=${BENCH_GET_CONNS:-8}
 sync_conns=${BENCH_SYNC_CONNS:-2}
 sync_conns=${sync_conns%% *}
+rounds=${BENCH_CLUSTER_ROUNDS:-3}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mauto-cluster-bench.XXXXXX")
 chmod 755 "$work"
 cleanup()
 {
 	"$HARNESS_DIR/nginx.sh" stop "$work/nginx12" >/dev/null 2>&1 || true
+	"$HARNESS_DIR/nginx.sh" stop "$work/nginxt" >/dev/null 2>&1 || true
+	"$HARNESS_DIR/mautod.sh" stop "$work/tcp" >/dev/null 2>&1 || true
 	harness_stack_stop "$work/single" >/dev/null 2>&1 || true
 	"$HARNESS_DIR/mariadb.sh" stop "$work/db" >/dev/null 2>&1 || true
 	"$MAUTO_SRCDIR/tests/cluster/cluster.sh" stop "$work/cluster" \
@@ -62,11 +69,35 @@ load_leads()
 }
 
 harness_log "single server and one host"
+# The server also listens on TCP, as a server on its own machine would:
+# the cluster's hosts reach their nodes over TCP, the first single host
+# over the Unix socket.
+db_port=$(harness_free_port)
+mkdir -p "$work/db"
+printf 'skip-networking = 0\nbind-address = 127.0.0.1\nport = %s\n' \
+    "$db_port" >"$work/db/extra.cnf"
 "$HARNESS_DIR/mariadb.sh" start "$work/db" >/dev/null
+db_user=$(. "$work/db/env"; echo "$MAUTO_DB_USER")
+mariadb --no-defaults --socket="$work/db/mysqld.sock" --user=root -e "
+    CREATE USER IF NOT EXISTS '$db_user'@'127.0.0.1'
+    IDENTIFIED BY '$(cat "$work/db/password")';
+    GRANT ALL PRIVILEGES ON \`mauto%\`.* TO '$db_user'@'127.0.0.1';" ||
+    harness_die "cannot let the database user in over TCP"
 harness_stack_start "$work/single" "$work/db/env" MAUTO_WORKERS="$workers" \
     MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0 MAUTO_CONCURRENCY_LIMIT=0
 load_leads "$work/single/env" "$(. "$work/single/env"; echo "$MAUTO_DB_NAME")"
 single_url=$(. "$work/single/stack.env"; echo "$MAUTO_TEST_BASE_URL")
+# A second host on the same database over TCP, behind its own nginx.
+mkdir -p "$work/tcp"
+{
+	grep -v '_DB_SOCKET=' "$work/single/env"
+	echo "export MAUTO_DB_HOST='127.0.0.1:$db_port'"
+} >"$work/tcp/env"
+"$HARNESS_DIR/mautod.sh" start "$work/tcp" >/dev/null
+port=$(harness_free_port)
+MAUTO_WORKERS=$workers "$HARNESS_DIR/nginx.sh" start "$work/nginxt" "$port" \
+    "$work/tcp/mautod.sock"
+tcp_url=http://127.0.0.1:$port
 
 harness_log "three-node cluster and three hosts"
 mkdir -p "$work/cluster"
@@ -105,28 +136,46 @@ pass()
 
 field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
 
-declare -A get_rps sync_rps get_p50 sync_p50 errs
+# med LIST: the median of a list of numbers (the lower one of an even count).
+med() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# span LIST: "min-max" of a list of numbers, rounded.
+span() { tr ' ' '\n' | grep . | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f", lo, hi }'; }
+
+# Rounds of every target in turn, so that the machine's other load falls
+# on all of them alike; each figure is the median of its rounds.
+declare -A get_l sync_l getp_l syncp_l errs
 n=0
-for target in single 1 2 3; do
-	case $target in
-	single) url=$single_url; client=("${single_client[@]}") ;;
-	1) url=$host1_url; client=("${cluster_client[@]}") ;;
-	2) url=$hosts12_url; client=("${cluster_client[@]}") ;;
-	3) url=$hosts123_url; client=("${cluster_client[@]}") ;;
-	esac
-	token=$(harness_token "$url" "${client[@]}")
-	harness_log "passes: $target"
-	line=$(pass "${url}/rest/v1/lead/1.json" "$token" "$get_conns" \
-	    leads_get.lua id "$leads")
-	get_rps[$target]=$(field rps "$line")
-	get_p50[$target]=$(field p50_us "$line")
-	e=$(( $(field http_errors "$line") + $(field socket_errors "$line") ))
-	n=$((n + 1))
-	line=$(pass "$url/rest/v1/leads.json" "$token" "$sync_conns" \
-	    leads_sync.lua new "c${n}x$(harness_random_hex 3)")
-	sync_rps[$target]=$(field rps "$line")
-	sync_p50[$target]=$(field p50_us "$line")
-	errs[$target]=$((e + $(field http_errors "$line") + $(field socket_errors "$line")))
+for round in $(seq 1 "$rounds"); do
+	for target in single tcp 1 2 3; do
+		case $target in
+		single) url=$single_url; client=("${single_client[@]}") ;;
+		tcp) url=$tcp_url; client=("${single_client[@]}") ;;
+		1) url=$host1_url; client=("${cluster_client[@]}") ;;
+		2) url=$hosts12_url; client=("${cluster_client[@]}") ;;
+		3) url=$hosts123_url; client=("${cluster_client[@]}") ;;
+		esac
+		token=$(harness_token "$url" "${client[@]}")
+		harness_log "passes: round $round, $target"
+		line=$(pass "${url}/rest/v1/lead/1.json" "$token" "$get_conns" \
+		    leads_get.lua id "$leads")
+		get_l[$target]+=" $(field rps "$line")"
+		getp_l[$target]+=" $(field p50_us "$line")"
+		e=$(( $(field http_errors "$line") + $(field socket_errors "$line") ))
+		n=$((n + 1))
+		line=$(pass "$url/rest/v1/leads.json" "$token" "$sync_conns" \
+		    leads_sync.lua new "c${n}x$(harness_random_hex 3)")
+		sync_l[$target]+=" $(field rps "$line")"
+		syncp_l[$target]+=" $(field p50_us "$line")"
+		errs[$target]=$(( ${errs[$target]:-0} + e +
+		    $(field http_errors "$line") + $(field socket_errors "$line") ))
+	done
+done
+declare -A get_rps sync_rps get_p50 sync_p50
+for target in single tcp 1 2 3; do
+	get_rps[$target]=$(med <<<"${get_l[$target]}")
+	sync_rps[$target]=$(med <<<"${sync_l[$target]}")
+	get_p50[$target]=$(med <<<"${getp_l[$target]}")
+	sync_p50[$target]=$(med <<<"${syncp_l[$target]}")
 done
 
 harness_log "recovery after a node kill"
@@ -178,20 +227,32 @@ echo
 echo "$leads leads; $workers workers a host; Get Lead by Id at $get_conns connections,"
 echo "Sync Leads (300 new leads a request) at $sync_conns; passes of $duration."
 echo
-echo "| target | Get Lead by Id req/s | p50 ms | ratio | Sync Leads req/s | leads/s | p50 ms | ratio | errors |"
-echo "|---|---|---|---|---|---|---|---|---|"
-for target in single 1 2 3; do
+echo "Medians of $rounds rounds (every target in turn each round); ratios to the"
+echo "single server over its socket, and (TCP) over TCP."
+echo
+echo "| target | Get Lead by Id req/s | p50 ms | ratio | (TCP) | Sync Leads req/s | leads/s | p50 ms | ratio | (TCP) | errors |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+for target in single tcp 1 2 3; do
 	case $target in
 	single) name="single server, 1 host" ;;
+	tcp) name="single server over TCP, 1 host" ;;
 	*) name="Galera, $target host$([ "$target" = 1 ] || echo s)" ;;
 	esac
-	printf '| %s | %.0f | %.2f | %s | %.1f | %.0f | %.1f | %s | %s |\n' "$name" \
+	printf '| %s | %.0f | %.2f | %s | %s | %.1f | %.0f | %.1f | %s | %s | %s |\n' "$name" \
 	    "${get_rps[$target]}" "$(r "${get_p50[$target]}" 1000)" \
 	    "$(r "${get_rps[$target]}" "${get_rps[single]}")" \
+	    "$(r "${get_rps[$target]}" "${get_rps[tcp]}")" \
 	    "${sync_rps[$target]}" "$(awk -v a="${sync_rps[$target]}" 'BEGIN { print a * 300 }')" \
 	    "$(r "${sync_p50[$target]}" 1000)" \
-	    "$(r "${sync_rps[$target]}" "${sync_rps[single]}")" "${errs[$target]}"
+	    "$(r "${sync_rps[$target]}" "${sync_rps[single]}")" \
+	    "$(r "${sync_rps[$target]}" "${sync_rps[tcp]}")" "${errs[$target]}"
 done
+echo
+echo "Get Lead by Id req/s, lowest-highest of the rounds:"
+for target in single tcp 1 2 3; do
+	printf ' %s %s;' "$target" "$(span <<<"${get_l[$target]}")"
+done
+echo
 echo
 read -r rec rate <<<"$recovery"
 echo "Node kill under load (one client a host, one new lead a call, $rate calls/s"

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -125,3 +126,39 @@ def synced_all():
         return True
     except subprocess.CalledProcessError:
         return False
+
+
+def race(fns):
+    """Runs the functions at the same moment, one thread each; their
+    results in order."""
+    out = [None] * len(fns)
+    go = threading.Barrier(len(fns))
+
+    def one(i):
+        go.wait()
+        out[i] = fns[i]()
+    th = [threading.Thread(target=one, args=(i,)) for i in range(len(fns))]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    return out
+
+
+def host_restart(n, env=None):
+    """Stops host N (1..3) and starts it again with the variables of env
+    (a dict, e.g. MAUTO_DB_HOST) added to its env file, or with the file
+    as cluster.sh wrote it when env is None."""
+    path = os.path.join(DIR, 'host%d' % n, 'env')
+    subprocess.run(['bash', '-c', '. "$1/tests/harness/env.sh" && '
+                    '"$HARNESS_DIR/mautod.sh" stop "$2"', 'stop', SRC,
+                    os.path.dirname(path)], check=True,
+                   stdout=subprocess.DEVNULL)
+    # What cluster.sh wrote stays; a later line overrides it.
+    with open(path) as f:
+        lines = [x for x in f if '# host_restart' not in x]
+    for k, v in (env or {}).items():
+        lines.append("export %s='%s' # host_restart\n" % (k, v))
+    with open(path, 'w') as f:
+        f.writelines(lines)
+    cluster('host-start', n)

@@ -6,27 +6,12 @@
 # COMMIT fails with 1213 and src/db/pool.c runs the whole transaction
 # again, which then finds the winner's row.  Counted on every node.
 import random
-import threading
 
-from clusterlib import DIR, HOSTS, call, check, fail, sql, sync_leads
+from clusterlib import (DIR, HOSTS, call, check, fail, race, sql,
+                        sync_leads)
 
 ROUNDS = 25
 tag = '%06x' % random.getrandbits(24)
-
-
-def race(fns):
-    out = [None] * len(fns)
-    go = threading.Barrier(len(fns))
-
-    def one(i):
-        go.wait()
-        out[i] = fns[i]()
-    th = [threading.Thread(target=one, args=(i,)) for i in range(len(fns))]
-    for t in th:
-        t.start()
-    for t in th:
-        t.join()
-    return out
 
 
 def status_of(res):
