@@ -53,6 +53,7 @@ struct db {
 	bool			 unknown;	/* db_tx_outcome_unknown */
 	bool			 per_request;	/* db_causal_per_request */
 	bool			 need_wait;	/* causal wait before next */
+	int			 replicating;	/* -1 not known, 0, 1 */
 	struct metrics		*metrics;	/* errors, reconnects; or NULL */
 	/* The repositories' caches (db_cache). */
 	void			*cache[DB_CACHE_SLOTS];
@@ -234,6 +235,7 @@ connect_any(struct db *db)
 		db->broken = false;
 		/* Maybe another node: wait again before the next read. */
 		db->need_wait = db->per_request;
+		db->replicating = -1;
 		return 0;
 	}
 	return r;
@@ -248,6 +250,7 @@ db_open(struct db **out, const struct config *cfg,
 
 	*out = NULL;
 	db = xcalloc(1, sizeof(*db));
+	db->replicating = -1;
 	db->cfg = cfg;
 	db->schema = schema;
 	db->prepare = prepare;
@@ -463,14 +466,45 @@ db_causal_next(struct db *db)
 		db->need_wait = true;
 }
 
+/*
+ * Whether the connection's server replicates, asked once per connection:
+ * a single server has nothing to wait for, and a request there is spared
+ * the round trip of the wait.
+ */
+static int
+replicating(struct db *db)
+{
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+
+	if (db->replicating >= 0 || db->schema->replicating == NULL)
+		return db->schema->replicating == NULL ? 1 : db->replicating;
+	if (mysql_real_query(db->conn, db->schema->replicating,
+	    strlen(db->schema->replicating)) != 0 ||
+	    (res = mysql_store_result(db->conn)) == NULL)
+		return db_error(db, NULL, "replication probe");
+	row = mysql_fetch_row(res);
+	db->replicating = row != NULL && row[0] != NULL &&
+	    strcmp(row[0], "0") != 0;
+	mysql_free_result(res);
+	return db->replicating;
+}
+
 /* The request's causal wait, before its first statement: 0 or an error. */
 static int
 causal_wait(struct db *db)
 {
 	MYSQL_RES *res;
+	int r;
 
 	if (!db->need_wait || db->conn == NULL)
 		return 0;
+	if ((r = replicating(db)) < 0)
+		return r;
+	if (r == 0) {
+		db->need_wait = false;
+		return 0;
+	}
 	if (mysql_real_query(db->conn, db->schema->causal_wait,
 	    strlen(db->schema->causal_wait)) != 0)
 		return db_error(db, NULL, "causal wait");

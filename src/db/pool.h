@@ -44,6 +44,11 @@ struct db_schema {
 	 */
 	const char			*causal_off;
 	const char			*causal_wait;
+	/*
+	 * One row, one column: nonzero when the server replicates (a
+	 * Galera node); without it no causal wait is run.
+	 */
+	const char			*replicating;
 };
 
 /*

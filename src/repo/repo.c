@@ -52,6 +52,8 @@ static const char begin[] = "START TRANSACTION";
 static const char causal_off[] = "SET SESSION wsrep_sync_wait = 0";
 static const char causal_wait[] =
     "SET STATEMENT wsrep_sync_wait = 1 FOR SELECT 1";
+/* A single server has wsrep_on off: its requests skip the wait. */
+static const char replicating[] = "SELECT @@wsrep_on";
 
 const struct db_schema repo_schema = {
 	.sets = modules,
@@ -60,4 +62,5 @@ const struct db_schema repo_schema = {
 	.begin = begin,
 	.causal_off = causal_off,
 	.causal_wait = causal_wait,
+	.replicating = replicating,
 };
