@@ -742,16 +742,17 @@ email_ctx_read(struct call *c, struct resp *r, int32_t id,
 		return -API_ERR_SYSTEM;
 	if (x->em.template_id == 0)
 		return 0;
-	e = repo_etpl_get_used(c->app->db, &c->app->arena, x->em.template_id,
-	    &x->tpl);
-	if (e != 0)
-		return err_from_repo(e);
-	if (readonly && (p = parsed_find(x->tpl.id)) != NULL) {
+	/* A kept parse needs no copy of the template's HTML. */
+	if (readonly && (p = parsed_find(x->em.template_id)) != NULL) {
 		x->o = p->o;
 		x->doc = p->doc;
 		x->kept = x->has_tpl = true;
 		return 0;
 	}
+	e = repo_etpl_get_used(c->app->db, &c->app->arena, x->em.template_id,
+	    &x->tpl);
+	if (e != 0)
+		return err_from_repo(e);
 	if (tpl_parse_doc(x->tpl.content, x->tpl.content_len, &x->o, msg,
 	    &x->doc) != 0) {
 		json_object_put(x->content);

@@ -802,19 +802,28 @@ email_change_tx(struct db *db, void *arg)
 	    "repo_email_change");
 }
 
-/* Runs op on email id in one transaction (repo_email_change, _edit). */
+/* Runs fn(db, arg) in one transaction, *slot an arena for its time. */
 static int
-run_change(struct db *db, struct email_change *x)
+run_tx_arena(struct db *db, int (*fn)(struct db *, void *), void *arg,
+    struct arena **slot)
 {
 	struct arena a;
 	int r;
 
-	x->msg[0] = '\0';
-	x->a = &a;
 	arena_init(&a);
-	r = db_run_tx(db, email_change_tx, x, false);
+	*slot = &a;
+	r = db_run_tx(db, fn, arg, false);
 	arena_clear(&a);
+	*slot = NULL;
 	return r;
+}
+
+/* Runs op on email id in one transaction (repo_email_change, _edit). */
+static int
+run_change(struct db *db, struct email_change *x)
+{
+	x->msg[0] = '\0';
+	return run_tx_arena(db, email_change_tx, x, &x->a);
 }
 
 /* See repo_emails.h. */
@@ -869,15 +878,9 @@ repo_email_update(struct db *db, int32_t id, const struct repo_email_meta *m,
 {
 	struct email_update u = { m, old_template_id,
 	    { id, ASSET_EDIT, NULL, fn, arg, msg, NULL } };
-	struct arena a;
-	int r;
 
 	msg[0] = '\0';
-	u.x.a = &a;
-	arena_init(&a);
-	r = db_run_tx(db, email_update_tx, &u, false);
-	arena_clear(&a);
-	return r;
+	return run_tx_arena(db, email_update_tx, &u, &u.x.a);
 }
 
 /* Deletes or discards every email of steps, in id order, or none. */
