@@ -289,10 +289,12 @@ serve_loop(struct app *app, struct acceptor *acc)
 		if ((rc = wait_request(acc)) < 0)
 			return WORKER_EXIT_RUNTIME;
 		/*
-		 * Reconcile the limits (and read the auth epoch) while idle and
-		 * before serving, so a revocation made during an idle spell is
-		 * seen by the first request after it.
+		 * A connection the database closed while we waited is replaced
+		 * first.  Then reconcile the limits (and read the auth epoch)
+		 * while idle and before serving, so a revocation made during an
+		 * idle spell is seen by the first request after it.
 		 */
+		db_revive_idle(app->db);
 		limiter_tick(app->lim, app->db);
 		if (rc == 0)
 			continue;

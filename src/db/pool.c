@@ -6,6 +6,7 @@
  * connection lost during COMMIT.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -464,6 +465,38 @@ db_causal_next(struct db *db)
 {
 	if (db != NULL && db->per_request)
 		db->need_wait = true;
+}
+
+/*
+ * Whether the server has closed db's idle connection: between requests
+ * it sends nothing, so a readable socket holds its goodbye (an error
+ * packet, or the end of the stream) after a restart, a kill or
+ * wait_timeout.  One poll(2), no round trip.
+ */
+static bool
+closed_by_server(struct db *db)
+{
+	struct pollfd p;
+	my_socket fd;
+
+	if (db->conn == NULL || db->broken)
+		return false;
+	if ((fd = mysql_get_socket(db->conn)) < 0)
+		return true;
+	p.fd = (int)fd;
+	p.events = POLLIN;
+	p.revents = 0;
+	return poll(&p, 1, 0) > 0 && p.revents != 0;
+}
+
+void
+db_revive_idle(struct db *db)
+{
+	if (db == NULL || !closed_by_server(db))
+		return;
+	log_info("db: the server closed the idle connection; reconnecting");
+	db->broken = true;
+	(void)db_ensure(db);	/* failing, it stays broken: see pool.h */
 }
 
 /*

@@ -143,6 +143,13 @@ int		 db_causal_per_request(struct db *db);
  * between requests (the limits' sync, src/repo/repo_limits.c).
  */
 void		 db_causal_next(struct db *db);
+/*
+ * Replaces db's connection when the server closed it while it was idle
+ * (a node restarted or killed, wait_timeout), so that the work that
+ * comes next, a request, does not fail on it: called when a worker wakes.
+ * A failed reconnection leaves db broken for the next db_ensure.
+ */
+void		 db_revive_idle(struct db *db);
 
 /* Binds params and executes; stores the result set when it has one. */
 int		 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params,

@@ -724,6 +724,7 @@ loop(struct export_runner *r)
 	int e;
 
 	while (!runner_stop) {
+		db_revive_idle(r->db);
 		if (db_ensure(r->db) != 0) {
 			nap(POLL_MS * 2);
 			continue;

@@ -180,10 +180,18 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "UTC_TIMESTAMP() WHERE email_id = ? AND status = ?",
 	[EMAIL_STMT_LOCK] =
 	    "SELECT id FROM email WHERE id = ? FOR UPDATE",
+	/*
+	 * A locking read: on Galera the email row's lock does not hold back
+	 * another node's change of the versions (its touch of the email row
+	 * may change nothing, so neither its write set nor its applier meets
+	 * our lock).  Locking the version rows makes that change abort us
+	 * (1213, run again) instead of leaving this transaction's later
+	 * writes to find rows its snapshot still shows.
+	 */
 	[EMAIL_STMT_VERSIONS] =
 	    "SELECT COALESCE(SUM(status = 'draft'), 0), "
 	    "COALESCE(SUM(status = 'approved'), 0) FROM email_version "
-	    "WHERE email_id = ?",
+	    "WHERE email_id = ? FOR UPDATE",
 	[EMAIL_STMT_TOUCH] =
 	    "UPDATE email SET updated_at = UTC_TIMESTAMP() WHERE id = ?",
 	/* NULL leaves a value as it is. */

@@ -111,10 +111,11 @@ static const char *const sql[LPT_STMT__MAX] = {
 	    "UTC_TIMESTAMP() WHERE template_id = ? AND status = ?",
 	[LPT_STMT_LOCK] =
 	    "SELECT template_type FROM lp_template WHERE id = ? FOR UPDATE",
+	/* Locking, as the emails' (src/repo/repo_emails.c) say why. */
 	[LPT_STMT_VERSIONS] =
 	    "SELECT COALESCE(SUM(status = 'draft'), 0), "
 	    "COALESCE(SUM(status = 'approved'), 0) FROM lp_template_version "
-	    "WHERE template_id = ?",
+	    "WHERE template_id = ? FOR UPDATE",
 	/* After a change of versions: the flags say what the rows are. */
 	[LPT_STMT_TOUCH] =
 	    "UPDATE lp_template t SET updated_at = UTC_TIMESTAMP(), "
