@@ -13,7 +13,9 @@
 # socket), tcp (one host on the single server over TCP, as the cluster's
 # hosts reach their nodes), and 1, 2 and 3
 # hosts over the cluster (nginx over host 1; hosts 1-2; hosts 1-3, each
-# host on its own node) -- two wrk passes of BENCH_DURATION (default 5s):
+# host on its own node) -- two wrk passes of BENCH_DURATION (default 5s),
+# every server with an innodb_buffer_pool_size of BENCH_CLUSTER_POOL
+# (default 256M):
 # Get Lead by Id of a random lead (tests/bench/leads_get.lua, BENCH_GET_CONNS
 # connections, default 8) and Sync Leads of 300 new leads a request
 # (tests/bench/leads_sync.lua, BENCH_SYNC_CONNS connections, default 2);
@@ -38,6 +40,10 @@ get_conns=${BENCH_GET_CONNS:-8}
 sync_conns=${BENCH_SYNC_CONNS:-2}
 sync_conns=${sync_conns%% *}
 rounds=${BENCH_CLUSTER_ROUNDS:-3}
+# The single server and every node get the same buffer pool, big enough
+# for the lead table the sync passes grow, so that the ratios compare
+# Galera with one server and not two cache sizes.
+pool=${BENCH_CLUSTER_POOL:-256M}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mauto-cluster-bench.XXXXXX")
 chmod 755 "$work"
@@ -74,8 +80,8 @@ harness_log "single server and one host"
 # over the Unix socket.
 db_port=$(harness_free_port)
 mkdir -p "$work/db"
-printf 'skip-networking = 0\nbind-address = 127.0.0.1\nport = %s\n' \
-    "$db_port" >"$work/db/extra.cnf"
+printf 'skip-networking = 0\nbind-address = 127.0.0.1\nport = %s\ninnodb-buffer-pool-size = %s\n' \
+    "$db_port" "$pool" >"$work/db/extra.cnf"
 "$HARNESS_DIR/mariadb.sh" start "$work/db" >/dev/null
 db_user=$(. "$work/db/env"; echo "$MAUTO_DB_USER")
 mariadb --no-defaults --socket="$work/db/mysqld.sock" --user=root -e "
@@ -103,7 +109,8 @@ harness_log "three-node cluster and three hosts"
 mkdir -p "$work/cluster"
 printf 'export MAUTO_RATE_LIMIT_CALLS=0\nexport MAUTO_DAILY_QUOTA=0\nexport MAUTO_CONCURRENCY_LIMIT=0\n' \
     >"$work/cluster/host.env"
-CLUSTER_WORKERS=$workers "$MAUTO_SRCDIR/tests/cluster/cluster.sh" start \
+CLUSTER_WORKERS=$workers CLUSTER_POOL=$pool \
+    "$MAUTO_SRCDIR/tests/cluster/cluster.sh" start \
     "$work/cluster" 3 >/dev/null
 load_leads "$work/cluster/server.env" mauto_cluster
 # shellcheck disable=SC1091

@@ -43,7 +43,8 @@
 # for mautoctl, harness_sql and harness_stack_start), DIR/cluster.env
 # (CLUSTER_HOSTS, CLUSTER_NODE_PORTS).  Environment: CLUSTER_WORKERS
 # (mautod workers per host, default 3), GALERA_EVS_OPTS (failure
-# detection; empty: Galera's defaults).
+# detection; empty: Galera's defaults), CLUSTER_POOL (each node's
+# innodb_buffer_pool_size, default 24M: small, for the tests).
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh
@@ -100,7 +101,7 @@ node_cnf()
 skip-networking = 0
 bind-address = 127.0.0.1
 port = $sql
-innodb-buffer-pool-size = 24M
+innodb-buffer-pool-size = ${CLUSTER_POOL:-24M}
 max-connections = 150
 wsrep-on = ON
 wsrep-provider = $provider
