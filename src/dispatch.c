@@ -234,7 +234,6 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 	int err;
 
 	*admitted = false;
-	db_causal_next(app->db);	/* the request's reads see every commit */
 	if ((err = fault_header(app, c, r)) != 0)
 		return err;
 	if (rt->auth == AUTH_TOKEN) {

@@ -173,8 +173,6 @@ app_setup(struct app *app, const struct worker_args *wa)
 		return -1;
 	}
 	db_set_metrics(app->db, wa->metrics);
-	/* On failure the reconnection sets the session up. */
-	(void)db_causal_per_request(app->db);
 	app->tokens = token_cache_new();
 	return 0;
 }

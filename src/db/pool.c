@@ -52,9 +52,6 @@ struct db {
 	uint64_t		 dyn_clock;
 	int			 dyn_err;	/* see db_stmt_sql_err */
 	bool			 unknown;	/* db_tx_outcome_unknown */
-	bool			 per_request;	/* db_causal_per_request */
-	bool			 need_wait;	/* causal wait before next */
-	int			 replicating;	/* -1 not known, 0, 1 */
 	struct metrics		*metrics;	/* errors, reconnects; or NULL */
 	/* The repositories' caches (db_cache). */
 	void			*cache[DB_CACHE_SLOTS];
@@ -194,9 +191,6 @@ connect_node(struct db *db, size_t idx)
 	mysql_options(db->conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
 	mysql_options(db->conn, MYSQL_INIT_COMMAND,
 	    db->schema->session_init);
-	if (db->per_request)
-		mysql_options(db->conn, MYSQL_INIT_COMMAND,
-		    db->schema->causal_off);
 	host = cfg->db_socket != NULL ? "localhost" : db->nodes[idx].host;
 	if (mysql_real_connect(db->conn, host, cfg->db_user, cfg->db_password,
 	    cfg->db_name, db->nodes[idx].port, cfg->db_socket,
@@ -234,9 +228,6 @@ connect_any(struct db *db)
 			return r;
 		}
 		db->broken = false;
-		/* Maybe another node: wait again before the next read. */
-		db->need_wait = db->per_request;
-		db->replicating = -1;
 		return 0;
 	}
 	return r;
@@ -251,7 +242,6 @@ db_open(struct db **out, const struct config *cfg,
 
 	*out = NULL;
 	db = xcalloc(1, sizeof(*db));
-	db->replicating = -1;
 	db->cfg = cfg;
 	db->schema = schema;
 	db->prepare = prepare;
@@ -447,26 +437,6 @@ db_ping(struct db *db)
 	return 0;
 }
 
-int
-db_causal_per_request(struct db *db)
-{
-	db->per_request = true;
-	db->need_wait = true;
-	if (db->conn == NULL || db->broken)
-		return 0;	/* db_ensure's connection will run causal_off */
-	if (mysql_real_query(db->conn, db->schema->causal_off,
-	    strlen(db->schema->causal_off)) != 0)
-		return db_error(db, NULL, "causal off");
-	return 0;
-}
-
-void
-db_causal_next(struct db *db)
-{
-	if (db != NULL && db->per_request)
-		db->need_wait = true;
-}
-
 /*
  * Whether the server has closed db's idle connection: between requests
  * it sends nothing, so a readable socket holds its goodbye (an error
@@ -499,64 +469,11 @@ db_revive_idle(struct db *db)
 	(void)db_ensure(db);	/* failing, it stays broken: see pool.h */
 }
 
-/*
- * Whether the connection's server replicates, asked once per connection:
- * a single server has nothing to wait for, and a request there is spared
- * the round trip of the wait.
- */
-static int
-replicating(struct db *db)
-{
-	MYSQL_RES *res;
-	MYSQL_ROW row;
-
-	if (db->replicating >= 0 || db->schema->replicating == NULL)
-		return db->schema->replicating == NULL ? 1 : db->replicating;
-	if (mysql_real_query(db->conn, db->schema->replicating,
-	    strlen(db->schema->replicating)) != 0 ||
-	    (res = mysql_store_result(db->conn)) == NULL)
-		return db_error(db, NULL, "replication probe");
-	row = mysql_fetch_row(res);
-	db->replicating = row != NULL && row[0] != NULL &&
-	    strcmp(row[0], "0") != 0;
-	mysql_free_result(res);
-	return db->replicating;
-}
-
-/* The request's causal wait, before its first statement: 0 or an error. */
-static int
-causal_wait(struct db *db)
-{
-	MYSQL_RES *res;
-	int r;
-
-	if (!db->need_wait || db->conn == NULL)
-		return 0;
-	if ((r = replicating(db)) < 0)
-		return r;
-	if (r == 0) {
-		db->need_wait = false;
-		return 0;
-	}
-	if (mysql_real_query(db->conn, db->schema->causal_wait,
-	    strlen(db->schema->causal_wait)) != 0)
-		return db_error(db, NULL, "causal wait");
-	if ((res = mysql_store_result(db->conn)) == NULL &&
-	    mysql_field_count(db->conn) != 0)
-		return db_error(db, NULL, "causal wait");
-	mysql_free_result(res);
-	db->need_wait = false;
-	return 0;
-}
-
 int
 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
 {
 	MYSQL_RES *meta;
-	int r;
 
-	if ((r = causal_wait(db)) != 0)
-		return r;
 	if (params != NULL && mysql_stmt_bind_param(st, params) != 0)
 		return db_error(db, st, where);
 	if (mysql_stmt_execute(st) != 0)
@@ -572,10 +489,6 @@ db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
 int
 db_tx_begin(struct db *db)
 {
-	int r;
-
-	if ((r = causal_wait(db)) != 0)
-		return r;
 	if (mysql_real_query(db->conn, db->schema->begin,
 	    strlen(db->schema->begin)) != 0)
 		return db_error(db, NULL, "begin");

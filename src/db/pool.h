@@ -37,18 +37,6 @@ struct db_schema {
 	size_t				 nsets;
 	const char			*session_init;
 	const char			*begin;
-	/*
-	 * For db_causal_per_request: run on its connections after
-	 * session_init (reads stop waiting for causality), and the
-	 * statement that waits once, before a request's first statement.
-	 */
-	const char			*causal_off;
-	const char			*causal_wait;
-	/*
-	 * One row, one column: nonzero when the server replicates (a
-	 * Galera node); without it no causal wait is run.
-	 */
-	const char			*replicating;
 };
 
 /*
@@ -122,27 +110,6 @@ int		 db_ping(struct db *db);
  */
 void		 db_set_metrics(struct db *db, struct metrics *m);
 
-/*
- * Makes db's reads wait for causality (Galera's wsrep_sync_wait, so that
- * a read sees what any node committed before it) once per request rather
- * than at every statement: from now on, and on every reconnection, the
- * session runs schema->causal_off, and the first statement after each
- * db_causal_next (or after a reconnection, which may have moved to
- * another node) is preceded by schema->causal_wait.  Once the node has
- * applied everything committed before that wait, every later read of the
- * request sees it too.  For the workers that serve requests; other
- * connections keep waiting at every read.  Returns 0 or a negative
- * repo_err (the connection is then marked broken, and db_ensure's new
- * one is set up so).
- */
-int		 db_causal_per_request(struct db *db);
-/*
- * The next statement waits for causality (see db_causal_per_request; on
- * other connections every read does): called as a request starts, and
- * before a read that must see what the other hosts last wrote even
- * between requests (the limits' sync, src/repo/repo_limits.c).
- */
-void		 db_causal_next(struct db *db);
 /*
  * Replaces db's connection when the server closed it while it was idle
  * (a node restarted or killed, wait_timeout), so that the work that

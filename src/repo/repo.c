@@ -34,8 +34,9 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
  * wsrep_sync_wait=1 makes reads on a Galera node wait until the node has
  * applied what the cluster committed before (docs/galera.md "Read your own
  * writes"); on a single server the variable exists and costs nothing.
- * A worker's connection waits once per request instead (causal_off and
- * causal_wait below).
+ * Every read statement waits: most requests read once, and a separate
+ * wait before a request's first statement cost a Galera node more than
+ * the waits it saved (docs/galera.md).
  */
 static const char session_init[] =
     "SET SESSION time_zone = '+00:00', "
@@ -44,23 +45,9 @@ static const char session_init[] =
 
 static const char begin[] = "START TRANSACTION";
 
-/*
- * A worker's reads wait once per request (db_causal_per_request): the
- * session stops waiting, and one statement that reads nothing waits
- * before the request's first.
- */
-static const char causal_off[] = "SET SESSION wsrep_sync_wait = 0";
-static const char causal_wait[] =
-    "SET STATEMENT wsrep_sync_wait = 1 FOR SELECT 1";
-/* A single server has wsrep_on off: its requests skip the wait. */
-static const char replicating[] = "SELECT @@wsrep_on";
-
 const struct db_schema repo_schema = {
 	.sets = modules,
 	.nsets = REPO__MAX,
 	.session_init = session_init,
 	.begin = begin,
-	.causal_off = causal_off,
-	.causal_wait = causal_wait,
-	.replicating = replicating,
 };

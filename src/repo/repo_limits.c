@@ -120,8 +120,7 @@ repo_limits_sum_others(struct db *db, const char *host, int64_t day_key,
 	memset(out, 0, sizeof(*out));
 	if ((r = db_ensure(db)) != 0)
 		goto out;
-	/* The other hosts' latest rows, also between requests. */
-	db_causal_next(db);
+	/* The other hosts' latest rows: the read waits (src/repo/repo.c). */
 	st = stmt(db, LIMITS_STMT_SUM_OTHERS);
 	bind_i64(&in[0], &fresh_us);
 	bind_i64(&in[1], &fresh_us);
