@@ -51,6 +51,7 @@ enum bulk_export_stmt {
 	BX_STMT_JOB_FAIL,
 	BX_STMT_JOB_COMPLETE,
 	BX_STMT_HEARTBEAT,
+	BX_STMT_STILL_PROCESSING,
 	BX_STMT_ORPHANS,
 	BX_STMT_FILES_DUE,
 	BX_STMT_FILE_GONE,
@@ -167,6 +168,14 @@ static const char *const sql[BX_STMT__MAX] = {
 	    "SET s.lease_until = NOW(6) + INTERVAL ? SECOND "
 	    "WHERE s.slot = ? AND s.owner = ? AND s.job_id = ? "
 	    "AND j.status = 'Processing' AND j.attempts = ?",
+	/*
+	 * Parameters: job, attempt.  A read, so on Galera it waits until
+	 * the node has applied what was committed before (a cancel made
+	 * through another host), which the heartbeat's UPDATE does not.
+	 */
+	[BX_STMT_STILL_PROCESSING] =
+	    "SELECT COUNT(*) FROM export_job WHERE id = ? "
+	    "AND status = 'Processing' AND attempts = ?",
 	/* Parameter: seconds a job must have been Processing. */
 	[BX_STMT_ORPHANS] =
 	    "UPDATE export_job j SET status = 'Queued', started_at = NULL "
@@ -1023,12 +1032,22 @@ repo_bulk_export_heartbeat(struct db *db, const char *owner,
 	MYSQL_BIND in[5];
 	unsigned long l_owner = strlen(owner);
 	int32_t lease = lease_secs, slot = c->slot, attempt = c->attempt;
-	int64_t job = c->job_id;
+	int64_t job = c->job_id, processing = 0;
 	uint64_t rows = 0;
 	int r;
 
 	if ((r = db_ensure(db)) != 0)
 		goto out;
+	/* A job cancelled through another host is seen here first. */
+	bind_i64(&in[0], &job);
+	bind_i32(&in[1], &attempt);
+	if ((r = get_i64(db, BX_STMT_STILL_PROCESSING, in,
+	    "repo_bulk_export_heartbeat", &processing)) != 0)
+		goto out;
+	if (processing == 0) {
+		r = -REPO_ERR_NOT_FOUND;
+		goto out;
+	}
 	bind_i32(&in[0], &lease);
 	bind_i32(&in[1], &slot);
 	bind_str(&in[2], owner, &l_owner);
