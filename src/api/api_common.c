@@ -16,6 +16,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -140,6 +141,41 @@ struct json_object *
 api_common_str_or_null(const char *s)
 {
 	return s != NULL ? json_object_new_string(s) : NULL;
+}
+
+/* See api_common.h. */
+int
+api_common_result_text(struct call *c, struct resp *r, struct buf *b)
+{
+	char *p = NULL;
+
+	if (buf_ok(b) && (p = arena_alloc(&c->app->arena, b->len)) != NULL) {
+		memcpy(p, b->data, b->len);
+		resp_result_text(r, p, b->len);
+	}
+	buf_clear(b);
+	return p != NULL ? 0 : -API_ERR_SYSTEM;
+}
+
+/* See api_common.h. */
+size_t
+api_common_array_text(struct buf *b, const char *json)
+{
+	struct json_object *v;
+	const char *t;
+	size_t len = 0, n = 0;
+
+	v = json != NULL ? json_tokener_parse(json) : NULL;
+	if (v != NULL && json_object_is_type(v, json_type_array)) {
+		n = json_object_array_length(v);
+		t = json_object_to_json_string_length(v,
+		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+		    &len);
+		buf_add(b, t, len);
+	} else
+		buf_adds(b, "[]");
+	json_object_put(v);
+	return n;
 }
 
 /* See api_common.h. */
