@@ -157,6 +157,36 @@ api_common_result_text(struct call *c, struct resp *r, struct buf *b)
 	return p != NULL ? 0 : -API_ERR_SYSTEM;
 }
 
+/*
+ * Whether json is an array of strings of printable ASCII without escapes
+ * and without spaces, which json-c writes again byte for byte after
+ * parsing it; *n is its length.
+ */
+static bool
+plain_array(const char *json, size_t *n)
+{
+	const char *s = json;
+
+	*n = 0;
+	if (*s++ != '[')
+		return false;
+	if (*s == ']')
+		return s[1] == '\0';
+	for (;;) {
+		if (*s++ != '"')
+			return false;
+		for (; *s != '"'; s++)
+			if (*s < 0x20 || *s > 0x7e || *s == '\\')
+				return false;
+		s++;
+		(*n)++;
+		if (*s == ']')
+			return s[1] == '\0';
+		if (*s++ != ',')
+			return false;
+	}
+}
+
 /* See api_common.h. */
 size_t
 api_common_array_text(struct buf *b, const char *json)
@@ -165,6 +195,10 @@ api_common_array_text(struct buf *b, const char *json)
 	const char *t;
 	size_t len = 0, n = 0;
 
+	if (json != NULL && plain_array(json, &n)) {
+		buf_adds(b, json);
+		return n;
+	}
 	v = json != NULL ? json_tokener_parse(json) : NULL;
 	if (v != NULL && json_object_is_type(v, json_type_array)) {
 		n = json_object_array_length(v);
