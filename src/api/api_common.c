@@ -166,6 +166,7 @@ static bool
 plain_array(const char *json, size_t *n)
 {
 	const char *s = json;
+	size_t k = 0;
 
 	*n = 0;
 	if (*s++ != '[')
@@ -179,9 +180,11 @@ plain_array(const char *json, size_t *n)
 			if (*s < 0x20 || *s > 0x7e || *s == '\\')
 				return false;
 		s++;
-		(*n)++;
-		if (*s == ']')
-			return s[1] == '\0';
+		k++;
+		if (*s == ']' && s[1] == '\0') {
+			*n = k;
+			return true;
+		}
 		if (*s++ != ',')
 			return false;
 	}
