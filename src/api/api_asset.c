@@ -24,6 +24,7 @@
 #include "model/asset.h"
 #include "model/folder.h"
 #include "repo/repo_folders.h"
+#include "util/buf.h"
 #include "util/config.h"
 #include "util/timeutil.h"
 
@@ -113,6 +114,45 @@ api_asset_time_json(const char *db)
 		return NULL;
 	(void)snprintf(out, sizeof(out), "%s+0000", iso);
 	return json_object_new_string(out);
+}
+
+/* See api_asset.h. */
+void
+api_asset_time_text(struct buf *b, const char *db)
+{
+	char iso[TIME_ISO_BYTES];
+
+	if (time_iso_from_db(db, iso) == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_addc(b, '"');
+	buf_adds(b, iso);
+	buf_adds(b, "+0000\"");
+}
+
+/* See api_asset.h. */
+void
+api_asset_head_text(struct buf *b, struct call *c, int64_t id,
+    const char *name, const char *description, const char *created_at,
+    const char *updated_at, const char *prefix)
+{
+	const char *base = c->app->cfg->app_url != NULL ?
+	    c->app->cfg->app_url : "http://localhost";
+	char url[320];
+
+	buf_printf(b, "\"id\":%lld,\"name\":", (long long)id);
+	buf_add_json_cstr(b, name);
+	buf_adds(b, ",\"description\":");
+	buf_add_json_cstr(b, description);
+	buf_adds(b, ",\"createdAt\":");
+	api_asset_time_text(b, created_at);
+	buf_adds(b, ",\"updatedAt\":");
+	api_asset_time_text(b, updated_at);
+	(void)snprintf(url, sizeof(url), "%s/#%s%lldB2", base, prefix,
+	    (long long)id);
+	buf_adds(b, ",\"url\":");
+	buf_add_json_cstr(b, url);
 }
 
 /* See api_asset.h. */

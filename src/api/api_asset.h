@@ -12,6 +12,7 @@
 #include "model/asset.h"
 #include "model/folder.h"
 
+struct buf;
 struct call;
 struct json_object;
 struct repo_place;
@@ -155,5 +156,16 @@ struct json_object	*api_asset_head_json(struct call *c, int64_t id,
 
 struct json_object	*api_asset_url_json(struct call *c, const char *prefix,
 			    int64_t id);
+
+/*
+ * The members of api_asset_head_json as JSON text appended to b (from
+ * "id" to the url, without braces), byte for byte as json-c writes them.
+ */
+void	api_asset_head_text(struct buf *b, struct call *c, int64_t id,
+	    const char *name, const char *description, const char *created_at,
+	    const char *updated_at, const char *prefix);
+
+/* api_asset_time_json as JSON text appended to b. */
+void	api_asset_time_text(struct buf *b, const char *db);
 
 #endif

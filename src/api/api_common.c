@@ -16,6 +16,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -140,6 +141,78 @@ struct json_object *
 api_common_str_or_null(const char *s)
 {
 	return s != NULL ? json_object_new_string(s) : NULL;
+}
+
+/* See api_common.h. */
+int
+api_common_result_text(struct call *c, struct resp *r, struct buf *b)
+{
+	char *p = NULL;
+
+	if (buf_ok(b) && (p = arena_alloc(&c->app->arena, b->len)) != NULL) {
+		memcpy(p, b->data, b->len);
+		resp_result_text(r, p, b->len);
+	}
+	buf_clear(b);
+	return p != NULL ? 0 : -API_ERR_SYSTEM;
+}
+
+/*
+ * Whether json is an array of strings of printable ASCII without escapes
+ * and without spaces, which json-c writes again byte for byte after
+ * parsing it; *n is its length.
+ */
+static bool
+plain_array(const char *json, size_t *n)
+{
+	const char *s = json;
+	size_t k = 0;
+
+	*n = 0;
+	if (*s++ != '[')
+		return false;
+	if (*s == ']')
+		return s[1] == '\0';
+	for (;;) {
+		if (*s++ != '"')
+			return false;
+		for (; *s != '"'; s++)
+			if (*s < 0x20 || *s > 0x7e || *s == '\\')
+				return false;
+		s++;
+		k++;
+		if (*s == ']' && s[1] == '\0') {
+			*n = k;
+			return true;
+		}
+		if (*s++ != ',')
+			return false;
+	}
+}
+
+/* See api_common.h. */
+size_t
+api_common_array_text(struct buf *b, const char *json)
+{
+	struct json_object *v;
+	const char *t;
+	size_t len = 0, n = 0;
+
+	if (json != NULL && plain_array(json, &n)) {
+		buf_adds(b, json);
+		return n;
+	}
+	v = json != NULL ? json_tokener_parse(json) : NULL;
+	if (v != NULL && json_object_is_type(v, json_type_array)) {
+		n = json_object_array_length(v);
+		t = json_object_to_json_string_length(v,
+		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+		    &len);
+		buf_add(b, t, len);
+	} else
+		buf_adds(b, "[]");
+	json_object_put(v);
+	return n;
 }
 
 /* See api_common.h. */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct buf;
 struct call;
 struct json_object;
 struct resp;
@@ -63,6 +64,19 @@ struct json_object *api_common_db_time_json(const char *db);
 
 /* A JSON string of s, or NULL (json null) when s is NULL. */
 struct json_object *api_common_str_or_null(const char *s);
+
+/*
+ * The JSON text in b (the result array, written without json-c objects)
+ * as r's result (resp_result_text), copied to the call's arena; b is
+ * cleared.  0, or -API_ERR_SYSTEM when b overflowed or the arena is full.
+ */
+int	api_common_result_text(struct call *c, struct resp *r, struct buf *b);
+
+/*
+ * The JSON array in text json appended to b as json-c writes it after
+ * parsing it ([] when json is NULL or not an array); returns its length.
+ */
+size_t	api_common_array_text(struct buf *b, const char *json);
 
 /* The request body when it is a JSON object (borrowed), else NULL. */
 struct json_object *api_common_body_object(const struct call *c);

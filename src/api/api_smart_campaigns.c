@@ -109,6 +109,7 @@
 #include "repo/repo_folders.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
+#include "util/buf.h"
 #include "util/config.h"
 #include "util/num.h"
 
@@ -132,151 +133,158 @@ status_word(const struct repo_sc *s)
 	return campaign_status_name(s->active, s->ntriggers);
 }
 
-static struct json_object *
-str_or_null(const char *s)
+/* A boolean member's value. */
+static const char *
+tf(bool v)
 {
-	return s != NULL ? json_object_new_string(s) : NULL;
+	return v ? "true" : "false";
 }
 
-static struct json_object *
-attr_json(const struct repo_sc_attr *k)
+static void
+attr_text(struct buf *b, const struct repo_sc_attr *k)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "id", json_object_new_int(k->id));
-	json_object_object_add(o, "activityTypeAttribId",
-	    json_object_new_int(k->id));
-	json_object_object_add(o, "name", json_object_new_string(k->name));
-	json_object_object_add(o, "dataType",
-	    json_object_new_string(k->data_type));
-	json_object_object_add(o, "value", str_or_null(k->value));
-	json_object_object_add(o, "format", NULL);
-	json_object_object_add(o, "primary",
-	    json_object_new_boolean(k->primary));
-	return o;
+	buf_printf(b, "{\"id\":%d,\"activityTypeAttribId\":%d,\"name\":",
+	    (int)k->id, (int)k->id);
+	buf_add_json_cstr(b, k->name);
+	buf_adds(b, ",\"dataType\":");
+	buf_add_json_cstr(b, k->data_type);
+	buf_adds(b, ",\"value\":");
+	buf_add_json_cstr(b, k->value);
+	buf_adds(b, ",\"format\":null,\"primary\":");
+	buf_adds(b, tf(k->primary));
+	buf_addc(b, '}');
 }
 
-static struct json_object *
-choice_json(const struct repo_sc_choice *ch)
+static void
+choice_text(struct buf *b, const struct repo_sc_choice *ch)
 {
-	struct json_object *o = json_object_new_object(), *a, *rule, *v;
 	size_t i;
 
-	json_object_object_add(o, "id", json_object_new_int(ch->id));
-	json_object_object_add(o, "default",
-	    json_object_new_boolean(ch->is_default));
-	a = json_object_new_array();
-	for (i = 0; i < ch->nattrs; i++)
-		json_object_array_add(a, attr_json(&ch->attrs[i]));
-	json_object_object_add(o, "attributes", a);
-	if (ch->is_default)
-		return o;
-	rule = json_object_new_object();
-	json_object_object_add(rule, "name", str_or_null(ch->cond_name));
-	json_object_object_add(rule, "operator", str_or_null(ch->cond_op));
-	json_object_object_add(rule, "ruleType", ch->cond_kind == NULL ? NULL :
-	    json_object_new_string(strcmp(ch->cond_kind, "activity") == 0 ?
-	    "Activity" : "Attribute"));
-	json_object_object_add(rule, "ruleTypeId", ch->cond_kind == NULL ?
-	    NULL : json_object_new_int(ch->cond_type_id));
-	v = ch->cond_vals != NULL ? json_tokener_parse(ch->cond_vals) : NULL;
-	if (v == NULL || !json_object_is_type(v, json_type_array)) {
-		json_object_put(v);
-		v = json_object_new_array();
+	buf_printf(b, "{\"id\":%d,\"default\":%s,\"attributes\":[",
+	    (int)ch->id, tf(ch->is_default));
+	for (i = 0; i < ch->nattrs; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		attr_text(b, &ch->attrs[i]);
 	}
-	json_object_object_add(rule, "values", v);
-	json_object_object_add(o, "rule", rule);
-	return o;
+	buf_addc(b, ']');
+	if (!ch->is_default) {
+		buf_adds(b, ",\"rule\":{\"name\":");
+		buf_add_json_cstr(b, ch->cond_name);
+		buf_adds(b, ",\"operator\":");
+		buf_add_json_cstr(b, ch->cond_op);
+		buf_adds(b, ",\"ruleType\":");
+		buf_adds(b, ch->cond_kind == NULL ? "null" :
+		    strcmp(ch->cond_kind, "activity") == 0 ? "\"Activity\"" :
+		    "\"Attribute\"");
+		if (ch->cond_kind == NULL)
+			buf_adds(b, ",\"ruleTypeId\":null");
+		else
+			buf_printf(b, ",\"ruleTypeId\":%d",
+			    (int)ch->cond_type_id);
+		buf_adds(b, ",\"values\":");
+		(void)api_common_array_text(b, ch->cond_vals);
+		buf_addc(b, '}');
+	}
+	buf_addc(b, '}');
 }
 
-static struct json_object *
-flow_json(const struct repo_sc_step *steps, size_t n)
+static void
+flow_text(struct buf *b, const struct repo_sc_step *steps, size_t n)
 {
-	struct json_object *o = json_object_new_object(), *a, *st, *cs;
 	size_t i, j;
 
-	a = json_object_new_array();
+	buf_adds(b, "{\"steps\":[");
 	for (i = 0; i < n; i++) {
-		st = json_object_new_object();
-		json_object_object_add(st, "id",
-		    json_object_new_int(steps[i].id));
-		json_object_object_add(st, "activityTypeId",
-		    json_object_new_int(steps[i].type_id));
-		json_object_object_add(st, "activityTypeName",
-		    json_object_new_string(steps[i].type_name));
-		cs = json_object_new_array();
-		for (j = 0; j < steps[i].nchoices; j++)
-			json_object_array_add(cs,
-			    choice_json(&steps[i].choices[j]));
-		json_object_object_add(st, "stepChoice", cs);
-		json_object_array_add(a, st);
+		if (i > 0)
+			buf_addc(b, ',');
+		buf_printf(b, "{\"id\":%d,\"activityTypeId\":%d,"
+		    "\"activityTypeName\":", (int)steps[i].id,
+		    (int)steps[i].type_id);
+		buf_add_json_cstr(b, steps[i].type_name);
+		buf_adds(b, ",\"stepChoice\":[");
+		for (j = 0; j < steps[i].nchoices; j++) {
+			if (j > 0)
+				buf_addc(b, ',');
+			choice_text(b, &steps[i].choices[j]);
+		}
+		buf_adds(b, "]}");
 	}
-	json_object_object_add(o, "steps", a);
-	return o;
+	buf_adds(b, "]}");
 }
 
-/* The campaign's reply object, with its flow when steps is not NULL. */
-static struct json_object *
-sc_json(struct call *c, const struct repo_sc *s,
+/*
+ * The campaign's reply object as JSON text appended to b, with its flow
+ * when with_flow: the members and their order json-c objects had.
+ */
+static void
+sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
     const struct repo_sc_step *steps, size_t nsteps, bool with_flow)
 {
-	struct json_object *o = json_object_new_object(), *f, *rec;
 	const char *base = c->app->cfg->app_url != NULL ?
 	    c->app->cfg->app_url : "http://localhost";
 	char url[320];
 
-	json_object_object_add(o, "id", json_object_new_int(s->id));
-	json_object_object_add(o, "name", json_object_new_string(s->name));
-	json_object_object_add(o, "description",
-	    api_common_str_or_null(s->description));
-	json_object_object_add(o, "createdAt",
-	    api_asset_time_json(s->created_at));
-	json_object_object_add(o, "updatedAt",
-	    api_asset_time_json(s->updated_at));
-	f = json_object_new_object();
-	json_object_object_add(f, "id", json_object_new_int64(s->place.id));
-	json_object_object_add(f, "type",
-	    json_object_new_string(folder_type_name(s->place.type)));
-	json_object_object_add(o, "folder", f);
-	json_object_object_add(o, "status",
-	    json_object_new_string(status_word(s)));
-	json_object_object_add(o, "type", json_object_new_string(type_word(s)));
-	json_object_object_add(o, "isSystem",
-	    json_object_new_boolean(s->system));
-	json_object_object_add(o, "isActive",
-	    json_object_new_boolean(s->active));
-	json_object_object_add(o, "isRequestable",
-	    json_object_new_boolean(s->active && s->requested_by_api));
-	json_object_object_add(o, "isCommunicationLimitEnabled",
-	    json_object_new_boolean(s->comm_limit));
-	rec = json_object_new_object();
-	json_object_object_add(rec, "weekdayOnly",
-	    json_object_new_boolean(false));
-	json_object_object_add(o, "recurrence", rec);
-	json_object_object_add(o, "qualificationRuleType",
-	    json_object_new_string(s->qual_type));
+	buf_printf(b, "{\"id\":%d,\"name\":", (int)s->id);
+	buf_add_json_cstr(b, s->name);
+	buf_adds(b, ",\"description\":");
+	buf_add_json_cstr(b, s->description);
+	buf_adds(b, ",\"createdAt\":");
+	api_asset_time_text(b, s->created_at);
+	buf_adds(b, ",\"updatedAt\":");
+	api_asset_time_text(b, s->updated_at);
+	buf_printf(b, ",\"folder\":{\"id\":%lld,\"type\":",
+	    (long long)s->place.id);
+	buf_add_json_cstr(b, folder_type_name(s->place.type));
+	buf_adds(b, "},\"status\":");
+	buf_add_json_cstr(b, status_word(s));
+	buf_adds(b, ",\"type\":");
+	buf_add_json_cstr(b, type_word(s));
+	buf_printf(b, ",\"isSystem\":%s,\"isActive\":%s,"
+	    "\"isRequestable\":%s,\"isCommunicationLimitEnabled\":%s,"
+	    "\"recurrence\":{\"weekdayOnly\":false},"
+	    "\"qualificationRuleType\":", tf(s->system), tf(s->active),
+	    tf(s->active && s->requested_by_api), tf(s->comm_limit));
+	buf_add_json_cstr(b, s->qual_type);
 	if (s->qual_interval > 0)
-		json_object_object_add(o, "qualificationRuleInterval",
-		    json_object_new_int64(s->qual_interval));
-	if (s->qual_unit != NULL)
-		json_object_object_add(o, "qualificationRuleUnit",
-		    json_object_new_string(s->qual_unit));
+		buf_printf(b, ",\"qualificationRuleInterval\":%lld",
+		    (long long)s->qual_interval);
+	if (s->qual_unit != NULL) {
+		buf_adds(b, ",\"qualificationRuleUnit\":");
+		buf_add_json_cstr(b, s->qual_unit);
+	}
 	if (s->max_members > 0)
-		json_object_object_add(o, "maxMembers",
-		    json_object_new_int64(s->max_members));
-	json_object_object_add(o, "smartListId",
-	    json_object_new_int(s->smart_list_id));
-	json_object_object_add(o, "flowId", json_object_new_int(s->id));
+		buf_printf(b, ",\"maxMembers\":%lld",
+		    (long long)s->max_members);
+	buf_printf(b, ",\"smartListId\":%d,\"flowId\":%d",
+	    (int)s->smart_list_id, (int)s->id);
 	if (s->place.type == FOLDER_T_PROGRAM)
-		json_object_object_add(o, "parentProgramId",
-		    json_object_new_int64(s->place.id));
-	json_object_object_add(o, "workspace",
-	    json_object_new_string(s->workspace));
+		buf_printf(b, ",\"parentProgramId\":%lld",
+		    (long long)s->place.id);
+	buf_adds(b, ",\"workspace\":");
+	buf_add_json_cstr(b, s->workspace);
 	(void)snprintf(url, sizeof(url), "%s/#SC%ldA1", base, (long)s->id);
-	json_object_object_add(o, "computedUrl", json_object_new_string(url));
-	if (with_flow)
-		json_object_object_add(o, "flow", flow_json(steps, nsteps));
-	return o;
+	buf_adds(b, ",\"computedUrl\":");
+	buf_add_json_cstr(b, url);
+	if (with_flow) {
+		buf_adds(b, ",\"flow\":");
+		flow_text(b, steps, nsteps);
+	}
+	buf_addc(b, '}');
+}
+
+/* The campaign's reply (sc_text) as r's one result. */
+static int
+sc_answer(struct call *c, struct resp *r, const struct repo_sc *s,
+    const struct repo_sc_step *steps, size_t nsteps, bool with_flow)
+{
+	struct buf b;
+
+	buf_init(&b, MAX_RESPONSE_BYTES);
+	buf_addc(&b, '[');
+	sc_text(&b, c, s, steps, nsteps, with_flow);
+	buf_addc(&b, ']');
+	return api_common_result_text(c, r, &b);
 }
 
 /* 702 for a change of the path's campaign, which does not exist. */
@@ -326,8 +334,7 @@ answer(struct call *c, struct resp *r, int32_t id, bool with_flow)
 		return not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, sc_json(c, &s, steps, n, with_flow));
-	return 0;
+	return sc_answer(c, r, &s, steps, n, with_flow);
 }
 
 /* ---- Reads ------------------------------------------------------------ */
@@ -355,8 +362,7 @@ api_smart_campaigns_get(struct call *c, struct resp *r)
 	e = read_campaign(c, id, NULL, with_flow, &s, &steps, &n);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	resp_add(r, sc_json(c, &s, steps, n, with_flow));
-	return 0;
+	return sc_answer(c, r, &s, steps, n, with_flow);
 }
 
 /* GET /rest/asset/v1/smartCampaign/byName.json?name=&includeFlowSteps= */
@@ -381,8 +387,7 @@ api_smart_campaigns_get_by_name(struct call *c, struct resp *r)
 	e = read_campaign(c, 0, pv[0].s, with_flow, &s, &steps, &n);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	resp_add(r, sc_json(c, &s, steps, n, with_flow));
-	return 0;
+	return sc_answer(c, r, &s, steps, n, with_flow);
 }
 
 /*
@@ -404,6 +409,7 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 	struct repo_sc_query q;
 	struct repo_sc *items;
 	struct repo_place place;
+	struct buf b;
 	size_t n, i;
 	int e;
 
@@ -429,9 +435,15 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
-	for (i = 0; i < n; i++)
-		resp_add(r, sc_json(c, &items[i], NULL, 0, false));
-	return 0;
+	buf_init(&b, MAX_RESPONSE_BYTES);
+	buf_addc(&b, '[');
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(&b, ',');
+		sc_text(&b, c, &items[i], NULL, 0, false);
+	}
+	buf_addc(&b, ']');
+	return api_common_result_text(c, r, &b);
 }
 
 /* GET /rest/asset/v1/smartCampaign/{id}/smartList.json?includeRules= */
@@ -459,8 +471,7 @@ api_smart_campaigns_smart_list(struct call *c, struct resp *r)
 		    rules, &sl);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	resp_add(r, api_smart_lists_json(c, &sl, rules));
-	return 0;
+	return api_smart_lists_answer(c, r, &sl, rules);
 }
 
 /* GET /rest/asset/v1/smartCampaign/rules.json: triggers and filters. */

@@ -96,6 +96,7 @@
 #include "model/smartlist.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_smart_lists.h"
+#include "util/buf.h"
 
 #define SL_URL_PREFIX		"SL"
 #define SL_SUGGEST_MAX		200
@@ -103,55 +104,32 @@
 
 static const char *const match_words[] = { "all", "any", "custom", NULL };
 
-/* {"id":N,"type":"Folder"|"Program"}: the place as smart lists show it. */
-static struct json_object *
-place_json(const struct folder_ref *p)
+static void
+cond_text(struct buf *b, const struct repo_sl_rule *rule,
+    const struct repo_sl_cond *cd)
 {
-	struct json_object *o = json_object_new_object();
+	const char *op = cd->op != NULL ? cd->op : "";
 
-	json_object_object_add(o, "id", json_object_new_int64(p->id));
-	json_object_object_add(o, "type",
-	    json_object_new_string(folder_type_name(p->type)));
-	return o;
+	buf_printf(b, rule->activity ? "{\"activityAttributeId\":%d,"
+	    "\"activityAttributeName\":" : "{\"attributeId\":%d,"
+	    "\"attributeName\":", (int)cd->attribute_id);
+	buf_add_json_cstr(b, cd->name != NULL ? cd->name : "");
+	buf_adds(b, ",\"operator\":");
+	buf_add_json_cstr(b, op);
+	buf_adds(b, ",\"values\":");
+	if (api_common_array_text(b, cd->values_json) == 0 &&
+	    strstr(op, "empty") == NULL)
+		buf_printf(b, ",\"isPrimary\":%s,\"isError\":true,"
+		    "\"errorMessage\":\"Missing value\"}",
+		    cd->primary ? "true" : "false");
+	else
+		buf_printf(b, ",\"isPrimary\":%s}",
+		    cd->primary ? "true" : "false");
 }
 
-static struct json_object *
-cond_json(const struct repo_sl_rule *rule, const struct repo_sl_cond *cd)
+static void
+rule_text(struct buf *b, const struct repo_sl_rule *rule)
 {
-	struct json_object *o = json_object_new_object(), *v;
-	bool empty;
-
-	json_object_object_add(o, rule->activity ? "activityAttributeId" :
-	    "attributeId", json_object_new_int(cd->attribute_id));
-	json_object_object_add(o, rule->activity ? "activityAttributeName" :
-	    "attributeName", json_object_new_string(cd->name != NULL ?
-	    cd->name : ""));
-	json_object_object_add(o, "operator",
-	    json_object_new_string(cd->op != NULL ? cd->op : ""));
-	v = cd->values_json != NULL ? json_tokener_parse(cd->values_json) :
-	    NULL;
-	if (v == NULL || !json_object_is_type(v, json_type_array)) {
-		json_object_put(v);
-		v = json_object_new_array();
-	}
-	empty = json_object_array_length(v) == 0 &&
-	    strstr(cd->op != NULL ? cd->op : "", "empty") == NULL;
-	json_object_object_add(o, "values", v);
-	json_object_object_add(o, "isPrimary",
-	    json_object_new_boolean(cd->primary));
-	if (empty) {
-		json_object_object_add(o, "isError",
-		    json_object_new_boolean(true));
-		json_object_object_add(o, "errorMessage",
-		    json_object_new_string("Missing value"));
-	}
-	return o;
-}
-
-static struct json_object *
-rule_json(const struct repo_sl_rule *rule)
-{
-	struct json_object *o = json_object_new_object(), *a;
 	const char *op = rule->activity ? (rule->negative ?
 	    "does not occur" : "occurs") : "is";
 	size_t i;
@@ -159,56 +137,87 @@ rule_json(const struct repo_sl_rule *rule)
 	for (i = 0; !rule->activity && i < rule->nconds; i++)
 		if (rule->conds[i].primary && rule->conds[i].op != NULL)
 			op = rule->conds[i].op;
-	json_object_object_add(o, "id", json_object_new_int(rule->id));
-	json_object_object_add(o, "name", json_object_new_string(
-	    rule->name != NULL ? rule->name : ""));
-	json_object_object_add(o, "ruleTypeId",
-	    json_object_new_int(rule->type_id));
-	json_object_object_add(o, "ruleType", json_object_new_string(
-	    rule->activity ? "Activity" : "Attribute"));
-	json_object_object_add(o, "operator", json_object_new_string(op));
-	a = json_object_new_array();
-	for (i = 0; i < rule->nconds; i++)
-		json_object_array_add(a, cond_json(rule, &rule->conds[i]));
-	json_object_object_add(o, "conditions", a);
-	return o;
+	buf_printf(b, "{\"id\":%d,\"name\":", (int)rule->id);
+	buf_add_json_cstr(b, rule->name != NULL ? rule->name : "");
+	buf_printf(b, ",\"ruleTypeId\":%d,\"ruleType\":\"%s\","
+	    "\"operator\":", (int)rule->type_id, rule->activity ?
+	    "Activity" : "Attribute");
+	buf_add_json_cstr(b, op);
+	buf_adds(b, ",\"conditions\":[");
+	for (i = 0; i < rule->nconds; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		cond_text(b, rule, &rule->conds[i]);
+	}
+	buf_adds(b, "]}");
 }
 
-static struct json_object *
-rules_json(const struct repo_sl *s)
+/* The rules that are triggers (or filters) of s as a JSON array. */
+static void
+rule_list_text(struct buf *b, const struct repo_sl *s, bool triggers)
 {
-	struct json_object *o = json_object_new_object(), *t, *f;
-	size_t i;
+	size_t i, n = 0;
 
-	t = json_object_new_array();
-	f = json_object_new_array();
-	for (i = 0; i < s->nrules; i++)
-		json_object_array_add(s->rules[i].trigger ? t : f,
-		    rule_json(&s->rules[i]));
-	json_object_object_add(o, "filterMatchType",
-	    json_object_new_string(s->match_type));
-	json_object_object_add(o, "triggers", t);
-	json_object_object_add(o, "filters", f);
-	if (strcmp(s->match_type, "custom") == 0)
-		json_object_object_add(o, "filterCustomRuleLogic",
-		    json_object_new_string(s->custom_logic != NULL ?
-		    s->custom_logic : ""));
-	return o;
+	buf_addc(b, '[');
+	for (i = 0; i < s->nrules; i++) {
+		if (s->rules[i].trigger != triggers)
+			continue;
+		if (n++ > 0)
+			buf_addc(b, ',');
+		rule_text(b, &s->rules[i]);
+	}
+	buf_addc(b, ']');
+}
+
+static void
+rules_text(struct buf *b, const struct repo_sl *s)
+{
+	buf_adds(b, "{\"filterMatchType\":");
+	buf_add_json_cstr(b, s->match_type);
+	buf_adds(b, ",\"triggers\":");
+	rule_list_text(b, s, true);
+	buf_adds(b, ",\"filters\":");
+	rule_list_text(b, s, false);
+	if (strcmp(s->match_type, "custom") == 0) {
+		buf_adds(b, ",\"filterCustomRuleLogic\":");
+		buf_add_json_cstr(b, s->custom_logic != NULL ?
+		    s->custom_logic : "");
+	}
+	buf_addc(b, '}');
 }
 
 /* See api_smart_lists.h. */
-struct json_object *
-api_smart_lists_json(struct call *c, const struct repo_sl *s, bool with_rules)
+void
+api_smart_lists_text(struct buf *b, struct call *c, const struct repo_sl *s,
+    bool with_rules)
 {
-	struct json_object *o = api_asset_head_json(c, s->id, s->name,
-	    s->description, s->created_at, s->updated_at, SL_URL_PREFIX);
+	buf_addc(b, '{');
+	api_asset_head_text(b, c, s->id, s->name, s->description,
+	    s->created_at, s->updated_at, SL_URL_PREFIX);
+	buf_printf(b, ",\"folder\":{\"id\":%lld,\"type\":",
+	    (long long)s->place.id);
+	buf_add_json_cstr(b, folder_type_name(s->place.type));
+	buf_adds(b, "},\"workspace\":");
+	buf_add_json_cstr(b, s->workspace);
+	if (with_rules) {
+		buf_adds(b, ",\"rules\":");
+		rules_text(b, s);
+	}
+	buf_addc(b, '}');
+}
 
-	json_object_object_add(o, "folder", place_json(&s->place));
-	json_object_object_add(o, "workspace",
-	    json_object_new_string(s->workspace));
-	if (with_rules)
-		json_object_object_add(o, "rules", rules_json(s));
-	return o;
+/* See api_smart_lists.h. */
+int
+api_smart_lists_answer(struct call *c, struct resp *r,
+    const struct repo_sl *s, bool with_rules)
+{
+	struct buf b;
+
+	buf_init(&b, MAX_RESPONSE_BYTES);
+	buf_addc(&b, '[');
+	api_smart_lists_text(&b, c, s, with_rules);
+	buf_addc(&b, ']');
+	return api_common_result_text(c, r, &b);
 }
 
 /* 702 for a change of the path's list, which does not exist. */
@@ -238,8 +247,7 @@ answer(struct call *c, struct resp *r, int32_t id, bool with_rules)
 		return not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, api_smart_lists_json(c, &s, with_rules));
-	return 0;
+	return api_smart_lists_answer(c, r, &s, with_rules);
 }
 
 /* See api_smart_lists.h. */
@@ -329,8 +337,7 @@ api_smart_lists_get(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, api_smart_lists_json(c, &s, pv[0].present && pv[0].b));
-	return 0;
+	return api_smart_lists_answer(c, r, &s, pv[0].present && pv[0].b);
 }
 
 /* GET /rest/asset/v1/smartList/byName.json?name= */
@@ -354,8 +361,7 @@ api_smart_lists_get_by_name(struct call *c, struct resp *r)
 		return api_asset_none(r);
 	if (e != 0)
 		return err_from_repo(e);
-	resp_add(r, api_smart_lists_json(c, &s, pv[1].present && pv[1].b));
-	return 0;
+	return api_smart_lists_answer(c, r, &s, pv[1].present && pv[1].b);
 }
 
 /*
@@ -379,6 +385,7 @@ api_smart_lists_browse(struct call *c, struct resp *r)
 	struct repo_sl_query q;
 	struct repo_sl *items;
 	struct repo_place place;
+	struct buf b;
 	size_t n, i;
 	int e;
 
@@ -400,9 +407,15 @@ api_smart_lists_browse(struct call *c, struct resp *r)
 		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
-	for (i = 0; i < n; i++)
-		resp_add(r, api_smart_lists_json(c, &items[i], false));
-	return 0;
+	buf_init(&b, MAX_RESPONSE_BYTES);
+	buf_addc(&b, '[');
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(&b, ',');
+		api_smart_lists_text(&b, c, &items[i], false);
+	}
+	buf_addc(&b, ']');
+	return api_common_result_text(c, r, &b);
 }
 
 /* See api_smart_lists.h. */

@@ -10,15 +10,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct buf;
 struct call;
 struct json_object;
 struct repo_sl;
 struct repo_sl_rule_type;
 struct resp;
 
-/* A smart list's reply object (with its rules when with_rules); owned. */
-struct json_object	*api_smart_lists_json(struct call *c,
-			    const struct repo_sl *s, bool with_rules);
+/*
+ * A smart list's reply object (with its rules when with_rules) as JSON
+ * text appended to b.
+ */
+void	api_smart_lists_text(struct buf *b, struct call *c,
+	    const struct repo_sl *s, bool with_rules);
+
+/* A smart list's reply object as r's one result; 0 or the api_err. */
+int	api_smart_lists_answer(struct call *c, struct resp *r,
+	    const struct repo_sl *s, bool with_rules);
 
 /*
  * The rule types of types (n) that are triggers (triggers) or filters,

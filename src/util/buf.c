@@ -128,6 +128,43 @@ buf_add_json_str(struct buf *b, const char *s, size_t n)
 	buf_addc(b, '"');
 }
 
+void
+buf_add_json_cstr(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *start;
+	char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
+	unsigned char c;
+
+	if (s == NULL) {
+		buf_add(b, "null", 4);
+		return;
+	}
+	buf_addc(b, '"');
+	for (start = s; (c = (unsigned char)*s) != '\0'; s++) {
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		buf_add(b, start, (size_t)(s - start));
+		start = s + 1;
+		switch (c) {
+		case '"':  buf_add(b, "\\\"", 2); break;
+		case '\\': buf_add(b, "\\\\", 2); break;
+		case '\b': buf_add(b, "\\b", 2); break;
+		case '\f': buf_add(b, "\\f", 2); break;
+		case '\n': buf_add(b, "\\n", 2); break;
+		case '\r': buf_add(b, "\\r", 2); break;
+		case '\t': buf_add(b, "\\t", 2); break;
+		default:
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			buf_add(b, esc, 6);
+			break;
+		}
+	}
+	buf_add(b, start, (size_t)(s - start));
+	buf_addc(b, '"');
+}
+
 bool
 buf_ok(const struct buf *b)
 {

@@ -29,6 +29,12 @@ void	 buf_printf(struct buf *b, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Appends s as a JSON string literal, quotes included. */
 void	 buf_add_json_str(struct buf *b, const char *s, size_t n);
+/*
+ * Appends NUL-terminated s as a JSON string literal byte for byte as
+ * json-c writes it with JSON_C_TO_STRING_NOSLASHESCAPE (\b and \f as
+ * such, other control characters as \u00xx), or null when s is NULL.
+ */
+void	 buf_add_json_cstr(struct buf *b, const char *s);
 bool	 buf_ok(const struct buf *b);
 
 #endif
