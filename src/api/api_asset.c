@@ -24,6 +24,7 @@
 #include "model/asset.h"
 #include "model/folder.h"
 #include "repo/repo_folders.h"
+#include "util/buf.h"
 #include "util/config.h"
 #include "util/timeutil.h"
 
@@ -113,6 +114,36 @@ api_asset_time_json(const char *db)
 		return NULL;
 	(void)snprintf(out, sizeof(out), "%s+0000", iso);
 	return json_object_new_string(out);
+}
+
+/* See api_asset.h. */
+void
+api_asset_folder_write(struct buf *b, enum folder_type t, int64_t id,
+    const char *name)
+{
+	char num[64];
+
+	buf_adds(b, "{\"type\":");
+	buf_add_jsonc_str(b, folder_type_name(t));
+	(void)snprintf(num, sizeof(num), ",\"value\":%lld,\"folderName\":",
+	    (long long)id);
+	buf_adds(b, num);
+	buf_add_jsonc_str(b, name != NULL ? name : "");
+	buf_addc(b, '}');
+}
+
+/* See api_asset.h. */
+void
+api_asset_time_write(struct buf *b, const char *db)
+{
+	char iso[TIME_ISO_BYTES + 8];
+
+	if (time_iso_from_db(db, iso) == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	memcpy(iso + strlen(iso), "+0000", 6);
+	buf_add_jsonc_str(b, iso);
 }
 
 /* See api_asset.h. */

@@ -12,6 +12,8 @@
 #include "model/asset.h"
 #include "model/folder.h"
 
+struct buf;
+
 struct call;
 struct json_object;
 struct repo_place;
@@ -88,6 +90,14 @@ struct json_object	*api_asset_folder_json(enum folder_type t, int64_t id,
 
 /* A database time as the asset replies write it: "...T...Z+0000". */
 struct json_object	*api_asset_time_json(const char *db);
+
+/*
+ * The same two as JSON text appended to b, byte for byte what json-c
+ * writes of the objects above (null for a time that is not one).
+ */
+void	api_asset_folder_write(struct buf *b, enum folder_type t, int64_t id,
+	    const char *name);
+void	api_asset_time_write(struct buf *b, const char *db);
 
 /*
  * A repository error of a change of asset id as the API answers it: 702

@@ -162,6 +162,7 @@
 #include "repo/repo_snippets.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/config.h"
 #include "util/num.h"
 
@@ -170,81 +171,105 @@
 /* The longest preheader, in characters (docs/behaviour.md §8.1). */
 #define EMAIL_PREHEADER_CHARS	1024
 
-/* A header of the reply: {"type","value"}, or null when not set. */
-static struct json_object *
-header_json(const struct repo_email_header *h)
+/* s as a JSON string, or null. */
+static void
+str_or_null_write(struct buf *b, const char *s)
 {
-	struct json_object *o;
+	if (s != NULL)
+		buf_add_jsonc_str(b, s);
+	else
+		buf_adds(b, "null");
+}
 
-	if (h->value == NULL)
-		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string(h->type));
-	json_object_object_add(o, "value", json_object_new_string(h->value));
-	return o;
+/* Member key (after a comma unless first) and a boolean value. */
+static void
+bool_write(struct buf *b, const char *key, bool v)
+{
+	buf_adds(b, key);
+	buf_adds(b, v ? "true" : "false");
+}
+
+/* A header of the reply: {"type","value"}, or null when not set. */
+static void
+header_write(struct buf *b, const struct repo_email_header *h)
+{
+	if (h->value == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_adds(b, "{\"type\":");
+	buf_add_jsonc_str(b, h->type);
+	buf_adds(b, ",\"value\":");
+	buf_add_jsonc_str(b, h->value);
+	buf_addc(b, '}');
 }
 
 /* The url of an email in the UI, as the hosted service writes it. */
-static struct json_object *
-url_json(struct call *c, int32_t id)
+static void
+url_write(struct buf *b, struct call *c, int32_t id)
 {
 	const char *base = c->app->cfg->app_url != NULL ?
 	    c->app->cfg->app_url : "http://localhost";
-	char buf[320];
+	char url[320];
 
-	(void)snprintf(buf, sizeof(buf), "%s/#EM%ldA1LA1", base, (long)id);
-	return json_object_new_string(buf);
+	(void)snprintf(url, sizeof(url), "%s/#EM%ldA1LA1", base, (long)id);
+	buf_add_jsonc_str(b, url);
 }
 
-/* The email's reply object, members in the real service's order. */
-static struct json_object *
-email_json(struct call *c, const struct repo_email *e)
+/*
+ * The email's reply object, members in the real service's order, written
+ * as JSON text into b (resp_add_text): the same bytes json-c wrote of the
+ * object, without an allocation per member.
+ */
+static void
+email_write(struct buf *b, struct call *c, const struct repo_email *e)
 {
-	struct json_object *o = json_object_new_object();
+	char num[32];
 
-	json_object_object_add(o, "id", json_object_new_int64(e->id));
-	json_object_object_add(o, "name", json_object_new_string(e->name));
-	json_object_object_add(o, "description",
-	    api_common_str_or_null(e->description));
-	json_object_object_add(o, "createdAt",
-	    api_asset_time_json(e->created_at));
-	json_object_object_add(o, "updatedAt",
-	    api_asset_time_json(e->updated_at));
-	json_object_object_add(o, "url", url_json(c, e->id));
-	json_object_object_add(o, "subject",
-	    header_json(&e->hdr[EMAIL_HDR_SUBJECT]));
-	json_object_object_add(o, "fromName",
-	    header_json(&e->hdr[EMAIL_HDR_FROM_NAME]));
-	json_object_object_add(o, "fromEmail",
-	    header_json(&e->hdr[EMAIL_HDR_FROM_EMAIL]));
-	json_object_object_add(o, "replyEmail",
-	    header_json(&e->hdr[EMAIL_HDR_REPLY_EMAIL]));
-	json_object_object_add(o, "folder", api_asset_folder_json(
-	    e->place.type, e->place.id, e->folder_name));
-	json_object_object_add(o, "operational",
-	    json_object_new_boolean(e->operational));
-	json_object_object_add(o, "textOnly",
-	    json_object_new_boolean(e->text_only));
-	json_object_object_add(o, "publishToMSI",
-	    json_object_new_boolean(e->publish_to_msi));
-	json_object_object_add(o, "webView",
-	    json_object_new_boolean(e->web_view));
-	json_object_object_add(o, "status",
-	    json_object_new_string(asset_status_name(e->status)));
-	json_object_object_add(o, "template", e->template_id != 0 ?
-	    json_object_new_int64(e->template_id) : NULL);
-	json_object_object_add(o, "workspace",
-	    json_object_new_string(e->workspace[0] != '\0' ? e->workspace :
-	    "Default"));
-	json_object_object_add(o, "isOpenTrackingDisabled",
-	    json_object_new_boolean(e->open_tracking_disabled));
-	json_object_object_add(o, "version", json_object_new_int(2));
-	json_object_object_add(o, "autoCopyToText",
-	    json_object_new_boolean(e->auto_copy_to_text));
-	json_object_object_add(o, "preHeader",
-	    api_common_str_or_null(e->pre_header));
-	json_object_object_add(o, "ccFields", NULL);
-	return o;
+	(void)snprintf(num, sizeof(num), "{\"id\":%ld", (long)e->id);
+	buf_adds(b, num);
+	buf_adds(b, ",\"name\":");
+	buf_add_jsonc_str(b, e->name);
+	buf_adds(b, ",\"description\":");
+	str_or_null_write(b, e->description);
+	buf_adds(b, ",\"createdAt\":");
+	api_asset_time_write(b, e->created_at);
+	buf_adds(b, ",\"updatedAt\":");
+	api_asset_time_write(b, e->updated_at);
+	buf_adds(b, ",\"url\":");
+	url_write(b, c, e->id);
+	buf_adds(b, ",\"subject\":");
+	header_write(b, &e->hdr[EMAIL_HDR_SUBJECT]);
+	buf_adds(b, ",\"fromName\":");
+	header_write(b, &e->hdr[EMAIL_HDR_FROM_NAME]);
+	buf_adds(b, ",\"fromEmail\":");
+	header_write(b, &e->hdr[EMAIL_HDR_FROM_EMAIL]);
+	buf_adds(b, ",\"replyEmail\":");
+	header_write(b, &e->hdr[EMAIL_HDR_REPLY_EMAIL]);
+	buf_adds(b, ",\"folder\":");
+	api_asset_folder_write(b, e->place.type, e->place.id, e->folder_name);
+	bool_write(b, ",\"operational\":", e->operational);
+	bool_write(b, ",\"textOnly\":", e->text_only);
+	bool_write(b, ",\"publishToMSI\":", e->publish_to_msi);
+	bool_write(b, ",\"webView\":", e->web_view);
+	buf_adds(b, ",\"status\":");
+	buf_add_jsonc_str(b, asset_status_name(e->status));
+	buf_adds(b, ",\"template\":");
+	if (e->template_id != 0) {
+		(void)snprintf(num, sizeof(num), "%ld", (long)e->template_id);
+		buf_adds(b, num);
+	} else
+		buf_adds(b, "null");
+	buf_adds(b, ",\"workspace\":");
+	buf_add_jsonc_str(b, e->workspace[0] != '\0' ? e->workspace :
+	    "Default");
+	bool_write(b, ",\"isOpenTrackingDisabled\":",
+	    e->open_tracking_disabled);
+	buf_adds(b, ",\"version\":2");
+	bool_write(b, ",\"autoCopyToText\":", e->auto_copy_to_text);
+	buf_adds(b, ",\"preHeader\":");
+	str_or_null_write(b, e->pre_header);
+	buf_adds(b, ",\"ccFields\":null}");
 }
 
 /* The path's email id. */
@@ -284,7 +309,7 @@ answer_email(struct call *c, struct resp *r, int32_t id,
 	err = repo_email_get(c->app->db, &c->app->arena, id, want, false, &e);
 	if (err != 0)
 		return mutation_err(c, r, id, err, NULL);
-	resp_add(r, email_json(c, &e));
+	email_write(resp_add_text(r), c, &e);
 	return 0;
 }
 
@@ -315,7 +340,7 @@ api_emails_get(struct call *c, struct resp *r)
 	    api_asset_status(&pv[0]), false, &em);
 	if ((e = api_asset_found(r, e)) <= 0)
 		return e;
-	resp_add(r, email_json(c, &em));
+	email_write(resp_add_text(r), c, &em);
 	return 0;
 }
 
@@ -343,7 +368,7 @@ api_emails_get_by_name(struct call *c, struct resp *r)
 	    pv[2].present ? &ref : NULL, api_asset_status(&pv[1]), &em);
 	if ((e = api_asset_found(r, e)) <= 0)
 		return e;
-	resp_add(r, email_json(c, &em));
+	email_write(resp_add_text(r), c, &em);
 	return 0;
 }
 
@@ -396,7 +421,7 @@ api_emails_browse(struct call *c, struct resp *r)
 	if (n == 0)
 		return api_asset_none(r);
 	for (i = 0; i < n; i++)
-		resp_add(r, email_json(c, &items[i]));
+		email_write(resp_add_text(r), c, &items[i]);
 	return 0;
 }
 

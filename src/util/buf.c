@@ -95,8 +95,9 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-void
-buf_add_json_str(struct buf *b, const char *s, size_t n)
+/* s (n bytes) as a JSON string; jsonc: \b and \f as json-c writes them. */
+static void
+add_json_str(struct buf *b, const char *s, size_t n, bool jsonc)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i, start;
@@ -117,6 +118,13 @@ buf_add_json_str(struct buf *b, const char *s, size_t n)
 		case '\n': buf_add(b, "\\n", 2); break;
 		case '\r': buf_add(b, "\\r", 2); break;
 		case '\t': buf_add(b, "\\t", 2); break;
+		case '\b':
+		case '\f':
+			if (jsonc) {
+				buf_add(b, c == '\b' ? "\\b" : "\\f", 2);
+				break;
+			}
+			/* FALLTHROUGH */
 		default:
 			esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
 			esc[4] = hex[c >> 4]; esc[5] = hex[c & 15]; esc[6] = 0;
@@ -126,6 +134,18 @@ buf_add_json_str(struct buf *b, const char *s, size_t n)
 	}
 	buf_add(b, s + start, n - start);
 	buf_addc(b, '"');
+}
+
+void
+buf_add_json_str(struct buf *b, const char *s, size_t n)
+{
+	add_json_str(b, s, n, false);
+}
+
+void
+buf_add_jsonc_str(struct buf *b, const char *s)
+{
+	add_json_str(b, s, strlen(s), true);
 }
 
 bool

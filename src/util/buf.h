@@ -29,6 +29,13 @@ void	 buf_printf(struct buf *b, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Appends s as a JSON string literal, quotes included. */
 void	 buf_add_json_str(struct buf *b, const char *s, size_t n);
+/*
+ * Appends the NUL-terminated s as a JSON string literal exactly as json-c
+ * writes a string with JSON_C_TO_STRING_NOSLASHESCAPE ("\b" and "\f" in
+ * short form, where buf_add_json_str writes "\u0008" and "\u000c"), for
+ * text written by hand that must read as json-c would have written it.
+ */
+void	 buf_add_jsonc_str(struct buf *b, const char *s);
 bool	 buf_ok(const struct buf *b);
 
 #endif
