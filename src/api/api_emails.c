@@ -165,6 +165,7 @@
 #include "util/buf.h"
 #include "util/config.h"
 #include "util/num.h"
+#include "util/xmalloc.h"
 
 /* The longest header value (subject, from, reply-to) taken, in bytes. */
 #define EMAIL_HDR_MAX_BYTES	4096
@@ -665,6 +666,7 @@ struct email_ctx {
 	struct repo_etpl	 tpl;
 	bool			 has_tpl;
 	bool			 kept;	/* o and doc are the worker's (read only) */
+	struct parsed_tpl	*slot;	/* the kept parse, or NULL */
 	struct tpl_outline	 o;
 	struct html_doc		*doc;
 	struct json_object	*content;
@@ -688,7 +690,9 @@ email_ctx_clear(struct email_ctx *x)
  * (see repo_etpl_get_used), so a parse kept by id stays right; the
  * operations that render or edit a document parse their own.  Templates
  * larger than PARSED_TPL_MAX_BYTES are not kept: their documents are
- * large and rarely read twice in a row.
+ * large and rarely read twice in a row.  With the parse go the
+ * template's dynamic sections (a kept parse reads no template row) and,
+ * once Get Email Content needs them, each section's HTML and text.
  */
 #define PARSED_TPL_ENTRIES	16
 #define PARSED_TPL_MAX_BYTES	(256 * 1024)
@@ -698,10 +702,34 @@ struct parsed_tpl {
 	uint64_t		 used;
 	struct tpl_outline	 o;
 	struct html_doc		*doc;
+	struct repo_etpl_dynamic *dynamic;	/* html_id strings owned */
+	size_t			 ndynamic;
+	char			**inner;	/* per section, or NULL; owned */
+	char			**text;
 };
 
 static struct parsed_tpl	parsed[PARSED_TPL_ENTRIES];
 static uint64_t			parsed_tick;
+
+/* Frees what slot p holds and makes it free. */
+static void
+parsed_drop(struct parsed_tpl *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ndynamic; i++)
+		free((char *)p->dynamic[i].html_id);
+	free(p->dynamic);
+	for (i = 0; p->inner != NULL && i < p->o.nsections; i++) {
+		free(p->inner[i]);
+		free(p->text[i]);
+	}
+	free(p->inner);
+	free(p->text);
+	tpl_outline_clear(&p->o);
+	html_free(p->doc);
+	memset(p, 0, sizeof(*p));
+}
 
 /* The kept parse of template id, or NULL. */
 static struct parsed_tpl *
@@ -730,15 +758,25 @@ parsed_keep(struct email_ctx *x)
 	for (i = 0; i < PARSED_TPL_ENTRIES && slot->id != 0; i++)
 		if (parsed[i].id == 0 || parsed[i].used < slot->used)
 			slot = &parsed[i];
-	if (slot->id != 0) {
-		tpl_outline_clear(&slot->o);
-		html_free(slot->doc);
-	}
+	if (slot->id != 0)
+		parsed_drop(slot);
 	slot->id = x->tpl.id;
 	slot->used = ++parsed_tick;
 	slot->o = x->o;
 	slot->doc = x->doc;
+	if (x->tpl.ndynamic > 0) {
+		slot->dynamic = xcalloc(x->tpl.ndynamic,
+		    sizeof(*slot->dynamic));
+		for (i = 0; i < x->tpl.ndynamic; i++) {
+			slot->dynamic[i].html_id =
+			    xstrdup(x->tpl.dynamic[i].html_id);
+			slot->dynamic[i].segmentation_id =
+			    x->tpl.dynamic[i].segmentation_id;
+		}
+		slot->ndynamic = x->tpl.ndynamic;
+	}
 	x->kept = true;
+	x->slot = slot;
 }
 
 /*
@@ -771,7 +809,11 @@ email_ctx_read(struct call *c, struct resp *r, int32_t id,
 	if (readonly && (p = parsed_find(x->em.template_id)) != NULL) {
 		x->o = p->o;
 		x->doc = p->doc;
+		x->tpl.id = p->id;
+		x->tpl.dynamic = p->dynamic;
+		x->tpl.ndynamic = p->ndynamic;
 		x->kept = x->has_tpl = true;
+		x->slot = p;
 		return 0;
 	}
 	e = repo_etpl_get_used(c->app->db, &c->app->arena, x->em.template_id,
@@ -910,86 +952,112 @@ ref_member(struct json_object *o, const char *name)
 }
 
 /* The image value {width, altText, style, height} of an image section. */
-static struct json_object *
-image_value(const struct email_ctx *x, const struct html_elem *e,
-    struct json_object *stored)
+static void
+image_write(struct buf *b, const struct email_ctx *x,
+    const struct html_elem *e, struct json_object *stored)
 {
 	const struct html_elem *img = e != NULL ? section_img(x->doc, e) :
 	    NULL;
-	struct json_object *o = json_object_new_object();
-	static const char *const keys[][2] = { { "width", "width" },
-	    { "altText", "alt" }, { "style", "style" },
-	    { "height", "height" } };
+	static const char *const keys[][3] = {
+		{ "{\"width\":", "width", "width" },
+		{ ",\"altText\":", "altText", "alt" },
+		{ ",\"style\":", "style", "style" },
+		{ ",\"height\":", "height", "height" } };
 	const char *dflt;
 	size_t k;
 
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		dflt = img != NULL ? html_elem_attr(img, keys[k][1]) : NULL;
-		json_object_object_add(o, keys[k][0], api_common_str_or_null(
-		    str_member(stored, keys[k][0], dflt)));
+		dflt = img != NULL ? html_elem_attr(img, keys[k][2]) : NULL;
+		buf_adds(b, keys[k][0]);
+		str_or_null_write(b, str_member(stored, keys[k][1], dflt));
 	}
-	return o;
+	buf_addc(b, '}');
 }
 
 /* The [{"type":"HTML",...},{"type":"Text",...}] value of a Text section. */
-static struct json_object *
-text_value(const char *html, const char *text)
+static void
+text_write(struct buf *b, const char *html, const char *text)
 {
-	struct json_object *a = json_object_new_array(), *o;
+	buf_adds(b, "[{\"type\":\"HTML\",\"value\":");
+	buf_add_jsonc_str(b, html);
+	buf_adds(b, "},{\"type\":\"Text\",\"value\":");
+	buf_add_jsonc_str(b, text);
+	buf_adds(b, "}]");
+}
 
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string("HTML"));
-	json_object_object_add(o, "value", json_object_new_string(html));
-	json_object_array_add(a, o);
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string("Text"));
-	json_object_object_add(o, "value", json_object_new_string(text));
-	json_object_array_add(a, o);
-	return a;
+/*
+ * The Text value of section i as the template has it (element e), its
+ * HTML and text made once per kept parse.
+ */
+static void
+text_default_write(struct buf *b, const struct email_ctx *x, size_t i,
+    const struct html_elem *e)
+{
+	struct parsed_tpl *p = x->slot;
+	char *html = NULL, *text = NULL;
+	size_t len;
+
+	if (p != NULL && p->inner == NULL) {
+		p->inner = xcalloc(x->o.nsections, sizeof(*p->inner));
+		p->text = xcalloc(x->o.nsections, sizeof(*p->text));
+	}
+	if (p == NULL || p->inner[i] == NULL) {
+		html = e != NULL ? html_elem_inner(e, &len) : NULL;
+		text = e != NULL ? html_elem_text(e) : NULL;
+		if (html == NULL)
+			html = xstrdup("");
+		if (text == NULL)
+			text = xstrdup("");
+	}
+	if (p != NULL && p->inner[i] == NULL) {
+		p->inner[i] = html;
+		p->text[i] = text;
+		html = text = NULL;
+	}
+	if (p != NULL)
+		text_write(b, p->inner[i], p->text[i]);
+	else
+		text_write(b, html, text);
+	free(html);
+	free(text);
 }
 
 /* Section i of the outline as Get Email Content shows it. */
-static struct json_object *
-section_json(const struct email_ctx *x, size_t i)
+static void
+section_write(struct buf *b, const struct email_ctx *x, size_t i)
 {
 	const struct tpl_section *s = &x->o.sections[i];
 	const struct html_elem *e = find_elem(x->doc, s->id);
 	struct json_object *stored = email_doc_section(x->content, s->id);
-	struct json_object *o = json_object_new_object(), *v = NULL;
 	const char *type = str_member(stored, "type", NULL);
-	char *html = NULL, *text = NULL;
-	size_t len;
 
 	if (type == NULL && template_dynamic(&x->tpl, s->id) != 0)
 		type = "DynamicContent";
 	if (type == NULL)
 		type = tpl_section_kind_name(s->kind);
-	json_object_object_add(o, "htmlId", json_object_new_string(s->id));
-	json_object_object_add(o, "contentType", json_object_new_string(
-	    strcmp(type, "Image") == 0 ? "Image" : type));
+	buf_adds(b, "{\"htmlId\":");
+	buf_add_jsonc_str(b, s->id);
+	buf_adds(b, ",\"contentType\":");
+	buf_add_jsonc_str(b, type);
+	buf_adds(b, ",\"value\":");
 	if (strcmp(type, "Text") == 0 && stored != NULL)
-		v = text_value(str_member(stored, "html", ""),
+		text_write(b, str_member(stored, "html", ""),
 		    str_member(stored, "text", ""));
-	else if (strcmp(type, "Text") == 0) {
-		html = e != NULL ? html_elem_inner(e, &len) : NULL;
-		text = e != NULL ? html_elem_text(e) : NULL;
-		v = text_value(html != NULL ? html : "",
-		    text != NULL ? text : "");
-	} else if (strcmp(type, "DynamicContent") == 0)
-		v = json_object_new_string(s->id);
+	else if (strcmp(type, "Text") == 0)
+		text_default_write(b, x, i, e);
+	else if (strcmp(type, "DynamicContent") == 0)
+		buf_add_jsonc_str(b, s->id);
 	else if (strcmp(type, "Snippet") == 0)
-		v = api_common_str_or_null(str_member(stored, "snippet", NULL));
+		str_or_null_write(b, str_member(stored, "snippet", NULL));
 	else if (strcmp(type, "Image") == 0)
-		v = image_value(x, e, stored);
+		image_write(b, x, e, stored);
 	else if (strcmp(type, "Video") == 0) {
-		v = json_object_new_object();
-		json_object_object_add(v, "videoUrl", api_common_str_or_null(
-		    str_member(stored, "videoUrl", NULL)));
-	}
-	json_object_object_add(o, "value", v);
-	free(html);
-	free(text);
-	return o;
+		buf_adds(b, "{\"videoUrl\":");
+		str_or_null_write(b, str_member(stored, "videoUrl", NULL));
+		buf_addc(b, '}');
+	} else
+		buf_adds(b, "null");
+	buf_addc(b, '}');
 }
 
 /*
@@ -1035,7 +1103,7 @@ api_emails_content_get(struct call *c, struct resp *r)
 	if ((e = query_ctx(c, r, &x)) != 0)
 		return e > 0 ? 0 : e;
 	for (i = 0; x.has_tpl && i < x.o.nsections; i++)
-		resp_add(r, section_json(&x, i));
+		section_write(resp_add_text(r), &x, i);
 	if (x.has_tpl && x.o.container_id != NULL)
 		modules_json(c, r, &x);
 	email_ctx_clear(&x);
