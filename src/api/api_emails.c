@@ -704,8 +704,8 @@ struct parsed_tpl {
 	struct html_doc		*doc;
 	struct repo_etpl_dynamic *dynamic;	/* html_id strings owned */
 	size_t			 ndynamic;
-	char			**inner;	/* per section, or NULL; owned */
-	char			**text;
+	/* Per section, or NULL: its Text value as JSON text; owned. */
+	struct buf		*text_json;
 };
 
 static struct parsed_tpl	parsed[PARSED_TPL_ENTRIES];
@@ -720,12 +720,9 @@ parsed_drop(struct parsed_tpl *p)
 	for (i = 0; i < p->ndynamic; i++)
 		free((char *)p->dynamic[i].html_id);
 	free(p->dynamic);
-	for (i = 0; p->inner != NULL && i < p->o.nsections; i++) {
-		free(p->inner[i]);
-		free(p->text[i]);
-	}
-	free(p->inner);
-	free(p->text);
+	for (i = 0; p->text_json != NULL && i < p->o.nsections; i++)
+		buf_clear(&p->text_json[i]);
+	free(p->text_json);
 	tpl_outline_clear(&p->o);
 	html_free(p->doc);
 	memset(p, 0, sizeof(*p));
@@ -986,40 +983,39 @@ text_write(struct buf *b, const char *html, const char *text)
 }
 
 /*
- * The Text value of section i as the template has it (element e), its
- * HTML and text made once per kept parse.
+ * The Text value of section i as the template has it (element e), written
+ * once per kept parse.
  */
 static void
 text_default_write(struct buf *b, const struct email_ctx *x, size_t i,
     const struct html_elem *e)
 {
 	struct parsed_tpl *p = x->slot;
-	char *html = NULL, *text = NULL;
-	size_t len;
+	struct buf *t = b;
+	char *html, *text;
+	size_t len, k;
 
-	if (p != NULL && p->inner == NULL) {
-		p->inner = xcalloc(x->o.nsections, sizeof(*p->inner));
-		p->text = xcalloc(x->o.nsections, sizeof(*p->text));
+	if (p != NULL && p->text_json == NULL) {
+		p->text_json = xcalloc(x->o.nsections, sizeof(*p->text_json));
+		for (k = 0; k < x->o.nsections; k++)
+			buf_init(&p->text_json[k], MAX_RESPONSE_BYTES);
 	}
-	if (p == NULL || p->inner[i] == NULL) {
-		html = e != NULL ? html_elem_inner(e, &len) : NULL;
-		text = e != NULL ? html_elem_text(e) : NULL;
-		if (html == NULL)
-			html = xstrdup("");
-		if (text == NULL)
-			text = xstrdup("");
-	}
-	if (p != NULL && p->inner[i] == NULL) {
-		p->inner[i] = html;
-		p->text[i] = text;
-		html = text = NULL;
+	if (p != NULL && p->text_json[i].len > 0) {
+		buf_add(b, p->text_json[i].data, p->text_json[i].len);
+		return;
 	}
 	if (p != NULL)
-		text_write(b, p->inner[i], p->text[i]);
-	else
-		text_write(b, html, text);
+		t = &p->text_json[i];
+	html = e != NULL ? html_elem_inner(e, &len) : NULL;
+	text = e != NULL ? html_elem_text(e) : NULL;
+	text_write(t, html != NULL ? html : "", text != NULL ? text : "");
 	free(html);
 	free(text);
+	if (t != b && !buf_ok(t)) {
+		b->overflow = true;	/* the dispatcher answers 611 */
+		buf_reset(t);
+	} else if (t != b)
+		buf_add(b, t->data, t->len);
 }
 
 /* Section i of the outline as Get Email Content shows it. */
