@@ -1,7 +1,9 @@
 /*
  * Responses: what a handler fills (struct resp) and how it is rendered in
  * one of the service's envelope families (docs/behaviour.md §2).  Handlers
- * never write bytes; dispatch renders the struct once, success or error.
+ * never write the envelope; dispatch renders the struct once, success or
+ * error.  A handler may write its result items as JSON text
+ * (resp_add_text) instead of building json-c objects.
  */
 #ifndef MAUTO_HTTP_RESPONSE_H
 #define MAUTO_HTTP_RESPONSE_H
