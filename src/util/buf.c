@@ -118,14 +118,11 @@ add_json_str(struct buf *b, const char *s, size_t n, bool jsonc)
 		case '\n': buf_add(b, "\\n", 2); break;
 		case '\r': buf_add(b, "\\r", 2); break;
 		case '\t': buf_add(b, "\\t", 2); break;
-		case '\b':
-		case '\f':
-			if (jsonc) {
+		default:
+			if (jsonc && (c == '\b' || c == '\f')) {
 				buf_add(b, c == '\b' ? "\\b" : "\\f", 2);
 				break;
 			}
-			/* FALLTHROUGH */
-		default:
 			esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
 			esc[4] = hex[c >> 4]; esc[5] = hex[c & 15]; esc[6] = 0;
 			buf_add(b, esc, 6);
