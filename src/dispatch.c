@@ -406,6 +406,8 @@ log_request(const struct call *c, const struct client *cl, int status,
 		log_event(LOG_LVL_WARN, "authentication failed", af,
 		    sizeof(af) / sizeof(af[0]));
 	}
+	if (!log_enabled(LOG_LVL_INFO))
+		return;
 	struct log_field f[] = {
 		LOG_STR("requestId", c->request_id),
 		LOG_STR("clientId", client),

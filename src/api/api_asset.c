@@ -118,17 +118,32 @@ api_asset_time_json(const char *db)
 
 /* See api_asset.h. */
 void
-api_asset_time_text(struct buf *b, const char *db)
+api_asset_folder_write(struct buf *b, enum folder_type t, int64_t id,
+    const char *name)
 {
-	char iso[TIME_ISO_BYTES];
+	char num[64];
+
+	buf_adds(b, "{\"type\":");
+	buf_add_jsonc_str(b, folder_type_name(t));
+	(void)snprintf(num, sizeof(num), ",\"value\":%lld,\"folderName\":",
+	    (long long)id);
+	buf_adds(b, num);
+	buf_add_jsonc_str(b, name != NULL ? name : "");
+	buf_addc(b, '}');
+}
+
+/* See api_asset.h. */
+void
+api_asset_time_write(struct buf *b, const char *db)
+{
+	char iso[TIME_ISO_BYTES + 8];
 
 	if (time_iso_from_db(db, iso) == NULL) {
 		buf_adds(b, "null");
 		return;
 	}
-	buf_addc(b, '"');
-	buf_adds(b, iso);
-	buf_adds(b, "+0000\"");
+	memcpy(iso + strlen(iso), "+0000", 6);
+	buf_add_jsonc_str(b, iso);
 }
 
 /* See api_asset.h. */
@@ -142,17 +157,17 @@ api_asset_head_text(struct buf *b, struct call *c, int64_t id,
 	char url[320];
 
 	buf_printf(b, "\"id\":%lld,\"name\":", (long long)id);
-	buf_add_json_cstr(b, name);
+	buf_add_jsonc_str(b, name);
 	buf_adds(b, ",\"description\":");
-	buf_add_json_cstr(b, description);
+	buf_add_jsonc_str(b, description);
 	buf_adds(b, ",\"createdAt\":");
-	api_asset_time_text(b, created_at);
+	api_asset_time_write(b, created_at);
 	buf_adds(b, ",\"updatedAt\":");
-	api_asset_time_text(b, updated_at);
+	api_asset_time_write(b, updated_at);
 	(void)snprintf(url, sizeof(url), "%s/#%s%lldB2", base, prefix,
 	    (long long)id);
 	buf_adds(b, ",\"url\":");
-	buf_add_json_cstr(b, url);
+	buf_add_jsonc_str(b, url);
 }
 
 /* See api_asset.h. */

@@ -91,6 +91,14 @@ struct json_object	*api_asset_folder_json(enum folder_type t, int64_t id,
 struct json_object	*api_asset_time_json(const char *db);
 
 /*
+ * The same two as JSON text appended to b, byte for byte what json-c
+ * writes of the objects above (null for a time that is not one).
+ */
+void	api_asset_folder_write(struct buf *b, enum folder_type t, int64_t id,
+	    const char *name);
+void	api_asset_time_write(struct buf *b, const char *db);
+
+/*
  * A repository error of a change of asset id as the API answers it: 702
  * "<id> <what> not found" for -REPO_ERR_NOT_FOUND, 709 with msg for
  * -REPO_ERR_INVALID when msg is set, else the repository error's code.
@@ -164,8 +172,5 @@ struct json_object	*api_asset_url_json(struct call *c, const char *prefix,
 void	api_asset_head_text(struct buf *b, struct call *c, int64_t id,
 	    const char *name, const char *description, const char *created_at,
 	    const char *updated_at, const char *prefix);
-
-/* api_asset_time_json as JSON text appended to b. */
-void	api_asset_time_text(struct buf *b, const char *db);
 
 #endif

@@ -162,89 +162,115 @@
 #include "repo/repo_snippets.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/config.h"
 #include "util/num.h"
+#include "util/xmalloc.h"
 
 /* The longest header value (subject, from, reply-to) taken, in bytes. */
 #define EMAIL_HDR_MAX_BYTES	4096
 /* The longest preheader, in characters (docs/behaviour.md §8.1). */
 #define EMAIL_PREHEADER_CHARS	1024
 
-/* A header of the reply: {"type","value"}, or null when not set. */
-static struct json_object *
-header_json(const struct repo_email_header *h)
+/* s as a JSON string, or null. */
+static void
+str_or_null_write(struct buf *b, const char *s)
 {
-	struct json_object *o;
+	if (s != NULL)
+		buf_add_jsonc_str(b, s);
+	else
+		buf_adds(b, "null");
+}
 
-	if (h->value == NULL)
-		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string(h->type));
-	json_object_object_add(o, "value", json_object_new_string(h->value));
-	return o;
+/* Member key (after a comma unless first) and a boolean value. */
+static void
+bool_write(struct buf *b, const char *key, bool v)
+{
+	buf_adds(b, key);
+	buf_adds(b, v ? "true" : "false");
+}
+
+/* A header of the reply: {"type","value"}, or null when not set. */
+static void
+header_write(struct buf *b, const struct repo_email_header *h)
+{
+	if (h->value == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_adds(b, "{\"type\":");
+	buf_add_jsonc_str(b, h->type);
+	buf_adds(b, ",\"value\":");
+	buf_add_jsonc_str(b, h->value);
+	buf_addc(b, '}');
 }
 
 /* The url of an email in the UI, as the hosted service writes it. */
-static struct json_object *
-url_json(struct call *c, int32_t id)
+static void
+url_write(struct buf *b, struct call *c, int32_t id)
 {
 	const char *base = c->app->cfg->app_url != NULL ?
 	    c->app->cfg->app_url : "http://localhost";
-	char buf[320];
+	char url[320];
 
-	(void)snprintf(buf, sizeof(buf), "%s/#EM%ldA1LA1", base, (long)id);
-	return json_object_new_string(buf);
+	(void)snprintf(url, sizeof(url), "%s/#EM%ldA1LA1", base, (long)id);
+	buf_add_jsonc_str(b, url);
 }
 
-/* The email's reply object, members in the real service's order. */
-static struct json_object *
-email_json(struct call *c, const struct repo_email *e)
+/*
+ * The email's reply object, members in the real service's order, written
+ * as JSON text into b (resp_add_text): the same bytes json-c wrote of the
+ * object, without an allocation per member.
+ */
+static void
+email_write(struct buf *b, struct call *c, const struct repo_email *e)
 {
-	struct json_object *o = json_object_new_object();
+	char num[32];
 
-	json_object_object_add(o, "id", json_object_new_int64(e->id));
-	json_object_object_add(o, "name", json_object_new_string(e->name));
-	json_object_object_add(o, "description",
-	    api_common_str_or_null(e->description));
-	json_object_object_add(o, "createdAt",
-	    api_asset_time_json(e->created_at));
-	json_object_object_add(o, "updatedAt",
-	    api_asset_time_json(e->updated_at));
-	json_object_object_add(o, "url", url_json(c, e->id));
-	json_object_object_add(o, "subject",
-	    header_json(&e->hdr[EMAIL_HDR_SUBJECT]));
-	json_object_object_add(o, "fromName",
-	    header_json(&e->hdr[EMAIL_HDR_FROM_NAME]));
-	json_object_object_add(o, "fromEmail",
-	    header_json(&e->hdr[EMAIL_HDR_FROM_EMAIL]));
-	json_object_object_add(o, "replyEmail",
-	    header_json(&e->hdr[EMAIL_HDR_REPLY_EMAIL]));
-	json_object_object_add(o, "folder", api_asset_folder_json(
-	    e->place.type, e->place.id, e->folder_name));
-	json_object_object_add(o, "operational",
-	    json_object_new_boolean(e->operational));
-	json_object_object_add(o, "textOnly",
-	    json_object_new_boolean(e->text_only));
-	json_object_object_add(o, "publishToMSI",
-	    json_object_new_boolean(e->publish_to_msi));
-	json_object_object_add(o, "webView",
-	    json_object_new_boolean(e->web_view));
-	json_object_object_add(o, "status",
-	    json_object_new_string(asset_status_name(e->status)));
-	json_object_object_add(o, "template", e->template_id != 0 ?
-	    json_object_new_int64(e->template_id) : NULL);
-	json_object_object_add(o, "workspace",
-	    json_object_new_string(e->workspace[0] != '\0' ? e->workspace :
-	    "Default"));
-	json_object_object_add(o, "isOpenTrackingDisabled",
-	    json_object_new_boolean(e->open_tracking_disabled));
-	json_object_object_add(o, "version", json_object_new_int(2));
-	json_object_object_add(o, "autoCopyToText",
-	    json_object_new_boolean(e->auto_copy_to_text));
-	json_object_object_add(o, "preHeader",
-	    api_common_str_or_null(e->pre_header));
-	json_object_object_add(o, "ccFields", NULL);
-	return o;
+	(void)snprintf(num, sizeof(num), "{\"id\":%ld", (long)e->id);
+	buf_adds(b, num);
+	buf_adds(b, ",\"name\":");
+	buf_add_jsonc_str(b, e->name);
+	buf_adds(b, ",\"description\":");
+	str_or_null_write(b, e->description);
+	buf_adds(b, ",\"createdAt\":");
+	api_asset_time_write(b, e->created_at);
+	buf_adds(b, ",\"updatedAt\":");
+	api_asset_time_write(b, e->updated_at);
+	buf_adds(b, ",\"url\":");
+	url_write(b, c, e->id);
+	buf_adds(b, ",\"subject\":");
+	header_write(b, &e->hdr[EMAIL_HDR_SUBJECT]);
+	buf_adds(b, ",\"fromName\":");
+	header_write(b, &e->hdr[EMAIL_HDR_FROM_NAME]);
+	buf_adds(b, ",\"fromEmail\":");
+	header_write(b, &e->hdr[EMAIL_HDR_FROM_EMAIL]);
+	buf_adds(b, ",\"replyEmail\":");
+	header_write(b, &e->hdr[EMAIL_HDR_REPLY_EMAIL]);
+	buf_adds(b, ",\"folder\":");
+	api_asset_folder_write(b, e->place.type, e->place.id, e->folder_name);
+	bool_write(b, ",\"operational\":", e->operational);
+	bool_write(b, ",\"textOnly\":", e->text_only);
+	bool_write(b, ",\"publishToMSI\":", e->publish_to_msi);
+	bool_write(b, ",\"webView\":", e->web_view);
+	buf_adds(b, ",\"status\":");
+	buf_add_jsonc_str(b, asset_status_name(e->status));
+	buf_adds(b, ",\"template\":");
+	if (e->template_id != 0) {
+		(void)snprintf(num, sizeof(num), "%ld", (long)e->template_id);
+		buf_adds(b, num);
+	} else
+		buf_adds(b, "null");
+	buf_adds(b, ",\"workspace\":");
+	buf_add_jsonc_str(b, e->workspace[0] != '\0' ? e->workspace :
+	    "Default");
+	bool_write(b, ",\"isOpenTrackingDisabled\":",
+	    e->open_tracking_disabled);
+	buf_adds(b, ",\"version\":2");
+	bool_write(b, ",\"autoCopyToText\":", e->auto_copy_to_text);
+	buf_adds(b, ",\"preHeader\":");
+	str_or_null_write(b, e->pre_header);
+	buf_adds(b, ",\"ccFields\":null}");
 }
 
 /* The path's email id. */
@@ -284,7 +310,7 @@ answer_email(struct call *c, struct resp *r, int32_t id,
 	err = repo_email_get(c->app->db, &c->app->arena, id, want, false, &e);
 	if (err != 0)
 		return mutation_err(c, r, id, err, NULL);
-	resp_add(r, email_json(c, &e));
+	email_write(resp_add_text(r), c, &e);
 	return 0;
 }
 
@@ -315,7 +341,7 @@ api_emails_get(struct call *c, struct resp *r)
 	    api_asset_status(&pv[0]), false, &em);
 	if ((e = api_asset_found(r, e)) <= 0)
 		return e;
-	resp_add(r, email_json(c, &em));
+	email_write(resp_add_text(r), c, &em);
 	return 0;
 }
 
@@ -343,7 +369,7 @@ api_emails_get_by_name(struct call *c, struct resp *r)
 	    pv[2].present ? &ref : NULL, api_asset_status(&pv[1]), &em);
 	if ((e = api_asset_found(r, e)) <= 0)
 		return e;
-	resp_add(r, email_json(c, &em));
+	email_write(resp_add_text(r), c, &em);
 	return 0;
 }
 
@@ -396,7 +422,7 @@ api_emails_browse(struct call *c, struct resp *r)
 	if (n == 0)
 		return api_asset_none(r);
 	for (i = 0; i < n; i++)
-		resp_add(r, email_json(c, &items[i]));
+		email_write(resp_add_text(r), c, &items[i]);
 	return 0;
 }
 
@@ -640,6 +666,7 @@ struct email_ctx {
 	struct repo_etpl	 tpl;
 	bool			 has_tpl;
 	bool			 kept;	/* o and doc are the worker's (read only) */
+	struct parsed_tpl	*slot;	/* the kept parse, or NULL */
 	struct tpl_outline	 o;
 	struct html_doc		*doc;
 	struct json_object	*content;
@@ -663,7 +690,9 @@ email_ctx_clear(struct email_ctx *x)
  * (see repo_etpl_get_used), so a parse kept by id stays right; the
  * operations that render or edit a document parse their own.  Templates
  * larger than PARSED_TPL_MAX_BYTES are not kept: their documents are
- * large and rarely read twice in a row.
+ * large and rarely read twice in a row.  With the parse go the
+ * template's dynamic sections (a kept parse reads no template row) and,
+ * once Get Email Content needs them, each section's HTML and text.
  */
 #define PARSED_TPL_ENTRIES	16
 #define PARSED_TPL_MAX_BYTES	(256 * 1024)
@@ -673,10 +702,31 @@ struct parsed_tpl {
 	uint64_t		 used;
 	struct tpl_outline	 o;
 	struct html_doc		*doc;
+	struct repo_etpl_dynamic *dynamic;	/* html_id strings owned */
+	size_t			 ndynamic;
+	/* Per section, or NULL: its Text value as JSON text; owned. */
+	struct buf		*text_json;
 };
 
 static struct parsed_tpl	parsed[PARSED_TPL_ENTRIES];
 static uint64_t			parsed_tick;
+
+/* Frees what slot p holds and makes it free. */
+static void
+parsed_drop(struct parsed_tpl *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ndynamic; i++)
+		free((char *)p->dynamic[i].html_id);
+	free(p->dynamic);
+	for (i = 0; p->text_json != NULL && i < p->o.nsections; i++)
+		buf_clear(&p->text_json[i]);
+	free(p->text_json);
+	tpl_outline_clear(&p->o);
+	html_free(p->doc);
+	memset(p, 0, sizeof(*p));
+}
 
 /* The kept parse of template id, or NULL. */
 static struct parsed_tpl *
@@ -705,15 +755,25 @@ parsed_keep(struct email_ctx *x)
 	for (i = 0; i < PARSED_TPL_ENTRIES && slot->id != 0; i++)
 		if (parsed[i].id == 0 || parsed[i].used < slot->used)
 			slot = &parsed[i];
-	if (slot->id != 0) {
-		tpl_outline_clear(&slot->o);
-		html_free(slot->doc);
-	}
+	if (slot->id != 0)
+		parsed_drop(slot);
 	slot->id = x->tpl.id;
 	slot->used = ++parsed_tick;
 	slot->o = x->o;
 	slot->doc = x->doc;
+	if (x->tpl.ndynamic > 0) {
+		slot->dynamic = xcalloc(x->tpl.ndynamic,
+		    sizeof(*slot->dynamic));
+		for (i = 0; i < x->tpl.ndynamic; i++) {
+			slot->dynamic[i].html_id =
+			    xstrdup(x->tpl.dynamic[i].html_id);
+			slot->dynamic[i].segmentation_id =
+			    x->tpl.dynamic[i].segmentation_id;
+		}
+		slot->ndynamic = x->tpl.ndynamic;
+	}
 	x->kept = true;
+	x->slot = slot;
 }
 
 /*
@@ -746,7 +806,11 @@ email_ctx_read(struct call *c, struct resp *r, int32_t id,
 	if (readonly && (p = parsed_find(x->em.template_id)) != NULL) {
 		x->o = p->o;
 		x->doc = p->doc;
+		x->tpl.id = p->id;
+		x->tpl.dynamic = p->dynamic;
+		x->tpl.ndynamic = p->ndynamic;
 		x->kept = x->has_tpl = true;
+		x->slot = p;
 		return 0;
 	}
 	e = repo_etpl_get_used(c->app->db, &c->app->arena, x->em.template_id,
@@ -885,86 +949,111 @@ ref_member(struct json_object *o, const char *name)
 }
 
 /* The image value {width, altText, style, height} of an image section. */
-static struct json_object *
-image_value(const struct email_ctx *x, const struct html_elem *e,
-    struct json_object *stored)
+static void
+image_write(struct buf *b, const struct email_ctx *x,
+    const struct html_elem *e, struct json_object *stored)
 {
 	const struct html_elem *img = e != NULL ? section_img(x->doc, e) :
 	    NULL;
-	struct json_object *o = json_object_new_object();
-	static const char *const keys[][2] = { { "width", "width" },
-	    { "altText", "alt" }, { "style", "style" },
-	    { "height", "height" } };
+	static const char *const keys[][3] = {
+		{ "{\"width\":", "width", "width" },
+		{ ",\"altText\":", "altText", "alt" },
+		{ ",\"style\":", "style", "style" },
+		{ ",\"height\":", "height", "height" } };
 	const char *dflt;
 	size_t k;
 
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		dflt = img != NULL ? html_elem_attr(img, keys[k][1]) : NULL;
-		json_object_object_add(o, keys[k][0], api_common_str_or_null(
-		    str_member(stored, keys[k][0], dflt)));
+		dflt = img != NULL ? html_elem_attr(img, keys[k][2]) : NULL;
+		buf_adds(b, keys[k][0]);
+		str_or_null_write(b, str_member(stored, keys[k][1], dflt));
 	}
-	return o;
+	buf_addc(b, '}');
 }
 
 /* The [{"type":"HTML",...},{"type":"Text",...}] value of a Text section. */
-static struct json_object *
-text_value(const char *html, const char *text)
+static void
+text_write(struct buf *b, const char *html, const char *text)
 {
-	struct json_object *a = json_object_new_array(), *o;
+	buf_adds(b, "[{\"type\":\"HTML\",\"value\":");
+	buf_add_jsonc_str(b, html);
+	buf_adds(b, "},{\"type\":\"Text\",\"value\":");
+	buf_add_jsonc_str(b, text);
+	buf_adds(b, "}]");
+}
 
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string("HTML"));
-	json_object_object_add(o, "value", json_object_new_string(html));
-	json_object_array_add(a, o);
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string("Text"));
-	json_object_object_add(o, "value", json_object_new_string(text));
-	json_object_array_add(a, o);
-	return a;
+/*
+ * The Text value of section i as the template has it (element e), written
+ * once per kept parse.
+ */
+static void
+text_default_write(struct buf *b, const struct email_ctx *x, size_t i,
+    const struct html_elem *e)
+{
+	struct parsed_tpl *p = x->slot;
+	struct buf *t = b;
+	char *html, *text;
+	size_t len, k;
+
+	if (p != NULL && p->text_json == NULL) {
+		p->text_json = xcalloc(x->o.nsections, sizeof(*p->text_json));
+		for (k = 0; k < x->o.nsections; k++)
+			buf_init(&p->text_json[k], MAX_RESPONSE_BYTES);
+	}
+	if (p != NULL && p->text_json[i].len > 0) {
+		buf_add(b, p->text_json[i].data, p->text_json[i].len);
+		return;
+	}
+	if (p != NULL)
+		t = &p->text_json[i];
+	html = e != NULL ? html_elem_inner(e, &len) : NULL;
+	text = e != NULL ? html_elem_text(e) : NULL;
+	text_write(t, html != NULL ? html : "", text != NULL ? text : "");
+	free(html);
+	free(text);
+	if (t != b && !buf_ok(t)) {
+		b->overflow = true;	/* the dispatcher answers 611 */
+		buf_reset(t);
+	} else if (t != b)
+		buf_add(b, t->data, t->len);
 }
 
 /* Section i of the outline as Get Email Content shows it. */
-static struct json_object *
-section_json(const struct email_ctx *x, size_t i)
+static void
+section_write(struct buf *b, const struct email_ctx *x, size_t i)
 {
 	const struct tpl_section *s = &x->o.sections[i];
 	const struct html_elem *e = find_elem(x->doc, s->id);
 	struct json_object *stored = email_doc_section(x->content, s->id);
-	struct json_object *o = json_object_new_object(), *v = NULL;
 	const char *type = str_member(stored, "type", NULL);
-	char *html = NULL, *text = NULL;
-	size_t len;
 
 	if (type == NULL && template_dynamic(&x->tpl, s->id) != 0)
 		type = "DynamicContent";
 	if (type == NULL)
 		type = tpl_section_kind_name(s->kind);
-	json_object_object_add(o, "htmlId", json_object_new_string(s->id));
-	json_object_object_add(o, "contentType", json_object_new_string(
-	    strcmp(type, "Image") == 0 ? "Image" : type));
+	buf_adds(b, "{\"htmlId\":");
+	buf_add_jsonc_str(b, s->id);
+	buf_adds(b, ",\"contentType\":");
+	buf_add_jsonc_str(b, type);
+	buf_adds(b, ",\"value\":");
 	if (strcmp(type, "Text") == 0 && stored != NULL)
-		v = text_value(str_member(stored, "html", ""),
+		text_write(b, str_member(stored, "html", ""),
 		    str_member(stored, "text", ""));
-	else if (strcmp(type, "Text") == 0) {
-		html = e != NULL ? html_elem_inner(e, &len) : NULL;
-		text = e != NULL ? html_elem_text(e) : NULL;
-		v = text_value(html != NULL ? html : "",
-		    text != NULL ? text : "");
-	} else if (strcmp(type, "DynamicContent") == 0)
-		v = json_object_new_string(s->id);
+	else if (strcmp(type, "Text") == 0)
+		text_default_write(b, x, i, e);
+	else if (strcmp(type, "DynamicContent") == 0)
+		buf_add_jsonc_str(b, s->id);
 	else if (strcmp(type, "Snippet") == 0)
-		v = api_common_str_or_null(str_member(stored, "snippet", NULL));
+		str_or_null_write(b, str_member(stored, "snippet", NULL));
 	else if (strcmp(type, "Image") == 0)
-		v = image_value(x, e, stored);
+		image_write(b, x, e, stored);
 	else if (strcmp(type, "Video") == 0) {
-		v = json_object_new_object();
-		json_object_object_add(v, "videoUrl", api_common_str_or_null(
-		    str_member(stored, "videoUrl", NULL)));
-	}
-	json_object_object_add(o, "value", v);
-	free(html);
-	free(text);
-	return o;
+		buf_adds(b, "{\"videoUrl\":");
+		str_or_null_write(b, str_member(stored, "videoUrl", NULL));
+		buf_addc(b, '}');
+	} else
+		buf_adds(b, "null");
+	buf_addc(b, '}');
 }
 
 /*
@@ -1010,7 +1099,7 @@ api_emails_content_get(struct call *c, struct resp *r)
 	if ((e = query_ctx(c, r, &x)) != 0)
 		return e > 0 ? 0 : e;
 	for (i = 0; x.has_tpl && i < x.o.nsections; i++)
-		resp_add(r, section_json(&x, i));
+		section_write(resp_add_text(r), &x, i);
 	if (x.has_tpl && x.o.container_id != NULL)
 		modules_json(c, r, &x);
 	email_ctx_clear(&x);

@@ -145,11 +145,11 @@ attr_text(struct buf *b, const struct repo_sc_attr *k)
 {
 	buf_printf(b, "{\"id\":%d,\"activityTypeAttribId\":%d,\"name\":",
 	    (int)k->id, (int)k->id);
-	buf_add_json_cstr(b, k->name);
+	buf_add_jsonc_str(b, k->name);
 	buf_adds(b, ",\"dataType\":");
-	buf_add_json_cstr(b, k->data_type);
+	buf_add_jsonc_str(b, k->data_type);
 	buf_adds(b, ",\"value\":");
-	buf_add_json_cstr(b, k->value);
+	buf_add_jsonc_str(b, k->value);
 	buf_adds(b, ",\"format\":null,\"primary\":");
 	buf_adds(b, tf(k->primary));
 	buf_addc(b, '}');
@@ -170,9 +170,9 @@ choice_text(struct buf *b, const struct repo_sc_choice *ch)
 	buf_addc(b, ']');
 	if (!ch->is_default) {
 		buf_adds(b, ",\"rule\":{\"name\":");
-		buf_add_json_cstr(b, ch->cond_name);
+		buf_add_jsonc_str(b, ch->cond_name);
 		buf_adds(b, ",\"operator\":");
-		buf_add_json_cstr(b, ch->cond_op);
+		buf_add_jsonc_str(b, ch->cond_op);
 		buf_adds(b, ",\"ruleType\":");
 		buf_adds(b, ch->cond_kind == NULL ? "null" :
 		    strcmp(ch->cond_kind, "activity") == 0 ? "\"Activity\"" :
@@ -201,7 +201,7 @@ flow_text(struct buf *b, const struct repo_sc_step *steps, size_t n)
 		buf_printf(b, "{\"id\":%d,\"activityTypeId\":%d,"
 		    "\"activityTypeName\":", (int)steps[i].id,
 		    (int)steps[i].type_id);
-		buf_add_json_cstr(b, steps[i].type_name);
+		buf_add_jsonc_str(b, steps[i].type_name);
 		buf_adds(b, ",\"stepChoice\":[");
 		for (j = 0; j < steps[i].nchoices; j++) {
 			if (j > 0)
@@ -226,32 +226,32 @@ sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
 	char url[320];
 
 	buf_printf(b, "{\"id\":%d,\"name\":", (int)s->id);
-	buf_add_json_cstr(b, s->name);
+	buf_add_jsonc_str(b, s->name);
 	buf_adds(b, ",\"description\":");
-	buf_add_json_cstr(b, s->description);
+	buf_add_jsonc_str(b, s->description);
 	buf_adds(b, ",\"createdAt\":");
-	api_asset_time_text(b, s->created_at);
+	api_asset_time_write(b, s->created_at);
 	buf_adds(b, ",\"updatedAt\":");
-	api_asset_time_text(b, s->updated_at);
+	api_asset_time_write(b, s->updated_at);
 	buf_printf(b, ",\"folder\":{\"id\":%lld,\"type\":",
 	    (long long)s->place.id);
-	buf_add_json_cstr(b, folder_type_name(s->place.type));
+	buf_add_jsonc_str(b, folder_type_name(s->place.type));
 	buf_adds(b, "},\"status\":");
-	buf_add_json_cstr(b, status_word(s));
+	buf_add_jsonc_str(b, status_word(s));
 	buf_adds(b, ",\"type\":");
-	buf_add_json_cstr(b, type_word(s));
+	buf_add_jsonc_str(b, type_word(s));
 	buf_printf(b, ",\"isSystem\":%s,\"isActive\":%s,"
 	    "\"isRequestable\":%s,\"isCommunicationLimitEnabled\":%s,"
 	    "\"recurrence\":{\"weekdayOnly\":false},"
 	    "\"qualificationRuleType\":", tf(s->system), tf(s->active),
 	    tf(s->active && s->requested_by_api), tf(s->comm_limit));
-	buf_add_json_cstr(b, s->qual_type);
+	buf_add_jsonc_str(b, s->qual_type);
 	if (s->qual_interval > 0)
 		buf_printf(b, ",\"qualificationRuleInterval\":%lld",
 		    (long long)s->qual_interval);
 	if (s->qual_unit != NULL) {
 		buf_adds(b, ",\"qualificationRuleUnit\":");
-		buf_add_json_cstr(b, s->qual_unit);
+		buf_add_jsonc_str(b, s->qual_unit);
 	}
 	if (s->max_members > 0)
 		buf_printf(b, ",\"maxMembers\":%lld",
@@ -262,10 +262,10 @@ sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
 		buf_printf(b, ",\"parentProgramId\":%lld",
 		    (long long)s->place.id);
 	buf_adds(b, ",\"workspace\":");
-	buf_add_json_cstr(b, s->workspace);
+	buf_add_jsonc_str(b, s->workspace);
 	(void)snprintf(url, sizeof(url), "%s/#SC%ldA1", base, (long)s->id);
 	buf_adds(b, ",\"computedUrl\":");
-	buf_add_json_cstr(b, url);
+	buf_add_jsonc_str(b, url);
 	if (with_flow) {
 		buf_adds(b, ",\"flow\":");
 		flow_text(b, steps, nsteps);

@@ -113,9 +113,9 @@ cond_text(struct buf *b, const struct repo_sl_rule *rule,
 	buf_printf(b, rule->activity ? "{\"activityAttributeId\":%d,"
 	    "\"activityAttributeName\":" : "{\"attributeId\":%d,"
 	    "\"attributeName\":", (int)cd->attribute_id);
-	buf_add_json_cstr(b, cd->name != NULL ? cd->name : "");
+	buf_add_jsonc_str(b, cd->name != NULL ? cd->name : "");
 	buf_adds(b, ",\"operator\":");
-	buf_add_json_cstr(b, op);
+	buf_add_jsonc_str(b, op);
 	buf_adds(b, ",\"values\":");
 	if (api_common_array_text(b, cd->values_json) == 0 &&
 	    strstr(op, "empty") == NULL)
@@ -138,11 +138,11 @@ rule_text(struct buf *b, const struct repo_sl_rule *rule)
 		if (rule->conds[i].primary && rule->conds[i].op != NULL)
 			op = rule->conds[i].op;
 	buf_printf(b, "{\"id\":%d,\"name\":", (int)rule->id);
-	buf_add_json_cstr(b, rule->name != NULL ? rule->name : "");
+	buf_add_jsonc_str(b, rule->name != NULL ? rule->name : "");
 	buf_printf(b, ",\"ruleTypeId\":%d,\"ruleType\":\"%s\","
 	    "\"operator\":", (int)rule->type_id, rule->activity ?
 	    "Activity" : "Attribute");
-	buf_add_json_cstr(b, op);
+	buf_add_jsonc_str(b, op);
 	buf_adds(b, ",\"conditions\":[");
 	for (i = 0; i < rule->nconds; i++) {
 		if (i > 0)
@@ -173,14 +173,14 @@ static void
 rules_text(struct buf *b, const struct repo_sl *s)
 {
 	buf_adds(b, "{\"filterMatchType\":");
-	buf_add_json_cstr(b, s->match_type);
+	buf_add_jsonc_str(b, s->match_type);
 	buf_adds(b, ",\"triggers\":");
 	rule_list_text(b, s, true);
 	buf_adds(b, ",\"filters\":");
 	rule_list_text(b, s, false);
 	if (strcmp(s->match_type, "custom") == 0) {
 		buf_adds(b, ",\"filterCustomRuleLogic\":");
-		buf_add_json_cstr(b, s->custom_logic != NULL ?
+		buf_add_jsonc_str(b, s->custom_logic != NULL ?
 		    s->custom_logic : "");
 	}
 	buf_addc(b, '}');
@@ -196,9 +196,9 @@ api_smart_lists_text(struct buf *b, struct call *c, const struct repo_sl *s,
 	    s->created_at, s->updated_at, SL_URL_PREFIX);
 	buf_printf(b, ",\"folder\":{\"id\":%lld,\"type\":",
 	    (long long)s->place.id);
-	buf_add_json_cstr(b, folder_type_name(s->place.type));
+	buf_add_jsonc_str(b, folder_type_name(s->place.type));
 	buf_adds(b, "},\"workspace\":");
-	buf_add_json_cstr(b, s->workspace);
+	buf_add_jsonc_str(b, s->workspace);
 	if (with_rules) {
 		buf_adds(b, ",\"rules\":");
 		rules_text(b, s);

@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "bounds.h"
 #include "err.h"
 #include "http/response.h"
 #include "util/buf.h"
@@ -22,11 +23,13 @@ resp_init(struct resp *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->more_result = -1;
+	buf_init(&r->items, MAX_RESPONSE_BYTES);
 }
 
 void
 resp_clear(struct resp *r)
 {
+	buf_clear(&r->items);
 	json_object_put(r->result);
 	json_object_put(r->warnings);
 	json_object_put(r->body);
@@ -37,12 +40,62 @@ resp_clear(struct resp *r)
 	resp_init(r);
 }
 
+/*
+ * Opens the next text item of r: "[" before the first, "," before the
+ * others, after reopening what resp_result_json closed.
+ */
+static void
+items_next(struct resp *r)
+{
+	if (r->items_closed) {
+		r->items.len--;
+		r->items_closed = false;
+	}
+	buf_addc(&r->items, r->items.len == 0 ? '[' : ',');
+}
+
+/* Appends o to the text items, serialised as the envelope writes it. */
+static void
+items_add_json(struct resp *r, struct json_object *o)
+{
+	const char *s;
+	size_t len;
+
+	items_next(r);
+	s = json_object_to_json_string_length(o, JSON_FLAGS, &len);
+	buf_add(&r->items, s, len);
+}
+
 void
 resp_add(struct resp *r, struct json_object *item)
 {
+	if (r->items.len > 0) {
+		items_add_json(r, item);
+		json_object_put(item);
+		return;
+	}
 	if (r->result == NULL)
 		r->result = json_object_new_array();
 	json_object_array_add(r->result, item);
+}
+
+/* See response.h. */
+struct buf *
+resp_add_text(struct resp *r)
+{
+	size_t i, n;
+
+	/* Items added as objects before come first, as text. */
+	if (r->result != NULL && r->items.len == 0) {
+		n = json_object_array_length(r->result);
+		for (i = 0; i < n; i++)
+			items_add_json(r, json_object_array_get_idx(r->result,
+			    i));
+		json_object_put(r->result);
+		r->result = NULL;
+	}
+	items_next(r);
+	return &r->items;
 }
 
 void
@@ -96,6 +149,16 @@ const char *
 resp_result_json(struct resp *r, size_t *len)
 {
 	*len = 0;
+	if (r->items.len > 0) {
+		if (!r->items_closed) {
+			buf_addc(&r->items, ']');
+			r->items_closed = true;
+		}
+		if (!buf_ok(&r->items))
+			return NULL;
+		*len = r->items.len;
+		return r->items.data;
+	}
 	if (r->result == NULL)
 		return NULL;
 	return json_object_to_json_string_length(r->result, JSON_FLAGS, len);
@@ -146,6 +209,32 @@ add_array_or_empty(struct buf *out, struct json_object *a)
 		buf_adds(out, "[]");
 }
 
+/*
+ * The result array of text items, closed; a response whose items did not
+ * fit overflows out too, so the dispatcher answers its error.
+ */
+static void
+add_items(struct buf *out, const struct resp *r)
+{
+	if (!buf_ok(&r->items)) {
+		out->overflow = true;
+		return;
+	}
+	buf_add(out, r->items.data, r->items.len);
+	if (!r->items_closed)
+		buf_addc(out, ']');
+}
+
+/* The result array: text items, the objects added, or [] for none. */
+static void
+add_result(struct buf *out, const struct resp *r)
+{
+	if (r->items.len > 0)
+		add_items(out, r);
+	else
+		add_array_or_empty(out, r->result);
+}
+
 static void
 render_leaddb(struct buf *out, const struct resp *r, const char *rid,
     const struct err_info *e, const char *msg)
@@ -160,7 +249,7 @@ render_leaddb(struct buf *out, const struct resp *r, const char *rid,
 	}
 	if (!r->no_result) {
 		buf_adds(out, ",\"result\":");
-		add_array_or_empty(out, r->result);
+		add_result(out, r);
 	}
 	buf_adds(out, ",\"success\":true");
 	if (r->warnings != NULL) {
@@ -200,6 +289,9 @@ render_asset1(struct buf *out, const struct resp *r, const char *rid,
 	if (r->result_text != NULL) {
 		buf_adds(out, ",\"result\":");
 		buf_add(out, r->result_text, r->result_len);
+	} else if (r->items.len > 0) {
+		buf_adds(out, ",\"result\":");
+		add_items(out, r);
 	} else if (r->result != NULL &&
 	    json_object_array_length(r->result) > 0) {
 		buf_adds(out, ",\"result\":");
@@ -262,10 +354,7 @@ render_asset2(struct buf *out, const struct resp *r, const char *rid,
 		add_json(out, r->result_object);
 	} else if (!r->no_result) {
 		buf_adds(out, ",\"result\":");
-		if (r->result != NULL)
-			add_json(out, r->result);
-		else
-			buf_adds(out, "[]");
+		add_result(out, r);
 	}
 	if (r->page_details != NULL) {
 		buf_adds(out, ",\"pageDetails\":");

@@ -1,7 +1,9 @@
 /*
  * Responses: what a handler fills (struct resp) and how it is rendered in
  * one of the service's envelope families (docs/behaviour.md §2).  Handlers
- * never write bytes; dispatch renders the struct once, success or error.
+ * never write the envelope; dispatch renders the struct once, success or
+ * error.  A handler may write its result items as JSON text
+ * (resp_add_text) instead of building json-c objects.
  */
 #ifndef MAUTO_HTTP_RESPONSE_H
 #define MAUTO_HTTP_RESPONSE_H
@@ -10,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct buf;
+#include "util/buf.h"
+
 struct json_object;
 
 enum envelope {
@@ -36,6 +39,13 @@ struct resp {
 	 */
 	const char		*result_text;
 	size_t			 result_len;
+	/*
+	 * Items written as JSON text (resp_add_text): "[" and the items so
+	 * far, each after a comma but the first; "]" too once
+	 * resp_result_json has closed it.  Owned.
+	 */
+	struct buf		 items;
+	bool			 items_closed;
 	/*
 	 * Asset v2: a result that is one object, not an array (List
 	 * Emails), and a pageDetails member after it (Get Email Used By).
@@ -73,6 +83,14 @@ void	resp_init(struct resp *r);
 void	resp_clear(struct resp *r);
 /* Appends item to result; takes ownership of item. */
 void	resp_add(struct resp *r, struct json_object *item);
+/*
+ * The buffer to write the next item of result into as JSON text (one
+ * value, compact, strings as buf_add_jsonc_str writes them): a handler
+ * that writes its items spares the json-c objects.  Items added either
+ * way keep their order.  Valid until the next resp_add, resp_add_text or
+ * resp_clear.
+ */
+struct buf	*resp_add_text(struct resp *r);
 /*
  * The result array as the envelope writes it, into *len bytes (owned by
  * the response, valid until resp_clear or the next resp_add); NULL when

@@ -381,7 +381,10 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 	if ((pick = asset_pick(&first.v, want)) == ASSET_ST_ANY)
 		return -REPO_ERR_NOT_FOUND;
 	for (i = 0; i < t.count; i++) {
-		fill(&t, i, out);
+		if (i == 0)
+			*out = first;	/* row 0, filled once */
+		else
+			fill(&t, i, out);
 		if (out->id == first.id && out->status == pick)
 			break;
 	}

@@ -95,8 +95,9 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-void
-buf_add_json_str(struct buf *b, const char *s, size_t n)
+/* s (n bytes) as a JSON string; jsonc: \b and \f as json-c writes them. */
+static void
+add_json_str(struct buf *b, const char *s, size_t n, bool jsonc)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i, start;
@@ -118,6 +119,10 @@ buf_add_json_str(struct buf *b, const char *s, size_t n)
 		case '\r': buf_add(b, "\\r", 2); break;
 		case '\t': buf_add(b, "\\t", 2); break;
 		default:
+			if (jsonc && (c == '\b' || c == '\f')) {
+				buf_add(b, c == '\b' ? "\\b" : "\\f", 2);
+				break;
+			}
 			esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
 			esc[4] = hex[c >> 4]; esc[5] = hex[c & 15]; esc[6] = 0;
 			buf_add(b, esc, 6);
@@ -129,40 +134,18 @@ buf_add_json_str(struct buf *b, const char *s, size_t n)
 }
 
 void
-buf_add_json_cstr(struct buf *b, const char *s)
+buf_add_json_str(struct buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	const char *start;
-	char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
-	unsigned char c;
+	add_json_str(b, s, n, false);
+}
 
-	if (s == NULL) {
+void
+buf_add_jsonc_str(struct buf *b, const char *s)
+{
+	if (s == NULL)
 		buf_add(b, "null", 4);
-		return;
-	}
-	buf_addc(b, '"');
-	for (start = s; (c = (unsigned char)*s) != '\0'; s++) {
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		buf_add(b, start, (size_t)(s - start));
-		start = s + 1;
-		switch (c) {
-		case '"':  buf_add(b, "\\\"", 2); break;
-		case '\\': buf_add(b, "\\\\", 2); break;
-		case '\b': buf_add(b, "\\b", 2); break;
-		case '\f': buf_add(b, "\\f", 2); break;
-		case '\n': buf_add(b, "\\n", 2); break;
-		case '\r': buf_add(b, "\\r", 2); break;
-		case '\t': buf_add(b, "\\t", 2); break;
-		default:
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			buf_add(b, esc, 6);
-			break;
-		}
-	}
-	buf_add(b, start, (size_t)(s - start));
-	buf_addc(b, '"');
+	else
+		add_json_str(b, s, strlen(s), true);
 }
 
 bool

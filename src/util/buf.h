@@ -30,11 +30,13 @@ void	 buf_printf(struct buf *b, const char *fmt, ...)
 /* Appends s as a JSON string literal, quotes included. */
 void	 buf_add_json_str(struct buf *b, const char *s, size_t n);
 /*
- * Appends NUL-terminated s as a JSON string literal byte for byte as
- * json-c writes it with JSON_C_TO_STRING_NOSLASHESCAPE (\b and \f as
- * such, other control characters as \u00xx), or null when s is NULL.
+ * Appends the NUL-terminated s as a JSON string literal exactly as json-c
+ * writes a string with JSON_C_TO_STRING_NOSLASHESCAPE ("\b" and "\f" in
+ * short form, where buf_add_json_str writes "\u0008" and "\u000c"), or
+ * null when s is NULL: for text written by hand that must read as json-c
+ * would have written it.
  */
-void	 buf_add_json_cstr(struct buf *b, const char *s);
+void	 buf_add_jsonc_str(struct buf *b, const char *s);
 bool	 buf_ok(const struct buf *b);
 
 #endif

@@ -386,6 +386,13 @@ event_journal(enum log_level lvl, const char *message,
 }
 
 /* See log.h. */
+bool
+log_enabled(enum log_level lvl)
+{
+	return lvl <= log_max;
+}
+
+/* See log.h. */
 void
 log_event(enum log_level lvl, const char *message, const struct log_field *f,
     size_t n)

@@ -7,6 +7,7 @@
 #ifndef MAUTO_UTIL_LOG_H
 #define MAUTO_UTIL_LOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum log_level { LOG_LVL_ERR, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG };
@@ -14,6 +15,8 @@ enum log_level { LOG_LVL_ERR, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG };
 void	log_init(const char *progname, const char *level);
 void	log_msg(enum log_level lvl, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* Whether messages at lvl are written (spares building one that is not). */
+bool	log_enabled(enum log_level lvl);
 /* Writes an escaped, truncated copy of s into out (always terminated). */
 const char *log_escape(char *out, size_t outsz, const char *s);
 

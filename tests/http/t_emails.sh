@@ -160,6 +160,30 @@ form GET "/rest/asset/v1/email/$two/content.json"
 expect "the last edit reads back" \
     "[s['value'][0]['value'] for s in d['result'] if s['htmlId'] == 'lede'] == ['L17']"
 
+# ---- a template's dynamic sections, read from a kept parse -----------------
+# A section the template makes dynamic (mautoctl template create --dynamic)
+# reads as DynamicContent every time, also once a worker keeps the parse
+# of the template: more reads than workers, so some worker reads it again.
+seg=$(ctl segmentation create --name "ESEG-$tag" --segment English)
+tpl3=$(ctl template create --name "ETPL3-$tag" --folder 3 \
+    --file "$work/tpl.html" --dynamic "intro=$seg")
+form POST /rest/asset/v1/emails.json --data-urlencode "name=three-$tag" \
+    --data-urlencode "folder=$fplace" --data-urlencode "template=$tpl3" "${headers[@]}"
+three=$(id_of)
+bad=0
+for i in $(seq 1 12); do
+	form GET "/rest/asset/v1/email/$three/content.json"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); s = d["result"][0]; sys.exit(0 if (s["contentType"], s["value"]) == ("DynamicContent", "intro") else 1)' "$work/out" || bad=1
+	form GET "/rest/asset/v1/email/$three/dynamicContent/intro.json"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["success"] and d["result"][0]["segmentation"] == int(sys.argv[2]) else 1)' "$work/out" "$seg" || bad=1
+done
+if [ "$bad" = 0 ]; then
+	echo "ok - 12 reads of a template's dynamic section each show it dynamic"
+else
+	echo "not ok - a read of a template's dynamic section lost it: $(head -c 300 "$work/out")"
+	failed=1
+fi
+
 # ---- concurrent approve and unapprove --------------------------------------
 # Six clients (under the concurrent access limit of 10), four calls each.
 # A call that answers 608 is made once more: t_db_outage.sh stops this

@@ -258,6 +258,72 @@ test_envelope_for_path(void **state)
 	assert_int_equal(response_envelope_for_path(""), ENV_LEADDB);
 }
 
+/*
+ * Items written as text (resp_add_text) and items added as objects keep
+ * their order, in every envelope and in resp_result_json.
+ */
+static void
+test_text_items(void **state)
+{
+	struct resp r;
+	struct json_object *o;
+	struct buf *b;
+	const char *s;
+	size_t len;
+	int st;
+
+	(void)state;
+	resp_init(&r);
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int(1));
+	resp_add(&r, o);
+	b = resp_add_text(&r);
+	buf_adds(b, "{\"id\":2}");
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int(3));
+	resp_add(&r, o);
+	assert_string_equal(render(&r, ENV_ASSET1, "1#2", 0, &st),
+	    "{\"success\":true,\"errors\":[],\"requestId\":\"1#2\","
+	    "\"warnings\":[],\"result\":[{\"id\":1},{\"id\":2},{\"id\":3}]}");
+	s = resp_result_json(&r, &len);
+	assert_non_null(s);
+	assert_int_equal(len, strlen("[{\"id\":1},{\"id\":2},{\"id\":3}]"));
+	assert_memory_equal(s, "[{\"id\":1},{\"id\":2},{\"id\":3}]", len);
+	buf_adds(resp_add_text(&r), "4");
+	assert_string_equal(render(&r, ENV_LEADDB, "1#2", 0, &st),
+	    "{\"requestId\":\"1#2\",\"result\":[{\"id\":1},{\"id\":2},"
+	    "{\"id\":3},4],\"success\":true}");
+	assert_string_equal(render(&r, ENV_ASSET2, "1#2", 0, &st),
+	    "{\"success\":true,\"requestId\":\"1#2\",\"result\":[{\"id\":1},"
+	    "{\"id\":2},{\"id\":3},4]}");
+	resp_clear(&r);
+}
+
+/* buf_add_jsonc_str writes every byte as json-c does. */
+static void
+test_jsonc_str(void **state)
+{
+	struct json_object *o;
+	struct buf b;
+	char s[256];
+	const char *want;
+	size_t i;
+
+	(void)state;
+	for (i = 1; i < 256; i++)
+		s[i - 1] = (char)i;
+	s[255] = '\0';
+	o = json_object_new_string(s);
+	want = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE);
+	buf_init(&b, 4096);
+	buf_add_jsonc_str(&b, s);
+	assert_true(buf_ok(&b));
+	assert_string_equal(b.data, want);
+	buf_clear(&b);
+	json_object_put(o);
+}
+
 int
 main(void)
 {
@@ -271,6 +337,8 @@ main(void)
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_error_table_complete),
 		cmocka_unit_test(test_envelope_for_path),
+		cmocka_unit_test(test_text_items),
+		cmocka_unit_test(test_jsonc_str),
 	};
 	int rc;
 

@@ -1,6 +1,6 @@
 /*
  * JSON text written without json-c objects (util/buf.c's
- * buf_add_json_cstr, api/api_common.c's api_common_array_text) is byte
+ * buf_add_jsonc_str, api/api_common.c's api_common_array_text) is byte
  * for byte what json-c writes with the flags of http/response.c.
  */
 #include <stdarg.h>
@@ -19,7 +19,7 @@
 
 #define FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-/* Checks buf_add_json_cstr(s) against json-c's string of s. */
+/* Checks buf_add_jsonc_str(s) against json-c's string of s. */
 static void
 same_string(const char *s)
 {
@@ -27,7 +27,7 @@ same_string(const char *s)
 	struct buf b;
 
 	buf_init(&b, 4096);
-	buf_add_json_cstr(&b, s);
+	buf_add_jsonc_str(&b, s);
 	assert_true(buf_ok(&b));
 	assert_string_equal(b.data, json_object_to_json_string_ext(o, FLAGS));
 	buf_clear(&b);
@@ -56,7 +56,7 @@ test_null(void **state)
 
 	(void)state;
 	buf_init(&b, 64);
-	buf_add_json_cstr(&b, NULL);
+	buf_add_jsonc_str(&b, NULL);
 	assert_string_equal(b.data, "null");
 	buf_clear(&b);
 }
