@@ -148,14 +148,9 @@ api_asset_time_write(struct buf *b, const char *db)
 
 /* See api_asset.h. */
 void
-api_asset_head_text(struct buf *b, struct call *c, int64_t id,
-    const char *name, const char *description, const char *created_at,
-    const char *updated_at, const char *prefix)
+api_asset_head_members(struct buf *b, int64_t id, const char *name,
+    const char *description, const char *created_at, const char *updated_at)
 {
-	const char *base = c->app->cfg->app_url != NULL ?
-	    c->app->cfg->app_url : "http://localhost";
-	char url[320];
-
 	buf_printf(b, "\"id\":%lld,\"name\":", (long long)id);
 	buf_add_jsonc_str(b, name);
 	buf_adds(b, ",\"description\":");
@@ -164,6 +159,20 @@ api_asset_head_text(struct buf *b, struct call *c, int64_t id,
 	api_asset_time_write(b, created_at);
 	buf_adds(b, ",\"updatedAt\":");
 	api_asset_time_write(b, updated_at);
+}
+
+/* See api_asset.h. */
+void
+api_asset_head_text(struct buf *b, struct call *c, int64_t id,
+    const char *name, const char *description, const char *created_at,
+    const char *updated_at, const char *prefix)
+{
+	const char *base = c->app->cfg->app_url != NULL ?
+	    c->app->cfg->app_url : "http://localhost";
+	char url[320];
+
+	api_asset_head_members(b, id, name, description, created_at,
+	    updated_at);
 	(void)snprintf(url, sizeof(url), "%s/#%s%lldB2", base, prefix,
 	    (long long)id);
 	buf_adds(b, ",\"url\":");

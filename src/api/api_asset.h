@@ -172,5 +172,12 @@ struct json_object	*api_asset_url_json(struct call *c, const char *prefix,
 void	api_asset_head_text(struct buf *b, struct call *c, int64_t id,
 	    const char *name, const char *description, const char *created_at,
 	    const char *updated_at, const char *prefix);
+/*
+ * Its members "id" to "updatedAt" alone, for the replies whose next
+ * member is not the url or whose url has another form.
+ */
+void	api_asset_head_members(struct buf *b, int64_t id, const char *name,
+	    const char *description, const char *created_at,
+	    const char *updated_at);
 
 #endif

@@ -172,16 +172,6 @@
 /* The longest preheader, in characters (docs/behaviour.md §8.1). */
 #define EMAIL_PREHEADER_CHARS	1024
 
-/* s as a JSON string, or null. */
-static void
-str_or_null_write(struct buf *b, const char *s)
-{
-	if (s != NULL)
-		buf_add_jsonc_str(b, s);
-	else
-		buf_adds(b, "null");
-}
-
 /* Member key (after a comma unless first) and a boolean value. */
 static void
 bool_write(struct buf *b, const char *key, bool v)
@@ -227,16 +217,9 @@ email_write(struct buf *b, struct call *c, const struct repo_email *e)
 {
 	char num[32];
 
-	(void)snprintf(num, sizeof(num), "{\"id\":%ld", (long)e->id);
-	buf_adds(b, num);
-	buf_adds(b, ",\"name\":");
-	buf_add_jsonc_str(b, e->name);
-	buf_adds(b, ",\"description\":");
-	str_or_null_write(b, e->description);
-	buf_adds(b, ",\"createdAt\":");
-	api_asset_time_write(b, e->created_at);
-	buf_adds(b, ",\"updatedAt\":");
-	api_asset_time_write(b, e->updated_at);
+	buf_addc(b, '{');
+	api_asset_head_members(b, e->id, e->name, e->description,
+	    e->created_at, e->updated_at);
 	buf_adds(b, ",\"url\":");
 	url_write(b, c, e->id);
 	buf_adds(b, ",\"subject\":");
@@ -269,7 +252,7 @@ email_write(struct buf *b, struct call *c, const struct repo_email *e)
 	buf_adds(b, ",\"version\":2");
 	bool_write(b, ",\"autoCopyToText\":", e->auto_copy_to_text);
 	buf_adds(b, ",\"preHeader\":");
-	str_or_null_write(b, e->pre_header);
+	buf_add_jsonc_str(b, e->pre_header);
 	buf_adds(b, ",\"ccFields\":null}");
 }
 
@@ -966,7 +949,7 @@ image_write(struct buf *b, const struct email_ctx *x,
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		dflt = img != NULL ? html_elem_attr(img, keys[k][2]) : NULL;
 		buf_adds(b, keys[k][0]);
-		str_or_null_write(b, str_member(stored, keys[k][1], dflt));
+		buf_add_jsonc_str(b, str_member(stored, keys[k][1], dflt));
 	}
 	buf_addc(b, '}');
 }
@@ -1044,12 +1027,12 @@ section_write(struct buf *b, const struct email_ctx *x, size_t i)
 	else if (strcmp(type, "DynamicContent") == 0)
 		buf_add_jsonc_str(b, s->id);
 	else if (strcmp(type, "Snippet") == 0)
-		str_or_null_write(b, str_member(stored, "snippet", NULL));
+		buf_add_jsonc_str(b, str_member(stored, "snippet", NULL));
 	else if (strcmp(type, "Image") == 0)
 		image_write(b, x, e, stored);
 	else if (strcmp(type, "Video") == 0) {
 		buf_adds(b, "{\"videoUrl\":");
-		str_or_null_write(b, str_member(stored, "videoUrl", NULL));
+		buf_add_jsonc_str(b, str_member(stored, "videoUrl", NULL));
 		buf_addc(b, '}');
 	} else
 		buf_adds(b, "null");

@@ -225,14 +225,9 @@ sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
 	    c->app->cfg->app_url : "http://localhost";
 	char url[320];
 
-	buf_printf(b, "{\"id\":%d,\"name\":", (int)s->id);
-	buf_add_jsonc_str(b, s->name);
-	buf_adds(b, ",\"description\":");
-	buf_add_jsonc_str(b, s->description);
-	buf_adds(b, ",\"createdAt\":");
-	api_asset_time_write(b, s->created_at);
-	buf_adds(b, ",\"updatedAt\":");
-	api_asset_time_write(b, s->updated_at);
+	buf_addc(b, '{');
+	api_asset_head_members(b, s->id, s->name, s->description,
+	    s->created_at, s->updated_at);
 	buf_printf(b, ",\"folder\":{\"id\":%lld,\"type\":",
 	    (long long)s->place.id);
 	buf_add_jsonc_str(b, folder_type_name(s->place.type));
