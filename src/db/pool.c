@@ -472,17 +472,18 @@ db_revive_idle(struct db *db)
 int
 db_exec(struct db *db, MYSQL_STMT *st, MYSQL_BIND *params, const char *where)
 {
-	MYSQL_RES *meta;
-
 	if (params != NULL && mysql_stmt_bind_param(st, params) != 0)
 		return db_error(db, st, where);
 	if (mysql_stmt_execute(st) != 0)
 		return db_error(db, st, where);
-	if ((meta = mysql_stmt_result_metadata(st)) != NULL) {
-		mysql_free_result(meta);
-		if (mysql_stmt_store_result(st) != 0)
-			return db_error(db, st, where);
-	}
+	/*
+	 * A statement with a result set: the field count says so without
+	 * the copy of every column's metadata that
+	 * mysql_stmt_result_metadata makes.
+	 */
+	if (mysql_stmt_field_count(st) > 0 &&
+	    mysql_stmt_store_result(st) != 0)
+		return db_error(db, st, where);
 	return 0;
 }
 
