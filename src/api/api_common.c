@@ -143,20 +143,6 @@ api_common_str_or_null(const char *s)
 	return s != NULL ? json_object_new_string(s) : NULL;
 }
 
-/* See api_common.h. */
-int
-api_common_result_text(struct call *c, struct resp *r, struct buf *b)
-{
-	char *p = NULL;
-
-	if (buf_ok(b) && (p = arena_alloc(&c->app->arena, b->len)) != NULL) {
-		memcpy(p, b->data, b->len);
-		resp_result_text(r, p, b->len);
-	}
-	buf_clear(b);
-	return p != NULL ? 0 : -API_ERR_SYSTEM;
-}
-
 /*
  * Whether json is an array of strings of printable ASCII without escapes
  * and without spaces, which json-c writes again byte for byte after

@@ -66,13 +66,6 @@ struct json_object *api_common_db_time_json(const char *db);
 struct json_object *api_common_str_or_null(const char *s);
 
 /*
- * The JSON text in b (the result array, written without json-c objects)
- * as r's result (resp_result_text), copied to the call's arena; b is
- * cleared.  0, or -API_ERR_SYSTEM when b overflowed or the arena is full.
- */
-int	api_common_result_text(struct call *c, struct resp *r, struct buf *b);
-
-/*
  * The JSON array in text json appended to b as json-c writes it after
  * parsing it ([] when json is NULL or not an array); returns its length.
  */

@@ -273,13 +273,8 @@ static int
 sc_answer(struct call *c, struct resp *r, const struct repo_sc *s,
     const struct repo_sc_step *steps, size_t nsteps, bool with_flow)
 {
-	struct buf b;
-
-	buf_init(&b, MAX_RESPONSE_BYTES);
-	buf_addc(&b, '[');
-	sc_text(&b, c, s, steps, nsteps, with_flow);
-	buf_addc(&b, ']');
-	return api_common_result_text(c, r, &b);
+	sc_text(resp_add_text(r), c, s, steps, nsteps, with_flow);
+	return 0;
 }
 
 /* 702 for a change of the path's campaign, which does not exist. */
@@ -404,7 +399,6 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 	struct repo_sc_query q;
 	struct repo_sc *items;
 	struct repo_place place;
-	struct buf b;
 	size_t n, i;
 	int e;
 
@@ -430,15 +424,9 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
-	buf_init(&b, MAX_RESPONSE_BYTES);
-	buf_addc(&b, '[');
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_addc(&b, ',');
-		sc_text(&b, c, &items[i], NULL, 0, false);
-	}
-	buf_addc(&b, ']');
-	return api_common_result_text(c, r, &b);
+	for (i = 0; i < n; i++)
+		sc_text(resp_add_text(r), c, &items[i], NULL, 0, false);
+	return 0;
 }
 
 /* GET /rest/asset/v1/smartCampaign/{id}/smartList.json?includeRules= */

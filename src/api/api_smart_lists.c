@@ -211,13 +211,8 @@ int
 api_smart_lists_answer(struct call *c, struct resp *r,
     const struct repo_sl *s, bool with_rules)
 {
-	struct buf b;
-
-	buf_init(&b, MAX_RESPONSE_BYTES);
-	buf_addc(&b, '[');
-	api_smart_lists_text(&b, c, s, with_rules);
-	buf_addc(&b, ']');
-	return api_common_result_text(c, r, &b);
+	api_smart_lists_text(resp_add_text(r), c, s, with_rules);
+	return 0;
 }
 
 /* 702 for a change of the path's list, which does not exist. */
@@ -385,7 +380,6 @@ api_smart_lists_browse(struct call *c, struct resp *r)
 	struct repo_sl_query q;
 	struct repo_sl *items;
 	struct repo_place place;
-	struct buf b;
 	size_t n, i;
 	int e;
 
@@ -407,15 +401,9 @@ api_smart_lists_browse(struct call *c, struct resp *r)
 		return err_from_repo(e);
 	if (n == 0)
 		return api_asset_none(r);
-	buf_init(&b, MAX_RESPONSE_BYTES);
-	buf_addc(&b, '[');
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_addc(&b, ',');
-		api_smart_lists_text(&b, c, &items[i], false);
-	}
-	buf_addc(&b, ']');
-	return api_common_result_text(c, r, &b);
+	for (i = 0; i < n; i++)
+		api_smart_lists_text(resp_add_text(r), c, &items[i], false);
+	return 0;
 }
 
 /* See api_smart_lists.h. */

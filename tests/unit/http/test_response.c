@@ -299,31 +299,6 @@ test_text_items(void **state)
 	resp_clear(&r);
 }
 
-/* buf_add_jsonc_str writes every byte as json-c does. */
-static void
-test_jsonc_str(void **state)
-{
-	struct json_object *o;
-	struct buf b;
-	char s[256];
-	const char *want;
-	size_t i;
-
-	(void)state;
-	for (i = 1; i < 256; i++)
-		s[i - 1] = (char)i;
-	s[255] = '\0';
-	o = json_object_new_string(s);
-	want = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE);
-	buf_init(&b, 4096);
-	buf_add_jsonc_str(&b, s);
-	assert_true(buf_ok(&b));
-	assert_string_equal(b.data, want);
-	buf_clear(&b);
-	json_object_put(o);
-}
-
 int
 main(void)
 {
@@ -338,7 +313,6 @@ main(void)
 		cmocka_unit_test(test_error_table_complete),
 		cmocka_unit_test(test_envelope_for_path),
 		cmocka_unit_test(test_text_items),
-		cmocka_unit_test(test_jsonc_str),
 	};
 	int rc;
 
