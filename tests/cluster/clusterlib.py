@@ -128,6 +128,17 @@ def synced_all():
         return False
 
 
+def print_retries(hosts=(1, 2)):
+    """Prints how many 1213 certification failures the hosts' logs show
+    retried so far."""
+    retries = 0
+    for h in hosts:
+        with open('%s/host%d/mautod.log' % (DIR, h), errors='replace') as f:
+            retries += sum(1 for line in f if ': 1213 ' in line)
+    print('figure: 1213 certification failures retried by the hosts so '
+          'far: %d' % retries)
+
+
 def race(fns):
     """Runs the functions at the same moment, one thread each; their
     results in order."""

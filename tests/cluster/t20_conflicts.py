@@ -7,8 +7,8 @@
 # again, which then finds the winner's row.  Counted on every node.
 import random
 
-from clusterlib import (DIR, HOSTS, call, check, fail, race, sql,
-                        sync_leads)
+from clusterlib import (HOSTS, call, check, fail, print_retries, race,
+                        sql, sync_leads)
 
 ROUNDS = 25
 tag = '%06x' % random.getrandbits(24)
@@ -83,9 +83,4 @@ for node in (1, 2, 3):
           'node %d: %d dedupe keys raced through two hosts, one record each (%s)'
           % (node, ROUNDS, n))
 
-retries = 0
-for h in (1, 2):
-    with open('%s/host%d/mautod.log' % (DIR, h), errors='replace') as f:
-        retries += sum(1 for line in f if ': 1213 ' in line)
-print('figure: 1213 certification failures retried by the hosts so far: %d'
-      % retries)
+print_retries()

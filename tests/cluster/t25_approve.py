@@ -15,8 +15,8 @@ import subprocess
 import urllib.parse
 import urllib.request
 
-from clusterlib import (DIR, HOSTS, SRC, call, check, fail, race, sql,
-                        token)
+from clusterlib import (DIR, HOSTS, SRC, call, check, fail, print_retries,
+                        race, sql, token)
 
 ROUNDS = 12
 tag = '%06x' % random.getrandbits(24)
@@ -272,9 +272,4 @@ for name in names:
     if not (doc and doc.get('success')):
         fail('delete %s: %s' % (name, doc))
 
-retries = 0
-for h in (1, 2):
-    with open('%s/host%d/mautod.log' % (DIR, h), errors='replace') as f:
-        retries += sum(1 for line in f if ': 1213 ' in line)
-print('figure: 1213 certification failures retried by the hosts so far: %d'
-      % retries)
+print_retries()
