@@ -111,6 +111,7 @@
 #include "repo/repo_smart_lists.h"
 #include "util/buf.h"
 #include "util/config.h"
+#include "util/log.h"
 #include "util/num.h"
 
 #define SC_REF_MAX_BYTES	256
@@ -213,13 +214,46 @@ flow_text(struct buf *b, const struct repo_sc_step *steps, size_t n)
 	buf_adds(b, "]}");
 }
 
+/* A campaign as read for a reply, with its flow when with_flow. */
+struct sc_read {
+	struct repo_sc		 s;
+	bool			 with_flow;
+	struct repo_sc_kept	 kept;		/* the flow's kept text */
+	struct repo_sc_step	*steps;		/* else its steps */
+	size_t			 nsteps;
+};
+
+/*
+ * The "flow" member's value of campaign x: the text its row keeps, or
+ * the text of its steps, which the row then keeps (unless the flow
+ * changed meanwhile).  A keep that fails costs the next read a render,
+ * nothing more.
+ */
+static void
+flow_member(struct buf *b, struct call *c, const struct sc_read *x)
+{
+	size_t at = b->len;
+	int e;
+
+	if (x->kept.json != NULL) {
+		buf_add(b, x->kept.json, x->kept.len);
+		return;
+	}
+	flow_text(b, x->steps, x->nsteps);
+	if (buf_ok(b) && (e = repo_sc_keep_flow(c->app->db, x->s.id,
+	    &x->kept, b->data + at, b->len - at)) != 0)
+		log_debug("campaign %d: flow text not kept (%d)",
+		    (int)x->s.id, e);
+}
+
 /*
  * The campaign's reply object as JSON text appended to b, with its flow
- * when with_flow: the members and their order json-c objects had.
+ * when x (NULL: none) was read with it: the members and their order
+ * json-c objects had.
  */
 static void
 sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
-    const struct repo_sc_step *steps, size_t nsteps, bool with_flow)
+    const struct sc_read *x)
 {
 	const char *base = c->app->cfg->app_url != NULL ?
 	    c->app->cfg->app_url : "http://localhost";
@@ -261,19 +295,18 @@ sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
 	(void)snprintf(url, sizeof(url), "%s/#SC%ldA1", base, (long)s->id);
 	buf_adds(b, ",\"computedUrl\":");
 	buf_add_jsonc_str(b, url);
-	if (with_flow) {
+	if (x != NULL && x->with_flow) {
 		buf_adds(b, ",\"flow\":");
-		flow_text(b, steps, nsteps);
+		flow_member(b, c, x);
 	}
 	buf_addc(b, '}');
 }
 
-/* The campaign's reply (sc_text) as r's one result. */
+/* The campaign x read (sc_text) as r's one result. */
 static int
-sc_answer(struct call *c, struct resp *r, const struct repo_sc *s,
-    const struct repo_sc_step *steps, size_t nsteps, bool with_flow)
+sc_answer(struct call *c, struct resp *r, const struct sc_read *x)
 {
-	sc_text(resp_add_text(r), c, s, steps, nsteps, with_flow);
+	sc_text(resp_add_text(r), c, &x->s, x);
 	return 0;
 }
 
@@ -293,38 +326,36 @@ name_taken(struct call *c, struct resp *r, const char *name)
 }
 
 /*
- * Campaign id (or the one named name, when not NULL) into *s, with its
- * flow in one read when with_flow; a negative repo_err on failure.
+ * Campaign id (or the one named name, when not NULL) into *x, with its
+ * flow when with_flow; a negative repo_err on failure.
  */
 static int
 read_campaign(struct call *c, int32_t id, const char *name, bool with_flow,
-    struct repo_sc *s, struct repo_sc_step **steps, size_t *n)
+    struct sc_read *x)
 {
-	*steps = NULL;
-	*n = 0;
+	memset(x, 0, sizeof(*x));
+	x->with_flow = with_flow;
 	if (with_flow)
 		return repo_sc_get_with_flow(c->app->db, &c->app->arena, id,
-		    name, s, steps, n);
+		    name, &x->s, &x->steps, &x->nsteps, &x->kept);
 	return name != NULL ? repo_sc_get_by_name(c->app->db,
-	    &c->app->arena, name, s) : repo_sc_get(c->app->db,
-	    &c->app->arena, id, s);
+	    &c->app->arena, name, &x->s) : repo_sc_get(c->app->db,
+	    &c->app->arena, id, &x->s);
 }
 
 /* Reads campaign id back into r, with its flow when with_flow. */
 static int
 answer(struct call *c, struct resp *r, int32_t id, bool with_flow)
 {
-	struct repo_sc s;
-	struct repo_sc_step *steps;
-	size_t n;
+	struct sc_read x;
 	int e;
 
-	e = read_campaign(c, id, NULL, with_flow, &s, &steps, &n);
+	e = read_campaign(c, id, NULL, with_flow, &x);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
 		return err_from_repo(e);
-	return sc_answer(c, r, &s, steps, n, with_flow);
+	return sc_answer(c, r, &x);
 }
 
 /* ---- Reads ------------------------------------------------------------ */
@@ -337,22 +368,18 @@ api_smart_campaigns_get(struct call *c, struct resp *r)
 		{ .name = "includeFlowSteps", .type = VP_BOOL },
 	};
 	struct vvalue pv[1];
-	struct repo_sc s;
-	struct repo_sc_step *steps;
-	size_t n;
+	struct sc_read x;
 	int32_t id = api_asset_path_id(c, 0);
-	bool with_flow;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
 	if (id == 0)
 		return api_asset_none(r);
-	with_flow = !pv[0].present || pv[0].b;
-	e = read_campaign(c, id, NULL, with_flow, &s, &steps, &n);
+	e = read_campaign(c, id, NULL, !pv[0].present || pv[0].b, &x);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	return sc_answer(c, r, &s, steps, n, with_flow);
+	return sc_answer(c, r, &x);
 }
 
 /* GET /rest/asset/v1/smartCampaign/byName.json?name=&includeFlowSteps= */
@@ -365,19 +392,15 @@ api_smart_campaigns_get_by_name(struct call *c, struct resp *r)
 		{ .name = "includeFlowSteps", .type = VP_BOOL },
 	};
 	struct vvalue pv[2];
-	struct repo_sc s;
-	struct repo_sc_step *steps;
-	size_t n;
-	bool with_flow;
+	struct sc_read x;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	with_flow = !pv[1].present || pv[1].b;
-	e = read_campaign(c, 0, pv[0].s, with_flow, &s, &steps, &n);
+	e = read_campaign(c, 0, pv[0].s, !pv[1].present || pv[1].b, &x);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
-	return sc_answer(c, r, &s, steps, n, with_flow);
+	return sc_answer(c, r, &x);
 }
 
 /*
@@ -425,7 +448,7 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 	if (n == 0)
 		return api_asset_none(r);
 	for (i = 0; i < n; i++)
-		sc_text(resp_add_text(r), c, &items[i], NULL, 0, false);
+		sc_text(resp_add_text(r), c, &items[i], NULL);
 	return 0;
 }
 
@@ -1239,8 +1262,8 @@ check_activation(struct db *db, void *arg, int32_t id)
 	int e;
 
 	x->refused = 0;
-	if ((e = repo_sc_get_with_flow(db, a, id, NULL, &s, &steps,
-	    &n)) != 0)
+	if ((e = repo_sc_get(db, a, id, &s)) != 0 ||
+	    (e = repo_sc_flow(db, a, id, &steps, &n)) != 0)
 		return e;
 	if (s.active)
 		return refuse(x, "it is already active");

@@ -21,6 +21,11 @@
 --   wrk ... -s asset_get.lua URL -- rules LO HI
 --        GET /rest/asset/v1/smartList/<LO..HI>.json?includeRules=true
 --
+-- With "seq THREADS" after HI, the ids are not random: thread t of
+-- THREADS reads LO + t, LO + t + THREADS, ... and starts over after HI,
+-- so that a pass of (HI - LO + 1) requests or more reads every asset
+-- (tests/bench/run's warm-up of the loaded campaigns).
+--
 -- The request is the one wrk.format builds (the -H headers, the token
 -- among them) with the path spliced in, as in leads_get.lua.  The result
 -- line is report.lua's.
@@ -48,7 +53,7 @@ local paths = {
 	rules = { "/rest/asset/v1/smartList/", ".json?includeRules=true" },
 }
 
-local head, tail, lo, hi, before, after, fmt
+local head, tail, lo, hi, before, after, fmt, step, next_id
 
 function init(args)
 	local p = paths[args[1] or ""]
@@ -58,11 +63,30 @@ function init(args)
 		    "campaign|rules LO HI")
 	end
 	before, after, fmt = p[1], p[2], p[3] or "%d"
+	if args[4] == "seq" then
+		step = tonumber(args[5])
+		if step == nil or step < 1 then
+			error("usage: ... LO HI seq THREADS")
+		end
+		next_id = math.min(lo + (tid or 0), hi)
+	end
 	head, tail = wrk.format("GET", "/@PATH@"):match("^(.-)/@PATH@(.*)$")
 	math.randomseed(os.time() * 1000 + (tid or 0) * 7919)
 end
 
+-- The id of the next request: random, or the thread's next in turn.
+local function pick()
+	if step == nil then
+		return math.random(lo, hi)
+	end
+	local id = next_id
+	next_id = next_id + step
+	if next_id > hi then
+		next_id = lo + (tid or 0)
+	end
+	return id
+end
+
 function request()
-	return head .. before .. string.format(fmt, math.random(lo, hi)) ..
-	    after .. tail
+	return head .. before .. string.format(fmt, pick()) .. after .. tail
 end

@@ -5,6 +5,7 @@
 #   expect_sql DESCRIPTION SQL WANT
 #   ctl ARGS...                  mautoctl on this run's database
 #   dbsql SQL                    runs SQL in this run's database
+#   py EXPR                      prints a Python expression over d
 # Sets base, envf, work (removed on exit), tag (random) and failed=0; a
 # script ends with `exit "$failed"`.
 
@@ -85,4 +86,12 @@ dbsql()
 		printf '%s' "$MAUTO_DB_NAME"
 	)
 	harness_sql "$envf" "USE \`$name\`; $1"
+}
+
+# py EXPR: prints the value of a Python expression over the last answer d.
+py()
+{
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$work/out" "$1"
 }
