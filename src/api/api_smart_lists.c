@@ -186,6 +186,28 @@ rules_text(struct buf *b, const struct repo_sl *s)
 	buf_addc(b, '}');
 }
 
+/*
+ * The value of the rules member of list s: the text kept on its row, or
+ * rendered from its rules and then kept for the reads to come (a keep
+ * that fails, as when a change of the rules came meanwhile, is left to
+ * a later read).
+ */
+static void
+rules_member(struct buf *b, struct call *c, const struct repo_sl *s)
+{
+	const struct repo_sl_rules_key *k = &s->rules_key;
+	size_t at = b->len;
+
+	if (s->rules_json != NULL) {
+		buf_add(b, s->rules_json, s->rules_json_len);
+		return;
+	}
+	rules_text(b, s);
+	if (k->set && buf_ok(b))
+		(void)repo_sl_keep_rules(c->app->db, s->id, k->rev,
+		    k->lead_ver, k->co_ver, b->data + at, b->len - at);
+}
+
 /* See api_smart_lists.h. */
 void
 api_smart_lists_text(struct buf *b, struct call *c, const struct repo_sl *s,
@@ -201,7 +223,7 @@ api_smart_lists_text(struct buf *b, struct call *c, const struct repo_sl *s,
 	buf_add_jsonc_str(b, s->workspace);
 	if (with_rules) {
 		buf_adds(b, ",\"rules\":");
-		rules_text(b, s);
+		rules_member(b, c, s);
 	}
 	buf_addc(b, '}');
 }
@@ -237,7 +259,8 @@ answer(struct call *c, struct resp *r, int32_t id, bool with_rules)
 	struct repo_sl s;
 	int e;
 
-	e = repo_sl_get(c->app->db, &c->app->arena, id, with_rules, &s);
+	e = repo_sl_get_reply(c->app->db, &c->app->arena, id, with_rules,
+	    &s);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
@@ -326,7 +349,7 @@ api_smart_lists_get(struct call *c, struct resp *r)
 		return e;
 	if (id == 0)
 		return api_asset_none(r);
-	e = repo_sl_get(c->app->db, &c->app->arena, id,
+	e = repo_sl_get_reply(c->app->db, &c->app->arena, id,
 	    pv[0].present && pv[0].b, &s);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_asset_none(r);
@@ -350,7 +373,7 @@ api_smart_lists_get_by_name(struct call *c, struct resp *r)
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	e = repo_sl_get_by_name(c->app->db, &c->app->arena, pv[0].s,
+	e = repo_sl_get_reply_by_name(c->app->db, &c->app->arena, pv[0].s,
 	    pv[1].present && pv[1].b, &s);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_asset_none(r);

@@ -5,7 +5,8 @@
  * sl_operator, and lead_field for the attribute rules).  Every change of
  * a list's rules runs in one transaction that holds the list's row lock,
  * so the rule positions and the custom logic that numbers them move
- * together.
+ * together; it also moves the list's rules_rev on and drops the JSON text
+ * of its rules kept on the row (repo_sl_keep_rules).
  */
 #ifndef MAUTO_REPO_REPO_SMART_LISTS_H
 #define MAUTO_REPO_REPO_SMART_LISTS_H
@@ -44,6 +45,18 @@ struct repo_sl_rule {
 	size_t			 nconds;
 };
 
+/*
+ * What a list's rules were read under, to keep the text of their reply
+ * by (repo_sl_keep_rules): the list's rules_rev and the lead_schema and
+ * co_schema versions (db/migrations/0020_rendered_flows.sql).
+ */
+struct repo_sl_rules_key {
+	bool			 set;		/* else nothing to keep */
+	uint32_t		 rev;
+	int64_t			 lead_ver;
+	int64_t			 co_ver;
+};
+
 struct repo_sl {
 	int32_t			 id;
 	const char		*name;
@@ -57,6 +70,12 @@ struct repo_sl {
 	int32_t			 campaign_id;	/* 0: not a campaign's */
 	struct repo_sl_rule	*rules;		/* with_rules only */
 	size_t			 nrules;
+	/* repo_sl_get_reply: the kept JSON text of the reply's "rules"
+	 * member (no rules read), or NULL */
+	const char		*rules_json;
+	size_t			 rules_json_len;
+	/* repo_sl_get_reply without kept text: the key to keep it by */
+	struct repo_sl_rules_key rules_key;
 };
 
 /*
@@ -67,6 +86,35 @@ int	repo_sl_get(struct db *db, struct arena *a, int32_t id,
 	    bool with_rules, struct repo_sl *out);
 int	repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
 	    bool with_rules, struct repo_sl *out);
+
+/*
+ * repo_sl_get and repo_sl_get_by_name for a reply: with with_rules, the
+ * list with the kept JSON text of its rules member (out->rules_json, no
+ * rule read) when the text is there and was rendered under the current
+ * lead_schema and co_schema versions; else its rules as repo_sl_get reads
+ * them, with out->rules_key, which repo_sl_keep_rules takes with the text
+ * the caller renders from them.  One statement when the text is kept,
+ * two and the names' reads otherwise.  The same results as repo_sl_get.
+ */
+int	repo_sl_get_reply(struct db *db, struct arena *a, int32_t id,
+	    bool with_rules, struct repo_sl *out);
+int	repo_sl_get_reply_by_name(struct db *db, struct arena *a,
+	    const char *name, bool with_rules, struct repo_sl *out);
+
+/*
+ * Keeps text (len bytes: the JSON of the reply's "rules" member rendered
+ * from rules read by repo_sl_get_reply, whose rules_key gave rev,
+ * lead_ver and co_ver) on list id, unless a change of its rules has moved
+ * its rules_rev on since: then the change wins and nothing is kept.
+ * Autocommit, outside any transaction; the list's updated_at stays.  0
+ * when kept, -REPO_ERR_NOT_FOUND when the revision moved on (or the list
+ * is gone), -REPO_ERR_DEADLOCK for a lock wait or a certification
+ * failure (logged at debug level only), or another repo_err.  A caller
+ * answering a request ignores the result: the text is kept by a later
+ * read.
+ */
+int	repo_sl_keep_rules(struct db *db, int32_t id, uint32_t rev,
+	    int64_t lead_ver, int64_t co_ver, const char *text, size_t len);
 
 struct repo_sl_query {
 	struct folder_ref	 place;		/* id 0: everywhere */
