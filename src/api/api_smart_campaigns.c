@@ -473,8 +473,8 @@ api_smart_campaigns_smart_list(struct call *c, struct resp *r)
 	rules = pv[0].present && pv[0].b;
 	e = repo_sc_get(c->app->db, &c->app->arena, id, &s);
 	if (e == 0)
-		e = repo_sl_get(c->app->db, &c->app->arena, s.smart_list_id,
-		    rules, &sl);
+		e = repo_sl_get_reply(c->app->db, &c->app->arena,
+		    s.smart_list_id, rules, &sl);
 	if ((e = api_asset_found(r, e)) != 1)
 		return e;
 	return api_smart_lists_answer(c, r, &sl, rules);

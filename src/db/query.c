@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <mysql.h>
+#include <mysqld_error.h>
 
 #include "db/bind.h"
 #include "db/pool.h"
@@ -110,6 +111,28 @@ db_exec_n(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, uint64_t *n,
 	if ((r = db_exec(db, st, in, where)) == 0)
 		*n = (uint64_t)mysql_stmt_affected_rows(st);
 	return r;
+}
+
+/* See query.h. */
+int
+db_exec_keep(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, uint64_t *n,
+    const char *where)
+{
+	unsigned int e;
+
+	*n = 0;
+	if (mysql_stmt_bind_param(st, in) == 0 &&
+	    mysql_stmt_execute(st) == 0) {
+		*n = (uint64_t)mysql_stmt_affected_rows(st);
+		return 0;
+	}
+	e = mysql_stmt_errno(st);
+	if (e == ER_LOCK_DEADLOCK || e == ER_LOCK_WAIT_TIMEOUT) {
+		log_debug("%s: %u %s (not kept)", where, e,
+		    mysql_stmt_error(st));
+		return -REPO_ERR_DEADLOCK;
+	}
+	return db_error(db, st, where);
 }
 
 /* See query.h. */

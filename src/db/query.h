@@ -47,6 +47,18 @@ int	db_exec_n(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, uint64_t *n,
 	    const char *where);
 
 /*
+ * The write of a text a read rendered and keeps on a row for later reads
+ * (a statement that waits for no lock: "SET STATEMENT
+ * innodb_lock_wait_timeout = 0 FOR UPDATE ..."), as db_exec_n; a lock a
+ * change holds (1205) or a cluster's certification failure (1213) is
+ * -REPO_ERR_DEADLOCK, logged at debug only: the change drops the text
+ * anyway and a later read keeps one, so it is neither retried nor
+ * worth an error of the request.
+ */
+int	db_exec_keep(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
+	    uint64_t *n, const char *where);
+
+/*
  * Every row of the executed statement st, which has ncols columns, as
  * NUL-ended text to fn (NULL for SQL NULL; the buffers grow to any
  * length and are reused for the next row).  fn returns 0 to go on, or

@@ -234,7 +234,8 @@ static const char *const sql[SC_STMT__MAX] = {
 	/* A flow change: its time, and the kept text is dropped. */
 	[SC_STMT_TOUCH] =
 	    "UPDATE smart_campaign SET updated_at = UTC_TIMESTAMP(), "
-	    "flow_rev = flow_rev + 1, flow_json = NULL WHERE id = ?",
+	    "flow_rev = (flow_rev + 1) & 0xFFFFFFFF, flow_json = NULL "
+	    "WHERE id = ?",
 	/* The emails the flow of campaign ? sends. */
 	[SC_STMT_EMAILS] =
 	    "SELECT DISTINCT e.id " SC_VALUES_OF "JOIN email e ON "
@@ -997,13 +998,15 @@ repo_sc_keep_flow(struct db *db, int32_t id, const struct repo_sc_kept *k,
 	MYSQL_BIND in[5];
 	unsigned long l = (unsigned long)len;
 	int64_t rev = k->rev;
+	uint64_t n;
 
 	bind_str(&in[0], json, &l);
 	bind_i64(&in[1], &k->lead_ver);
 	bind_i64(&in[2], &k->co_ver);
 	bind_i32(&in[3], &id);
 	bind_i64(&in[4], &rev);
-	return db_exec(db, stmt(db, SC_STMT_KEEP), in, "repo_sc_keep_flow");
+	return db_exec_keep(db, stmt(db, SC_STMT_KEEP), in, &n,
+	    "repo_sc_keep_flow");
 }
 
 /* The attributes of the types (n, by id) from the rows of k. */

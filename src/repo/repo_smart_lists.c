@@ -178,8 +178,10 @@ static const char *const sql[SL_STMT__MAX] = {
 	[SL_STMT_GET_KEPT_BY_NAME] = "SELECT " SL_COLS SL_KEPT_COLS SL_FROM
 	    SL_KEPT_FROM "WHERE s.name_key = ?",
 	/* Parameters: text, lead and custom object schema versions, list,
-	 * the rules_rev the text was rendered at. */
+	 * the rules_rev the text was rendered at.  A read does not wait
+	 * for a change's row lock: it fails at once (1205). */
 	[SL_STMT_KEEP] =
+	    "SET STATEMENT innodb_lock_wait_timeout = 0 FOR "
 	    "UPDATE smart_list SET rules_json = ?, rules_lead_ver = ?, "
 	    "rules_co_ver = ? WHERE id = ? AND rules_rev = ?",
 	/* The name of an attribute rule type (a lead field). */
@@ -830,7 +832,7 @@ repo_sl_keep_rules(struct db *db, int32_t id, uint32_t rev, int64_t lead_ver,
 	MYSQL_STMT *st;
 	unsigned long tl = (unsigned long)len;
 	int64_t at = rev;
-	unsigned int e;
+	uint64_t n;
 	int r;
 
 	if ((r = db_ensure(db)) != 0)
@@ -841,23 +843,10 @@ repo_sl_keep_rules(struct db *db, int32_t id, uint32_t rev, int64_t lead_ver,
 	bind_i64(&in[2], &co_ver);
 	bind_i32(&in[3], &id);
 	bind_i64(&in[4], &at);
-	if (mysql_stmt_bind_param(st, in) == 0 &&
-	    mysql_stmt_execute(st) == 0)
-		/* CLIENT_FOUND_ROWS: 0 when the revision moved on. */
-		return mysql_stmt_affected_rows(st) == 1 ? 0 :
-		    -REPO_ERR_NOT_FOUND;
-	/*
-	 * A change of the rules holds the row, or won certification on
-	 * another node (1213): it drops the text anyway, and a later read
-	 * keeps one.  Not worth a retry, nor an error of the request.
-	 */
-	e = mysql_stmt_errno(st);
-	if (e == ER_LOCK_DEADLOCK || e == ER_LOCK_WAIT_TIMEOUT) {
-		log_debug("db: repo_sl_keep_rules: %u %s (not kept)", e,
-		    mysql_stmt_error(st));
-		return -REPO_ERR_DEADLOCK;
-	}
-	return db_error(db, st, "repo_sl_keep_rules");
+	if ((r = db_exec_keep(db, st, in, &n, "repo_sl_keep_rules")) != 0)
+		return r;
+	/* CLIENT_FOUND_ROWS: 0 when the revision moved on. */
+	return n == 1 ? 0 : -REPO_ERR_NOT_FOUND;
 }
 
 /* See repo_smart_lists.h. */

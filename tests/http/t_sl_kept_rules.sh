@@ -13,14 +13,6 @@ set -euo pipefail
 # shellcheck source=tests/http/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# py EXPR: the value of a Python expression over the last answer d.
-py()
-{
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$work/out" "$1"
-}
-
 # kept_is_member: the text kept on list $sl is, byte for byte, the rules
 # member of the last answer.
 kept_is_member()

@@ -10,14 +10,6 @@ set -euo pipefail
 # shellcheck source=tests/http/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# py EXPR: the value of a Python expression over the last answer d.
-py()
-{
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$work/out" "$1"
-}
-
 prog=$(ctl program create --name "SL-Prog-$tag")
 ctl list create --name "SL-List-$tag" >/dev/null
 ctl form create --name "SL-Form-$tag" --field email --program "$prog" >/dev/null
