@@ -102,14 +102,6 @@ setup_signals(sigset_t *waitmask)
 	return r == 0 ? 0 : -1;
 }
 
-static const char *
-env_getparam(void *ctx, const char *name)
-{
-	FCGX_Request *fr = ctx;
-
-	return FCGX_GetParam(name, fr->envp);
-}
-
 static ssize_t
 env_read(void *ctx, char *buf, size_t n)
 {
@@ -138,15 +130,21 @@ out_write(void *ctx, const char *p, size_t n)
 	return 0;
 }
 
-/* Serves the accepted request and ends it. */
+/*
+ * Serves the accepted request and ends it.  The CGI variables the request
+ * layer reads are found in one pass over the parameters, not one
+ * FCGX_GetParam() scan each.
+ */
 static void
 serve(struct app *app, struct acceptor *acc)
 {
+	const char *vars[REQ_VAR__MAX];
 	struct req_env env = {
-		.getparam = env_getparam, .read = env_read, .ctx = &acc->req
+		.read = env_read, .ctx = &acc->req, .vars = vars
 	};
 	struct resp_writer w = { .write = out_write, .ctx = &acc->req };
 
+	request_vars_fill(vars, (const char *const *)acc->req.envp);
 	if (dispatch(app, &env, &w) != 0)
 		log_debug("worker: the client went away before the response "
 		    "was written");

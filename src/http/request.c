@@ -56,6 +56,25 @@ static const char *const method_names[HTTP__MAX] = {
 static_assert(sizeof(method_names) / sizeof(method_names[0]) == HTTP__MAX,
     "one name per method");
 
+static const char *const var_names[REQ_VAR__MAX] = {
+	[REQ_VAR_REQUEST_METHOD] =		"REQUEST_METHOD",
+	[REQ_VAR_PATH_INFO] =			"PATH_INFO",
+	[REQ_VAR_DOCUMENT_URI] =		"DOCUMENT_URI",
+	[REQ_VAR_QUERY_STRING] =		"QUERY_STRING",
+	[REQ_VAR_REQUEST_URI] =			"REQUEST_URI",
+	[REQ_VAR_CONTENT_LENGTH] =		"CONTENT_LENGTH",
+	[REQ_VAR_CONTENT_TYPE] =		"CONTENT_TYPE",
+	[REQ_VAR_HTTP_AUTHORIZATION] =		"HTTP_AUTHORIZATION",
+	[REQ_VAR_HTTP_ACCEPT_ENCODING] =	"HTTP_ACCEPT_ENCODING",
+	[REQ_VAR_HTTP_RANGE] =			"HTTP_RANGE",
+	[REQ_VAR_HTTP_X_MAUTO_FAULT] =		"HTTP_X_MAUTO_FAULT",
+	[REQ_VAR_HTTP_X_APP_TYPE] =		"HTTP_X_APP_TYPE",
+	[REQ_VAR_REMOTE_ADDR] =			"REMOTE_ADDR",
+};
+
+static_assert(sizeof(var_names) / sizeof(var_names[0]) == REQ_VAR__MAX,
+    "one name per variable");
+
 /* ASCII only: the request is not interpreted in any locale. */
 static int
 lower(int ch)
@@ -180,11 +199,46 @@ len_max(const char *s, size_t max)
 }
 
 static const char *
-env_get(const struct req_env *env, const char *name)
+env_get(const struct req_env *env, enum req_var v)
 {
-	if (env == NULL || env->getparam == NULL)
+	if (env == NULL)
 		return NULL;
-	return env->getparam(env->ctx, name);
+	if (env->vars != NULL)
+		return env->vars[v];
+	if (env->getparam == NULL)
+		return NULL;
+	return env->getparam(env->ctx, var_names[v]);
+}
+
+void
+request_vars_fill(const char *vars[REQ_VAR__MAX],
+    const char *const *envp)
+{
+	const char *e, *eq;
+	size_t len;
+	int v;
+
+	for (v = 0; v < REQ_VAR__MAX; v++)
+		vars[v] = NULL;
+	/*
+	 * The name of an entry ends at its first '=': FCGX_GetParam(name)
+	 * matches an entry that starts with name and '=', and none of our
+	 * names holds a '='.
+	 */
+	for (; envp != NULL && *envp != NULL; envp++) {
+		e = *envp;
+		if ((eq = strchr(e, '=')) == NULL)
+			continue;
+		len = (size_t)(eq - e);
+		for (v = 0; v < REQ_VAR__MAX; v++) {
+			if (vars[v] == NULL && var_names[v][0] == e[0] &&
+			    strncmp(var_names[v], e, len) == 0 &&
+			    var_names[v][len] == '\0') {
+				vars[v] = eq + 1;
+				break;
+			}
+		}
+	}
 }
 
 /*
@@ -986,7 +1040,7 @@ read_line(struct rctx *c)
 	const char *m, *path, *query;
 	int r = 0;
 
-	m = env_get(c->env, "REQUEST_METHOD");
+	m = env_get(c->env, REQ_VAR_REQUEST_METHOD);
 	req->wire_method = req->method = request_method(m);
 	req->method_name = m == NULL ? "" : method_names[req->method];
 	if (m != NULL && req->method == HTTP_OTHER &&
@@ -994,10 +1048,10 @@ read_line(struct rctx *c)
 	    &req->method_name)) != 0)
 		goto out;
 	/* RFC 3875 §4.1.5; nginx without PATH_INFO still has DOCUMENT_URI. */
-	if ((path = env_get(c->env, "PATH_INFO")) == NULL &&
-	    (path = env_get(c->env, "DOCUMENT_URI")) == NULL)
+	if ((path = env_get(c->env, REQ_VAR_PATH_INFO)) == NULL &&
+	    (path = env_get(c->env, REQ_VAR_DOCUMENT_URI)) == NULL)
 		path = "";
-	if ((query = env_get(c->env, "QUERY_STRING")) == NULL)
+	if ((query = env_get(c->env, REQ_VAR_QUERY_STRING)) == NULL)
 		query = "";
 	c->path_len = len_max(path, MAX_URI_BYTES + 1);
 	c->query_len = len_max(query, MAX_URI_BYTES + 1);
@@ -1015,7 +1069,7 @@ check_uri(struct rctx *c)
 	const char *uri;
 	size_t len;
 
-	if ((uri = env_get(c->env, "REQUEST_URI")) != NULL)
+	if ((uri = env_get(c->env, REQ_VAR_REQUEST_URI)) != NULL)
 		len = len_max(uri, MAX_URI_BYTES + 1);
 	else
 		len = c->path_len + (c->query_len > 0 ? c->query_len + 1 : 0);
@@ -1056,7 +1110,7 @@ out:
 
 /* Copies one header we look at; longer than MAX_HEADER_BYTES is a 400. */
 static int
-read_header(struct rctx *c, const char *var, const char **out)
+read_header(struct rctx *c, enum req_var var, const char **out)
 {
 	const char *v;
 	int r;
@@ -1076,16 +1130,19 @@ read_headers(struct rctx *c)
 	struct req *req = c->req;
 	int r;
 
-	if ((r = read_header(c, "CONTENT_TYPE", &req->content_type)) != 0 ||
-	    (r = read_header(c, "HTTP_AUTHORIZATION",
+	if ((r = read_header(c, REQ_VAR_CONTENT_TYPE,
+	    &req->content_type)) != 0 ||
+	    (r = read_header(c, REQ_VAR_HTTP_AUTHORIZATION,
 	    &req->authorization)) != 0 ||
-	    (r = read_header(c, "HTTP_ACCEPT_ENCODING",
+	    (r = read_header(c, REQ_VAR_HTTP_ACCEPT_ENCODING,
 	    &req->accept_encoding)) != 0 ||
-	    (r = read_header(c, "HTTP_RANGE", &req->range)) != 0 ||
-	    (r = read_header(c, "HTTP_X_MAUTO_FAULT", &req->fault)) != 0 ||
-	    (r = read_header(c, "HTTP_X_APP_TYPE", &req->app_type)) != 0)
+	    (r = read_header(c, REQ_VAR_HTTP_RANGE, &req->range)) != 0 ||
+	    (r = read_header(c, REQ_VAR_HTTP_X_MAUTO_FAULT,
+	    &req->fault)) != 0 ||
+	    (r = read_header(c, REQ_VAR_HTTP_X_APP_TYPE,
+	    &req->app_type)) != 0)
 		goto out;
-	r = read_header(c, "REMOTE_ADDR", &req->remote_addr);
+	r = read_header(c, REQ_VAR_REMOTE_ADDR, &req->remote_addr);
 out:
 	return r;
 }
@@ -1143,7 +1200,8 @@ request_read(struct req *req, struct arena *a, const struct req_env *env)
 	c.env = env;
 	if ((r = read_line(&c)) != 0 ||
 	    (r = check_uri(&c)) != 0 ||
-	    (r = parse_clen(env_get(env, "CONTENT_LENGTH"), &clen)) != 0 ||
+	    (r = parse_clen(env_get(env, REQ_VAR_CONTENT_LENGTH),
+	    &clen)) != 0 ||
 	    (r = read_headers(&c)) != 0 ||
 	    (r = read_body(&c, clen)) != 0 ||
 	    (r = decode(&c)) != 0 ||
