@@ -84,6 +84,11 @@ enum email_stmt {
 	"e.template_id, e.operational, e.text_only, e.publish_to_msi, " \
 	"e.web_view, e.auto_copy_to_text, e.pre_header, e.created_at, " \
 	"e.updated_at, NULL, e.workspace_id, 0, 0, " EMAIL_COLS_B
+/*
+ * No ORDER BY: get_one picks a version by its status, not its place, and
+ * MariaDB optimizes a prepared statement again on every execution, where
+ * the ordering is work of its own.
+ */
 #define EMAIL_FROM_BY_ID \
 	" FROM email e JOIN email_version v ON v.email_id = e.id "
 #define EMAIL_COL_WORKSPACE	15
@@ -125,12 +130,11 @@ enum email_stmt {
 
 static const char *const sql[EMAIL_STMT__MAX] = {
 	[EMAIL_STMT_GET] =
-	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM_BY_ID "WHERE e.id = ? "
-	    "ORDER BY v.status",
+	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM_BY_ID "WHERE e.id = ?",
 	/* The same with each version's content after the columns. */
 	[EMAIL_STMT_GET_CONTENT] =
 	    "SELECT " EMAIL_COLS_BY_ID ", v.content" EMAIL_FROM_BY_ID
-	    "WHERE e.id = ? ORDER BY v.status",
+	    "WHERE e.id = ?",
 	/* Parameters: name, place type, place type, place id, place id. */
 	[EMAIL_STMT_GET_BY_NAME] =
 	    "SELECT " EMAIL_COLS EMAIL_FROM "WHERE e.name = ? AND "
@@ -347,7 +351,7 @@ content_of(struct db *db, struct arena *a, int32_t id, enum asset_status st,
 
 /*
  * The version want picks among the rows of the executed statement s
- * (one email's versions, approved first), into *out.
+ * (one email's versions, in any order), into *out.
  */
 static int
 get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
