@@ -56,20 +56,28 @@ static const char *const method_names[HTTP__MAX] = {
 static_assert(sizeof(method_names) / sizeof(method_names[0]) == HTTP__MAX,
     "one name per method");
 
-static const char *const var_names[REQ_VAR__MAX] = {
-	[REQ_VAR_REQUEST_METHOD] =		"REQUEST_METHOD",
-	[REQ_VAR_PATH_INFO] =			"PATH_INFO",
-	[REQ_VAR_DOCUMENT_URI] =		"DOCUMENT_URI",
-	[REQ_VAR_QUERY_STRING] =		"QUERY_STRING",
-	[REQ_VAR_REQUEST_URI] =			"REQUEST_URI",
-	[REQ_VAR_CONTENT_LENGTH] =		"CONTENT_LENGTH",
-	[REQ_VAR_CONTENT_TYPE] =		"CONTENT_TYPE",
-	[REQ_VAR_HTTP_AUTHORIZATION] =		"HTTP_AUTHORIZATION",
-	[REQ_VAR_HTTP_ACCEPT_ENCODING] =	"HTTP_ACCEPT_ENCODING",
-	[REQ_VAR_HTTP_RANGE] =			"HTTP_RANGE",
-	[REQ_VAR_HTTP_X_MAUTO_FAULT] =		"HTTP_X_MAUTO_FAULT",
-	[REQ_VAR_HTTP_X_APP_TYPE] =		"HTTP_X_APP_TYPE",
-	[REQ_VAR_REMOTE_ADDR] =			"REMOTE_ADDR",
+/* A CGI variable's name and its length. */
+struct var_name {
+	const char	*s;
+	size_t		 len;
+};
+
+#define VAR_NAME(lit)	{ (lit), sizeof(lit) - 1 }
+
+static const struct var_name var_names[REQ_VAR__MAX] = {
+	[REQ_VAR_REQUEST_METHOD] =	VAR_NAME("REQUEST_METHOD"),
+	[REQ_VAR_PATH_INFO] =		VAR_NAME("PATH_INFO"),
+	[REQ_VAR_DOCUMENT_URI] =	VAR_NAME("DOCUMENT_URI"),
+	[REQ_VAR_QUERY_STRING] =	VAR_NAME("QUERY_STRING"),
+	[REQ_VAR_REQUEST_URI] =		VAR_NAME("REQUEST_URI"),
+	[REQ_VAR_CONTENT_LENGTH] =	VAR_NAME("CONTENT_LENGTH"),
+	[REQ_VAR_CONTENT_TYPE] =	VAR_NAME("CONTENT_TYPE"),
+	[REQ_VAR_HTTP_AUTHORIZATION] =	VAR_NAME("HTTP_AUTHORIZATION"),
+	[REQ_VAR_HTTP_ACCEPT_ENCODING] = VAR_NAME("HTTP_ACCEPT_ENCODING"),
+	[REQ_VAR_HTTP_RANGE] =		VAR_NAME("HTTP_RANGE"),
+	[REQ_VAR_HTTP_X_MAUTO_FAULT] =	VAR_NAME("HTTP_X_MAUTO_FAULT"),
+	[REQ_VAR_HTTP_X_APP_TYPE] =	VAR_NAME("HTTP_X_APP_TYPE"),
+	[REQ_VAR_REMOTE_ADDR] =		VAR_NAME("REMOTE_ADDR"),
 };
 
 static_assert(sizeof(var_names) / sizeof(var_names[0]) == REQ_VAR__MAX,
@@ -207,7 +215,7 @@ env_get(const struct req_env *env, enum req_var v)
 		return env->vars[v];
 	if (env->getparam == NULL)
 		return NULL;
-	return env->getparam(env->ctx, var_names[v]);
+	return env->getparam(env->ctx, var_names[v].s);
 }
 
 void
@@ -231,9 +239,8 @@ request_vars_fill(const char *vars[REQ_VAR__MAX],
 			continue;
 		len = (size_t)(eq - e);
 		for (v = 0; v < REQ_VAR__MAX; v++) {
-			if (vars[v] == NULL && var_names[v][0] == e[0] &&
-			    strncmp(var_names[v], e, len) == 0 &&
-			    var_names[v][len] == '\0') {
+			if (var_names[v].len == len && vars[v] == NULL &&
+			    memcmp(var_names[v].s, e, len) == 0) {
 				vars[v] = eq + 1;
 				break;
 			}
