@@ -25,7 +25,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -131,6 +133,32 @@ out_write(void *ctx, const char *p, size_t n)
 }
 
 /*
+ * Ends the request.  A connection the web server does not keep, libfcgi
+ * closes with shutdown(), a wait until the server has closed its end,
+ * and a read (OS_Close in its os_unix.c): request bytes left unread would
+ * turn a plain close into a reset that can cost the server the response.
+ * Once the request has been read to its end, the empty FCGI_STDIN record
+ * (the web server sends it with the request, so reading it does not
+ * wait), nothing is left unread and FCGX_Detach has FCGX_Finish_r close
+ * at once: no sleep and three system calls fewer per request.  Anything
+ * else (a body not read to its end, a stream error) ends as before.
+ */
+static void
+finish(struct acceptor *acc)
+{
+	bool at_end;
+
+	at_end = FCGX_GetChar(acc->req.in) == EOF &&
+	    FCGX_GetError(acc->req.in) == 0;
+	if (at_end)
+		(void)FCGX_Detach(&acc->req);
+	FCGX_Finish_r(&acc->req);
+	/* A connection the server keeps is not closed: forget the detach. */
+	if (at_end)
+		(void)FCGX_Attach(&acc->req);
+}
+
+/*
  * Serves the accepted request and ends it.  The CGI variables the request
  * layer reads are found in one pass over the parameters, not one
  * FCGX_GetParam() scan each.
@@ -148,7 +176,7 @@ serve(struct app *app, struct acceptor *acc)
 	if (dispatch(app, &env, &w) != 0)
 		log_debug("worker: the client went away before the response "
 		    "was written");
-	FCGX_Finish_r(&acc->req);
+	finish(acc);
 }
 
 /* The worker's own context (docs/style.md §5.2: worker-lifetime, after fork). */
