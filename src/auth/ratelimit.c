@@ -133,6 +133,42 @@ struct limiter {
 	int			 slot;		/* -1: none */
 };
 
+/*
+ * This process's id.  limiter_admit and limiter_release ask for it on
+ * every call and getpid() is a system call, so it is kept; a child made by
+ * fork() forgets it (the handler pthread_atfork runs in the child) and
+ * asks again, so a worker never takes its parent's slot for its own.  0:
+ * not known yet.  mautod's processes have one thread each.
+ */
+static pid_t self_pid_kept;
+static bool self_pid_watched;	/* the fork handler is in place */
+static pthread_once_t self_pid_once = PTHREAD_ONCE_INIT;
+
+static void
+self_pid_forget(void)
+{
+	self_pid_kept = 0;
+}
+
+static void
+self_pid_watch_forks(void)
+{
+	self_pid_watched = pthread_atfork(NULL, NULL, self_pid_forget) == 0;
+}
+
+/* getpid(), without the system call after the first time. */
+static pid_t
+self_pid(void)
+{
+	/* The handler is in place before this process keeps its id. */
+	(void)pthread_once(&self_pid_once, self_pid_watch_forks);
+	if (!self_pid_watched)
+		return getpid();
+	if (self_pid_kept == 0)
+		self_pid_kept = getpid();
+	return self_pid_kept;
+}
+
 static int64_t
 sys_mono_ms(void)
 {
@@ -566,7 +602,7 @@ limiter_admit(struct limiter *lim)
 	if (lim == NULL)
 		goto out;
 	sh = lim->sh;
-	me = getpid();
+	me = self_pid();
 	if (lim_lock(lim) != 0)
 		goto out;
 	if (lim->slot_pid != me)
@@ -600,7 +636,7 @@ limiter_release(struct limiter *lim)
 	sh = lim->sh;
 	if (lim_lock(lim) != 0)
 		return;
-	if (lim->slot >= 0 && lim->slot_pid == getpid()) {
+	if (lim->slot >= 0 && lim->slot_pid == self_pid()) {
 		if (sh->slots[lim->slot].inflight > 0) {
 			sh->slots[lim->slot].inflight--;
 			sh->inflight--;

@@ -56,6 +56,33 @@ static const char *const method_names[HTTP__MAX] = {
 static_assert(sizeof(method_names) / sizeof(method_names[0]) == HTTP__MAX,
     "one name per method");
 
+/* A CGI variable's name and its length. */
+struct var_name {
+	const char	*s;
+	size_t		 len;
+};
+
+#define VAR_NAME(lit)	{ (lit), sizeof(lit) - 1 }
+
+static const struct var_name var_names[REQ_VAR__MAX] = {
+	[REQ_VAR_REQUEST_METHOD] =	VAR_NAME("REQUEST_METHOD"),
+	[REQ_VAR_PATH_INFO] =		VAR_NAME("PATH_INFO"),
+	[REQ_VAR_DOCUMENT_URI] =	VAR_NAME("DOCUMENT_URI"),
+	[REQ_VAR_QUERY_STRING] =	VAR_NAME("QUERY_STRING"),
+	[REQ_VAR_REQUEST_URI] =		VAR_NAME("REQUEST_URI"),
+	[REQ_VAR_CONTENT_LENGTH] =	VAR_NAME("CONTENT_LENGTH"),
+	[REQ_VAR_CONTENT_TYPE] =	VAR_NAME("CONTENT_TYPE"),
+	[REQ_VAR_HTTP_AUTHORIZATION] =	VAR_NAME("HTTP_AUTHORIZATION"),
+	[REQ_VAR_HTTP_ACCEPT_ENCODING] = VAR_NAME("HTTP_ACCEPT_ENCODING"),
+	[REQ_VAR_HTTP_RANGE] =		VAR_NAME("HTTP_RANGE"),
+	[REQ_VAR_HTTP_X_MAUTO_FAULT] =	VAR_NAME("HTTP_X_MAUTO_FAULT"),
+	[REQ_VAR_HTTP_X_APP_TYPE] =	VAR_NAME("HTTP_X_APP_TYPE"),
+	[REQ_VAR_REMOTE_ADDR] =		VAR_NAME("REMOTE_ADDR"),
+};
+
+static_assert(sizeof(var_names) / sizeof(var_names[0]) == REQ_VAR__MAX,
+    "one name per variable");
+
 /* ASCII only: the request is not interpreted in any locale. */
 static int
 lower(int ch)
@@ -180,11 +207,45 @@ len_max(const char *s, size_t max)
 }
 
 static const char *
-env_get(const struct req_env *env, const char *name)
+env_get(const struct req_env *env, enum req_var v)
 {
-	if (env == NULL || env->getparam == NULL)
+	if (env == NULL)
 		return NULL;
-	return env->getparam(env->ctx, name);
+	if (env->vars != NULL)
+		return env->vars[v];
+	if (env->getparam == NULL)
+		return NULL;
+	return env->getparam(env->ctx, var_names[v].s);
+}
+
+void
+request_vars_fill(const char *vars[REQ_VAR__MAX],
+    const char *const *envp)
+{
+	const char *e, *eq;
+	size_t len;
+	int v;
+
+	for (v = 0; v < REQ_VAR__MAX; v++)
+		vars[v] = NULL;
+	/*
+	 * The name of an entry ends at its first '=': FCGX_GetParam(name)
+	 * matches an entry that starts with name and '=', and none of our
+	 * names holds a '='.
+	 */
+	for (; envp != NULL && *envp != NULL; envp++) {
+		e = *envp;
+		if ((eq = strchr(e, '=')) == NULL)
+			continue;
+		len = (size_t)(eq - e);
+		for (v = 0; v < REQ_VAR__MAX; v++) {
+			if (var_names[v].len == len && vars[v] == NULL &&
+			    memcmp(var_names[v].s, e, len) == 0) {
+				vars[v] = eq + 1;
+				break;
+			}
+		}
+	}
 }
 
 /*
@@ -986,7 +1047,7 @@ read_line(struct rctx *c)
 	const char *m, *path, *query;
 	int r = 0;
 
-	m = env_get(c->env, "REQUEST_METHOD");
+	m = env_get(c->env, REQ_VAR_REQUEST_METHOD);
 	req->wire_method = req->method = request_method(m);
 	req->method_name = m == NULL ? "" : method_names[req->method];
 	if (m != NULL && req->method == HTTP_OTHER &&
@@ -994,10 +1055,10 @@ read_line(struct rctx *c)
 	    &req->method_name)) != 0)
 		goto out;
 	/* RFC 3875 §4.1.5; nginx without PATH_INFO still has DOCUMENT_URI. */
-	if ((path = env_get(c->env, "PATH_INFO")) == NULL &&
-	    (path = env_get(c->env, "DOCUMENT_URI")) == NULL)
+	if ((path = env_get(c->env, REQ_VAR_PATH_INFO)) == NULL &&
+	    (path = env_get(c->env, REQ_VAR_DOCUMENT_URI)) == NULL)
 		path = "";
-	if ((query = env_get(c->env, "QUERY_STRING")) == NULL)
+	if ((query = env_get(c->env, REQ_VAR_QUERY_STRING)) == NULL)
 		query = "";
 	c->path_len = len_max(path, MAX_URI_BYTES + 1);
 	c->query_len = len_max(query, MAX_URI_BYTES + 1);
@@ -1015,7 +1076,7 @@ check_uri(struct rctx *c)
 	const char *uri;
 	size_t len;
 
-	if ((uri = env_get(c->env, "REQUEST_URI")) != NULL)
+	if ((uri = env_get(c->env, REQ_VAR_REQUEST_URI)) != NULL)
 		len = len_max(uri, MAX_URI_BYTES + 1);
 	else
 		len = c->path_len + (c->query_len > 0 ? c->query_len + 1 : 0);
@@ -1056,7 +1117,7 @@ out:
 
 /* Copies one header we look at; longer than MAX_HEADER_BYTES is a 400. */
 static int
-read_header(struct rctx *c, const char *var, const char **out)
+read_header(struct rctx *c, enum req_var var, const char **out)
 {
 	const char *v;
 	int r;
@@ -1076,16 +1137,19 @@ read_headers(struct rctx *c)
 	struct req *req = c->req;
 	int r;
 
-	if ((r = read_header(c, "CONTENT_TYPE", &req->content_type)) != 0 ||
-	    (r = read_header(c, "HTTP_AUTHORIZATION",
+	if ((r = read_header(c, REQ_VAR_CONTENT_TYPE,
+	    &req->content_type)) != 0 ||
+	    (r = read_header(c, REQ_VAR_HTTP_AUTHORIZATION,
 	    &req->authorization)) != 0 ||
-	    (r = read_header(c, "HTTP_ACCEPT_ENCODING",
+	    (r = read_header(c, REQ_VAR_HTTP_ACCEPT_ENCODING,
 	    &req->accept_encoding)) != 0 ||
-	    (r = read_header(c, "HTTP_RANGE", &req->range)) != 0 ||
-	    (r = read_header(c, "HTTP_X_MAUTO_FAULT", &req->fault)) != 0 ||
-	    (r = read_header(c, "HTTP_X_APP_TYPE", &req->app_type)) != 0)
+	    (r = read_header(c, REQ_VAR_HTTP_RANGE, &req->range)) != 0 ||
+	    (r = read_header(c, REQ_VAR_HTTP_X_MAUTO_FAULT,
+	    &req->fault)) != 0 ||
+	    (r = read_header(c, REQ_VAR_HTTP_X_APP_TYPE,
+	    &req->app_type)) != 0)
 		goto out;
-	r = read_header(c, "REMOTE_ADDR", &req->remote_addr);
+	r = read_header(c, REQ_VAR_REMOTE_ADDR, &req->remote_addr);
 out:
 	return r;
 }
@@ -1143,7 +1207,8 @@ request_read(struct req *req, struct arena *a, const struct req_env *env)
 	c.env = env;
 	if ((r = read_line(&c)) != 0 ||
 	    (r = check_uri(&c)) != 0 ||
-	    (r = parse_clen(env_get(env, "CONTENT_LENGTH"), &clen)) != 0 ||
+	    (r = parse_clen(env_get(env, REQ_VAR_CONTENT_LENGTH),
+	    &clen)) != 0 ||
 	    (r = read_headers(&c)) != 0 ||
 	    (r = read_body(&c, clen)) != 0 ||
 	    (r = decode(&c)) != 0 ||

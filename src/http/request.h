@@ -64,15 +64,36 @@ struct part {
 	size_t		 len;
 };
 
+/* The CGI variables request_read looks at (RFC 3875 §4.1). */
+enum req_var {
+	REQ_VAR_REQUEST_METHOD,
+	REQ_VAR_PATH_INFO,
+	REQ_VAR_DOCUMENT_URI,
+	REQ_VAR_QUERY_STRING,
+	REQ_VAR_REQUEST_URI,
+	REQ_VAR_CONTENT_LENGTH,
+	REQ_VAR_CONTENT_TYPE,
+	REQ_VAR_HTTP_AUTHORIZATION,
+	REQ_VAR_HTTP_ACCEPT_ENCODING,
+	REQ_VAR_HTTP_RANGE,
+	REQ_VAR_HTTP_X_MAUTO_FAULT,
+	REQ_VAR_HTTP_X_APP_TYPE,
+	REQ_VAR_REMOTE_ADDR,
+	REQ_VAR__MAX
+};
+
 /*
- * Where a request comes from.  getparam returns a borrowed CGI variable or
- * NULL; read fills up to n bytes of body and returns the count, 0 at the
- * end, or -1 on error.
+ * Where a request comes from.  vars, when not NULL, holds the borrowed
+ * value of each variable of enum req_var (NULL when absent), as
+ * request_vars_fill leaves it; without it, getparam returns a borrowed
+ * CGI variable or NULL.  read fills up to n bytes of body and returns the
+ * count, 0 at the end, or -1 on error.
  */
 struct req_env {
 	const char	*(*getparam)(void *ctx, const char *name);
 	ssize_t		 (*read)(void *ctx, char *buf, size_t n);
 	void		*ctx;
+	const char *const *vars;
 };
 
 struct req {
@@ -124,6 +145,17 @@ struct req {
 
 	struct arena		*arena;
 };
+
+/*
+ * Fills vars[REQ_VAR__MAX] from envp, a NULL-ended array of "NAME=value"
+ * strings (the FastCGI parameters as libfcgi keeps them), in one pass:
+ * vars[v] points into envp at the value of the first entry named like v,
+ * or is NULL when there is none, which is what FCGX_GetParam() would
+ * answer for that name.  An entry without '=' names nothing.  envp may be
+ * NULL (no variables).  The values are borrowed from envp.
+ */
+void	 request_vars_fill(const char *vars[REQ_VAR__MAX],
+	    const char *const *envp);
 
 /*
  * Reads one request from env into req (which it zeroes first), allocating

@@ -8,6 +8,7 @@
  * used, and asks model/asset.c whether the change is allowed before it
  * writes, all in one transaction re-run whole on deadlock.
  */
+#include <assert.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -74,22 +75,29 @@ enum email_stmt {
 #define EMAIL_COLS	EMAIL_COLS_A EMAIL_COLS_COUNTS EMAIL_COLS_B
 /*
  * By id every version row comes back, so which versions there are is
- * read from the rows, not counted (the two columns are 0 here); and the
- * email's own row is read without joins: the place's name and the
- * workspace's come from repo_folders (never renamed, kept per worker),
- * so the two name columns are NULL and the workspace id.
+ * read from the rows, not counted; and the email's own row is read
+ * without joins: the place's name and the workspace's come from
+ * repo_folders (never renamed, kept per worker), so in place of the two
+ * names and the two counts there is the workspace id alone.  Every
+ * column costs the server and the client work on every execution.
  */
 #define EMAIL_COLS_BY_ID \
 	"e.id, e.name, e.description, e.place_type, e.place_id, " \
 	"e.template_id, e.operational, e.text_only, e.publish_to_msi, " \
 	"e.web_view, e.auto_copy_to_text, e.pre_header, e.created_at, " \
-	"e.updated_at, NULL, e.workspace_id, 0, 0, " EMAIL_COLS_B
+	"e.updated_at, e.workspace_id, " EMAIL_COLS_B
+/*
+ * No ORDER BY: get_one picks a version by its status, not its place, and
+ * MariaDB optimizes a prepared statement again on every execution, where
+ * the ordering is work of its own.
+ */
 #define EMAIL_FROM_BY_ID \
 	" FROM email e JOIN email_version v ON v.email_id = e.id "
-#define EMAIL_COL_WORKSPACE	15
 #define EMAIL_NCOLS	28
 #define EMAIL_COL_STATUS	18
-#define EMAIL_COL_HDR		19
+#define EMAIL_BY_ID_COL_WORKSPACE	14
+#define EMAIL_BY_ID_NCOLS	25
+#define EMAIL_BY_ID_COL_STATUS	15
 #define EMAIL_FROM \
 	" FROM email e JOIN email_version v ON v.email_id = e.id " \
 	"JOIN workspace w ON w.id = e.workspace_id " \
@@ -125,12 +133,11 @@ enum email_stmt {
 
 static const char *const sql[EMAIL_STMT__MAX] = {
 	[EMAIL_STMT_GET] =
-	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM_BY_ID "WHERE e.id = ? "
-	    "ORDER BY v.status",
+	    "SELECT " EMAIL_COLS_BY_ID EMAIL_FROM_BY_ID "WHERE e.id = ?",
 	/* The same with each version's content after the columns. */
 	[EMAIL_STMT_GET_CONTENT] =
 	    "SELECT " EMAIL_COLS_BY_ID ", v.content" EMAIL_FROM_BY_ID
-	    "WHERE e.id = ? ORDER BY v.status",
+	    "WHERE e.id = ?",
 	/* Parameters: name, place type, place type, place id, place id. */
 	[EMAIL_STMT_GET_BY_NAME] =
 	    "SELECT " EMAIL_COLS EMAIL_FROM "WHERE e.name = ? AND "
@@ -261,12 +268,37 @@ str_or(const struct db_text_rows *t, size_t i, size_t col, const char *dflt)
 	return s != NULL ? s : dflt;
 }
 
-/* Row i of t (EMAIL_COLS) into *out. */
+/*
+ * Where fill finds the columns of a row: after the email's own 14, the
+ * place's and the workspace's names and the two version counts (names;
+ * 0 when the row has none), then from status on the version's columns.
+ */
+struct email_layout {
+	size_t	names;
+	size_t	status;
+	size_t	ncols;		/* the content, when asked, comes next */
+};
+
+static const struct email_layout layout_cols = {
+	.names = 14, .status = EMAIL_COL_STATUS, .ncols = EMAIL_NCOLS
+};
+static const struct email_layout layout_by_id = {
+	.names = 0, .status = EMAIL_BY_ID_COL_STATUS,
+	.ncols = EMAIL_BY_ID_NCOLS
+};
+
+static_assert(EMAIL_COL_STATUS + 1 + 2 * EMAIL_HDR__MAX + 1 == EMAIL_NCOLS,
+    "EMAIL_COLS: status, the headers, open tracking");
+static_assert(EMAIL_BY_ID_COL_STATUS + 1 + 2 * EMAIL_HDR__MAX + 1 ==
+    EMAIL_BY_ID_NCOLS, "EMAIL_COLS_BY_ID: status, the headers, open tracking");
+
+/* Row i of t, laid out as l says, into *out. */
 static void
-fill(const struct db_text_rows *t, size_t i, struct repo_email *out)
+fill(const struct db_text_rows *t, size_t i, const struct email_layout *l,
+    struct repo_email *out)
 {
 	const char *status;
-	size_t h;
+	size_t h, hdr = l->status + 1;
 
 	memset(out, 0, sizeof(*out));
 	out->id = (int32_t)db_text_i64(t, i, 0);
@@ -286,19 +318,23 @@ fill(const struct db_text_rows *t, size_t i, struct repo_email *out)
 	    db_text_str(t, i, 12), SIZE_MAX);
 	db_copy_text(out->updated_at, sizeof(out->updated_at),
 	    db_text_str(t, i, 13), SIZE_MAX);
-	out->folder_name = str_or(t, i, 14, "");
-	out->workspace = str_or(t, i, 15, "");
-	out->v.has_draft = db_text_i64(t, i, 16) != 0;
-	out->v.has_approved = db_text_i64(t, i, 17) != 0;
-	status = str_or(t, i, EMAIL_COL_STATUS, "");
+	out->folder_name = "";
+	out->workspace = "";
+	if (l->names != 0) {
+		out->folder_name = str_or(t, i, l->names, "");
+		out->workspace = str_or(t, i, l->names + 1, "");
+		out->v.has_draft = db_text_i64(t, i, l->names + 2) != 0;
+		out->v.has_approved = db_text_i64(t, i, l->names + 3) != 0;
+	}
+	status = str_or(t, i, l->status, "");
 	out->status = strcmp(status, "approved") == 0 ? ASSET_ST_APPROVED :
 	    ASSET_ST_DRAFT;
 	for (h = 0; h < EMAIL_HDR__MAX; h++) {
-		out->hdr[h].type = str_or(t, i, EMAIL_COL_HDR + 2 * h, "Text");
-		out->hdr[h].value = db_text_str(t, i, EMAIL_COL_HDR + 2 * h + 1);
+		out->hdr[h].type = str_or(t, i, hdr + 2 * h, "Text");
+		out->hdr[h].value = db_text_str(t, i, hdr + 2 * h + 1);
 	}
 	out->open_tracking_disabled = db_text_i64(t, i,
-	    EMAIL_COL_HDR + 2 * EMAIL_HDR__MAX) != 0;
+	    hdr + 2 * EMAIL_HDR__MAX) != 0;
 }
 
 /* Every row of t into *out (n of them, in the arena a); 0 or an error. */
@@ -314,7 +350,7 @@ fill_all(struct arena *a, const struct db_text_rows *t, struct repo_email **out,
 	if ((items = arena_zalloc(a, t->count * sizeof(*items))) == NULL)
 		return -REPO_ERR_INTERNAL;
 	for (i = 0; i < t->count; i++)
-		fill(t, i, &items[i]);
+		fill(t, i, &layout_cols, &items[i]);
 	*out = items;
 	*n = t->count;
 	return 0;
@@ -347,12 +383,13 @@ content_of(struct db *db, struct arena *a, int32_t id, enum asset_status st,
 
 /*
  * The version want picks among the rows of the executed statement s
- * (one email's versions, approved first), into *out.
+ * (one email's versions, in any order), into *out.
  */
 static int
 get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
     enum asset_status want, bool with_content, struct repo_email *out)
 {
+	const struct email_layout *l;
 	struct db_text_rows t;
 	struct repo_email first;
 	enum asset_status pick;
@@ -364,16 +401,17 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 	if (s == EMAIL_STMT_GET && with_content)
 		s = EMAIL_STMT_GET_CONTENT;
 	by_id = s == EMAIL_STMT_GET || s == EMAIL_STMT_GET_CONTENT;
+	l = by_id ? &layout_by_id : &layout_cols;
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_exec(db, stmt(db, s), in, "repo_email_get")) != 0 ||
-	    (r = db_fetch_text(db, stmt(db, s), a, EMAIL_NCOLS +
+	    (r = db_fetch_text(db, stmt(db, s), a, l->ncols +
 	    (s == EMAIL_STMT_GET_CONTENT), 2, "repo_email_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
-	fill(&t, 0, &first);
+	fill(&t, 0, l, &first);
 	for (i = 0; by_id && i < t.count; i++) {
-		if (strcmp(str_or(&t, i, EMAIL_COL_STATUS, ""), "approved") == 0)
+		if (strcmp(str_or(&t, i, l->status, ""), "approved") == 0)
 			first.v.has_approved = true;
 		else
 			first.v.has_draft = true;
@@ -384,7 +422,7 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 		if (i == 0)
 			*out = first;	/* row 0, filled once */
 		else
-			fill(&t, i, out);
+			fill(&t, i, l, out);
 		if (out->id == first.id && out->status == pick)
 			break;
 	}
@@ -395,12 +433,12 @@ get_one(struct db *db, struct arena *a, enum email_stmt s, MYSQL_BIND *in,
 		if ((r = repo_folders_place_name(db, a, &out->place,
 		    &out->folder_name)) != 0 ||
 		    (r = repo_folders_workspace_name(db, a, (int32_t)db_text_i64(
-		    &t, i, EMAIL_COL_WORKSPACE), &out->workspace)) != 0)
+		    &t, i, EMAIL_BY_ID_COL_WORKSPACE), &out->workspace)) != 0)
 			return r == -REPO_ERR_NOT_FOUND ? -REPO_ERR_INTERNAL : r;
 	}
 	if (s == EMAIL_STMT_GET_CONTENT) {
-		out->content = str_or(&t, i, EMAIL_NCOLS, "");
-		out->content_len = t.len[i * t.ncol + EMAIL_NCOLS];
+		out->content = str_or(&t, i, l->ncols, "");
+		out->content_len = t.len[i * t.ncol + l->ncols];
 		return 0;
 	}
 	if (with_content)

@@ -4,7 +4,7 @@
  * worker's own.
  */
 #include <stdint.h>
-#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "util/rid.h"
@@ -23,12 +23,34 @@ rid_init(unsigned worker_index)
 	rid_counter = 0;
 }
 
+/*
+ * Writes v in lower-case hex, no leading zeros, at p; returns the end.
+ * What printf's "%llx" writes, without its cost on every request.
+ */
+static char *
+put_hex(char *p, unsigned long long v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[sizeof(v) * 2];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}
+
 const char *
 rid_next(char *buf, size_t size)
 {
 	struct timespec ts;
 	unsigned long long ms;
 	unsigned a;
+	char id[RID_BYTES], *end;
+	size_t len;
 
 	if (size == 0)
 		return buf;
@@ -38,6 +60,14 @@ rid_next(char *buf, size_t size)
 	a = (unsigned)((rid_counter << RID_WORKER_BITS | rid_index) &
 	    RID_A_MASK);
 	rid_counter++;
-	(void)snprintf(buf, size, "%x#%llx", a, ms);
+	/* "%x#%llx", cut to size as snprintf cuts. */
+	end = put_hex(id, a);
+	*end++ = '#';
+	end = put_hex(end, ms);
+	len = (size_t)(end - id);
+	if (len > size - 1)
+		len = size - 1;
+	memcpy(buf, id, len);
+	buf[len] = '\0';
 	return buf;
 }

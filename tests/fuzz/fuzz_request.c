@@ -88,7 +88,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz f;
 	struct arena a;
 	struct req req;
-	struct req_env env = { fz_getparam, fz_read, &f };
+	struct req_env env = {
+		.getparam = fz_getparam, .read = fz_read, .ctx = &f
+	};
 	char *p, *end, *nul;
 	size_t i;
 

@@ -107,6 +107,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	env.getparam = fz_getparam;
 	env.read = fz_read;
 	env.ctx = &f;
+	env.vars = NULL;
 	arena_init(&a);
 	memset(&r, 0, sizeof(r));
 	if (request_read(&req, &a, &env) == 0 &&

@@ -344,6 +344,42 @@ test_concurrency_dead_worker(void **state)
 	limiter_destroy(lim);
 }
 
+/*
+ * A worker forked after its parent made calls counts its own calls in a
+ * slot of its own: the parent's process id, which the limiter keeps, is
+ * not the child's, and a call the child never ends dies with it.
+ */
+static void
+test_concurrency_fork_after_calls(void **state)
+{
+	struct limiter *lim = make(0, 20, 1, 0);
+	pid_t pid, kid;
+	int st;
+
+	(void)state;
+	assert_int_equal(limiter_admit(lim), 0);
+	limiter_release(lim);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* And its own child, forked after it made a call. */
+		if (limiter_admit(lim) != 0)
+			_exit(1);
+		limiter_release(lim);
+		if ((kid = fork()) == 0)
+			_exit(limiter_admit(lim) == 0 ? 0 : 1);
+		if (kid < 0 || waitpid(kid, &st, 0) != kid ||
+		    !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			_exit(2);
+		_exit(limiter_admit(lim) == 0 ? 0 : 3);
+	}
+	reap(pid);
+	assert_int_equal(limiter_admit(lim), 0);
+	assert_int_equal(limiter_admit(lim), -API_ERR_CONCURRENCY);
+	limiter_release(lim);
+	limiter_destroy(lim);
+}
+
 static void
 test_robust_lock(void **state)
 {
@@ -713,6 +749,8 @@ main(void)
 		cmocka_unit_test_setup(test_messages, setup),
 		cmocka_unit_test_setup(test_concurrency_fork, setup),
 		cmocka_unit_test_setup(test_concurrency_dead_worker, setup),
+		cmocka_unit_test_setup(test_concurrency_fork_after_calls,
+		    setup),
 		cmocka_unit_test_setup(test_robust_lock, setup),
 		cmocka_unit_test_setup(test_day_key, setup),
 		cmocka_unit_test_setup(test_daily_rollover, setup),

@@ -1278,6 +1278,138 @@ test_multipart_limits(void **state)
 	assert_int_equal(t->req.body_err, 0);
 }
 
+/* FCGX_GetParam() as libfcgi has it: the first "name=" entry wins. */
+static const char *
+ref_getparam(const char *name, const char *const *envp)
+{
+	size_t len = strlen(name);
+
+	for (; envp != NULL && *envp != NULL; envp++)
+		if (strncmp(name, *envp, len) == 0 && (*envp)[len] == '=')
+			return *envp + len + 1;
+	return NULL;
+}
+
+/* The names of enum req_var, in its order. */
+static const char *const var_names[REQ_VAR__MAX] = {
+	"REQUEST_METHOD", "PATH_INFO", "DOCUMENT_URI", "QUERY_STRING",
+	"REQUEST_URI", "CONTENT_LENGTH", "CONTENT_TYPE", "HTTP_AUTHORIZATION",
+	"HTTP_ACCEPT_ENCODING", "HTTP_RANGE", "HTTP_X_MAUTO_FAULT",
+	"HTTP_X_APP_TYPE", "REMOTE_ADDR",
+};
+
+/* Each variable as FCGX_GetParam would find it in envp. */
+static void
+check_vars(const char *const *envp)
+{
+	const char *vars[REQ_VAR__MAX];
+	int v;
+
+	memset(vars, 0x5a, sizeof(vars));
+	request_vars_fill(vars, envp);
+	for (v = 0; v < REQ_VAR__MAX; v++)
+		assert_ptr_equal(vars[v], ref_getparam(var_names[v], envp));
+}
+
+/*
+ * One pass over the FastCGI parameters finds what one FCGX_GetParam()
+ * per name would: absent is NULL, empty is "", the first of two entries
+ * wins, and a longer, shorter or '='-less name matches nothing.
+ */
+static void
+test_vars_fill(void **state)
+{
+	const char *none[] = { NULL };
+	const char *one[] = { "REQUEST_METHOD=GET", NULL };
+	const char *mixed[] = {
+		"SCRIPT_NAME=/x", "QUERY_STRING=", "PATH_INFO_X=no",
+		"PATH_INF=no", "HTTP_RANGEX=no", "HTTP_RANG=no", "=orphan",
+		"REMOTE_ADDR", "CONTENT_TYPE=a=b", "PATH_INFO=/first",
+		"HTTP_AUTHORIZATION=Bearer x", "PATH_INFO=/second",
+		"QUERY_STRING=late", "REQUEST_METHOD=POST",
+		"REMOTE_ADDR=127.0.0.1", "HTTP_X_MAUTO_FAULT=", "", "R=1",
+		"REQUEST_METHOD=GET", NULL
+	};
+	const char *vars[REQ_VAR__MAX];
+	int v;
+
+	(void)state;
+	check_vars(NULL);
+	check_vars(none);
+	check_vars(one);
+	check_vars(mixed);
+	request_vars_fill(vars, mixed);
+	assert_string_equal(vars[REQ_VAR_QUERY_STRING], "");
+	assert_ptr_equal(vars[REQ_VAR_QUERY_STRING], mixed[1] + 13);
+	assert_string_equal(vars[REQ_VAR_PATH_INFO], "/first");
+	assert_string_equal(vars[REQ_VAR_CONTENT_TYPE], "a=b");
+	assert_string_equal(vars[REQ_VAR_REQUEST_METHOD], "POST");
+	assert_string_equal(vars[REQ_VAR_REMOTE_ADDR], "127.0.0.1");
+	assert_string_equal(vars[REQ_VAR_HTTP_X_MAUTO_FAULT], "");
+	assert_null(vars[REQ_VAR_HTTP_RANGE]);
+	assert_null(vars[REQ_VAR_DOCUMENT_URI]);
+	/* Every name alone, empty and not. */
+	for (v = 0; v < REQ_VAR__MAX; v++) {
+		char a[64], b[64];
+		const char *envp[] = { a, b, NULL };
+
+		snprintf(a, sizeof(a), "%s=", var_names[v]);
+		snprintf(b, sizeof(b), "%s=v", var_names[v]);
+		request_vars_fill(vars, envp);
+		assert_ptr_equal(vars[v], a + strlen(a));
+		check_vars(envp);
+		check_vars(envp + 1);
+	}
+}
+
+static const char *
+never_getparam(void *ctx, const char *name)
+{
+	(void)ctx;
+	(void)name;
+	fail_msg("getparam called beside a variable table");
+	return NULL;
+}
+
+/* With a variable table the request reads from it alone. */
+static void
+test_vars_request(void **state)
+{
+	struct t *t = *state;
+	const char *envp[] = {
+		"REQUEST_METHOD=POST", "DOCUMENT_URI=/rest/v1/leads.json",
+		"QUERY_STRING=_method=GET&a=1", "HTTP_AUTHORIZATION=",
+		"CONTENT_TYPE=application/x-www-form-urlencoded",
+		"CONTENT_LENGTH=3", "REQUEST_METHOD=PUT", "REMOTE_ADDR=::1",
+		NULL
+	};
+	const char *vars[REQ_VAR__MAX];
+
+	request_vars_fill(vars, envp);
+	t->f.body = "b=2";
+	t->f.body_len = 3;
+	t->env.getparam = never_getparam;
+	t->env.vars = vars;
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.wire_method, HTTP_POST);
+	assert_int_equal(t->req.method, HTTP_GET);
+	assert_string_equal(t->req.path, "/rest/v1/leads.json");
+	assert_string_equal(t->req.authorization, "");
+	assert_null(t->req.range);
+	assert_string_equal(t->req.remote_addr, "::1");
+	assert_string_equal(req_param(&t->req, "a"), "1");
+	assert_string_equal(req_param(&t->req, "b"), "2");
+	reset(t);
+
+	/* Nothing at all: a request with no method and an empty path. */
+	request_vars_fill(vars, NULL);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.method, HTTP_OTHER);
+	assert_string_equal(t->req.method_name, "");
+	assert_string_equal(t->req.path, "");
+	assert_null(t->req.authorization);
+}
+
 int
 main(void)
 {
@@ -1322,6 +1454,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_multipart_broken, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_multipart_limits, setup,
+		    teardown),
+		cmocka_unit_test(test_vars_fill),
+		cmocka_unit_test_setup_teardown(test_vars_request, setup,
 		    teardown),
 	};
 

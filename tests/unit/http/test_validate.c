@@ -72,7 +72,9 @@ readbody(void *ctx, char *buf, size_t n)
 static void
 load(const char *query, const char *ctype, const char *body)
 {
-	struct req_env env = { getparam, readbody, &fk };
+	struct req_env env = {
+		.getparam = getparam, .read = readbody, .ctx = &fk
+	};
 
 	request_clear(&req);
 	arena_reset(&arena);

@@ -66,7 +66,7 @@ split(const char *id, unsigned *a)
 static void
 test_shape_and_time(void **state)
 {
-	char buf[RID_BYTES];
+	char buf[RID_BYTES], want[RID_BYTES];
 	unsigned long long before, after, b;
 	unsigned a;
 
@@ -77,6 +77,9 @@ test_shape_and_time(void **state)
 	after = wall_ms();
 	b = split(buf, &a);
 	assert_true(b >= before && b <= after);
+	/* Written as printf's "%x#%llx" writes it. */
+	(void)snprintf(want, sizeof(want), "%x#%llx", a, b);
+	assert_string_equal(buf, want);
 	/* The first id of worker 3 carries the index in the low bits. */
 	assert_int_equal(a, 3);
 	assert_int_equal(strncmp(buf, "3#", 2), 0);
@@ -85,7 +88,8 @@ test_shape_and_time(void **state)
 static void
 test_index_in_low_bits(void **state)
 {
-	char buf[RID_BYTES];
+	char buf[RID_BYTES], want[RID_BYTES];
+	unsigned long long b;
 	unsigned a, i;
 
 	(void)state;
@@ -96,8 +100,11 @@ test_index_in_low_bits(void **state)
 		assert_int_equal(a >> RID_WORKER_BITS, i);
 	}
 	/* After a full cycle A starts over (and stays five hex digits). */
-	for (; i < MANY; i++)
-		(void)split(rid_next(buf, sizeof(buf)), &a);
+	for (; i < MANY; i++) {
+		b = split(rid_next(buf, sizeof(buf)), &a);
+		(void)snprintf(want, sizeof(want), "%x#%llx", a, b);
+		assert_string_equal(buf, want);
+	}
 	assert_int_equal(a, 0xfffffu - ((1u << RID_WORKER_BITS) - 1) + 5);
 	(void)split(rid_next(buf, sizeof(buf)), &a);
 	assert_int_equal(a, 5);
