@@ -111,7 +111,6 @@
 #include "repo/repo_smart_lists.h"
 #include "util/buf.h"
 #include "util/config.h"
-#include "util/log.h"
 #include "util/num.h"
 
 #define SC_REF_MAX_BYTES	256
@@ -218,7 +217,7 @@ flow_text(struct buf *b, const struct repo_sc_step *steps, size_t n)
 struct sc_read {
 	struct repo_sc		 s;
 	bool			 with_flow;
-	struct repo_sc_kept	 kept;		/* the flow's kept text */
+	struct repo_kept	 kept;		/* the flow's kept text */
 	struct repo_sc_step	*steps;		/* else its steps */
 	size_t			 nsteps;
 };
@@ -233,17 +232,15 @@ static void
 flow_member(struct buf *b, struct call *c, const struct sc_read *x)
 {
 	size_t at = b->len;
-	int e;
 
 	if (x->kept.json != NULL) {
 		buf_add(b, x->kept.json, x->kept.len);
 		return;
 	}
 	flow_text(b, x->steps, x->nsteps);
-	if (buf_ok(b) && (e = repo_sc_keep_flow(c->app->db, x->s.id,
-	    &x->kept, b->data + at, b->len - at)) != 0)
-		log_debug("campaign %d: flow text not kept (%d)",
-		    (int)x->s.id, e);
+	if (x->kept.set && buf_ok(b))
+		(void)repo_sc_keep_flow(c->app->db, x->s.id, &x->kept,
+		    b->data + at, b->len - at);
 }
 
 /*

@@ -195,17 +195,16 @@ rules_text(struct buf *b, const struct repo_sl *s)
 static void
 rules_member(struct buf *b, struct call *c, const struct repo_sl *s)
 {
-	const struct repo_sl_rules_key *k = &s->rules_key;
 	size_t at = b->len;
 
-	if (s->rules_json != NULL) {
-		buf_add(b, s->rules_json, s->rules_json_len);
+	if (s->kept.json != NULL) {
+		buf_add(b, s->kept.json, s->kept.len);
 		return;
 	}
 	rules_text(b, s);
-	if (k->set && buf_ok(b))
-		(void)repo_sl_keep_rules(c->app->db, s->id, k->rev,
-		    k->lead_ver, k->co_ver, b->data + at, b->len - at);
+	if (s->kept.set && buf_ok(b))
+		(void)repo_sl_keep_rules(c->app->db, s->id, &s->kept,
+		    b->data + at, b->len - at);
 }
 
 /* See api_smart_lists.h. */

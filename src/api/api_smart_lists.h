@@ -19,10 +19,10 @@ struct resp;
 
 /*
  * A smart list's reply object (with its rules when with_rules) as JSON
- * text appended to b.  The rules member is s->rules_json when s has it
+ * text appended to b.  The rules member is s->kept.json when s has it
  * (repo_sl_get_reply); else it is rendered from s->rules, and kept on the
- * list's row (repo_sl_keep_rules) when s->rules_key is set: the same
- * bytes either way.
+ * list's row (repo_sl_keep_rules) when s->kept.set: the same bytes
+ * either way.
  */
 void	api_smart_lists_text(struct buf *b, struct call *c,
 	    const struct repo_sl *s, bool with_rules);

@@ -5,7 +5,7 @@
  * steps by position, their choices by position (the default last) and
  * the choices' attribute values.  Type and status follow from the
  * counts of its list's triggers and filters, read with it.  The flow's
- * reply text is kept on the campaign's row (SC_KEPT_COLS): every flow
+ * reply text is kept on the campaign's row (repo_kept.h): every flow
  * change drops it and moves the revision on in its transaction, and a
  * read that had to render it keeps it unless the revision moved.
  */
@@ -24,6 +24,7 @@
 #include "model/campaign.h"
 #include "model/folder.h"
 #include "repo/repo.h"
+#include "repo/repo_kept.h"
 #include "repo/repo_programs.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
@@ -104,22 +105,6 @@ enum sc_stmt {
 	" FROM smart_campaign c JOIN workspace w ON w.id = c.workspace_id " \
 	"LEFT JOIN smart_list l ON l.id = c.smart_list_id "
 
-/*
- * The flow's reply text kept on the campaign's row (migration 0020),
- * after SC_COLS: the revision, the lead and custom object schema
- * versions there are now, and the text when it was rendered from those
- * versions (NULL when none is kept or it is not).  The names a flow
- * shows come from lead fields and custom object types, which change at
- * run time, and from the step and rule catalogues, which only a
- * migration changes (one that renames an entry clears the texts).
- */
-#define SC_KEPT_COLS \
-	", c.flow_rev, ks.version, kc.version, IF(c.flow_lead_ver = " \
-	"ks.version AND c.flow_co_ver = kc.version, c.flow_json, NULL)"
-#define SC_KEPT_NCOLS	4
-#define SC_KEPT_FROM \
-	"JOIN lead_schema ks ON ks.id = 1 JOIN co_schema kc ON kc.id = 1 "
-
 /* The values of the flow's attributes of data type ?, with their step. */
 #define SC_VALUES_OF \
 	"FROM sc_flow_step s JOIN sc_step_choice ch ON ch.step_id = s.id " \
@@ -154,20 +139,14 @@ enum sc_stmt {
 static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_GET] = "SELECT " SC_COLS SC_FROM "WHERE c.id = ?",
 	[SC_STMT_GET_BY_NAME] = "SELECT " SC_COLS SC_FROM "WHERE c.name = ?",
-	/* The campaign with its kept flow text (SC_KEPT_COLS). */
+	/* The campaign with its kept flow text (repo_kept.h). */
 	[SC_STMT_GET_KEPT] =
-	    "SELECT " SC_COLS SC_KEPT_COLS SC_FROM SC_KEPT_FROM
-	    "WHERE c.id = ?",
+	    "SELECT " SC_COLS REPO_KEPT_COLS("c.flow") SC_FROM
+	    REPO_KEPT_FROM "WHERE c.id = ?",
 	[SC_STMT_GET_BY_NAME_KEPT] =
-	    "SELECT " SC_COLS SC_KEPT_COLS SC_FROM SC_KEPT_FROM
-	    "WHERE c.name = ?",
-	/* Parameters: text, lead and custom object schema versions, id,
-	 * the revision the text was rendered from.  A read does not wait
-	 * for a change's row lock: it fails at once (1205). */
-	[SC_STMT_KEEP] =
-	    "SET STATEMENT innodb_lock_wait_timeout = 0 FOR "
-	    "UPDATE smart_campaign SET flow_json = ?, flow_lead_ver = ?, "
-	    "flow_co_ver = ? WHERE id = ? AND flow_rev = ?",
+	    "SELECT " SC_COLS REPO_KEPT_COLS("c.flow") SC_FROM
+	    REPO_KEPT_FROM "WHERE c.name = ?",
+	[SC_STMT_KEEP] = REPO_KEPT_UPDATE("smart_campaign", "flow"),
 	/* Parameters: folder id twice, program id twice, earliest twice,
 	 * latest twice, active only, limit, offset; NULL matches any. */
 	[SC_STMT_BROWSE] =
@@ -234,8 +213,7 @@ static const char *const sql[SC_STMT__MAX] = {
 	/* A flow change: its time, and the kept text is dropped. */
 	[SC_STMT_TOUCH] =
 	    "UPDATE smart_campaign SET updated_at = UTC_TIMESTAMP(), "
-	    "flow_rev = (flow_rev + 1) & 0xFFFFFFFF, flow_json = NULL "
-	    "WHERE id = ?",
+	    REPO_KEPT_MOVED("flow") " WHERE id = ?",
 	/* The emails the flow of campaign ? sends. */
 	[SC_STMT_EMAILS] =
 	    "SELECT DISTINCT e.id " SC_VALUES_OF "JOIN email e ON "
@@ -955,7 +933,7 @@ repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 int
 repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
     const char *name, struct repo_sc *out, struct repo_sc_step **steps,
-    size_t *n, struct repo_sc_kept *kept)
+    size_t *n, struct repo_kept *kept)
 {
 	MYSQL_BIND in[1];
 	struct db_text_rows t;
@@ -973,39 +951,24 @@ repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_select_text(db, stmt(db, name != NULL ?
 	    SC_STMT_GET_BY_NAME_KEPT : SC_STMT_GET_KEPT), in, a,
-	    SC_NCOLS + SC_KEPT_NCOLS, 1, "repo_sc_get", &t)) != 0)
+	    SC_NCOLS + REPO_KEPT_NCOLS, 1, "repo_sc_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
 	fill(&t, 0, out);
-	kept->rev = db_text_i64(&t, 0, SC_NCOLS);
-	kept->lead_ver = db_text_i64(&t, 0, SC_NCOLS + 1);
-	kept->co_ver = db_text_i64(&t, 0, SC_NCOLS + 2);
-	kept->json = db_text_str(&t, 0, SC_NCOLS + 3);
-	if (kept->json != NULL) {
-		kept->len = t.len[SC_NCOLS + 3];
+	repo_kept_fill(&t, 0, SC_NCOLS, kept);
+	if (kept->json != NULL)
 		return 0;
-	}
 	/* Read after the versions: names at least as new as they are. */
 	return repo_sc_flow(db, a, out->id, steps, n);
 }
 
 /* See repo_smart_campaigns.h. */
 int
-repo_sc_keep_flow(struct db *db, int32_t id, const struct repo_sc_kept *k,
+repo_sc_keep_flow(struct db *db, int32_t id, const struct repo_kept *k,
     const char *json, size_t len)
 {
-	MYSQL_BIND in[5];
-	unsigned long l = (unsigned long)len;
-	int64_t rev = k->rev;
-	uint64_t n;
-
-	bind_str(&in[0], json, &l);
-	bind_i64(&in[1], &k->lead_ver);
-	bind_i64(&in[2], &k->co_ver);
-	bind_i32(&in[3], &id);
-	bind_i64(&in[4], &rev);
-	return db_exec_keep(db, stmt(db, SC_STMT_KEEP), in, &n,
+	return repo_kept_store(db, stmt(db, SC_STMT_KEEP), id, k, json, len,
 	    "repo_sc_keep_flow");
 }
 

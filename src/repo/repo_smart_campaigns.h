@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "model/folder.h"
+#include "repo/repo_kept.h"
 
 struct arena;
 struct db;
@@ -164,19 +165,6 @@ int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 	    struct repo_sc_step **out, size_t *n);
 
 /*
- * The reply text of a campaign's flow as its row keeps it (migration
- * 0020), and what a keep of a newly rendered text names: the revision
- * of the flow and the schema versions read with the campaign.
- */
-struct repo_sc_kept {
-	const char	*json;		/* the kept text; NULL: none */
-	size_t		 len;
-	int64_t		 rev;
-	int64_t		 lead_ver;
-	int64_t		 co_ver;
-};
-
-/*
  * Campaign id (or the one named name, when not NULL) as repo_sc_get,
  * with its flow: kept->json when the row keeps the flow's text for the
  * schemas there are now (*steps NULL, *n 0), else the steps as
@@ -186,17 +174,15 @@ struct repo_sc_kept {
  */
 int	repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
 	    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
-	    size_t *n, struct repo_sc_kept *kept);
+	    size_t *n, struct repo_kept *kept);
 
 /*
  * Keeps json (len bytes), the flow's reply text rendered from what
- * repo_sc_get_with_flow read with k, on campaign id's row, unless the
- * flow changed since (its revision is not k's): then nothing changes.
- * 0 or a negative repo_err (a lock wait or a cluster's certification
- * failure among them), which the caller may ignore: nothing is lost.
+ * repo_sc_get_with_flow read with k, on campaign id's row: as
+ * repo_kept_store.
  */
 int	repo_sc_keep_flow(struct db *db, int32_t id,
-	    const struct repo_sc_kept *k, const char *json, size_t len);
+	    const struct repo_kept *k, const char *json, size_t len);
 
 /* A flow step type and its attributes (values NULL). */
 struct repo_sc_flow_type {

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include <mysql.h>
-#include <mysqld_error.h>
 
 #include "db/bind.h"
 #include "db/pool.h"
@@ -24,10 +23,10 @@
 #include "model/folder.h"
 #include "model/smartlist.h"
 #include "repo/repo.h"
+#include "repo/repo_kept.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
 #include "util/buf.h"
-#include "util/log.h"
 
 enum sl_stmt {
 	SL_STMT_GET,
@@ -110,19 +109,6 @@ static_assert(REPO_CACHE__MAX <= DB_CACHE_SLOTS, "a db_cache slot each");
 	"LEFT JOIN smart_list_rule r ON r.smart_list_id = s.id " \
 	"LEFT JOIN smart_list_condition c ON c.rule_id = r.id "
 
-/*
- * After SL_COLS: the key of the list's kept rules text (rules_rev and the
- * schema versions now) and the text, when it was rendered under those
- * versions (db/migrations/0020_rendered_flows.sql).  lead_schema and
- * co_schema have one row each.
- */
-#define SL_KEPT_COLS \
-	", s.rules_rev, ls.version, cs.version, IF(s.rules_lead_ver = " \
-	"ls.version AND s.rules_co_ver = cs.version, s.rules_json, NULL)"
-#define SL_KEPT_NCOLS	4
-#define SL_KEPT_FROM \
-	"JOIN lead_schema ls ON ls.id = 1 JOIN co_schema cs ON cs.id = 1 "
-
 /* The order of the rule rows: rule position, attribute id. */
 static const size_t rules_order[] = { SL_NCOLS + 1, SL_NCOLS + 6 };
 
@@ -140,14 +126,6 @@ static const size_t rules_order[] = { SL_NCOLS + 1, SL_NCOLS + 6 };
 	"WHERE r.smart_list_id = l.id AND r.is_trigger = 1 AND r.kind = " \
 	"'activity' AND r.rule_type_id = 100004 AND k.attribute_id = 1 AND " \
 	"k.vals LIKE '%\"Web Service API\"%')"
-
-/*
- * What every change of a list's rules also writes: rules_rev moves on
- * (wrapping at the column's range), so that no text rendered before the
- * change is kept after it (repo_sl_keep_rules), and the kept text goes.
- */
-#define SL_RULES_MOVED \
-	"l.rules_rev = (l.rules_rev + 1) & 0xFFFFFFFF, l.rules_json = NULL"
 
 /* A LIKE pattern for names starting with the parameter, as written. */
 #define SL_PREFIX \
@@ -173,23 +151,20 @@ static const char *const sql[SL_STMT__MAX] = {
 	    SL_RULES_FROM "WHERE s.id = ?",
 	[SL_STMT_GET_BY_NAME_RULES] = "SELECT " SL_COLS SL_RULE_COLS SL_FROM
 	    SL_RULES_FROM "WHERE s.name_key = ?",
-	[SL_STMT_GET_KEPT] = "SELECT " SL_COLS SL_KEPT_COLS SL_FROM
-	    SL_KEPT_FROM "WHERE s.id = ?",
-	[SL_STMT_GET_KEPT_BY_NAME] = "SELECT " SL_COLS SL_KEPT_COLS SL_FROM
-	    SL_KEPT_FROM "WHERE s.name_key = ?",
-	/* Parameters: text, lead and custom object schema versions, list,
-	 * the rules_rev the text was rendered at.  A read does not wait
-	 * for a change's row lock: it fails at once (1205). */
-	[SL_STMT_KEEP] =
-	    "SET STATEMENT innodb_lock_wait_timeout = 0 FOR "
-	    "UPDATE smart_list SET rules_json = ?, rules_lead_ver = ?, "
-	    "rules_co_ver = ? WHERE id = ? AND rules_rev = ?",
+	/* The list with its kept rules text (repo_kept.h). */
+	[SL_STMT_GET_KEPT] = "SELECT " SL_COLS REPO_KEPT_COLS("s.rules")
+	    SL_FROM REPO_KEPT_FROM "WHERE s.id = ?",
+	[SL_STMT_GET_KEPT_BY_NAME] = "SELECT " SL_COLS
+	    REPO_KEPT_COLS("s.rules") SL_FROM REPO_KEPT_FROM
+	    "WHERE s.name_key = ?",
+	[SL_STMT_KEEP] = REPO_KEPT_UPDATE("smart_list", "rules"),
 	/* The name of an attribute rule type (a lead field). */
 	[SL_STMT_FIELD_NAME] =
 	    "SELECT display_name FROM lead_field WHERE attr_id = ?",
-	/* Written with every change of the list's rules. */
+	/* Written with every change of the list's rules, which also drops
+	 * the kept text. */
 	[SL_STMT_COUNTS] = "UPDATE smart_list l SET " SL_COUNTS ", "
-	    SL_RULES_MOVED " WHERE l.id = ?",
+	    REPO_KEPT_MOVED("l.rules") " WHERE l.id = ?",
 	/* Parameters: folder id twice, program id twice, earliest twice,
 	 * latest twice, limit, offset; NULL matches any. */
 	[SL_STMT_BROWSE] =
@@ -764,8 +739,7 @@ static int
 get_reply(struct db *db, struct arena *a, enum sl_stmt s, MYSQL_BIND *in,
     struct repo_sl *out)
 {
-	const size_t o = SL_NCOLS;
-	struct repo_sl_rules_key key;
+	struct repo_kept kept;
 	struct db_text_rows t;
 	MYSQL_BIND by_id[1];
 	int32_t id;
@@ -774,25 +748,20 @@ get_reply(struct db *db, struct arena *a, enum sl_stmt s, MYSQL_BIND *in,
 	memset(out, 0, sizeof(*out));
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_select_text(db, stmt(db, s), in, a, SL_NCOLS +
-	    SL_KEPT_NCOLS, 1, "repo_sl_get", &t)) != 0)
+	    REPO_KEPT_NCOLS, 1, "repo_sl_get", &t)) != 0)
 		return r;
 	if (t.count == 0)
 		return -REPO_ERR_NOT_FOUND;
 	fill(&t, 0, out);
-	if (db_text_str(&t, 0, o + 3) != NULL) {
-		out->rules_json = db_text_str(&t, 0, o + 3);
-		out->rules_json_len = t.len[o + 3];
-		return 0;
+	repo_kept_fill(&t, 0, SL_NCOLS, &kept);
+	if (kept.json == NULL) {
+		id = out->id;
+		bind_i32(&by_id[0], &id);
+		if ((r = get_one(db, a, SL_STMT_GET_RULES, by_id, true,
+		    out)) != 0)
+			return r;
 	}
-	key.set = true;
-	key.rev = (uint32_t)db_text_i64(&t, 0, o);
-	key.lead_ver = db_text_i64(&t, 0, o + 1);
-	key.co_ver = db_text_i64(&t, 0, o + 2);
-	id = out->id;
-	bind_i32(&by_id[0], &id);
-	if ((r = get_one(db, a, SL_STMT_GET_RULES, by_id, true, out)) != 0)
-		return r;
-	out->rules_key = key;
+	out->kept = kept;
 	return 0;
 }
 
@@ -825,28 +794,11 @@ repo_sl_get_reply_by_name(struct db *db, struct arena *a, const char *name,
 
 /* See repo_smart_lists.h. */
 int
-repo_sl_keep_rules(struct db *db, int32_t id, uint32_t rev, int64_t lead_ver,
-    int64_t co_ver, const char *text, size_t len)
+repo_sl_keep_rules(struct db *db, int32_t id, const struct repo_kept *k,
+    const char *json, size_t len)
 {
-	MYSQL_BIND in[5];
-	MYSQL_STMT *st;
-	unsigned long tl = (unsigned long)len;
-	int64_t at = rev;
-	uint64_t n;
-	int r;
-
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	st = stmt(db, SL_STMT_KEEP);
-	bind_str(&in[0], text, &tl);
-	bind_i64(&in[1], &lead_ver);
-	bind_i64(&in[2], &co_ver);
-	bind_i32(&in[3], &id);
-	bind_i64(&in[4], &at);
-	if ((r = db_exec_keep(db, st, in, &n, "repo_sl_keep_rules")) != 0)
-		return r;
-	/* CLIENT_FOUND_ROWS: 0 when the revision moved on. */
-	return n == 1 ? 0 : -REPO_ERR_NOT_FOUND;
+	return repo_kept_store(db, stmt(db, SL_STMT_KEEP), id, k, json, len,
+	    "repo_sl_keep_rules");
 }
 
 /* See repo_smart_lists.h. */

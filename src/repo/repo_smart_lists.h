@@ -17,6 +17,7 @@
 
 #include "model/folder.h"
 #include "model/smartlist.h"
+#include "repo/repo_kept.h"
 
 struct arena;
 struct db;
@@ -45,18 +46,6 @@ struct repo_sl_rule {
 	size_t			 nconds;
 };
 
-/*
- * What a list's rules were read under, to keep the text of their reply
- * by (repo_sl_keep_rules): the list's rules_rev and the lead_schema and
- * co_schema versions (db/migrations/0020_rendered_flows.sql).
- */
-struct repo_sl_rules_key {
-	bool			 set;		/* else nothing to keep */
-	uint32_t		 rev;
-	int64_t			 lead_ver;
-	int64_t			 co_ver;
-};
-
 struct repo_sl {
 	int32_t			 id;
 	const char		*name;
@@ -71,11 +60,8 @@ struct repo_sl {
 	struct repo_sl_rule	*rules;		/* with_rules only */
 	size_t			 nrules;
 	/* repo_sl_get_reply: the kept JSON text of the reply's "rules"
-	 * member (no rules read), or NULL */
-	const char		*rules_json;
-	size_t			 rules_json_len;
-	/* repo_sl_get_reply without kept text: the key to keep it by */
-	struct repo_sl_rules_key rules_key;
+	 * member (no rules read), or the key to keep one by */
+	struct repo_kept	 kept;
 };
 
 /*
@@ -89,12 +75,13 @@ int	repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
 
 /*
  * repo_sl_get and repo_sl_get_by_name for a reply: with with_rules, the
- * list with the kept JSON text of its rules member (out->rules_json, no
+ * list with the kept JSON text of its rules member (out->kept.json, no
  * rule read) when the text is there and was rendered under the current
  * lead_schema and co_schema versions; else its rules as repo_sl_get reads
- * them, with out->rules_key, which repo_sl_keep_rules takes with the text
- * the caller renders from them.  One statement when the text is kept,
- * two and the names' reads otherwise.  The same results as repo_sl_get.
+ * them, with out->kept's key, which repo_sl_keep_rules takes with the
+ * text the caller renders from them.  One statement when the text is
+ * kept, two and the names' reads otherwise.  The same results as
+ * repo_sl_get.
  */
 int	repo_sl_get_reply(struct db *db, struct arena *a, int32_t id,
 	    bool with_rules, struct repo_sl *out);
@@ -102,19 +89,12 @@ int	repo_sl_get_reply_by_name(struct db *db, struct arena *a,
 	    const char *name, bool with_rules, struct repo_sl *out);
 
 /*
- * Keeps text (len bytes: the JSON of the reply's "rules" member rendered
- * from rules read by repo_sl_get_reply, whose rules_key gave rev,
- * lead_ver and co_ver) on list id, unless a change of its rules has moved
- * its rules_rev on since: then the change wins and nothing is kept.
- * Autocommit, outside any transaction; the list's updated_at stays.  0
- * when kept, -REPO_ERR_NOT_FOUND when the revision moved on (or the list
- * is gone), -REPO_ERR_DEADLOCK for a lock wait or a certification
- * failure (logged at debug level only), or another repo_err.  A caller
- * answering a request ignores the result: the text is kept by a later
- * read.
+ * Keeps json (len bytes: the JSON of the reply's "rules" member rendered
+ * from rules repo_sl_get_reply read with k) on list id: as
+ * repo_kept_store.
  */
-int	repo_sl_keep_rules(struct db *db, int32_t id, uint32_t rev,
-	    int64_t lead_ver, int64_t co_ver, const char *text, size_t len);
+int	repo_sl_keep_rules(struct db *db, int32_t id,
+	    const struct repo_kept *k, const char *json, size_t len);
 
 struct repo_sl_query {
 	struct folder_ref	 place;		/* id 0: everywhere */

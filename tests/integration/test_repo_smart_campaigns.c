@@ -218,7 +218,7 @@ test_kept_flow(void **state)
 {
 	struct repo_sc s;
 	struct repo_sc_step *steps;
-	struct repo_sc_kept k, old;
+	struct repo_kept k, old;
 	int32_t id;
 	size_t n;
 	int i;
@@ -253,7 +253,7 @@ test_kept_flow(void **state)
 	assert_int_equal(n, 2);
 	assert_true(k.rev > old.rev);
 	assert_int_equal(repo_sc_keep_flow(db, id, &old, "{\"steps\":[2]}",
-	    13), 0);
+	    13), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(repo_sc_get_with_flow(db, &a, id, NULL, &s, &steps,
 	    &n, &k), 0);
 	assert_null(k.json);

@@ -68,10 +68,9 @@ add_rule(int32_t id, int32_t type, int index)
 
 /* Keeps text on list id under key k. */
 static int
-keep(int32_t id, const struct repo_sl_rules_key *k, const char *text)
+keep(int32_t id, const struct repo_kept *k, const char *text)
 {
-	return repo_sl_keep_rules(db, id, k->rev, k->lead_ver, k->co_ver, text,
-	    strlen(text));
+	return repo_sl_keep_rules(db, id, k, text, strlen(text));
 }
 
 static void
@@ -79,7 +78,7 @@ test_keep(void **state)
 {
 	struct repo_sl_new t;
 	struct repo_sl s, r;
-	struct repo_sl_rules_key k1, k2;
+	struct repo_kept k1, k2;
 	int32_t id;
 
 	(void)state;
@@ -93,56 +92,56 @@ test_keep(void **state)
 
 	/* Nothing kept: the rules, and the key to keep their text by. */
 	assert_int_equal(repo_sl_get_reply(db, &a, id, true, &s), 0);
-	assert_null(s.rules_json);
+	assert_null(s.kept.json);
 	assert_int_equal(s.nrules, 2);
-	assert_true(s.rules_key.set);
-	k1 = s.rules_key;
+	assert_true(s.kept.set);
+	k1 = s.kept;
 	assert_int_equal(keep(id, &k1, "{\"kept\":1}"), 0);
 	assert_int_equal(repo_sl_get_reply(db, &a, id, true, &r), 0);
-	assert_non_null(r.rules_json);
-	assert_int_equal(r.rules_json_len, strlen("{\"kept\":1}"));
-	assert_memory_equal(r.rules_json, "{\"kept\":1}", r.rules_json_len);
+	assert_non_null(r.kept.json);
+	assert_int_equal(r.kept.len, strlen("{\"kept\":1}"));
+	assert_memory_equal(r.kept.json, "{\"kept\":1}", r.kept.len);
 	assert_int_equal(r.nrules, 0);
-	assert_false(r.rules_key.set);
+	assert_false(r.kept.set);
 	assert_string_equal(r.updated_at, s.updated_at);
 	assert_string_equal(r.name, t.name);
 
 	/* By name the same; without rules, neither text nor key. */
 	assert_int_equal(repo_sl_get_reply_by_name(db, &a, t.name, true, &r),
 	    0);
-	assert_memory_equal(r.rules_json, "{\"kept\":1}", r.rules_json_len);
+	assert_memory_equal(r.kept.json, "{\"kept\":1}", r.kept.len);
 	assert_int_equal(repo_sl_get_reply(db, &a, id, false, &r), 0);
-	assert_null(r.rules_json);
-	assert_false(r.rules_key.set);
+	assert_null(r.kept.json);
+	assert_false(r.kept.set);
 
 	/* The plain read reads the rules whatever is kept. */
 	assert_int_equal(repo_sl_get(db, &a, id, true, &r), 0);
-	assert_null(r.rules_json);
+	assert_null(r.kept.json);
 	assert_int_equal(r.nrules, 2);
 
 	/* A change drops the text and moves the revision on: a text
 	 * rendered under the old one is not kept. */
 	add_rule(id, 13, 1);
 	assert_int_equal(repo_sl_get_reply(db, &a, id, true, &r), 0);
-	assert_null(r.rules_json);
+	assert_null(r.kept.json);
 	assert_int_equal(r.nrules, 3);
-	k2 = r.rules_key;
+	k2 = r.kept;
 	assert_int_equal(k2.rev, k1.rev + 1);
 	assert_int_equal(keep(id, &k1, "{\"stale\":1}"), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(repo_sl_get_reply(db, &a, id, true, &r), 0);
-	assert_null(r.rules_json);
+	assert_null(r.kept.json);
 
 	/* A text kept under another schema version is not answered. */
 	k2.lead_ver--;
 	assert_int_equal(keep(id, &k2, "{\"old\":1}"), 0);
 	assert_int_equal(repo_sl_get_reply(db, &a, id, true, &r), 0);
-	assert_null(r.rules_json);
+	assert_null(r.kept.json);
 	assert_int_equal(r.nrules, 3);
-	assert_true(r.rules_key.set);
+	assert_true(r.kept.set);
 
 	/* Nor is a list that is gone. */
 	assert_int_equal(repo_sl_delete(db, id), 0);
-	assert_int_equal(keep(id, &r.rules_key, "{}"), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(keep(id, &r.kept, "{}"), -REPO_ERR_NOT_FOUND);
 	assert_int_equal(repo_sl_get_reply(db, &a, id, true, &r),
 	    -REPO_ERR_NOT_FOUND);
 }
