@@ -26,6 +26,12 @@
 # with SIGKILL; the recovery time is from the kill to the first half
 # second whose calls reach 90% of the rate before it.
 #
+# Every pass also reads the CPU time it took, of the whole machine and of
+# each database server (the single one, nodes 1-3), and the report gives
+# it per request: on this machine every server shares the same cores,
+# so a node's work is every other's loss, and the per-node figures show
+# what each would cost on a machine of its own.
+#
 # Prints markdown on stdout.  Exits 1 when a setup step fails.
 set -euo pipefail
 
@@ -125,7 +131,30 @@ cluster_client=("$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET")
 single_client=("$(. "$work/single/stack.env"; echo "$MAUTO_TEST_CLIENT_ID")"
     "$(. "$work/single/stack.env"; echo "$MAUTO_TEST_CLIENT_SECRET")")
 
-# pass URL TOKEN CONNS SCRIPT ARGS...: one wrk pass; prints its BENCH line.
+# The CPU time of the machine and of each database server, in clock
+# ticks, one line: "busy single node1 node2 node3".  busy is every CPU's
+# time outside idle and iowait (/proc/stat); the others are each
+# mariadbd's user and system time, all its threads (/proc/PID/stat).
+db_pids=("$(harness_pidfile_pid "$work/db/mariadb.pid")")
+for n in 1 2 3; do
+	db_pids+=("$(harness_pidfile_pid "$work/cluster/node$n/mariadb.pid")")
+done
+cpu_now()
+{
+	local pid line
+	awk '$1 == "cpu" { printf "%d", $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+	for pid in "${db_pids[@]}"; do
+		line=$(cat "/proc/$pid/stat" 2>/dev/null) || line=
+		line=${line##*) }
+		# shellcheck disable=SC2086
+		set -- $line
+		printf ' %d' "$(( ${12:-0} + ${13:-0} ))"
+	done
+	echo
+}
+
+# pass URL TOKEN CONNS SCRIPT ARGS...: one wrk pass; prints its BENCH line
+# with the CPU ticks the pass took (cpu=busy,single,node1,node2,node3).
 pass()
 {
 	local url=$1 token=$2 c=$3 script=$4
@@ -136,9 +165,27 @@ pass()
 	[ "$script" != leads_sync.lua ] || warm[1]=${warm[1]}w
 	wrk -t"$((c < 2 ? c : 2))" -c"$c" -d1s -H "Authorization: Bearer $token" \
 	    -s "$here/$script" "$url" -- "${warm[@]}" >/dev/null 2>&1 || true
-	wrk -t"$((c < 2 ? c : 2))" -c"$c" -d"$duration" --timeout 10s --latency \
-	    -H "Authorization: Bearer $token" -s "$here/$script" "$url" -- "$@" \
-	    2>&1 | grep '^BENCH ' || harness_die "wrk gave no result for $url"
+	local before after line
+	before=$(cpu_now)
+	line=$(wrk -t"$((c < 2 ? c : 2))" -c"$c" -d"$duration" --timeout 10s \
+	    --latency -H "Authorization: Bearer $token" -s "$here/$script" \
+	    "$url" -- "$@" 2>&1 | grep '^BENCH ') ||
+	    harness_die "wrk gave no result for $url"
+	after=$(cpu_now)
+	echo "$line cpu=$(paste -d- <(tr ' ' '\n' <<<"$after") \
+	    <(tr ' ' '\n' <<<"$before") | bc | paste -sd,)"
+}
+
+# per FIELD N LINE SCALE: CPU field N (1 busy, 2 single, 3-5 nodes) of a
+# pass's BENCH line, per request, in ticks * SCALE (a tick is 1/CLK_TCK s).
+tck=$(getconf CLK_TCK)
+per()
+{
+	local cpu req
+	cpu=$(field cpu "$2" | cut -d, -f"$1")
+	req=$(field requests "$2")
+	awk -v c="$cpu" -v r="$req" -v s="$3" -v t="$tck" \
+	    'BEGIN { printf "%.3f", (r > 0 ? c * s / t / r : 0) }'
 }
 
 field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
@@ -150,7 +197,7 @@ span() { tr ' ' '\n' | grep . | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } E
 
 # Rounds of every target in turn, so that the machine's other load falls
 # on all of them alike; each figure is the median of its rounds.
-declare -A get_l sync_l getp_l syncp_l errs
+declare -A get_l sync_l getp_l syncp_l errs gcpu_l scpu_l
 n=0
 for round in $(seq 1 "$rounds"); do
 	for target in single tcp 1 2 3; do
@@ -167,18 +214,30 @@ for round in $(seq 1 "$rounds"); do
 		    leads_get.lua id "$leads")
 		get_l[$target]+=" $(field rps "$line")"
 		getp_l[$target]+=" $(field p50_us "$line")"
+		# CPU per read in microseconds: the machine, then each server.
+		for f in 1 2 3 4 5; do
+			gcpu_l[$target.$f]+=" $(per $f "$line" 1000000)"
+		done
 		e=$(( $(field http_errors "$line") + $(field socket_errors "$line") ))
 		n=$((n + 1))
 		line=$(pass "$url/rest/v1/leads.json" "$token" "$sync_conns" \
 		    leads_sync.lua new "c${n}x$(harness_random_hex 3)")
 		sync_l[$target]+=" $(field rps "$line")"
 		syncp_l[$target]+=" $(field p50_us "$line")"
+		# CPU per sync in milliseconds.
+		for f in 1 2 3 4 5; do
+			scpu_l[$target.$f]+=" $(per $f "$line" 1000)"
+		done
 		errs[$target]=$(( ${errs[$target]:-0} + e +
 		    $(field http_errors "$line") + $(field socket_errors "$line") ))
 	done
 done
-declare -A get_rps sync_rps get_p50 sync_p50
+declare -A get_rps sync_rps get_p50 sync_p50 gcpu scpu
 for target in single tcp 1 2 3; do
+	for f in 1 2 3 4 5; do
+		gcpu[$target.$f]=$(med <<<"${gcpu_l[$target.$f]}")
+		scpu[$target.$f]=$(med <<<"${scpu_l[$target.$f]}")
+	done
 	get_rps[$target]=$(med <<<"${get_l[$target]}")
 	sync_rps[$target]=$(med <<<"${sync_l[$target]}")
 	get_p50[$target]=$(med <<<"${getp_l[$target]}")
@@ -229,6 +288,22 @@ PY
 "$MAUTO_SRCDIR/tests/cluster/cluster.sh" node-start "$work/cluster" 2 >/dev/null
 
 r() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# tname TARGET: the target's name in the tables.
+tname()
+{
+	case $1 in
+	single) echo "single server, 1 host" ;;
+	tcp) echo "single server over TCP, 1 host" ;;
+	*) echo "Galera, $1 host$([ "$1" = 1 ] || echo s)" ;;
+	esac
+}
+# nodes ARRAY TARGET: the three nodes' figures of a target, summed.
+nodes()
+{
+	local -n a=$1
+	awk -v x="${a[$2.3]}" -v y="${a[$2.4]}" -v z="${a[$2.5]}" \
+	    'BEGIN { print x + y + z }'
+}
 echo "### Cluster: Galera and hosts (BENCH_SUITE=cluster)"
 echo
 echo "$leads leads; $workers workers a host; Get Lead by Id at $get_conns connections,"
@@ -240,11 +315,7 @@ echo
 echo "| target | Get Lead by Id req/s | p50 ms | ratio | (TCP) | Sync Leads req/s | leads/s | p50 ms | ratio | (TCP) | errors |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for target in single tcp 1 2 3; do
-	case $target in
-	single) name="single server, 1 host" ;;
-	tcp) name="single server over TCP, 1 host" ;;
-	*) name="Galera, $target host$([ "$target" = 1 ] || echo s)" ;;
-	esac
+	name=$(tname "$target")
 	printf '| %s | %.0f | %.2f | %s | %s | %.1f | %.0f | %.1f | %s | %s | %s |\n' "$name" \
 	    "${get_rps[$target]}" "$(r "${get_p50[$target]}" 1000)" \
 	    "$(r "${get_rps[$target]}" "${get_rps[single]}")" \
@@ -260,6 +331,35 @@ for target in single tcp 1 2 3; do
 	printf ' %s %s;' "$target" "$(span <<<"${get_l[$target]}")"
 done
 echo
+echo
+echo "CPU time per request (medians of the rounds; user and system time, all"
+echo "threads): the whole machine's, and each database server's.  \"Node 1\""
+echo "serves the first host's reads and writes; with two and three hosts each"
+echo "node serves one.  With every server on these $(nproc) cores, a request's"
+echo "cost is the sum of the columns; on a cluster of machines each node's"
+echo "column is paid on its own."
+echo
+echo "| target | Get: machine µs | database µs | node 1 | node 2 | node 3 | Sync: machine ms | database ms | node 1 | node 2 | node 3 |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+for target in single tcp 1 2 3; do
+	name=$(tname "$target")
+	if [ "$target" = single ] || [ "$target" = tcp ]; then
+		printf '| %s | %.0f | %.0f | | | | %.1f | %.1f | | | |\n' "$name" \
+		    "${gcpu[$target.1]}" "${gcpu[$target.2]}" \
+		    "${scpu[$target.1]}" "${scpu[$target.2]}"
+	else
+		printf '| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f |\n' \
+		    "$name" "${gcpu[$target.1]}" "$(nodes gcpu "$target")" \
+		    "${gcpu[$target.3]}" "${gcpu[$target.4]}" "${gcpu[$target.5]}" \
+		    "${scpu[$target.1]}" "$(nodes scpu "$target")" \
+		    "${scpu[$target.3]}" "${scpu[$target.4]}" "${scpu[$target.5]}"
+	fi
+done
+echo
+echo "Galera's cost on the node that serves (one host: the single server's"
+echo "database CPU per request against node 1's): reads $(r "${gcpu[single.2]}" "${gcpu[1.3]}"),"
+echo "syncs $(r "${scpu[single.2]}" "${scpu[1.3]}"); the other nodes' apply per sync:"
+echo "$(r "${scpu[1.4]}" "${scpu[single.2]}") and $(r "${scpu[1.5]}" "${scpu[single.2]}") of the single server's database CPU."
 echo
 read -r rec rate <<<"$recovery"
 echo "Node kill under load (one client a host, one new lead a call, $rate calls/s"
