@@ -104,16 +104,45 @@ setup_signals(sigset_t *waitmask)
 	return r == 0 ? 0 : -1;
 }
 
+/* The request body as the worker hands it to the request layer. */
+struct body_in {
+	FCGX_Request	*req;
+	uint64_t	 got;		/* bytes handed over */
+};
+
 static ssize_t
 env_read(void *ctx, char *buf, size_t n)
 {
-	FCGX_Request *fr = ctx;
+	struct body_in *in = ctx;
 	int got;
 
-	got = FCGX_GetStr(buf, n > INT32_MAX ? INT32_MAX : (int)n, fr->in);
-	if (got <= 0 && FCGX_GetError(fr->in) != 0)
+	got = FCGX_GetStr(buf, n > INT32_MAX ? INT32_MAX : (int)n,
+	    in->req->in);
+	if (got <= 0 && FCGX_GetError(in->req->in) != 0)
 		return -1;
+	if (got > 0)
+		in->got += (uint64_t)got;
 	return got;
+}
+
+/*
+ * True when the body was read to the length CONTENT_LENGTH gives (none
+ * when it is absent or empty), digits only, as the request layer reads
+ * it.  A request refused before its body was read (a bad request line, a
+ * body over the limit) is not.
+ */
+static bool
+body_read_whole(const char *clen, uint64_t got)
+{
+	uint64_t want = 0;
+	const char *p;
+
+	for (p = clen; p != NULL && *p != '\0'; p++) {
+		if (*p < '0' || *p > '9' || want > (UINT64_MAX - 9) / 10)
+			return false;
+		want = want * 10 + (uint64_t)(*p - '0');
+	}
+	return want == got;
 }
 
 static int
@@ -137,18 +166,23 @@ out_write(void *ctx, const char *p, size_t n)
  * closes with shutdown(), a wait until the server has closed its end,
  * and a read (OS_Close in its os_unix.c): request bytes left unread would
  * turn a plain close into a reset that can cost the server the response.
- * Once the request has been read to its end, the empty FCGI_STDIN record
- * (the web server sends it with the request, so reading it does not
- * wait), nothing is left unread and FCGX_Detach has FCGX_Finish_r close
- * at once: no sleep and three system calls fewer per request.  Anything
- * else (a body not read to its end, a stream error) ends as before.
+ * When the whole body has been read (whole), only the empty FCGI_STDIN
+ * record can come next, and the web server sends it with the body's end,
+ * so reading it does not wait; then nothing is left unread and
+ * FCGX_Detach has FCGX_Finish_r close at once: no sleep and three system
+ * calls fewer per request.  A body not read to its end is not touched
+ * here: reading its next byte could wait as long as a slow client takes
+ * to send it (a web server that streams the body, as Apache's
+ * mod_proxy_fcgi does, forwards it as it comes), with the response still
+ * unsent in libfcgi's buffer.  That request, and a stream error, end
+ * with libfcgi's close, which waits at most 2 s.
  */
 static void
-finish(struct acceptor *acc)
+finish(struct acceptor *acc, bool whole)
 {
 	bool at_end;
 
-	at_end = FCGX_GetChar(acc->req.in) == EOF &&
+	at_end = whole && FCGX_GetChar(acc->req.in) == EOF &&
 	    FCGX_GetError(acc->req.in) == 0;
 	if (at_end)
 		(void)FCGX_Detach(&acc->req);
@@ -167,16 +201,15 @@ static void
 serve(struct app *app, struct acceptor *acc)
 {
 	const char *vars[REQ_VAR__MAX];
-	struct req_env env = {
-		.read = env_read, .ctx = &acc->req, .vars = vars
-	};
+	struct body_in in = { .req = &acc->req };
+	struct req_env env = { .read = env_read, .ctx = &in, .vars = vars };
 	struct resp_writer w = { .write = out_write, .ctx = &acc->req };
 
 	request_vars_fill(vars, (const char *const *)acc->req.envp);
 	if (dispatch(app, &env, &w) != 0)
 		log_debug("worker: the client went away before the response "
 		    "was written");
-	finish(acc);
+	finish(acc, body_read_whole(vars[REQ_VAR_CONTENT_LENGTH], in.got));
 }
 
 /* The worker's own context (docs/style.md §5.2: worker-lifetime, after fork). */
