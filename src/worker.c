@@ -47,6 +47,7 @@
 #include "util/buf.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/rid.h"
 #include "worker.h"
 
@@ -127,22 +128,18 @@ env_read(void *ctx, char *buf, size_t n)
 
 /*
  * True when the body was read to the length CONTENT_LENGTH gives (none
- * when it is absent or empty), digits only, as the request layer reads
- * it.  A request refused before its body was read (a bad request line, a
- * body over the limit) is not.
+ * when it is absent or empty).  A request refused before its body was
+ * read (a bad request line, a body over the limit) is not.
  */
 static bool
 body_read_whole(const char *clen, uint64_t got)
 {
-	uint64_t want = 0;
-	const char *p;
+	int64_t want = 0;
 
-	for (p = clen; p != NULL && *p != '\0'; p++) {
-		if (*p < '0' || *p > '9' || want > (UINT64_MAX - 9) / 10)
-			return false;
-		want = want * 10 + (uint64_t)(*p - '0');
-	}
-	return want == got;
+	if (clen != NULL && clen[0] != '\0' &&
+	    num_parse_i64(clen, 0, INT64_MAX, &want) != 0)
+		return false;
+	return (uint64_t)want == got;
 }
 
 static int

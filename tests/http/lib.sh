@@ -88,6 +88,25 @@ dbsql()
 	harness_sql "$envf" "USE \`$name\`; $1"
 }
 
+# kept_in_reply DESCRIPTION MEMBER TABLE COLUMN ID: the last answer holds
+# "MEMBER":<the text kept in COLUMN of TABLE's row ID>}, byte for byte (the
+# text is read as hex, so no client escaping stands between).
+kept_in_reply()
+{
+	local hex
+	hex=$(dbsql "SELECT HEX(\`$4\`) FROM \`$3\` WHERE id = $5")
+	if [ -n "$hex" ] && python3 -c 'import sys
+body = open(sys.argv[1], "rb").read()
+kept = bytes.fromhex(sys.argv[3])
+sys.exit(0 if b"\"" + sys.argv[2].encode() + b"\":" + kept + b"}" in body
+         else 1)' "$work/out" "$2" "$hex"; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1: kept '$(printf '%s' "$hex" | head -c 80)'"
+		failed=1
+	fi
+}
+
 # py EXPR: prints the value of a Python expression over the last answer d.
 py()
 {

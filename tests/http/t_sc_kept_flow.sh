@@ -38,16 +38,8 @@ form GET "$path.json"
 cp "$work/out" "$work/first"
 expect_sql "a read keeps the flow's text on the row" \
     "SELECT flow_json IS NOT NULL FROM smart_campaign WHERE id = $camp" 1
-dbsql "SELECT flow_json FROM smart_campaign WHERE id = $camp" >"$work/kept"
-if python3 -c 'import sys
-body = open(sys.argv[1]).read()
-kept = open(sys.argv[2]).read().rstrip("\n")
-sys.exit(0 if "\"flow\":" + kept + "}" in body else 1)' "$work/first" "$work/kept"; then
-	echo "ok - the kept text is the reply's flow member, byte for byte"
-else
-	echo "not ok - the kept text is not the reply's flow member"
-	failed=1
-fi
+kept_in_reply "the kept text is the reply's flow member, byte for byte" \
+    flow smart_campaign flow_json "$camp"
 # same DESCRIPTION: the last answer's result is the first read's.
 same()
 {

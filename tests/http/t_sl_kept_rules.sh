@@ -17,17 +17,7 @@ set -euo pipefail
 # member of the last answer.
 kept_is_member()
 {
-	local hex
-	hex=$(dbsql "SELECT HEX(rules_json) FROM smart_list WHERE id = $sl")
-	if [ -n "$hex" ] && python3 -c 'import sys
-body = open(sys.argv[1], "rb").read()
-kept = bytes.fromhex(sys.argv[2])
-sys.exit(0 if b"\"rules\":" + kept + b"}" in body else 1)' "$work/out" "$hex"; then
-		echo "ok - $1"
-	else
-		echo "not ok - $1: kept '$(printf '%s' "$hex" | head -c 80)'"
-		failed=1
-	fi
+	kept_in_reply "$1" rules smart_list rules_json "$sl"
 }
 
 # stale: a text of no rules put on the row under the current versions,
