@@ -543,8 +543,10 @@ passed=0
 failed=0
 skipped=0
 if [ "${#cases[@]}" -gt 0 ]; then
+	t0=$SECONDS
 	CASE_SUMMARY=$summary python3 -c "$CASE_RUNNER" "${cases[@]}" ||
 	    harness_log "the case runner failed"
+	echo "the ${#cases[@]} case files took $((SECONDS - t0)) s"
 	read -r p f <"$summary" || { p=0; f=1; }
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -577,11 +579,12 @@ for t in "$here"/t_*.sh; do
 	matches "$name" || continue
 	log=$(mktemp)
 	rc=0
+	t0=$SECONDS
 	timeout 600 bash "$t" >"$log" 2>&1 || rc=$?
 	case $rc in
 	0)
 		passed=$((passed + 1))
-		echo "ok   ${name%.sh}: $(sed -n 's/^# name: //p' "$t" | head -n 1)"
+		echo "ok   ${name%.sh}: $(sed -n 's/^# name: //p' "$t" | head -n 1) ($((SECONDS - t0)) s)"
 		;;
 	77)
 		skipped=$((skipped + 1))
