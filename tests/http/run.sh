@@ -65,8 +65,10 @@
 # MAUTO_TEST_READONLY_TOKEN, MAUTO_TEST_CLIENT_ID/SECRET, and when this run
 # owns them MAUTO_TEST_STACK_DIR (mautod's directory), MAUTO_TEST_DB_ENV
 # (an env file of the database server, for harness_stack_start) and
-# MAUTO_TEST_MARIADB_DIR (the server, which the script may stop).  Exit 0
-# passes, 77 skips, anything else fails.
+# MAUTO_TEST_MARIADB_DIR (the server).  A script never stops that server
+# or changes its global settings: other layers may be using it at the
+# same time (tests/run); one that needs to starts a private server.
+# Exit 0 passes, 77 skips, anything else fails.
 #
 # Output: one line per case and script, then "N passed, N failed" on the
 # last line.  The exit status is 1 when anything failed.

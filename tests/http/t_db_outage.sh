@@ -6,19 +6,33 @@
 # 502, and GET /healthz must answer HTTP 503 {"status":"unavailable"}.
 # Once MariaDB is back the same mautod (same pid) answers 601 again,
 # /healthz 200 {"status":"ok"}, and identity works, with no restart.
+# The server stopped is a private one with a stack of its own: the run's
+# server is shared by the layers that run beside this one (tests/run).
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh
 . "$(dirname "$0")/../harness/env.sh"
 
-if [ -z "${MAUTO_TEST_MARIADB_DIR:-}" ] || [ -z "${MAUTO_TEST_STACK_DIR:-}" ]; then
-	echo "needs a MariaDB server and mautod of this run"
+if [ "${MAUTO_TEST_FRONT:-nginx}" = cluster ]; then
+	# A single server's outage; the cluster layer loses nodes itself.
+	echo "a single server's outage (tests/cluster has node loss)"
 	exit 77
 fi
-base=$MAUTO_TEST_BASE_URL
 work=$(mktemp -d)
-trap '"$HARNESS_DIR/mariadb.sh" start "$MAUTO_TEST_MARIADB_DIR" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-pid=$(harness_pidfile_pid "$MAUTO_TEST_STACK_DIR/mautod.pid")
+mdb=$work/db
+cleanup()
+{
+	harness_stack_stop "$work/stack"
+	"$HARNESS_DIR/mariadb.sh" stop "$mdb" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+"$HARNESS_DIR/mariadb.sh" start "$mdb" >/dev/null
+harness_stack_start "$work/stack" "$mdb/env"
+# shellcheck disable=SC1091
+. "$work/stack/stack.env"
+base=$MAUTO_TEST_BASE_URL
+pid=$(harness_pidfile_pid "$work/stack/mautod.pid")
 unknown=3f2b0c9e-1d4a-4c8e-9a7b-2e5d6f708192:lo
 
 call()
@@ -48,7 +62,7 @@ recovered()
 outage()
 {
 	local how=$1
-	"$HARNESS_DIR/mariadb.sh" "$how" "$MAUTO_TEST_MARIADB_DIR" >/dev/null
+	"$HARNESS_DIR/mariadb.sh" "$how" "$mdb" >/dev/null
 	call
 	case $status:$code in
 	200:604 | 200:608 | 200:611) ;;
@@ -60,7 +74,7 @@ outage()
 		echo "MariaDB $how: expected /healthz 503 unavailable, got:"
 		cat "$work/health"; exit 1
 	fi
-	"$HARNESS_DIR/mariadb.sh" start "$MAUTO_TEST_MARIADB_DIR" >/dev/null
+	"$HARNESS_DIR/mariadb.sh" start "$mdb" >/dev/null
 	if ! harness_wait 30 "mautod to reach MariaDB again" recovered; then
 		echo "after MariaDB $how and start, got:"
 		cat "$work/out" "$work/health"; exit 1
@@ -73,7 +87,7 @@ outage stop
 outage kill
 harness_token "$base" "$MAUTO_TEST_CLIENT_ID" "$MAUTO_TEST_CLIENT_SECRET" >/dev/null ||
     { echo "identity fails after the outage"; exit 1; }
-if [ "$(harness_pidfile_pid "$MAUTO_TEST_STACK_DIR/mautod.pid")" != "$pid" ] ||
+if [ "$(harness_pidfile_pid "$work/stack/mautod.pid")" != "$pid" ] ||
     ! harness_pid_alive "$pid"; then
 	echo "mautod was restarted"
 	exit 1
