@@ -770,6 +770,9 @@ repo_auth_fault_delete_next(struct db *db, int64_t client, int *code)
 	int r;
 
 	*code = 0;
+	/* A token checked from the cache has not touched the connection. */
+	if ((r = db_ensure(db)) != 0)
+		return r;
 	st = stmt(db, AUTH_STMT_FAULT_DELETE_NEXT);
 	bind_i64(&in[0], &client);
 	bind_out_i64(&res[0], &v, &is_null);
