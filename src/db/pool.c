@@ -22,6 +22,7 @@
 #include "util/log.h"
 #include "util/metrics.h"
 #include "util/num.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 #define MAX_DB_NODES	16
@@ -512,16 +513,6 @@ db_tx_rollback(struct db *db)
 		(void)mysql_rollback(db->conn);
 }
 
-/* Milliseconds on the monotonic clock. */
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * The pause before run attempt + 1 after a deadlock: from base to twice
  * base milliseconds, base doubling from DB_TX_BACKOFF_MS up to
@@ -554,7 +545,7 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 {
 	int attempt, r = -REPO_ERR_INTERNAL;
 	bool lost_once = false, committing;
-	int64_t start = now_ms();
+	int64_t start = time_mono_ms();
 	long pause;
 
 	db->unknown = false;
@@ -572,10 +563,11 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 		if (r == -REPO_ERR_DEADLOCK) {
 			/* Only while the pause ends within the budget. */
 			pause = backoff_ms(attempt);
-			if (now_ms() + pause - start > DB_TX_BUDGET_MS) {
+			if (time_mono_ms() + pause - start > DB_TX_BUDGET_MS) {
 				log_err("db: a transaction still met deadlocks "
 				    "after %d runs in %lld ms; giving up",
-				    attempt + 1, (long long)(now_ms() - start));
+				    attempt + 1,
+				    (long long)(time_mono_ms() - start));
 				metrics_db_deadlock(db->metrics, false);
 				break;
 			}
