@@ -141,7 +141,7 @@ tf(bool v)
 }
 
 static void
-attr_text(struct buf *b, const struct repo_sc_attr *k)
+attr_text(struct buf *b, const struct campaign_attr *k)
 {
 	buf_printf(b, "{\"id\":%d,\"activityTypeAttribId\":%d,\"name\":",
 	    (int)k->id, (int)k->id);
@@ -156,7 +156,7 @@ attr_text(struct buf *b, const struct repo_sc_attr *k)
 }
 
 static void
-choice_text(struct buf *b, const struct repo_sc_choice *ch)
+choice_text(struct buf *b, const struct campaign_choice *ch)
 {
 	size_t i;
 
@@ -190,7 +190,7 @@ choice_text(struct buf *b, const struct repo_sc_choice *ch)
 }
 
 static void
-flow_text(struct buf *b, const struct repo_sc_step *steps, size_t n)
+flow_text(struct buf *b, const struct campaign_step *steps, size_t n)
 {
 	size_t i, j;
 
@@ -218,7 +218,7 @@ struct sc_read {
 	struct repo_sc		 s;
 	bool			 with_flow;
 	struct repo_kept	 kept;		/* the flow's kept text */
-	struct repo_sc_step	*steps;		/* else its steps */
+	struct campaign_step	*steps;		/* else its steps */
 	size_t			 nsteps;
 };
 
@@ -533,7 +533,7 @@ api_smart_campaigns_flow_steps(struct call *c, struct resp *r)
 		    json_object_new_string(types[i].name));
 		ks = json_object_new_array();
 		for (j = 0; j < types[i].nattrs; j++) {
-			const struct repo_sc_attr *ka = &types[i].attrs[j];
+			const struct campaign_attr *ka = &types[i].attrs[j];
 
 			k = json_object_new_object();
 			json_object_object_add(k, "id",
@@ -948,9 +948,9 @@ api_smart_campaigns_reorder_choice(struct call *c, struct resp *r)
  * 702 for a campaign or step that is not there. */
 static int
 find_step(struct call *c, struct resp *r, int32_t step_id,
-    const struct repo_sc_step **out)
+    const struct campaign_step **out)
 {
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_sc s;
 	size_t n, i;
 	int32_t id = api_asset_path_id(c, 0);
@@ -979,7 +979,7 @@ find_step(struct call *c, struct resp *r, int32_t step_id,
  */
 static int
 parse_values(struct call *c, struct resp *r, const char *text,
-    const struct repo_sc_attr *attrs, size_t n, struct repo_sc_change *ch)
+    const struct campaign_attr *attrs, size_t n, struct repo_sc_change *ch)
 {
 	struct json_object *o;
 	struct repo_sc_value *vals;
@@ -998,7 +998,7 @@ parse_values(struct call *c, struct resp *r, const char *text,
 		return -API_ERR_SYSTEM;
 	}
 	json_object_object_foreach(o, key, val) {
-		const struct repo_sc_attr *a = NULL;
+		const struct campaign_attr *a = NULL;
 		const char *v;
 		char *copy;
 		int64_t aid = 0;
@@ -1079,7 +1079,7 @@ api_smart_campaigns_update_choice(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[4];
 	struct repo_sc_change ch;
-	const struct repo_sc_step *step;
+	const struct campaign_step *step;
 	struct repo_sl_rule_type rt;
 	const char *op = NULL;
 	bool act;
@@ -1181,8 +1181,8 @@ refuse(struct activation *x, const char *fmt, ...)
  */
 static int
 check_attr(struct activation *x, struct db *db, const struct repo_sc *s,
-    const struct repo_sc_step *st, const struct repo_sc_choice *ch,
-    const struct repo_sc_attr *k)
+    const struct campaign_step *st, const struct campaign_choice *ch,
+    const struct campaign_attr *k)
 {
 	const char *dt = k->data_type, *what = NULL;
 	int32_t ref, prog = 0;
@@ -1254,7 +1254,7 @@ check_activation(struct db *db, void *arg, int32_t id)
 	struct arena *a = &x->c->app->arena;
 	struct repo_sc s;
 	struct repo_sl sl;
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	size_t n, i, j, k;
 	int e;
 
@@ -1271,7 +1271,7 @@ check_activation(struct db *db, void *arg, int32_t id)
 		return e;
 	for (i = 0; i < sl.nrules; i++)
 		for (j = 0; j < sl.rules[i].nconds; j++) {
-			const struct repo_sl_cond *cd = &sl.rules[i].conds[j];
+			const struct smartlist_cond *cd = &sl.rules[i].conds[j];
 
 			if (cd->primary && (cd->values_json == NULL ||
 			    strcmp(cd->values_json, "[]") == 0) &&
@@ -1286,7 +1286,7 @@ check_activation(struct db *db, void *arg, int32_t id)
 		return refuse(x, "its flow has no step");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < steps[i].nchoices; j++) {
-			const struct repo_sc_choice *ch = &steps[i].choices[j];
+			const struct campaign_choice *ch = &steps[i].choices[j];
 
 			if (!ch->is_default && ch->cond_kind == NULL)
 				return refuse(x, "flow step %d '%s': choice "

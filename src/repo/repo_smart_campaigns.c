@@ -719,7 +719,7 @@ repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
  * column col) into *out. */
 static void
 attrib_fill(const struct db_text_rows *t, size_t i, size_t col,
-    struct repo_sc_attr *out)
+    struct campaign_attr *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->id = (int32_t)db_text_i64(t, i, col);
@@ -813,7 +813,7 @@ starts(const struct db_text_rows *t, size_t k, size_t col)
 static int
 choice_attrs(struct arena *a, const struct db_text_rows *t, size_t o,
     size_t lo, size_t hi, const struct repo_sc_flow_type *ft,
-    struct repo_sc_choice *ch)
+    struct campaign_choice *ch)
 {
 	size_t i, k;
 
@@ -840,12 +840,12 @@ choice_attrs(struct arena *a, const struct db_text_rows *t, size_t o,
  */
 static int
 flow_of(struct db *db, struct arena *a, struct db_text_rows *t, size_t o,
-    struct repo_sc_step **out, size_t *n)
+    struct campaign_step **out, size_t *n)
 {
 	const size_t order[] = { o + 1, o + 4 };
 	const struct repo_sc_flow_type *ft = NULL;
-	struct repo_sc_step *steps, *st = NULL;
-	struct repo_sc_choice *choices, *ch;
+	struct campaign_step *steps, *st = NULL;
+	struct campaign_choice *choices, *ch;
 	size_t k, lo, ns = 0, nc = 0;
 	int r;
 
@@ -913,7 +913,7 @@ flow_of(struct db *db, struct arena *a, struct db_text_rows *t, size_t o,
 /* See repo_smart_campaigns.h. */
 int
 repo_sc_flow(struct db *db, struct arena *a, int32_t id,
-    struct repo_sc_step **out, size_t *n)
+    struct campaign_step **out, size_t *n)
 {
 	MYSQL_BIND in[1];
 	struct db_text_rows t;
@@ -932,7 +932,7 @@ repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 /* See repo_smart_campaigns.h. */
 int
 repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
-    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
+    const char *name, struct repo_sc *out, struct campaign_step **steps,
     size_t *n, struct repo_kept *kept)
 {
 	MYSQL_BIND in[1];

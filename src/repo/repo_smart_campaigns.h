@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/campaign.h"
 #include "model/folder.h"
 #include "repo/repo_kept.h"
 
@@ -127,42 +128,11 @@ int	repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
 
 /* ---- Flows ------------------------------------------------------------ */
 
-/* An attribute of a flow step type, with a choice's value. */
-struct repo_sc_attr {
-	int32_t		 id;
-	const char	*name;
-	const char	*data_type;
-	bool		 primary;
-	bool		 required;
-	const char	*choices;	/* comma-separated, or NULL: any */
-	const char	*value;		/* NULL: not set */
-};
-
-struct repo_sc_choice {
-	int32_t			 id;
-	int			 position;	/* from 0; the default is last */
-	bool			 is_default;
-	const char		*cond_kind;	/* activity, attribute, NULL */
-	int32_t			 cond_type_id;
-	const char		*cond_name;
-	const char		*cond_op;
-	const char		*cond_vals;	/* JSON array of strings */
-	struct repo_sc_attr	*attrs;
-	size_t			 nattrs;
-};
-
-struct repo_sc_step {
-	int32_t			 id;
-	int			 position;	/* from 0 */
-	int32_t			 type_id;
-	const char		*type_name;
-	struct repo_sc_choice	*choices;
-	size_t			 nchoices;
-};
+/* A flow's steps, choices and attributes are model/campaign.h's. */
 
 /* The flow of campaign id, steps in order (none: 0 and *n 0). */
 int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
-	    struct repo_sc_step **out, size_t *n);
+	    struct campaign_step **out, size_t *n);
 
 /*
  * Campaign id (or the one named name, when not NULL) as repo_sc_get,
@@ -173,7 +143,7 @@ int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
  * arena.
  */
 int	repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
-	    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
+	    const char *name, struct repo_sc *out, struct campaign_step **steps,
 	    size_t *n, struct repo_kept *kept);
 
 /*
@@ -188,7 +158,7 @@ int	repo_sc_keep_flow(struct db *db, int32_t id,
 struct repo_sc_flow_type {
 	int32_t			 id;
 	const char		*name;
-	struct repo_sc_attr	*attrs;
+	struct campaign_attr	*attrs;
 	size_t			 nattrs;
 };
 

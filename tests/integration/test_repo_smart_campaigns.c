@@ -108,7 +108,7 @@ static void
 test_flow(void **state)
 {
 	struct repo_sc s;
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_sc_change c;
 	struct repo_sc_value v = { 101, "1 day" };
 	struct repo_sc_query q;
@@ -217,7 +217,7 @@ static void
 test_kept_flow(void **state)
 {
 	struct repo_sc s;
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_kept k, old;
 	int32_t id;
 	size_t n;
@@ -266,7 +266,7 @@ test_clone_activate_delete(void **state)
 	struct repo_etpl_new nt;
 	struct repo_email_new e;
 	struct repo_sc s;
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_sc_change c;
 	struct repo_sc_value v;
 	struct repo_sl sl;
