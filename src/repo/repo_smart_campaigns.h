@@ -100,31 +100,24 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
 int	repo_sc_delete(struct db *db, int32_t id);
 
 /*
- * The checks that decide an activation (the service's rules of
- * activation, api_smart_campaigns.c), called by repo_sc_set_active with
- * arg and the campaign's id inside the transaction that activates:
- * they read through db as any read does and see the campaign, its
- * smart list and its flow as they are under the locks.  0 lets the
- * activation go on; a negative repo_err ends it (rolled back) and is
- * what repo_sc_set_active returns.  Called again when the transaction
- * runs again (deadlock).
- */
-typedef int (*repo_sc_check)(struct db *db, void *arg, int32_t id);
-
-/*
- * Activates (active) or deactivates campaign id.  Activating locks the
+ * Activates campaign id when model/campaign.c's rules allow it
+ * (campaign_check_activation).  In one transaction: locks the
  * campaign's row, then its smart list's (shared: a rule change waits,
- * and a rule change under way is waited for), runs check (when not
- * NULL) with arg, then locks the emails its flow sends (shared) and
- * checks that each still has an approved version, in the transaction
- * that makes them its uses: no rule, flow or approval change can slip
- * between the checks and the activation.  0, -REPO_ERR_NOT_FOUND,
- * -REPO_ERR_INVALID with msg (REPO_SC_MSG_BYTES: it already is, or the
- * email that is not approved; msg empty when check refused), check's
- * error, or another repo_err.
+ * and a rule change under way is waited for), reads the snapshot the
+ * rules check (the campaign, its list's rules, its flow, what the flow's
+ * values name, each email among them locked shared with whether it is
+ * approved, and the program statuses the flow names), checks it, and
+ * then marks the campaign active and makes the emails its flow sends its
+ * uses: no rule, flow or approval change slips between the read and the
+ * write.  0; -REPO_ERR_NOT_FOUND; -REPO_ERR_INVALID with *why (strings
+ * in a, pointing into the snapshot read there); another repo_err.
  */
-int	repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
-	    repo_sc_check check, void *arg);
+int	repo_sc_activate(struct db *db, struct arena *a, int32_t id,
+	    struct campaign_refusal *why);
+
+/* Deactivates campaign id: 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID
+ * (it is not active) or another repo_err. */
+int	repo_sc_deactivate(struct db *db, int32_t id);
 
 /* ---- Flows ------------------------------------------------------------ */
 
@@ -218,12 +211,5 @@ int	repo_sc_change(struct db *db, int32_t id, struct repo_sc_change *c);
  */
 int	repo_sc_resolve(struct db *db, const char *data_type,
 	    const char *value, int32_t *id);
-
-/* Whether email id has an approved version. */
-int	repo_sc_email_approved(struct db *db, int32_t id, bool *yes);
-
-/* Whether program id has a status named name. */
-int	repo_sc_status_exists(struct db *db, int32_t program_id,
-	    const char *name, bool *yes);
 
 #endif
