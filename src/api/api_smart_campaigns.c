@@ -62,9 +62,10 @@
  *     has a condition; each required attribute has a value; a Send
  *     Email email exists and is approved; a list exists; a Request
  *     Campaign campaign exists; a Change Program Status program exists
- *     and has the status; the checks read in the transaction that
- *     activates, under the campaign's lock and its smart list's, so no
- *     rule or flow change slips between them and the activation;
+ *     and has the status (the rules: model/campaign.c); what they check
+ *     is read in the transaction that activates, under the campaign's
+ *     lock and its smart list's, so no rule or flow change slips between
+ *     them and the activation;
  *   - Deactivate of an inactive campaign is 709;
  *   - while a campaign is active, the emails its flow sends are used by
  *     it (asset_usage): unapproving or deleting them is refused (709);
@@ -85,7 +86,6 @@
  *     triggers and the filters;
  *   - computedUrl is app_url, "/#SC", the id and "A1".
  */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -141,7 +141,7 @@ tf(bool v)
 }
 
 static void
-attr_text(struct buf *b, const struct repo_sc_attr *k)
+attr_text(struct buf *b, const struct campaign_attr *k)
 {
 	buf_printf(b, "{\"id\":%d,\"activityTypeAttribId\":%d,\"name\":",
 	    (int)k->id, (int)k->id);
@@ -156,7 +156,7 @@ attr_text(struct buf *b, const struct repo_sc_attr *k)
 }
 
 static void
-choice_text(struct buf *b, const struct repo_sc_choice *ch)
+choice_text(struct buf *b, const struct campaign_choice *ch)
 {
 	size_t i;
 
@@ -190,7 +190,7 @@ choice_text(struct buf *b, const struct repo_sc_choice *ch)
 }
 
 static void
-flow_text(struct buf *b, const struct repo_sc_step *steps, size_t n)
+flow_text(struct buf *b, const struct campaign_step *steps, size_t n)
 {
 	size_t i, j;
 
@@ -218,7 +218,7 @@ struct sc_read {
 	struct repo_sc		 s;
 	bool			 with_flow;
 	struct repo_kept	 kept;		/* the flow's kept text */
-	struct repo_sc_step	*steps;		/* else its steps */
+	struct campaign_step	*steps;		/* else its steps */
 	size_t			 nsteps;
 };
 
@@ -533,7 +533,7 @@ api_smart_campaigns_flow_steps(struct call *c, struct resp *r)
 		    json_object_new_string(types[i].name));
 		ks = json_object_new_array();
 		for (j = 0; j < types[i].nattrs; j++) {
-			const struct repo_sc_attr *ka = &types[i].attrs[j];
+			const struct campaign_attr *ka = &types[i].attrs[j];
 
 			k = json_object_new_object();
 			json_object_object_add(k, "id",
@@ -948,9 +948,9 @@ api_smart_campaigns_reorder_choice(struct call *c, struct resp *r)
  * 702 for a campaign or step that is not there. */
 static int
 find_step(struct call *c, struct resp *r, int32_t step_id,
-    const struct repo_sc_step **out)
+    const struct campaign_step **out)
 {
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_sc s;
 	size_t n, i;
 	int32_t id = api_asset_path_id(c, 0);
@@ -979,7 +979,7 @@ find_step(struct call *c, struct resp *r, int32_t step_id,
  */
 static int
 parse_values(struct call *c, struct resp *r, const char *text,
-    const struct repo_sc_attr *attrs, size_t n, struct repo_sc_change *ch)
+    const struct campaign_attr *attrs, size_t n, struct repo_sc_change *ch)
 {
 	struct json_object *o;
 	struct repo_sc_value *vals;
@@ -998,7 +998,7 @@ parse_values(struct call *c, struct resp *r, const char *text,
 		return -API_ERR_SYSTEM;
 	}
 	json_object_object_foreach(o, key, val) {
-		const struct repo_sc_attr *a = NULL;
+		const struct campaign_attr *a = NULL;
 		const char *v;
 		char *copy;
 		int64_t aid = 0;
@@ -1079,7 +1079,7 @@ api_smart_campaigns_update_choice(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[4];
 	struct repo_sc_change ch;
-	const struct repo_sc_step *step;
+	const struct campaign_step *step;
 	struct repo_sl_rule_type rt;
 	const char *op = NULL;
 	bool act;
@@ -1144,190 +1144,98 @@ api_smart_campaigns_update_choice(struct call *c, struct resp *r)
 /* ---- Activation -------------------------------------------------------- */
 
 /*
- * One activation: the call and its answer, and the refusal the checks
- * wrote (an api_err; 0 while there is none).
- */
-struct activation {
-	struct call	*c;
-	struct resp	*r;
-	int		 refused;
-};
-
-static int	refuse(struct activation *x, const char *fmt, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-/*
- * Writes the 709 with the reason activation is refused into x; returns
- * -REPO_ERR_INVALID, which ends the activating transaction.
+ * Answers the 709 of activation refusal w (model/campaign.h) of campaign
+ * id: the rule broken, and where, in words.
  */
 static int
-refuse(struct activation *x, const char *fmt, ...)
+refused(struct call *c, struct resp *r, int32_t id,
+    const struct campaign_refusal *w)
 {
 	char msg[512];
-	va_list ap;
+	const struct campaign_step *st = w->step;
+	int pos = st != NULL ? st->position + 1 : 0;
+	const char *step = st != NULL ? st->type_name : "";
+	const char *attr = w->attr != NULL ? w->attr->name : "";
+	const char *value = w->attr != NULL ? api_common_echo(c,
+	    w->attr->value) : "";
+	long ref = (long)w->ref;
 
-	va_start(ap, fmt);
-	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	x->refused = api_common_fail(x->c, x->r, -API_ERR_RULE, "Cannot "
-	    "activate smart campaign %ld: %s", (long)api_asset_path_id(x->c,
-	    0), msg);
-	return -REPO_ERR_INVALID;
-}
-
-/*
- * Checks the references of attribute k of step st (campaign s): 0, a
- * refusal (refuse) or a negative repo_err.
- */
-static int
-check_attr(struct activation *x, struct db *db, const struct repo_sc *s,
-    const struct repo_sc_step *st, const struct repo_sc_choice *ch,
-    const struct repo_sc_attr *k)
-{
-	const char *dt = k->data_type, *what = NULL;
-	int32_t ref, prog = 0;
-	bool ok;
-	size_t i;
-	int e;
-
-	if (k->value == NULL)
-		return k->required ? refuse(x, "flow step %d '%s' has no "
-		    "'%s'", st->position + 1, st->type_name, k->name) : 0;
-	if (strcmp(dt, "email") == 0)
-		what = "email";
-	else if (strcmp(dt, "list") == 0)
-		what = "list";
-	else if (strcmp(dt, "program") == 0)
-		what = "program";
-	else if (strcmp(dt, "campaign") == 0)
-		what = "smart campaign";
-	if (what != NULL) {
-		e = repo_sc_resolve(db, dt, k->value, &ref);
-		if (e == -REPO_ERR_NOT_FOUND)
-			return refuse(x, "flow step %d '%s': %s '%s' not "
-			    "found", st->position + 1, st->type_name, what,
-			    api_common_echo(x->c, k->value));
-		if (e != 0)
-			return e;
-		if (strcmp(dt, "email") == 0) {
-			if ((e = repo_sc_email_approved(db, ref, &ok)) != 0)
-				return e;
-			if (!ok)
-				return refuse(x, "flow step %d '%s': email "
-				    "%ld is not approved", st->position + 1,
-				    st->type_name, (long)ref);
-		}
-		return 0;
+	msg[0] = '\0';
+	switch (w->why) {
+	case CAMPAIGN_ACT_ACTIVE:
+		(void)snprintf(msg, sizeof(msg), "it is already active");
+		break;
+	case CAMPAIGN_ACT_NO_TRIGGER:
+		(void)snprintf(msg, sizeof(msg), "its smart list has no "
+		    "trigger (only trigger campaigns are activated)");
+		break;
+	case CAMPAIGN_ACT_RULE_VALUE:
+		(void)snprintf(msg, sizeof(msg), "smart list rule %d '%s' has "
+		    "no value", w->rule_index, w->rule->name != NULL ?
+		    w->rule->name : "");
+		break;
+	case CAMPAIGN_ACT_NO_STEP:
+		(void)snprintf(msg, sizeof(msg), "its flow has no step");
+		break;
+	case CAMPAIGN_ACT_NO_CONDITION:
+		(void)snprintf(msg, sizeof(msg), "flow step %d '%s': choice %d "
+		    "has no condition", pos, step, w->choice);
+		break;
+	case CAMPAIGN_ACT_NO_VALUE:
+		(void)snprintf(msg, sizeof(msg), "flow step %d '%s' has no "
+		    "'%s'", pos, step, attr);
+		break;
+	case CAMPAIGN_ACT_NOT_FOUND:
+		(void)snprintf(msg, sizeof(msg), "flow step %d '%s': %s '%s' "
+		    "not found", pos, step, w->kind, value);
+		break;
+	case CAMPAIGN_ACT_NOT_APPROVED:
+		(void)snprintf(msg, sizeof(msg), "flow step %d '%s': email %ld "
+		    "is not approved", pos, step, ref);
+		break;
+	case CAMPAIGN_ACT_NO_PROGRAM:
+		(void)snprintf(msg, sizeof(msg), "flow step %d '%s' has no "
+		    "program", pos, step);
+		break;
+	case CAMPAIGN_ACT_NO_STATUS:
+		(void)snprintf(msg, sizeof(msg), "flow step %d '%s': program "
+		    "%ld has no status '%s'", pos, step, ref, value);
+		break;
+	case CAMPAIGN_ACT_OK:
+	case CAMPAIGN_ACT__MAX:
+		break;
 	}
-	if (strcmp(dt, "status") != 0)
-		return 0;
-	/* The status of the step's program, else of the campaign's. */
-	for (i = 0; i < ch->nattrs; i++)
-		if (strcmp(ch->attrs[i].data_type, "program") == 0 &&
-		    ch->attrs[i].value != NULL && repo_sc_resolve(db,
-		    "program", ch->attrs[i].value, &ref) == 0)
-			prog = ref;
-	if (prog == 0 && s->place.type == FOLDER_T_PROGRAM)
-		prog = (int32_t)s->place.id;
-	if (prog == 0)
-		return refuse(x, "flow step %d '%s' has no program",
-		    st->position + 1, st->type_name);
-	if ((e = repo_sc_status_exists(db, prog, k->value, &ok)) != 0)
-		return e;
-	if (!ok)
-		return refuse(x, "flow step %d '%s': program %ld has no "
-		    "status '%s'", st->position + 1, st->type_name, (long)prog,
-		    api_common_echo(x->c, k->value));
-	return 0;
+	return api_common_fail(c, r, -API_ERR_RULE, "Cannot activate smart "
+	    "campaign %ld: %s", (long)id, msg);
 }
 
 /*
- * The activation rules, in the order the top of this file gives
- * (repo_sc_check): called by repo_sc_set_active in the transaction that
- * activates campaign id, under its lock and its smart list's, so what
- * they read is what is activated.
+ * Activates or deactivates the path's campaign.  The repository reads
+ * the campaign under its locks and model/campaign.c checks it, in the
+ * transaction that activates: a rule or flow change waits for the
+ * activation, or is seen by its checks.
  */
-static int
-check_activation(struct db *db, void *arg, int32_t id)
-{
-	struct activation *x = arg;
-	struct arena *a = &x->c->app->arena;
-	struct repo_sc s;
-	struct repo_sl sl;
-	struct repo_sc_step *steps;
-	size_t n, i, j, k;
-	int e;
-
-	x->refused = 0;
-	if ((e = repo_sc_get(db, a, id, &s)) != 0 ||
-	    (e = repo_sc_flow(db, a, id, &steps, &n)) != 0)
-		return e;
-	if (s.active)
-		return refuse(x, "it is already active");
-	if (s.ntriggers == 0)
-		return refuse(x, "its smart list has no trigger (only "
-		    "trigger campaigns are activated)");
-	if ((e = repo_sl_get(db, a, s.smart_list_id, true, &sl)) != 0)
-		return e;
-	for (i = 0; i < sl.nrules; i++)
-		for (j = 0; j < sl.rules[i].nconds; j++) {
-			const struct repo_sl_cond *cd = &sl.rules[i].conds[j];
-
-			if (cd->primary && (cd->values_json == NULL ||
-			    strcmp(cd->values_json, "[]") == 0) &&
-			    strstr(cd->op != NULL ? cd->op : "", "empty") ==
-			    NULL)
-				return refuse(x, "smart list rule %d '%s' "
-				    "has no value", (int)i + 1,
-				    sl.rules[i].name != NULL ?
-				    sl.rules[i].name : "");
-		}
-	if (n == 0)
-		return refuse(x, "its flow has no step");
-	for (i = 0; i < n; i++)
-		for (j = 0; j < steps[i].nchoices; j++) {
-			const struct repo_sc_choice *ch = &steps[i].choices[j];
-
-			if (!ch->is_default && ch->cond_kind == NULL)
-				return refuse(x, "flow step %d '%s': choice "
-				    "%d has no condition",
-				    steps[i].position + 1, steps[i].type_name,
-				    (int)j + 1);
-			for (k = 0; k < ch->nattrs; k++)
-				if ((e = check_attr(x, db, &s, &steps[i], ch,
-				    &ch->attrs[k])) != 0)
-					return e;
-		}
-	return 0;
-}
-
-/* Activates or deactivates the path's campaign. */
 static int
 set_active(struct call *c, struct resp *r, bool active)
 {
-	struct activation x = { .c = c, .r = r, .refused = 0 };
-	char msg[REPO_SC_MSG_BYTES];
+	struct campaign_refusal why;
 	int32_t id = api_asset_path_id(c, 0);
 	int e;
 
-	/*
-	 * The checks run inside the transaction that activates, under the
-	 * campaign's lock and its smart list's: a rule or flow change
-	 * waits for the activation, or is seen by its checks.
-	 */
-	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_sc_set_active(c->app->db, id,
-	    active, msg, active ? check_activation : NULL, &x);
-	if (x.refused != 0)
-		return x.refused;
+	memset(&why, 0, sizeof(why));
+	if (id == 0)
+		e = -REPO_ERR_NOT_FOUND;
+	else if (active)
+		e = repo_sc_activate(c->app->db, &c->app->arena, id, &why);
+	else
+		e = repo_sc_deactivate(c->app->db, id);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
-	if (e == -REPO_ERR_INVALID && active) {
-		(void)refuse(&x, "%s", msg);
-		return x.refused;
-	}
+	if (e == -REPO_ERR_INVALID && active)
+		return refused(c, r, id, &why);
 	if (e == -REPO_ERR_INVALID)
 		return api_common_fail(c, r, -API_ERR_RULE, "Cannot deactivate "
-		    "smart campaign %ld: %s", (long)id, msg);
+		    "smart campaign %ld: it is not active", (long)id);
 	if (e != 0)
 		return err_from_repo(e);
 	api_asset_id_result(r, id);

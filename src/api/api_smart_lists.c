@@ -105,8 +105,8 @@
 static const char *const match_words[] = { "all", "any", "custom", NULL };
 
 static void
-cond_text(struct buf *b, const struct repo_sl_rule *rule,
-    const struct repo_sl_cond *cd)
+cond_text(struct buf *b, const struct smartlist_rule *rule,
+    const struct smartlist_cond *cd)
 {
 	const char *op = cd->op != NULL ? cd->op : "";
 
@@ -128,7 +128,7 @@ cond_text(struct buf *b, const struct repo_sl_rule *rule,
 }
 
 static void
-rule_text(struct buf *b, const struct repo_sl_rule *rule)
+rule_text(struct buf *b, const struct smartlist_rule *rule)
 {
 	const char *op = rule->activity ? (rule->negative ?
 	    "does not occur" : "occurs") : "is";

@@ -11,6 +11,7 @@
 #ifndef MAUTO_MODEL_SMARTLIST_H
 #define MAUTO_MODEL_SMARTLIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,5 +58,31 @@ int	sl_logic_renumber(const char *expr, const int *map, int nold,
  */
 int	sl_reorder(const int32_t *ids, int n, const int32_t *move_ids,
 	    const int *move_index, int nmoves, int *map, char *msg);
+
+/*
+ * A rule's condition, as the repository reads it for every reader (the
+ * handlers render it, campaign activation checks it, the campaign
+ * engine will evaluate it).
+ */
+struct smartlist_cond {
+	int32_t		 attribute_id;
+	const char	*name;
+	const char	*op;
+	const char	*values_json;	/* a JSON array of strings */
+	bool		 primary;
+};
+
+/* One rule of a list, by position (from 1). */
+struct smartlist_rule {
+	int32_t			 id;
+	int			 position;
+	bool			 activity;	/* else an attribute rule */
+	int32_t			 type_id;
+	const char		*name;
+	bool			 trigger;
+	bool			 negative;
+	struct smartlist_cond	*conds;
+	size_t			 nconds;
+};
 
 #endif

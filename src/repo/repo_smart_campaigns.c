@@ -53,7 +53,7 @@ enum sc_stmt {
 	SC_STMT_ACTIVE,
 	SC_STMT_TOUCH,
 	SC_STMT_EMAILS,
-	SC_STMT_EMAILS_LOCK,
+	SC_STMT_EMAIL_LOCK,
 	SC_STMT_FLOW,
 	SC_STMT_TYPES,
 	SC_STMT_TYPE,
@@ -79,7 +79,6 @@ enum sc_stmt {
 	SC_STMT_RESOLVE_LIST,
 	SC_STMT_RESOLVE_PROGRAM,
 	SC_STMT_RESOLVE_CAMPAIGN,
-	SC_STMT_APPROVED,
 	SC_STMT_STATUS,
 	SC_STMT__MAX
 };
@@ -218,12 +217,11 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_EMAILS] =
 	    "SELECT DISTINCT e.id " SC_VALUES_OF "JOIN email e ON "
 	    "e.id = a.value WHERE s.campaign_id = ? AND t.data_type = 'email'",
-	/* The same emails, each locked, with whether it is approved. */
-	[SC_STMT_EMAILS_LOCK] =
-	    "SELECT e.id, EXISTS (SELECT 1 FROM email_version v WHERE "
+	/* Email ?, locked, with whether it is approved. */
+	[SC_STMT_EMAIL_LOCK] =
+	    "SELECT EXISTS (SELECT 1 FROM email_version v WHERE "
 	    "v.email_id = e.id AND v.status = 'approved') FROM email e WHERE "
-	    "e.id IN (SELECT a.value " SC_VALUES_OF "WHERE s.campaign_id = ? "
-	    "AND t.data_type = 'email') ORDER BY e.id LOCK IN SHARE MODE",
+	    "e.id = ? LOCK IN SHARE MODE",
 	/* The flow of campaign ?. */
 	[SC_STMT_FLOW] =
 	    "SELECT " SC_FLOW_COLS " FROM sc_flow_step s " SC_FLOW_JOINS
@@ -285,9 +283,6 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_RESOLVE_LIST] = SC_RESOLVE("static_list"),
 	[SC_STMT_RESOLVE_PROGRAM] = SC_RESOLVE("program"),
 	[SC_STMT_RESOLVE_CAMPAIGN] = SC_RESOLVE("smart_campaign"),
-	[SC_STMT_APPROVED] =
-	    "SELECT COUNT(*) FROM email_version WHERE email_id = ? AND "
-	    "status = 'approved'",
 	[SC_STMT_STATUS] =
 	    "SELECT COUNT(*) FROM program_status WHERE program_id = ? AND "
 	    "name = ?",
@@ -633,82 +628,254 @@ repo_sc_delete(struct db *db, int32_t id)
 	return db_run_tx(db, sc_delete_tx, &id, false);
 }
 
-struct sc_active {
-	int32_t		 id;
-	bool		 active;
-	char		*msg;
-	repo_sc_check	 check;
-	void		*arg;
-};
-
-/* Locks the emails the flow of campaign id sends; each must be approved. */
+/* The rules of the smart list of campaign s (none when it has none). */
 static int
-lock_emails(struct db *db, int32_t id, char *msg)
+snap_rules(struct db *db, struct arena *a, const struct repo_sc *s,
+    struct campaign_snapshot *snap)
 {
-	MYSQL_BIND in[1];
-	struct db_text_rows t;
-	struct arena a;
-	size_t i;
+	struct repo_sl sl;
 	int r;
 
-	arena_init(&a);
-	bind_i32(&in[0], &id);
-	r = db_select_text(db, stmt(db, SC_STMT_EMAILS_LOCK), in, &a, 2,
-	    100000, "repo_sc_set_active", &t);
-	for (i = 0; r == 0 && i < t.count; i++)
-		if (db_text_i64(&t, i, 1) == 0) {
-			(void)snprintf(msg, REPO_SC_MSG_BYTES, "email %ld is not "
-			    "approved", (long)db_text_i64(&t, i, 0));
-			r = -REPO_ERR_INVALID;
+	if ((r = repo_sl_get(db, a, s->smart_list_id, true, &sl)) != 0)
+		return r == -REPO_ERR_NOT_FOUND ? 0 : r;
+	snap->rules = sl.rules;
+	snap->nrules = sl.nrules;
+	return 0;
+}
+
+/* Orders email references by id (0, the unresolved, first). */
+static int
+ref_by_id(const void *pa, const void *pb)
+{
+	const struct campaign_ref *const *x = pa, *const *y = pb;
+
+	return ((*x)->id > (*y)->id) - ((*x)->id < (*y)->id);
+}
+
+/*
+ * Locks each email snap's references name (shared, by id: the order of
+ * every activation) and reads whether it is approved; an email gone
+ * since it was resolved names nothing.
+ */
+static int
+snap_emails(struct db *db, struct arena *a, struct campaign_ref *refs,
+    size_t n)
+{
+	struct campaign_ref **emails;
+	MYSQL_BIND in[1];
+	size_t i, k = 0;
+	int64_t v;
+	int32_t id;
+	int r = 0;
+
+	if (n == 0)
+		return 0;
+	if ((emails = arena_zalloc(a, n * sizeof(*emails))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < n; i++)
+		if (strcmp(refs[i].data_type, "email") == 0 && refs[i].id != 0)
+			emails[k++] = &refs[i];
+	qsort(emails, k, sizeof(*emails), ref_by_id);
+	for (i = 0; r == 0 && i < k; i++) {
+		id = emails[i]->id;
+		v = 0;
+		bind_i32(&in[0], &id);
+		r = db_query_i64(db, stmt(db, SC_STMT_EMAIL_LOCK), in, &v,
+		    "repo_sc_activate");
+		if (r == -REPO_ERR_NOT_FOUND) {
+			emails[i]->id = 0;
+			r = 0;
 		}
-	arena_clear(&a);
+		emails[i]->approved = v != 0;
+	}
 	return r;
 }
+
+/* How many attribute values the choices of snap's flow have at most. */
+static size_t
+flow_nattrs(const struct campaign_snapshot *snap)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < snap->nsteps; i++)
+		for (j = 0; j < snap->steps[i].nchoices; j++)
+			n += snap->steps[i].choices[j].nattrs;
+	return n;
+}
+
+/*
+ * What the values of snap's flow name: every distinct value of a
+ * reference data type (model/campaign.h, campaign_ref_kind), resolved.
+ */
+static int
+snap_refs(struct db *db, struct arena *a, struct campaign_snapshot *snap)
+{
+	const struct campaign_step *st;
+	const struct campaign_attr *k;
+	struct campaign_ref *refs;
+	size_t i, j, m, n = 0, max;
+	int r;
+
+	if ((max = flow_nattrs(snap)) == 0)
+		return 0;
+	if ((refs = arena_zalloc(a, max * sizeof(*refs))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	snap->refs = refs;
+	for (i = 0; i < snap->nsteps; i++) {
+		st = &snap->steps[i];
+		for (j = 0; j < st->nchoices; j++)
+			for (m = 0; m < st->choices[j].nattrs; m++) {
+				k = &st->choices[j].attrs[m];
+				if (k->value == NULL ||
+				    campaign_ref_kind(k->data_type) == NULL ||
+				    campaign_ref_find(snap, k->data_type,
+				    k->value) != NULL)
+					continue;
+				refs[n].data_type = k->data_type;
+				refs[n].value = k->value;
+				r = repo_sc_resolve(db, k->data_type, k->value,
+				    &refs[n].id);
+				if (r != 0 && r != -REPO_ERR_NOT_FOUND)
+					return r;
+				snap->nrefs = ++n;
+			}
+	}
+	return snap_emails(db, a, refs, n);
+}
+
+/*
+ * Whether each program the flow's Change Program Status values are
+ * checked against (campaign_status_program) has the status.
+ */
+static int
+snap_statuses(struct db *db, struct arena *a, struct campaign_snapshot *snap)
+{
+	const struct campaign_choice *ch;
+	struct campaign_status *sts;
+	MYSQL_BIND in[2];
+	unsigned long len;
+	size_t i, j, m, n;
+	int64_t v;
+	int r = 0;
+
+	if ((n = flow_nattrs(snap)) == 0)
+		return 0;
+	if ((sts = arena_zalloc(a, n * sizeof(*sts))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	snap->statuses = sts;
+	for (i = 0; r == 0 && i < snap->nsteps; i++)
+		for (j = 0; r == 0 && j < snap->steps[i].nchoices; j++) {
+			ch = &snap->steps[i].choices[j];
+			for (m = 0; r == 0 && m < ch->nattrs; m++) {
+				struct campaign_status *st =
+				    &sts[snap->nstatuses];
+
+				if (ch->attrs[m].value == NULL ||
+				    strcmp(ch->attrs[m].data_type, "status") !=
+				    0 || (st->program_id =
+				    campaign_status_program(snap, ch)) == 0)
+					continue;
+				st->name = ch->attrs[m].value;
+				len = strlen(st->name);
+				v = 0;
+				bind_i32(&in[0], &st->program_id);
+				bind_str(&in[1], st->name, &len);
+				r = db_query_i64(db, stmt(db, SC_STMT_STATUS), in,
+				    &v, "repo_sc_activate");
+				st->exists = v > 0;
+				snap->nstatuses++;
+			}
+		}
+	return r;
+}
+
+/*
+ * The snapshot of campaign id activation checks, read after the locks
+ * (sc_activate_tx): strings and arrays in a.
+ */
+static int
+snap_read(struct db *db, struct arena *a, int32_t id, bool active,
+    struct campaign_snapshot *snap)
+{
+	struct campaign_step *steps;
+	struct repo_sc s;
+	size_t n;
+	int r;
+
+	memset(snap, 0, sizeof(*snap));
+	if ((r = repo_sc_get(db, a, id, &s)) != 0 ||
+	    (r = repo_sc_flow(db, a, id, &steps, &n)) != 0)
+		return r;
+	snap->id = id;
+	snap->active = active;
+	snap->place = s.place;
+	snap->ntriggers = s.ntriggers;
+	snap->steps = steps;
+	snap->nsteps = n;
+	if ((r = snap_rules(db, a, &s, snap)) != 0 ||
+	    (r = snap_refs(db, a, snap)) != 0)
+		return r;
+	return snap_statuses(db, a, snap);
+}
+
+struct sc_active {
+	int32_t			 id;
+	bool			 active;
+	struct arena		*a;
+	struct campaign_refusal	*why;
+};
 
 static int
 sc_active_tx(struct db *db, void *arg)
 {
 	struct sc_active *x = arg;
+	struct campaign_snapshot snap;
 	MYSQL_BIND in[2];
+	int64_t list = 0;
 	int32_t v = x->active;
 	bool now;
 	int r;
 
-	x->msg[0] = '\0';
 	if ((r = lock_campaign(db, x->id, &now)) != 0)
 		return r;
-	if (now == x->active) {
-		(void)snprintf(x->msg, REPO_SC_MSG_BYTES, "%s", now ?
-		    "it is already active" : "it is not active");
-		return -REPO_ERR_INVALID;
-	}
-	if (x->active) {
-		int64_t list = 0;
-
+	if (!x->active) {
+		if (!now)
+			return -REPO_ERR_INVALID;
+	} else {
 		bind_i32(&in[0], &x->id);
 		if ((r = db_query_i64(db, stmt(db, SC_STMT_LOCK_LIST), in,
-		    &list, "repo_sc_set_active")) != 0 && r !=
+		    &list, "repo_sc_activate")) != 0 && r !=
 		    -REPO_ERR_NOT_FOUND)
 			return r;
-		if ((x->check != NULL &&
-		    (r = x->check(db, x->arg, x->id)) != 0) ||
-		    (r = lock_emails(db, x->id, x->msg)) != 0)
+		if ((r = snap_read(db, x->a, x->id, now, &snap)) != 0)
 			return r;
+		if (!campaign_check_activation(&snap, x->why))
+			return -REPO_ERR_INVALID;
 	}
 	bind_i32(&in[0], &v);
 	bind_i32(&in[1], &x->id);
 	if ((r = db_exec(db, stmt(db, SC_STMT_ACTIVE), in,
-	    "repo_sc_set_active")) != 0)
+	    "repo_sc_activate")) != 0)
 		return r;
 	return usage_refresh(db, x->id, x->active);
 }
 
 /* See repo_smart_campaigns.h. */
 int
-repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
-    repo_sc_check check, void *arg)
+repo_sc_activate(struct db *db, struct arena *a, int32_t id,
+    struct campaign_refusal *why)
 {
-	struct sc_active x = { id, active, msg, check, arg };
+	struct sc_active x = { id, true, a, why };
+
+	memset(why, 0, sizeof(*why));
+	return db_run_tx(db, sc_active_tx, &x, false);
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_deactivate(struct db *db, int32_t id)
+{
+	struct sc_active x = { id, false, NULL, NULL };
 
 	return db_run_tx(db, sc_active_tx, &x, false);
 }
@@ -719,7 +886,7 @@ repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
  * column col) into *out. */
 static void
 attrib_fill(const struct db_text_rows *t, size_t i, size_t col,
-    struct repo_sc_attr *out)
+    struct campaign_attr *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->id = (int32_t)db_text_i64(t, i, col);
@@ -813,7 +980,7 @@ starts(const struct db_text_rows *t, size_t k, size_t col)
 static int
 choice_attrs(struct arena *a, const struct db_text_rows *t, size_t o,
     size_t lo, size_t hi, const struct repo_sc_flow_type *ft,
-    struct repo_sc_choice *ch)
+    struct campaign_choice *ch)
 {
 	size_t i, k;
 
@@ -840,12 +1007,12 @@ choice_attrs(struct arena *a, const struct db_text_rows *t, size_t o,
  */
 static int
 flow_of(struct db *db, struct arena *a, struct db_text_rows *t, size_t o,
-    struct repo_sc_step **out, size_t *n)
+    struct campaign_step **out, size_t *n)
 {
 	const size_t order[] = { o + 1, o + 4 };
 	const struct repo_sc_flow_type *ft = NULL;
-	struct repo_sc_step *steps, *st = NULL;
-	struct repo_sc_choice *choices, *ch;
+	struct campaign_step *steps, *st = NULL;
+	struct campaign_choice *choices, *ch;
 	size_t k, lo, ns = 0, nc = 0;
 	int r;
 
@@ -913,7 +1080,7 @@ flow_of(struct db *db, struct arena *a, struct db_text_rows *t, size_t o,
 /* See repo_smart_campaigns.h. */
 int
 repo_sc_flow(struct db *db, struct arena *a, int32_t id,
-    struct repo_sc_step **out, size_t *n)
+    struct campaign_step **out, size_t *n)
 {
 	MYSQL_BIND in[1];
 	struct db_text_rows t;
@@ -932,7 +1099,7 @@ repo_sc_flow(struct db *db, struct arena *a, int32_t id,
 /* See repo_smart_campaigns.h. */
 int
 repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
-    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
+    const char *name, struct repo_sc *out, struct campaign_step **steps,
     size_t *n, struct repo_kept *kept)
 {
 	MYSQL_BIND in[1];
@@ -1409,37 +1576,4 @@ repo_sc_resolve(struct db *db, const char *data_type, const char *value,
 		return -REPO_ERR_NOT_FOUND;
 	*id = (int32_t)v;
 	return 0;
-}
-
-/* See repo_smart_campaigns.h. */
-int
-repo_sc_email_approved(struct db *db, int32_t id, bool *yes)
-{
-	MYSQL_BIND in[1];
-	int64_t n = 0;
-	int r;
-
-	bind_i32(&in[0], &id);
-	r = db_query_i64(db, stmt(db, SC_STMT_APPROVED), in, &n,
-	    "repo_sc_email_approved");
-	*yes = n > 0;
-	return r;
-}
-
-/* See repo_smart_campaigns.h. */
-int
-repo_sc_status_exists(struct db *db, int32_t program_id, const char *name,
-    bool *yes)
-{
-	MYSQL_BIND in[2];
-	unsigned long len = strlen(name);
-	int64_t n = 0;
-	int r;
-
-	bind_i32(&in[0], &program_id);
-	bind_str(&in[1], name, &len);
-	r = db_query_i64(db, stmt(db, SC_STMT_STATUS), in, &n,
-	    "repo_sc_status_exists");
-	*yes = n > 0;
-	return r;
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/campaign.h"
 #include "model/folder.h"
 #include "repo/repo_kept.h"
 
@@ -99,70 +100,32 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
 int	repo_sc_delete(struct db *db, int32_t id);
 
 /*
- * The checks that decide an activation (the service's rules of
- * activation, api_smart_campaigns.c), called by repo_sc_set_active with
- * arg and the campaign's id inside the transaction that activates:
- * they read through db as any read does and see the campaign, its
- * smart list and its flow as they are under the locks.  0 lets the
- * activation go on; a negative repo_err ends it (rolled back) and is
- * what repo_sc_set_active returns.  Called again when the transaction
- * runs again (deadlock).
- */
-typedef int (*repo_sc_check)(struct db *db, void *arg, int32_t id);
-
-/*
- * Activates (active) or deactivates campaign id.  Activating locks the
+ * Activates campaign id when model/campaign.c's rules allow it
+ * (campaign_check_activation).  In one transaction: locks the
  * campaign's row, then its smart list's (shared: a rule change waits,
- * and a rule change under way is waited for), runs check (when not
- * NULL) with arg, then locks the emails its flow sends (shared) and
- * checks that each still has an approved version, in the transaction
- * that makes them its uses: no rule, flow or approval change can slip
- * between the checks and the activation.  0, -REPO_ERR_NOT_FOUND,
- * -REPO_ERR_INVALID with msg (REPO_SC_MSG_BYTES: it already is, or the
- * email that is not approved; msg empty when check refused), check's
- * error, or another repo_err.
+ * and a rule change under way is waited for), reads the snapshot the
+ * rules check (the campaign, its list's rules, its flow, what the flow's
+ * values name, each email among them locked shared with whether it is
+ * approved, and the program statuses the flow names), checks it, and
+ * then marks the campaign active and makes the emails its flow sends its
+ * uses: no rule, flow or approval change slips between the read and the
+ * write.  0; -REPO_ERR_NOT_FOUND; -REPO_ERR_INVALID with *why (strings
+ * in a, pointing into the snapshot read there); another repo_err.
  */
-int	repo_sc_set_active(struct db *db, int32_t id, bool active, char *msg,
-	    repo_sc_check check, void *arg);
+int	repo_sc_activate(struct db *db, struct arena *a, int32_t id,
+	    struct campaign_refusal *why);
+
+/* Deactivates campaign id: 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID
+ * (it is not active) or another repo_err. */
+int	repo_sc_deactivate(struct db *db, int32_t id);
 
 /* ---- Flows ------------------------------------------------------------ */
 
-/* An attribute of a flow step type, with a choice's value. */
-struct repo_sc_attr {
-	int32_t		 id;
-	const char	*name;
-	const char	*data_type;
-	bool		 primary;
-	bool		 required;
-	const char	*choices;	/* comma-separated, or NULL: any */
-	const char	*value;		/* NULL: not set */
-};
-
-struct repo_sc_choice {
-	int32_t			 id;
-	int			 position;	/* from 0; the default is last */
-	bool			 is_default;
-	const char		*cond_kind;	/* activity, attribute, NULL */
-	int32_t			 cond_type_id;
-	const char		*cond_name;
-	const char		*cond_op;
-	const char		*cond_vals;	/* JSON array of strings */
-	struct repo_sc_attr	*attrs;
-	size_t			 nattrs;
-};
-
-struct repo_sc_step {
-	int32_t			 id;
-	int			 position;	/* from 0 */
-	int32_t			 type_id;
-	const char		*type_name;
-	struct repo_sc_choice	*choices;
-	size_t			 nchoices;
-};
+/* A flow's steps, choices and attributes are model/campaign.h's. */
 
 /* The flow of campaign id, steps in order (none: 0 and *n 0). */
 int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
-	    struct repo_sc_step **out, size_t *n);
+	    struct campaign_step **out, size_t *n);
 
 /*
  * Campaign id (or the one named name, when not NULL) as repo_sc_get,
@@ -173,7 +136,7 @@ int	repo_sc_flow(struct db *db, struct arena *a, int32_t id,
  * arena.
  */
 int	repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
-	    const char *name, struct repo_sc *out, struct repo_sc_step **steps,
+	    const char *name, struct repo_sc *out, struct campaign_step **steps,
 	    size_t *n, struct repo_kept *kept);
 
 /*
@@ -188,7 +151,7 @@ int	repo_sc_keep_flow(struct db *db, int32_t id,
 struct repo_sc_flow_type {
 	int32_t			 id;
 	const char		*name;
-	struct repo_sc_attr	*attrs;
+	struct campaign_attr	*attrs;
 	size_t			 nattrs;
 };
 
@@ -248,12 +211,5 @@ int	repo_sc_change(struct db *db, int32_t id, struct repo_sc_change *c);
  */
 int	repo_sc_resolve(struct db *db, const char *data_type,
 	    const char *value, int32_t *id);
-
-/* Whether email id has an approved version. */
-int	repo_sc_email_approved(struct db *db, int32_t id, bool *yes);
-
-/* Whether program id has a status named name. */
-int	repo_sc_status_exists(struct db *db, int32_t program_id,
-	    const char *name, bool *yes);
 
 #endif

@@ -543,7 +543,7 @@ repo_sl_rule_name(struct db *db, struct arena *a, bool activity, int32_t id,
 
 /* Condition order within a rule: the constraint's position, its id. */
 static bool
-cond_before(const struct repo_sl_cond *x, int px, const struct repo_sl_cond *y,
+cond_before(const struct smartlist_cond *x, int px, const struct smartlist_cond *y,
     int py)
 {
 	return px < py || (px == py && x->attribute_id < y->attribute_id);
@@ -554,11 +554,11 @@ cond_before(const struct repo_sl_cond *x, int px, const struct repo_sl_cond *y,
  * order of their constraints.
  */
 static int
-name_rule(struct db *db, struct arena *a, struct repo_sl_rule *ru)
+name_rule(struct db *db, struct arena *a, struct smartlist_rule *ru)
 {
 	const struct sl_cat_entry *e;
 	struct repo_sl_rule_type *co = NULL;
-	struct repo_sl_cond cd;
+	struct smartlist_cond cd;
 	size_t i, j, k, nco = 0;
 	int *pos, p, r;
 
@@ -574,7 +574,7 @@ name_rule(struct db *db, struct arena *a, struct repo_sl_rule *ru)
 	if ((pos = arena_zalloc(a, (ru->nconds + 1) * sizeof(*pos))) == NULL)
 		return -REPO_ERR_INTERNAL;
 	for (i = 0; i < ru->nconds; i++) {
-		struct repo_sl_cond *c = &ru->conds[i];
+		struct smartlist_cond *c = &ru->conds[i];
 
 		c->primary = true;
 		pos[i] = 0;
@@ -630,8 +630,8 @@ rules_of(struct db *db, struct arena *a, struct db_text_rows *t,
     struct repo_sl *out)
 {
 	const size_t o = SL_NCOLS;
-	struct repo_sl_rule *rules, *ru = NULL;
-	struct repo_sl_cond *conds, *cd;
+	struct smartlist_rule *rules, *ru = NULL;
+	struct smartlist_cond *conds, *cd;
 	size_t k, n = 0, m = 0;
 	int r;
 

@@ -24,27 +24,7 @@ struct db;
 
 #define REPO_SL_TIME_BYTES	32
 
-/* A rule's condition (strings in the arena). */
-struct repo_sl_cond {
-	int32_t		 attribute_id;
-	const char	*name;
-	const char	*op;
-	const char	*values_json;	/* a JSON array of strings */
-	bool		 primary;
-};
-
-/* One rule of a list, by position (from 1). */
-struct repo_sl_rule {
-	int32_t			 id;
-	int			 position;
-	bool			 activity;	/* else an attribute rule */
-	int32_t			 type_id;
-	const char		*name;
-	bool			 trigger;
-	bool			 negative;
-	struct repo_sl_cond	*conds;
-	size_t			 nconds;
-};
+/* A list's rules and their conditions are model/smartlist.h's. */
 
 struct repo_sl {
 	int32_t			 id;
@@ -57,7 +37,7 @@ struct repo_sl {
 	char			 created_at[REPO_SL_TIME_BYTES];
 	char			 updated_at[REPO_SL_TIME_BYTES];
 	int32_t			 campaign_id;	/* 0: not a campaign's */
-	struct repo_sl_rule	*rules;		/* with_rules only */
+	struct smartlist_rule	*rules;		/* with_rules only */
 	size_t			 nrules;
 	/* repo_sl_get_reply: the kept JSON text of the reply's "rules"
 	 * member (no rules read), or the key to keep one by */

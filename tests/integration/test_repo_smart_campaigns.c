@@ -26,6 +26,7 @@
 #include "db/pool.h"
 #include "err.h"
 #include "model/asset.h"
+#include "model/campaign.h"
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
@@ -108,7 +109,7 @@ static void
 test_flow(void **state)
 {
 	struct repo_sc s;
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_sc_change c;
 	struct repo_sc_value v = { 101, "1 day" };
 	struct repo_sc_query q;
@@ -217,7 +218,7 @@ static void
 test_kept_flow(void **state)
 {
 	struct repo_sc s;
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_kept k, old;
 	int32_t id;
 	size_t n;
@@ -260,20 +261,36 @@ test_kept_flow(void **state)
 	assert_int_equal(n, 2);
 }
 
+/* Adds an Added to List rule (no condition) to list at index. */
+static void
+add_rule(int32_t list, int index, bool trigger)
+{
+	struct repo_sl_change c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = SL_OP_ADD;
+	c.activity = true;
+	c.type_id = 24;
+	c.index = index;
+	c.trigger = trigger;
+	assert_int_equal(repo_sl_change(db, list, &c), 0);
+}
+
 static void
 test_clone_activate_delete(void **state)
 {
 	struct repo_etpl_new nt;
 	struct repo_email_new e;
 	struct repo_sc s;
-	struct repo_sc_step *steps;
+	struct campaign_step *steps;
 	struct repo_sc_change c;
 	struct repo_sc_value v;
 	struct repo_sl sl;
 	struct repo_missing miss;
 	int64_t lead = 0, used = 0;
 	int32_t id, clone, tpl, em, ref;
-	char buf[16], msg[REPO_SC_MSG_BYTES], emsg[REPO_EMAIL_MSG_BYTES];
+	struct campaign_refusal why;
+	char buf[16], emsg[REPO_EMAIL_MSG_BYTES];
 	size_t n;
 
 	(void)state;
@@ -335,27 +352,33 @@ test_clone_activate_delete(void **state)
 	}
 
 	/* Active, the campaign uses its email; inactive, it does not. */
-	assert_int_equal(repo_sc_set_active(db, id, false, msg, NULL, NULL),
+	assert_int_equal(repo_sc_deactivate(db, id), -REPO_ERR_INVALID);
+	/* The rules of model/campaign.c, on what the transaction read. */
+	assert_int_equal(repo_sc_activate(db, &a, id, &why),
 	    -REPO_ERR_INVALID);
-	assert_string_equal(msg, "it is not active");
-	/* The email in draft only: activation checks it under its lock. */
-	assert_int_equal(repo_sc_set_active(db, id, true, msg, NULL, NULL),
+	assert_int_equal(why.why, CAMPAIGN_ACT_NO_TRIGGER);
+	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
+	add_rule(s.smart_list_id, 1, true);
+	/* The email in draft only: activation reads it under its lock. */
+	assert_int_equal(repo_sc_activate(db, &a, id, &why),
 	    -REPO_ERR_INVALID);
-	assert_string_equal(msg, arena_printf(&a, "email %ld is not approved",
-	    (long)em));
+	assert_int_equal(why.why, CAMPAIGN_ACT_NOT_APPROVED);
+	assert_int_equal(why.ref, em);
+	assert_int_equal(why.step->position, 0);
 	assert_int_equal(repo_email_change(db, em, ASSET_APPROVE, NULL, emsg),
 	    0);
-	assert_int_equal(repo_sc_set_active(db, id, true, msg, NULL, NULL), 0);
-	assert_int_equal(repo_sc_set_active(db, id, true, msg, NULL, NULL),
+	assert_int_equal(repo_sc_activate(db, &a, id, &why), 0);
+	assert_int_equal(why.why, CAMPAIGN_ACT_OK);
+	assert_int_equal(repo_sc_activate(db, &a, id, &why),
 	    -REPO_ERR_INVALID);
-	assert_string_equal(msg, "it is already active");
+	assert_int_equal(why.why, CAMPAIGN_ACT_ACTIVE);
 	/* In use: the email cannot be unapproved now. */
 	assert_int_equal(repo_email_change(db, em, ASSET_UNAPPROVE, NULL, emsg),
 	    -REPO_ERR_INVALID);
 	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
 	assert_int_equal(used, 1);
 	assert_int_equal(repo_sc_delete(db, id), -REPO_ERR_INVALID);
-	assert_int_equal(repo_sc_set_active(db, id, false, msg, NULL, NULL), 0);
+	assert_int_equal(repo_sc_deactivate(db, id), 0);
 	assert_int_equal(repo_usage_count(db, USAGE_EMAIL, em, &used), 0);
 	assert_int_equal(used, 0);
 
@@ -464,29 +487,17 @@ test_suggest_values(void **state)
 	assert_int_equal(n, 0);
 }
 
-/* The checks of an activation here (repo_sc_check): a trigger. */
-static int
-needs_trigger(struct db *d, void *arg, int32_t id)
-{
-	struct repo_sc s;
-	int r;
-
-	if ((r = repo_sc_get(d, arg, id, &s)) != 0)
-		return r;
-	return s.ntriggers > 0 ? 0 : -REPO_ERR_INVALID;
-}
-
 /*
  * In a process of its own, on a connection of its own: activates
- * campaign id with needs_trigger, after writing its connection id to
- * fd.  Exits 0 when activated, 1 when the check refused, 2 otherwise.
+ * campaign id, after writing its connection id to fd.  Exits 0 when
+ * activated, 1 when refused for want of a trigger, 2 otherwise.
  */
 static void
 activate_child(int fd, int32_t id)
 {
 	struct db *mine = NULL;
 	struct arena ca;
-	char msg[REPO_SC_MSG_BYTES];
+	struct campaign_refusal why;
 	unsigned long tid;
 	int r;
 
@@ -496,8 +507,9 @@ activate_child(int fd, int32_t id)
 	tid = mysql_thread_id(db_conn(mine));
 	if (write(fd, &tid, sizeof(tid)) != (ssize_t)sizeof(tid))
 		_exit(2);
-	r = repo_sc_set_active(mine, id, true, msg, needs_trigger, &ca);
-	_exit(r == 0 ? 0 : r == -REPO_ERR_INVALID && msg[0] == '\0' ? 1 : 2);
+	r = repo_sc_activate(mine, &ca, id, &why);
+	_exit(r == 0 ? 0 : r == -REPO_ERR_INVALID &&
+	    why.why == CAMPAIGN_ACT_NO_TRIGGER ? 1 : 2);
 }
 
 /* Whether connection tid runs the statement that locks a campaign's list. */
@@ -535,7 +547,6 @@ static void
 test_activate_checks_under_lock(void **state)
 {
 	struct repo_sc s;
-	struct repo_sl_change c;
 	struct db *other = NULL;
 	unsigned long tid = 0;
 	int32_t id;
@@ -546,16 +557,8 @@ test_activate_checks_under_lock(void **state)
 	(void)state;
 	id = campaign_new("locked", 0);
 	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
-	memset(&c, 0, sizeof(c));
-	c.op = SL_OP_ADD;
-	c.activity = true;
-	c.type_id = 24;
-	c.index = 1;
-	c.trigger = true;
-	assert_int_equal(repo_sl_change(db, s.smart_list_id, &c), 0);
-	c.trigger = false;
-	c.index = 2;
-	assert_int_equal(repo_sl_change(db, s.smart_list_id, &c), 0);
+	add_rule(s.smart_list_id, 1, true);
+	add_rule(s.smart_list_id, 2, false);
 	/* The counts follow the rules, in the change's transaction. */
 	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
 	assert_int_equal(s.ntriggers, 1);
