@@ -1581,6 +1581,16 @@ del_in(struct db *db, const char *head, const int64_t *ids, size_t n,
 	return r;
 }
 
+/*
+ * "Delete Lead" (37) of each lead deleted, read before the row goes:
+ * primary attribute the lead's id and full name (Get Deleted Leads).
+ */
+#define DELETE_LEAD_ACTIVITIES \
+	"INSERT INTO activity (lead_id, activity_type_id, activity_date, " \
+	"primary_value_id, primary_value, attributes) SELECT `id`, 37, " \
+	"UTC_TIMESTAMP(3), `id`, LEFT(TRIM(CONCAT_WS(' ', `firstName`, " \
+	"`lastName`)), 255), '{}' FROM lead WHERE `id`"
+
 static int
 delete_tx(struct db *db, void *arg)
 {
@@ -1602,6 +1612,9 @@ delete_tx(struct db *db, void *arg)
 	for (i = 0; i < t.count; i++)
 		found[nfound++] = db_text_i64(&t, i, 0);
 	if (nfound == 0)
+		goto out;
+	if ((r = del_in(db, DELETE_LEAD_ACTIVITIES, found, nfound, false,
+	    NULL, NULL)) != 0)
 		goto out;
 	if ((r = del_in(db, "DELETE FROM lead WHERE `id`", found, nfound,
 	    false, NULL, NULL)) != 0)

@@ -27,6 +27,7 @@ enum lists_stmt {
 	LISTS_STMT_MEMBER_INSERT,
 	LISTS_STMT_MEMBER_MOVE,
 	LISTS_STMT_MEMBER_DELETE_BY_LEAD,
+	LISTS_STMT_MEMBER_COUNT,
 	LISTS_STMT__MAX
 };
 
@@ -50,6 +51,9 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	    "FROM list_member WHERE lead_id = ?",
 	[LISTS_STMT_MEMBER_DELETE_BY_LEAD] =
 	    "DELETE FROM list_member WHERE lead_id = ?",
+	[LISTS_STMT_MEMBER_COUNT] =
+	    "SELECT COUNT(*) FROM (SELECT 1 FROM list_member "
+	    "WHERE list_id = ? LIMIT ?) m",
 };
 
 const struct db_stmt_set repo_lists_sql = {
@@ -198,4 +202,19 @@ repo_lists_members_move(struct db *db, int64_t to, int64_t from)
 		return r;
 	return db_exec(db, stmt(db, LISTS_STMT_MEMBER_DELETE_BY_LEAD),
 	    &in[1], "repo_lists_members_move");
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_member_count(struct db *db, int32_t list_id, int64_t cap,
+    int64_t *count)
+{
+	MYSQL_BIND in[2];
+
+	*count = 0;
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &list_id);
+	bind_i64(&in[1], &cap);
+	return db_query_i64(db, stmt(db, LISTS_STMT_MEMBER_COUNT), in, count,
+	    "repo_lists_member_count");
 }
