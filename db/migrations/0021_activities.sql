@@ -1,5 +1,5 @@
 -- The read side of the activity log (src/repo/repo_activity.c,
--- docs/behaviour.md §12): Get Activity Types, Get Lead Activities, Get
+-- docs/behaviour.md §17): Get Activity Types, Get Lead Activities, Get
 -- Lead Changes and Get Deleted Leads.
 --
 -- activity_type gains what Get Activity Types shows: the description,

@@ -195,7 +195,7 @@ int	api_co_records_get(struct call *c, struct resp *r);
 int	api_co_records_sync(struct call *c, struct resp *r);
 int	api_co_records_delete(struct call *c, struct resp *r);
 
-/* api_activities.c: Activities (docs/behaviour.md §12). */
+/* api_activities.c: Activities (docs/behaviour.md §17). */
 int	api_activities_types(struct call *c, struct resp *r);
 int	api_activities_paging_token(struct call *c, struct resp *r);
 int	api_activities_list(struct call *c, struct resp *r);

@@ -1,10 +1,10 @@
 /*
- * Activities (docs/behaviour.md §12): Get Activity Types, Get Paging
+ * Activities (docs/behaviour.md §17): Get Activity Types, Get Paging
  * Token, Get Lead Activities, Get Lead Changes and Get Deleted Leads,
  * over the activity log every write path records into.
  *
  * Choices where the service is undocumented (beyond-seed §D, decided in
- * docs/behaviour.md §12): a page scans at most ACTIVITY_SCAN_IDS
+ * docs/behaviour.md §17): a page scans at most ACTIVITY_SCAN_IDS
  * activity ids, so it may hold fewer rows than batchSize, or none, with
  * moreResult true, as the service's block scan does; every reply carries
  * nextPageToken and moreResult, and an empty page leaves result out;

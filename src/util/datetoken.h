@@ -1,5 +1,5 @@
 /*
- * Date paging tokens of the activity reads (docs/behaviour.md §12): the
+ * Date paging tokens of the activity reads (docs/behaviour.md §17): the
  * real service's old token format, RFC 4648 base32 (upper case, '='
  * padded) of "<date>,<id>", the date written
  * "YYYY-MM-DDTHH:MM:SS.mmm+0000" and the id the last activity a page
