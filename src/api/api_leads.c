@@ -1051,6 +1051,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 {
 	struct json_object *body = c->req->json, *input = NULL, *item;
 	struct json_object *fields = NULL, *visitor = NULL, *ck = NULL;
+	struct json_object *v = NULL;
 	struct repo_form form;
 	struct repo_program prog;
 	struct lead_form_fill ff;
@@ -1139,6 +1140,13 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	sy.action = LEAD_CREATE_OR_UPDATE;
 	sy.lookup = ru.lookup;
 	sy.new_lead_attrs = "{\"Source Type\":\"Web form fillout\"}";
+	/* §A.4.4: a form's changes; the page when visitorData names it. */
+	sy.change_source = "Web form fillout";
+	sy.change_reason = "Form fill-out";
+	if (visitor != NULL && json_object_object_get_ex(visitor, "pageURL",
+	    &v) && json_object_is_type(v, json_type_string))
+		sy.change_reason = arena_printf(&c->app->arena,
+		    "Form fill-out, URL: %s", json_object_get_string(v));
 	sy.form = &ff;
 	sy.n = 1;
 	sy.arena = &c->app->arena;
