@@ -1361,6 +1361,45 @@ insert_activities(struct db *db, int type, const struct act_row *rows,
 	return r;
 }
 
+/* The text of a string value of slot name in w, or NULL. */
+static const struct lead_value *
+slot_str(const struct plan *pl, const struct wrow *w, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < pl->nslots; k++)
+		if (strcmp(pl->slots[k]->name, name) == 0)
+			return w->vals[k].kind == LV_STR && w->vals[k].len > 0 ?
+			    &w->vals[k] : NULL;
+	return NULL;
+}
+
+/*
+ * A created lead's full name, first and last name with a space between
+ * (Delete Lead's), cut to the column's 255 bytes at a character; NULL
+ * when it has neither.
+ */
+static const char *
+full_name(struct plan *pl, const struct wrow *w)
+{
+	const struct lead_value *f = slot_str(pl, w, "firstName");
+	const struct lead_value *l = slot_str(pl, w, "lastName");
+	size_t n = 255;
+	char *s;
+
+	if (f == NULL && l == NULL)
+		return NULL;
+	s = arena_printf(pl->a, "%.*s%s%.*s", f != NULL ? (int)f->len : 0,
+	    f != NULL ? f->s : "", f != NULL && l != NULL ? " " : "",
+	    l != NULL ? (int)l->len : 0, l != NULL ? l->s : "");
+	if (s == NULL || strlen(s) <= n)
+		return s;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;		/* not inside a UTF-8 sequence */
+	s[n] = '\0';
+	return s;
+}
+
 /* "New Lead" (12) for every lead created. */
 static int
 new_lead_activities(struct db *db, struct plan *pl)
@@ -1372,8 +1411,11 @@ new_lead_activities(struct db *db, struct plan *pl)
 	if (pl->ncrows == 0)
 		return 0;
 	rows = xcalloc(pl->ncrows, sizeof(*rows));
-	for (i = 0; i < pl->ncrows; i++)
+	for (i = 0; i < pl->ncrows; i++) {
 		rows[i].lead_id = pl->crows[i].id;
+		rows[i].primary_id = pl->crows[i].id;
+		rows[i].primary_value = full_name(pl, &pl->crows[i]);
+	}
 	r = insert_activities(db, ACT_NEW_LEAD, rows, pl->ncrows,
 	    pl->s->new_lead_attrs);
 	free(rows);

@@ -783,7 +783,13 @@ test_change_data_value(void **state)
 	repo_activity_list_free(acts, n);
 	assert_int_equal(acts_of(dan, ACT_CHANGE_DATA_VALUE, &acts), 0);
 	repo_activity_list_free(acts, 0);
+	/* New Lead's primary attribute: the lead, by id and full name. */
 	assert_int_equal(acts_of(dan, ACT_NEW_LEAD, &acts), 1);
+	assert_int_equal(acts[0].primary_id, dan);
+	assert_string_equal(acts[0].primary_value, "Dan");
+	repo_activity_list_free(acts, 1);
+	assert_int_equal(acts_of(ann, ACT_NEW_LEAD, &acts), 1);
+	assert_string_equal(acts[0].primary_value, "Ann Lee");
 	repo_activity_list_free(acts, 1);
 
 	/* The same values again: nothing changes, nothing is recorded. */
