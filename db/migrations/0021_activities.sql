@@ -4,9 +4,12 @@
 --
 -- activity_type gains what Get Activity Types shows: the description,
 -- the data type of the primary attribute (NULL: the type shows none, as
--- New Lead), and the retention class the pruning runner keeps it by
--- (repo_activity_prune): 'change' (New Lead, Change Data Value: the
--- lead's history), 'deleted' (Delete Lead) and 'activity' (the rest).
+-- New Lead), and the retention class the pruner keeps it by
+-- (src/activity/pruner.c), the classes of the hosted service's retention
+-- policy: 'new-lead' (New Lead), 'deleted' (Delete Lead), 'high-volume'
+-- (Visit Webpage, Click Link, Send Email, Email Delivered, Change Data
+-- Value, Change Score, Add to List, Request Campaign) and 'activity'
+-- (the rest).
 -- activity_type_attr holds each type's secondary attributes in the
 -- order the reply lists them, with their data types.  The catalogue is
 -- the standard one of the hosted service: every type its documentation
@@ -39,17 +42,17 @@ CREATE TABLE activity_type_attr (
 INSERT INTO activity_type (id, name, primary_attribute, description,
     primary_type, retention_class) VALUES
 	(1, 'Visit Webpage', 'Webpage ID', 'User visits a web page',
-	    'integer', 'activity'),
+	    'integer', 'high-volume'),
 	(2, 'Fill Out Form', 'Webform ID',
 	    'User fills out and submits form on web page', 'integer',
 	    'activity'),
 	(3, 'Click Link', 'Link ID', 'User clicks link on a page',
-	    'integer', 'activity'),
+	    'integer', 'high-volume'),
 	(6, 'Send Email', 'Mailing ID', 'Send Marketo Email to a person',
-	    'integer', 'activity'),
+	    'integer', 'high-volume'),
 	(7, 'Email Delivered', 'Mailing ID',
 	    'Marketo Email is delivered to a lead/contact', 'integer',
-	    'activity'),
+	    'high-volume'),
 	(8, 'Email Bounced', 'Mailing ID',
 	    'Marketo Email is bounced for a lead', 'integer', 'activity'),
 	(9, 'Unsubscribe Email', 'Mailing ID',
@@ -61,14 +64,14 @@ INSERT INTO activity_type (id, name, primary_attribute, description,
 	    'activity'),
 	(12, 'New Lead', NULL,
 	    'New person/record is added to the lead database', NULL,
-	    'change'),
+	    'new-lead'),
 	(13, 'Change Data Value', 'Attribute Name',
 	    'Changed attribute value for a person/record', 'integer',
-	    'change'),
+	    'high-volume'),
 	(22, 'Change Score', 'Attribute Name', 'Change a score of a person',
-	    'integer', 'activity'),
+	    'integer', 'high-volume'),
 	(24, 'Add to List', 'List ID', 'Add a person to a static list',
-	    'integer', 'activity'),
+	    'integer', 'high-volume'),
 	(25, 'Remove from List', 'List ID',
 	    'Remove a person from a static list', 'integer', 'activity'),
 	(32, 'Merge Leads', 'Lead ID', 'Merge two or more people',
@@ -78,7 +81,7 @@ INSERT INTO activity_type (id, name, primary_attribute, description,
 	(46, 'Interesting Moment', NULL, 'Interesting moment of a person',
 	    NULL, 'activity'),
 	(47, 'Request Campaign', 'Campaign ID',
-	    'A campaign is requested for a person', 'integer', 'activity'),
+	    'A campaign is requested for a person', 'integer', 'high-volume'),
 	(100, 'Change Lead Partition', NULL,
 	    'Move a person to another lead partition', NULL, 'activity'),
 	(104, 'Change Status in Progression', 'Program ID',

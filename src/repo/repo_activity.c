@@ -27,6 +27,7 @@ enum activity_stmt {
 	ACTIVITY_STMT_PAGE_SCAN,
 	ACTIVITY_STMT_PAGE_LEADS,
 	ACTIVITY_STMT_PRUNE,
+	ACTIVITY_STMT_CLASSES,
 	ACTIVITY_STMT__MAX
 };
 
@@ -77,11 +78,15 @@ static const char *const sql[ACTIVITY_STMT__MAX] = {
 	[ACTIVITY_STMT_PAGE_SCAN] = PAGE_COLUMNS PAGE_FILTERS,
 	[ACTIVITY_STMT_PAGE_LEADS] =
 	    PAGE_COLUMNS "a.lead_id IN (" Q30 ") AND " PAGE_FILTERS,
+	/*
+	 * By the (type, date) index: the range of one type before a date,
+	 * oldest first, and nothing of another type.
+	 */
 	[ACTIVITY_STMT_PRUNE] =
-	    "DELETE FROM activity WHERE activity_date < ? AND "
-	    "COALESCE((SELECT t.retention_class FROM activity_type t "
-	    "WHERE t.id = activity.activity_type_id), 'activity') = ? "
-	    "ORDER BY activity_date LIMIT ?",
+	    "DELETE FROM activity WHERE activity_type_id = ? AND "
+	    "activity_date < ? ORDER BY activity_date LIMIT ?",
+	[ACTIVITY_STMT_CLASSES] =
+	    "SELECT id, retention_class FROM activity_type ORDER BY id",
 };
 
 const struct db_stmt_set repo_activity_sql = {
@@ -342,21 +347,62 @@ repo_activity_page(struct db *db, struct arena *a,
 
 /* See repo_activity.h. */
 int
-repo_activity_prune(struct db *db, const char *cls, int64_t before_ms,
-    int max, uint64_t *deleted)
+repo_activity_prune(struct db *db, int32_t type, int64_t before_ms, int max,
+    uint64_t *deleted)
 {
 	MYSQL_BIND in[3];
 	char when[32];
-	unsigned long wlen, clen = strlen(cls);
+	unsigned long wlen;
 	int64_t lim = max;
 
 	*deleted = 0;
 	db_time_ms(before_ms < 0 ? 0 : before_ms, when);
 	wlen = strlen(when);
 	memset(in, 0, sizeof(in));
-	bind_str(&in[0], when, &wlen);
-	bind_str(&in[1], cls, &clen);
+	bind_i32(&in[0], &type);
+	bind_str(&in[1], when, &wlen);
 	bind_i64(&in[2], &lim);
 	return db_exec_n(db, stmt(db, ACTIVITY_STMT_PRUNE), in, deleted,
 	    "repo_activity_prune");
+}
+
+struct classes_fetch {
+	struct activity_class	*out;
+	size_t			 max, n;
+};
+
+static int
+class_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct classes_fetch *f = arg;
+	struct activity_class *c;
+
+	(void)lens;
+	if (f->n == f->max)
+		return 0;
+	c = &f->out[f->n++];
+	c->type = (int32_t)db_col_i64(v[0]);
+	snprintf(c->cls, sizeof(c->cls), "%s", v[1] != NULL ? v[1] : "");
+	return 0;
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_classes(struct db *db, struct activity_class *out, size_t max,
+    size_t *n)
+{
+	struct classes_fetch f = { out, max, 0 };
+	MYSQL_STMT *st;
+	int r;
+
+	*n = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	st = stmt(db, ACTIVITY_STMT_CLASSES);
+	if ((r = db_exec(db, st, NULL, "repo_activity_classes")) != 0 ||
+	    (r = db_fetch_rows(db, st, 2, class_cb, &f,
+	    "repo_activity_classes")) != 0)
+		return r;
+	*n = f.n;
+	return 0;
 }

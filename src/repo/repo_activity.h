@@ -140,12 +140,26 @@ int	repo_activity_page(struct db *db, struct arena *a,
 	    int limit, struct db_text_rows *out);
 
 /*
- * Deletes at most max activities of retention class cls ("change",
- * "deleted" or "activity": activity_type.retention_class; types without
- * a row are "activity") dated before before_ms, oldest first, and says
- * how many in *deleted.  One statement, in its own implicit transaction.
+ * Deletes at most max activities of type dated before before_ms, oldest
+ * first, by the (type, date) index, and says how many in *deleted.  One
+ * statement, in its own implicit transaction.  Returns 0 or a negative
+ * repo_err.
  */
-int	repo_activity_prune(struct db *db, const char *cls, int64_t before_ms,
+int	repo_activity_prune(struct db *db, int32_t type, int64_t before_ms,
 	    int max, uint64_t *deleted);
+
+/* A type of the catalogue and its retention class (migration 0021). */
+struct activity_class {
+	int32_t	 type;
+	char	 cls[17];	/* "activity", "high-volume", "deleted", ... */
+};
+
+/*
+ * The types of the catalogue with their retention classes, by id, at
+ * most max into out, their number in *n.  Returns 0 or a negative
+ * repo_err.
+ */
+int	repo_activity_classes(struct db *db, struct activity_class *out,
+	    size_t max, size_t *n);
 
 #endif
