@@ -9,13 +9,25 @@ CREATE TABLE `activity` (
   `attributes` longtext NOT NULL,
   PRIMARY KEY (`id`),
   KEY `activity_lead` (`lead_id`,`id`),
-  KEY `activity_type_date` (`activity_type_id`,`activity_date`)
+  KEY `activity_type_date` (`activity_type_id`,`activity_date`),
+  KEY `activity_date` (`activity_date`,`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `activity_type` (
   `id` int(11) NOT NULL,
   `name` varchar(255) NOT NULL,
   `primary_attribute` varchar(64) DEFAULT NULL,
+  `description` varchar(255) DEFAULT NULL,
+  `primary_type` varchar(16) DEFAULT NULL,
+  `retention_class` varchar(16) NOT NULL DEFAULT 'activity',
   PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `activity_type_attr` (
+  `type_id` int(11) NOT NULL,
+  `position` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `data_type` varchar(16) NOT NULL,
+  PRIMARY KEY (`type_id`,`position`),
+  CONSTRAINT `activity_type_attr_type` FOREIGN KEY (`type_id`) REFERENCES `activity_type` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `asset_usage` (
   `asset_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,

@@ -12,7 +12,8 @@
 #   4  src/repo/                            SQL
 #   5  src/http/ src/auth/ src/mail/        the request edge; tokens, limits;
 #                                           mail: messages, SMTP, the outbox
-#   6  src/export/                          the export runner process
+#   6  src/export/ src/prune/               the export runner process;
+#                                           the activity pruner process
 #   7  src/api/                             handlers
 #   8  src/dispatch.c src/exposition.c src/routes.c src/worker.c
 #      src/master.c src/main.c
@@ -34,6 +35,7 @@ floor()
 	auth/*)			echo "5 auth" ;;
 	mail/*)			echo "5 mail" ;;
 	export/*)		echo "6 export" ;;
+	prune/*)		echo "6 prune" ;;
 	api/*)			echo "7 api" ;;
 	ctl/*)			echo "8 ctl" ;;
 	*/*)			echo "? $1" ;;

@@ -40,6 +40,8 @@ PERMS = {
     'Read-Write Schema Standard Field':
         'PERM_READ_WRITE_SCHEMA_STANDARD_FIELD',
     'Read-Write Schema Custom Field': 'PERM_READ_WRITE_SCHEMA_CUSTOM_FIELD',
+    'Read-Only Activity': 'PERM_READ_ONLY_ACTIVITY',
+    'Read-Write Activity': 'PERM_READ_WRITE_ACTIVITY',
 }
 
 # Variants real clients send, each served as the operation it copies

@@ -36,6 +36,14 @@
 #define MAX_BATCH_RECORDS	300
 #define MAX_FILTER_VALUES	300
 #define MAX_BATCH_SIZE		300
+/* Get Lead Activities: activityTypeIds, assetIds and leadIds at most. */
+#define MAX_ACTIVITY_TYPE_IDS	10
+#define MAX_ACTIVITY_ASSET_IDS	10
+#define MAX_ACTIVITY_LEAD_IDS	30
+/* Activity ids one page of the activity reads scans at most. */
+#define ACTIVITY_SCAN_IDS	50000
+/* A listId with this many members or more is refused (1003). */
+#define MAX_ACTIVITY_LIST_MEMBERS	10000
 /* Leads core (api_leads.c, repo_leads.c). */
 #define MAX_FILTER_MATCHES	1000	/* more: 1003 "Too many results" (§5.3) */
 #define MAX_STMT_PARAMS		60000	/* placeholders of one statement (65535) */

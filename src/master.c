@@ -19,7 +19,9 @@
  * runners (src/export/runner.c) alive in slots of their own: respawned
  * when they die (with their own back-off), stopped with the workers,
  * and replaced on SIGHUP (a runner stopping gives its job back, and the
- * new one, with the new configuration, takes it up again).
+ * new one, with the new configuration, takes it up again).  With
+ * activity_pruner on, it keeps the activity pruner (src/prune/pruner.c)
+ * alive the same way, in a slot and with a back-off of its own.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -43,6 +45,7 @@
 #include "export/runner.h"
 #include "bounds.h"
 #include "master.h"
+#include "prune/pruner.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/metrics.h"
@@ -88,6 +91,10 @@ struct master {
 	struct proc		 runners[EXPORT_SLOTS];
 	int64_t			 runner_backoff;
 	int64_t			 runner_next_spawn;
+	/* The activity pruner: its slot and back-off. */
+	struct proc		 pruner;
+	int64_t			 pruner_backoff;
+	int64_t			 pruner_next_spawn;
 };
 
 static int64_t
@@ -332,18 +339,63 @@ out:
 	return r;
 }
 
-/* Counts one more young death of a runner (as backoff_bump). */
+/*
+ * Counts one more young death of a process of what (as backoff_bump),
+ * in the back-off *backoff and next start *next of its slots.
+ */
+static void
+slots_backoff_bump(int64_t *backoff, int64_t *next, int64_t now,
+    const char *what)
+{
+	if (now < *next)
+		return;
+	*backoff = *backoff == 0 ? MASTER_BACKOFF_MIN_MS :
+	    *backoff * 2 > MASTER_BACKOFF_MAX_MS ? MASTER_BACKOFF_MAX_MS :
+	    *backoff * 2;
+	*next = now + *backoff;
+	log_warn("master: %s die young; next start in %lld ms", what,
+	    (long long)*backoff);
+}
+
 static void
 runner_backoff_bump(struct master *m, int64_t now)
 {
-	if (now < m->runner_next_spawn)
+	slots_backoff_bump(&m->runner_backoff, &m->runner_next_spawn, now,
+	    "export runners");
+}
+
+static void
+pruner_backoff_bump(struct master *m, int64_t now)
+{
+	slots_backoff_bump(&m->pruner_backoff, &m->pruner_next_spawn, now,
+	    "activity pruners");
+}
+
+/* Starts the activity pruner when activity_pruner is on and it is gone. */
+static void
+fill_pruner(struct master *m, int64_t now)
+{
+	struct activity_pruner_args pa;
+	pid_t pid;
+
+	if (m->pruner_backoff != 0 && now >= m->pruner_next_spawn &&
+	    m->pruner.pid != 0 && now - m->pruner.started >= MASTER_STABLE_MS)
+		m->pruner_backoff = 0;
+	if (!m->cfg->activity_pruner || m->pruner.pid != 0 ||
+	    now < m->pruner_next_spawn)
 		return;
-	m->runner_backoff = m->runner_backoff == 0 ? MASTER_BACKOFF_MIN_MS :
-	    m->runner_backoff * 2 > MASTER_BACKOFF_MAX_MS ?
-	    MASTER_BACKOFF_MAX_MS : m->runner_backoff * 2;
-	m->runner_next_spawn = now + m->runner_backoff;
-	log_warn("master: export runners die young; next start in %lld ms",
-	    (long long)m->runner_backoff);
+	pa = (struct activity_pruner_args){ .cfg = m->cfg,
+	    .master = m->self, .metrics = m->metrics };
+	(void)fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_err("master: fork: %s", strerror(errno));
+		pruner_backoff_bump(m, now);
+		return;
+	}
+	if (pid == 0)
+		exit(activity_pruner_run(&pa));
+	m->pruner = (struct proc){ .pid = pid, .started = now };
+	log_debug("master: started activity pruner %ld", (long)pid);
 }
 
 static int
@@ -396,6 +448,7 @@ fill(struct master *m, int64_t now)
 		if (spawn(m, now) != 0)
 			break;
 	fill_runners(m, now);
+	fill_pruner(m, now);
 }
 
 static void
@@ -510,15 +563,19 @@ static void
 runner_reaped(struct master *m, struct proc *p, int status, int64_t now)
 {
 	char what[96];
+	bool pruner = p == &m->pruner;
+	const char *name = pruner ? "activity pruner" : "export runner";
 
 	describe_status(status, what, sizeof(what));
 	if (m->stopping || p->term_at != 0)
-		log_debug("master: export runner %ld stopped: %s",
-		    (long)p->pid, what);
+		log_debug("master: %s %ld stopped: %s", name, (long)p->pid,
+		    what);
 	else {
-		log_warn("master: export runner %ld died unexpectedly: %s",
+		log_warn("master: %s %ld died unexpectedly: %s", name,
 		    (long)p->pid, what);
-		if (now - p->started < MASTER_STABLE_MS)
+		if (now - p->started < MASTER_STABLE_MS && pruner)
+			pruner_backoff_bump(m, now);
+		else if (now - p->started < MASTER_STABLE_MS)
 			runner_backoff_bump(m, now);
 	}
 	memset(p, 0, sizeof(*p));
@@ -536,6 +593,8 @@ reap_all(struct master *m)
 			reaped(m, p, status, now_ms());
 		else if ((p = find_runner(m, pid)) != NULL)
 			runner_reaped(m, p, status, now_ms());
+		else if (pid == m->pruner.pid)
+			runner_reaped(m, &m->pruner, status, now_ms());
 	}
 }
 
@@ -558,6 +617,8 @@ begin_stop(struct master *m, int sig, int64_t now)
 	for (i = 0; i < EXPORT_SLOTS; i++)
 		if (m->runners[i].pid != 0)
 			term(&m->runners[i], now);
+	if (m->pruner.pid != 0)
+		term(&m->pruner, now);
 }
 
 /* SIGKILLs workers that were asked to stop longer ago than allowed. */
@@ -568,9 +629,10 @@ enforce_deadlines(struct master *m, int64_t now)
 	struct proc *p;
 	size_t i;
 
-	for (i = 0; i < MASTER_MAX_PROCS + EXPORT_SLOTS; i++) {
+	for (i = 0; i < MASTER_MAX_PROCS + EXPORT_SLOTS + 1; i++) {
 		p = i < MASTER_MAX_PROCS ? &m->procs[i] :
-		    &m->runners[i - MASTER_MAX_PROCS];
+		    i < MASTER_MAX_PROCS + EXPORT_SLOTS ?
+		    &m->runners[i - MASTER_MAX_PROCS] : &m->pruner;
 		if (p->pid == 0 || p->term_at == 0 || p->killed ||
 		    now - p->term_at < limit)
 			continue;
@@ -660,6 +722,9 @@ reload(struct master *m)
 	for (i = 0; i < EXPORT_SLOTS; i++)
 		if (m->runners[i].pid != 0)
 			term(&m->runners[i], now_ms());
+	/* The pruner too: the next one keeps the new retention. */
+	if (m->pruner.pid != 0)
+		term(&m->pruner, now_ms());
 	m->reloading = true;
 out:
 	free(nc);	/* config_load cleared it on failure */
@@ -697,6 +762,9 @@ sleep_ms(const struct master *m, int64_t now)
 	    m->runner_next_spawn > now && m->runner_next_spawn - now < d &&
 	    count_runners(m) < EXPORT_SLOTS)
 		d = m->runner_next_spawn - now;
+	if (!m->stopping && m->cfg->activity_pruner && m->pruner.pid == 0 &&
+	    m->pruner_next_spawn > now && m->pruner_next_spawn - now < d)
+		d = m->pruner_next_spawn - now;
 	return d;
 }
 
@@ -732,7 +800,7 @@ loop(struct master *m, const sigset_t *set)
 		metrics_set_procs(m->metrics, count_procs(m, false),
 		    count_runners(m));
 		if (m->stopping && count_procs(m, false) == 0 &&
-		    count_runners(m) == 0)
+		    count_runners(m) == 0 && m->pruner.pid == 0)
 			break;
 		d = sleep_ms(m, now);
 		ts.tv_sec = (time_t)(d / 1000);

@@ -195,6 +195,13 @@ int	api_co_records_get(struct call *c, struct resp *r);
 int	api_co_records_sync(struct call *c, struct resp *r);
 int	api_co_records_delete(struct call *c, struct resp *r);
 
+/* api_activities.c: Activities (docs/behaviour.md §17). */
+int	api_activities_types(struct call *c, struct resp *r);
+int	api_activities_paging_token(struct call *c, struct resp *r);
+int	api_activities_list(struct call *c, struct resp *r);
+int	api_activities_lead_changes(struct call *c, struct resp *r);
+int	api_activities_deleted_leads(struct call *c, struct resp *r);
+
 /*
  * api_pending.c: the answer of every registered route whose group is not
  * built yet: code 703, "Not implemented: <operation name> (<operationId>)".

@@ -74,7 +74,8 @@ static const struct api_input input_rule = {
 };
 
 /* Attributes of the "New Lead" activity, by where the lead came from. */
-#define NEW_LEAD_API_ATTRS	"{\"Source Type\":\"Web service API\"}"
+static const char *new_lead_attrs(struct call *c, const char *source,
+		    const char *method);
 
 /* The repository's actions are the API's keywords, in the same order. */
 static_assert((int)LEAD_CREATE_OR_UPDATE == (int)ACT_CREATE_OR_UPDATE &&
@@ -838,7 +839,7 @@ api_leads_sync(struct call *c, struct resp *r)
 		goto out;
 	sy.n = n;
 	sy.lookup = ru.lookup;
-	sy.new_lead_attrs = NEW_LEAD_API_ATTRS;
+	sy.new_lead_attrs = new_lead_attrs(c, "Web service API", "syncLead");
 	sy.arena = &c->app->arena;
 	if ((e = repo_leads_sync(c->app->db, &sy)) != 0) {
 		e = err_from_repo(e);
@@ -869,6 +870,23 @@ add_str(struct json_object *o, const char *key, const char *v)
 {
 	json_object_object_add(o, key, v != NULL ?
 	    json_object_new_string(v) : NULL);
+}
+
+/*
+ * New Lead's attributes (§B.1.2, §B.1.6): how the lead came (Source
+ * Type), the API call that made it, the API user and the request id.
+ */
+static const char *
+new_lead_attrs(struct call *c, const char *source, const char *method)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_str(o, "Source Type", source);
+	add_str(o, "API Method Name", method);
+	add_str(o, "Modifying User", c->client != NULL ? c->client->name :
+	    NULL);
+	add_str(o, "Request Id", c->request_id);
+	return json_text(c, o);
 }
 
 /*
@@ -976,7 +994,7 @@ api_leads_push(struct call *c, struct resp *r)
 	}
 	sy.n = n;
 	sy.lookup = ru.lookup;
-	sy.new_lead_attrs = NEW_LEAD_API_ATTRS;
+	sy.new_lead_attrs = new_lead_attrs(c, "Web service API", "pushLead");
 	sy.push = &push;
 	sy.arena = &c->app->arena;
 	if ((e = repo_leads_sync(c->app->db, &sy)) != 0) {
@@ -1051,6 +1069,7 @@ api_leads_submit_form(struct call *c, struct resp *r)
 {
 	struct json_object *body = c->req->json, *input = NULL, *item;
 	struct json_object *fields = NULL, *visitor = NULL, *ck = NULL;
+	struct json_object *v = NULL;
 	struct repo_form form;
 	struct repo_program prog;
 	struct lead_form_fill ff;
@@ -1138,7 +1157,15 @@ api_leads_submit_form(struct call *c, struct resp *r)
 	ff.cookie = cookie;
 	sy.action = LEAD_CREATE_OR_UPDATE;
 	sy.lookup = ru.lookup;
-	sy.new_lead_attrs = "{\"Source Type\":\"Web form fillout\"}";
+	sy.new_lead_attrs = new_lead_attrs(c, "Web form fillout",
+	    "submitForm");
+	/* §A.4.4: a form's changes; the page when visitorData names it. */
+	sy.change_source = "Web form fillout";
+	sy.change_reason = "Form fill-out";
+	if (visitor != NULL && json_object_object_get_ex(visitor, "pageURL",
+	    &v) && json_object_is_type(v, json_type_string))
+		sy.change_reason = arena_printf(&c->app->arena,
+		    "Form fill-out, URL: %s", json_object_get_string(v));
 	sy.form = &ff;
 	sy.n = 1;
 	sy.arena = &c->app->arena;

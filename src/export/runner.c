@@ -72,6 +72,7 @@
 #include "util/config.h"
 #include "util/log.h"
 #include "util/num.h"
+#include "util/stopsig.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 
@@ -83,56 +84,6 @@
 #define FILES_PER_SWEEP		100
 #define PURGE_PER_SWEEP		500
 #define PATH_BYTES		4096
-
-static volatile sig_atomic_t runner_stop;
-
-static void
-on_stop(int sig)
-{
-	(void)sig;
-	runner_stop = 1;
-}
-
-/*
- * SA_RESTART, so database and file I/O go on after a signal; nanosleep
- * is interrupted all the same (signal(7)), so naps end at once.
- */
-static int
-setup_signals(void)
-{
-	static const int stops[] = { SIGTERM, SIGINT, SIGUSR1 };
-	struct sigaction sa;
-	sigset_t none;
-	size_t i;
-	int r = 0;
-
-	memset(&sa, 0, sizeof(sa));
-	(void)sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	sa.sa_handler = on_stop;
-	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		r |= sigaction(stops[i], &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	r |= sigaction(SIGHUP, &sa, NULL);
-	r |= sigaction(SIGPIPE, &sa, NULL);
-	sa.sa_handler = SIG_DFL;
-	r |= sigaction(SIGCHLD, &sa, NULL);
-	(void)sigemptyset(&none);
-	r |= sigprocmask(SIG_SETMASK, &none, NULL);
-	return r == 0 ? 0 : -1;
-}
-
-/* Sleeps ms milliseconds or until a stop signal. */
-static void
-nap(int64_t ms)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(ms / 1000);
-	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
-	if (!runner_stop)
-		(void)nanosleep(&ts, NULL);
-}
 
 static bool
 stopping(const struct export_runner *r)
@@ -742,14 +693,14 @@ loop(struct export_runner *r)
 	int64_t now;
 	int e;
 
-	while (!runner_stop) {
+	while (!stopsig_stop) {
 		db_revive_idle(r->db);
 		if (db_ensure(r->db) != 0) {
-			nap(POLL_MS * 2);
+			stopsig_nap(POLL_MS * 2);
 			continue;
 		}
 		if (export_runner_sweep(r) < 0) {
-			nap(POLL_MS);
+			stopsig_nap(POLL_MS);
 			continue;
 		}
 		now = time_mono_ms();
@@ -759,7 +710,7 @@ loop(struct export_runner *r)
 		}
 		if ((e = export_runner_step(r)) > 0)
 			continue;
-		nap(POLL_MS);
+		stopsig_nap(POLL_MS);
 	}
 	return RUNNER_EXIT_OK;
 }
@@ -774,13 +725,13 @@ export_runner_run(const struct export_runner_args *a)
 	memset(&r, 0, sizeof(r));
 	/* A runner must not outlive its master. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
-	    getppid() != a->master || setup_signals() != 0)
+	    getppid() != a->master || stopsig_setup() != 0)
 		goto out;
 	(void)prctl(PR_SET_NAME, RUNNER_PROC_NAME);
 	if (sodium_init() < 0 ||
 	    export_runner_init(&r, a->cfg, a->index) != 0)
 		goto out;
-	r.stop = &runner_stop;
+	r.stop = &stopsig_stop;
 	if (db_open(&r.db, a->cfg, &repo_schema, true) != 0) {
 		log_err("export runner %u: cannot open the database; exiting",
 		    a->index);

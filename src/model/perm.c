@@ -32,6 +32,8 @@ static const char *const names[PERM__MAX] = {
 	    "Read-Write Schema Standard Field",
 	[PERM_READ_WRITE_SCHEMA_CUSTOM_FIELD] =
 	    "Read-Write Schema Custom Field",
+	[PERM_READ_ONLY_ACTIVITY] = "Read-Only Activity",
+	[PERM_READ_WRITE_ACTIVITY] = "Read-Write Activity",
 };
 
 static_assert(sizeof(names) / sizeof(names[0]) == PERM__MAX,
@@ -57,6 +59,7 @@ static const struct {
 	{ PERM_READ_WRITE_CUSTOM_OBJECT, PERM_READ_ONLY_CUSTOM_OBJECT },
 	{ PERM_READ_WRITE_CUSTOM_OBJECT_TYPE,
 	    PERM_READ_ONLY_CUSTOM_OBJECT_TYPE },
+	{ PERM_READ_WRITE_ACTIVITY, PERM_READ_ONLY_ACTIVITY },
 };
 
 /*

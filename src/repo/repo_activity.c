@@ -1,6 +1,8 @@
 /*
  * The activity log (repo_activity.h).
  */
+#include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,16 +11,47 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
+#include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
+#include "util/timeutil.h"
 #include "util/xmalloc.h"
 
 enum activity_stmt {
 	ACTIVITY_STMT_INSERT,
 	ACTIVITY_STMT_LIST_BY_LEAD,
 	ACTIVITY_STMT_UPDATE_LEAD,
+	ACTIVITY_STMT_TYPES,
+	ACTIVITY_STMT_START,
+	ACTIVITY_STMT_MAX_ID,
+	ACTIVITY_STMT_PAGE_SCAN,
+	ACTIVITY_STMT_PAGE_LEADS,
+	ACTIVITY_STMT_PRUNE,
+	ACTIVITY_STMT_CLASSES,
 	ACTIVITY_STMT__MAX
 };
+
+/* Placeholders of the padded IN lists of a page (repo_activity.h). */
+#define Q10	"?,?,?,?,?,?,?,?,?,?"
+#define Q30	Q10 "," Q10 "," Q10
+
+static_assert(ACTIVITY_FILTER_TYPES == 10 && ACTIVITY_FILTER_ASSETS == 10 &&
+    ACTIVITY_FILTER_LEADS == 30, "the IN lists of the page statements");
+
+/* The columns of a page row (ACTIVITY_COL_*). */
+#define PAGE_COLUMNS \
+	"SELECT a.id, a.lead_id, " \
+	"DATE_FORMAT(a.activity_date, '%Y-%m-%d %H:%i:%s.%f'), " \
+	"a.activity_type_id, a.campaign_id, a.primary_value_id, " \
+	"a.primary_value, a.attributes FROM activity a WHERE "
+/* The filters after the id range, both page statements alike. */
+#define PAGE_FILTERS \
+	"a.id > ? AND a.id <= ? " \
+	"AND (? = 0 OR a.activity_type_id IN (" Q10 ")) " \
+	"AND (? = 0 OR a.primary_value_id IN (" Q10 ")) " \
+	"AND (? = 0 OR EXISTS (SELECT 1 FROM list_member m " \
+	"WHERE m.list_id = ? AND m.lead_id = a.lead_id)) " \
+	"ORDER BY a.id LIMIT ?"
 
 static const char *const sql[ACTIVITY_STMT__MAX] = {
 	[ACTIVITY_STMT_INSERT] =
@@ -32,6 +65,28 @@ static const char *const sql[ACTIVITY_STMT__MAX] = {
 	    "ORDER BY id LIMIT ?",
 	[ACTIVITY_STMT_UPDATE_LEAD] =
 	    "UPDATE activity SET lead_id = ? WHERE lead_id = ?",
+	[ACTIVITY_STMT_TYPES] =
+	    "SELECT t.id, t.name, t.description, t.primary_attribute, "
+	    "t.primary_type, x.name, x.data_type FROM activity_type t "
+	    "LEFT JOIN activity_type_attr x ON x.type_id = t.id "
+	    "ORDER BY t.id, x.position",
+	[ACTIVITY_STMT_START] =
+	    "SELECT id FROM activity WHERE activity_date >= ? "
+	    "ORDER BY activity_date, id LIMIT 1",
+	[ACTIVITY_STMT_MAX_ID] =
+	    "SELECT COALESCE(MAX(id), 0) FROM activity",
+	[ACTIVITY_STMT_PAGE_SCAN] = PAGE_COLUMNS PAGE_FILTERS,
+	[ACTIVITY_STMT_PAGE_LEADS] =
+	    PAGE_COLUMNS "a.lead_id IN (" Q30 ") AND " PAGE_FILTERS,
+	/*
+	 * By the (type, date) index: the range of one type before a date,
+	 * oldest first, and nothing of another type.
+	 */
+	[ACTIVITY_STMT_PRUNE] =
+	    "DELETE FROM activity WHERE activity_type_id = ? AND "
+	    "activity_date < ? ORDER BY activity_date LIMIT ?",
+	[ACTIVITY_STMT_CLASSES] =
+	    "SELECT id, retention_class FROM activity_type ORDER BY id",
 };
 
 const struct db_stmt_set repo_activity_sql = {
@@ -172,4 +227,182 @@ repo_activity_attrs(struct json_object *o)
 	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_types(struct db *db, struct arena *a, struct db_text_rows *out)
+{
+	memset(out, 0, sizeof(*out));
+	return db_select_text(db, stmt(db, ACTIVITY_STMT_TYPES), NULL, a,
+	    ACTIVITY_TYPE_NCOLS, 100000, "repo_activity_types", out);
+}
+
+/* A UTC time in milliseconds as DATETIME(3) text. */
+static void
+db_time_ms(int64_t ms, char out[32])
+{
+	int64_t days = ms / 86400000, sod = ms % 86400000, y;
+	int m, d;
+
+	time_civil_from_days(days, &y, &m, &d);
+	snprintf(out, 32, "%04lld-%02d-%02d %02d:%02d:%02d.%03d",
+	    (long long)y, m, d, (int)(sod / 3600000),
+	    (int)(sod / 60000 % 60), (int)(sod / 1000 % 60),
+	    (int)(sod % 1000));
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_start(struct db *db, int64_t since_ms, int64_t *first)
+{
+	MYSQL_BIND in[1];
+	char when[32];
+	unsigned long len;
+	int r;
+
+	*first = 0;
+	db_time_ms(since_ms < 0 ? 0 : since_ms, when);
+	len = strlen(when);
+	memset(in, 0, sizeof(in));
+	bind_str(&in[0], when, &len);
+	r = db_query_i64(db, stmt(db, ACTIVITY_STMT_START), in, first,
+	    "repo_activity_start");
+	if (r == -REPO_ERR_NOT_FOUND) {
+		*first = 0;
+		r = 0;
+	}
+	return r;
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_max_id(struct db *db, int64_t *max)
+{
+	*max = 0;
+	return db_query_i64(db, stmt(db, ACTIVITY_STMT_MAX_ID), NULL, max,
+	    "repo_activity_max_id");
+}
+
+/*
+ * Binds a padded IN list: the n values (at most cap), NULL for the
+ * rest, after a flag that says whether the list filters at all.
+ */
+static void
+bind_in(MYSQL_BIND *b, const int64_t *flag, const int64_t *v, size_t n,
+    size_t cap)
+{
+	size_t i;
+
+	bind_i64(&b[0], flag);
+	for (i = 0; i < cap; i++)
+		if (i < n)
+			bind_i64(&b[1 + i], &v[i]);
+		else
+			bind_null(&b[1 + i]);
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_page(struct db *db, struct arena *a,
+    const struct activity_filter *f, int64_t after, int64_t upto, int limit,
+    struct db_text_rows *out)
+{
+	MYSQL_BIND in[ACTIVITY_FILTER_LEADS + 2 + 2 * (ACTIVITY_FILTER_TYPES +
+	    1) + 3];
+	static const int64_t yes = 1, no = 0;
+	int64_t lim = limit, list = f->list_id;
+	size_t k = 0;
+	enum activity_stmt s;
+
+	memset(out, 0, sizeof(*out));
+	if (f->ntypes > ACTIVITY_FILTER_TYPES ||
+	    f->nassets > ACTIVITY_FILTER_ASSETS ||
+	    f->nleads > ACTIVITY_FILTER_LEADS || limit < 1)
+		return -REPO_ERR_INVALID;
+	memset(in, 0, sizeof(in));
+	s = f->nleads > 0 ? ACTIVITY_STMT_PAGE_LEADS : ACTIVITY_STMT_PAGE_SCAN;
+	if (f->nleads > 0) {
+		for (; k < ACTIVITY_FILTER_LEADS; k++)
+			if (k < f->nleads)
+				bind_i64(&in[k], &f->leads[k]);
+			else
+				bind_null(&in[k]);
+	}
+	bind_i64(&in[k++], &after);
+	bind_i64(&in[k++], &upto);
+	bind_in(&in[k], f->ntypes > 0 ? &yes : &no, f->types, f->ntypes,
+	    ACTIVITY_FILTER_TYPES);
+	k += 1 + ACTIVITY_FILTER_TYPES;
+	bind_in(&in[k], f->nassets > 0 ? &yes : &no, f->assets, f->nassets,
+	    ACTIVITY_FILTER_ASSETS);
+	k += 1 + ACTIVITY_FILTER_ASSETS;
+	bind_i64(&in[k++], list != 0 ? &yes : &no);
+	bind_i64(&in[k++], &list);
+	bind_i64(&in[k++], &lim);
+	assert(k <= sizeof(in) / sizeof(in[0]));
+	return db_select_text(db, stmt(db, s), in, a, ACTIVITY_NCOLS,
+	    (size_t)limit, "repo_activity_page", out);
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_prune(struct db *db, int32_t type, int64_t before_ms, int max,
+    uint64_t *deleted)
+{
+	MYSQL_BIND in[3];
+	char when[32];
+	unsigned long wlen;
+	int64_t lim = max;
+
+	*deleted = 0;
+	db_time_ms(before_ms < 0 ? 0 : before_ms, when);
+	wlen = strlen(when);
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &type);
+	bind_str(&in[1], when, &wlen);
+	bind_i64(&in[2], &lim);
+	return db_exec_n(db, stmt(db, ACTIVITY_STMT_PRUNE), in, deleted,
+	    "repo_activity_prune");
+}
+
+struct classes_fetch {
+	struct activity_class	*out;
+	size_t			 max, n;
+};
+
+static int
+class_cb(void *arg, char **v, const unsigned long *lens)
+{
+	struct classes_fetch *f = arg;
+	struct activity_class *c;
+
+	(void)lens;
+	if (f->n == f->max)
+		return 0;
+	c = &f->out[f->n++];
+	c->type = (int32_t)db_col_i64(v[0]);
+	snprintf(c->cls, sizeof(c->cls), "%s", v[1] != NULL ? v[1] : "");
+	return 0;
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_classes(struct db *db, struct activity_class *out, size_t max,
+    size_t *n)
+{
+	struct classes_fetch f = { out, max, 0 };
+	MYSQL_STMT *st;
+	int r;
+
+	*n = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	st = stmt(db, ACTIVITY_STMT_CLASSES);
+	if ((r = db_exec(db, st, NULL, "repo_activity_classes")) != 0 ||
+	    (r = db_fetch_rows(db, st, 2, class_cb, &f,
+	    "repo_activity_classes")) != 0)
+		return r;
+	*n = f.n;
+	return 0;
 }

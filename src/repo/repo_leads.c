@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
 #include <mysql.h>
 
 #include "db/bind.h"
@@ -63,6 +64,9 @@ const struct db_stmt_set repo_leads_sql = {
 #define DEFAULT_PARTITION	1
 
 static const int64_t zero64 = 0;
+
+/* Reason and Source of a change an API call makes (§A.4.4). */
+#define CHANGE_API	"Web service API"
 
 static MYSQL_STMT *
 stmt(struct db *db, enum leads_stmt s)
@@ -621,6 +625,8 @@ struct plan {
 	/* Sorted distinct claim keys. */
 	uint64_t		*claims;
 	size_t			 nclaims;
+	/* The locked leads as they were: id, then every slot's column. */
+	struct db_text_rows	 old;
 };
 
 static bool
@@ -861,6 +867,51 @@ group_of_text(struct plan *pl, const char *text, size_t len)
 }
 
 /*
+ * Reads and locks (FOR UPDATE) the leads ids (sorted), one record each
+ * by primary key, into *t: the id, then the column of every slot.  The
+ * ids come from a derived table joined to lead by primary key (see
+ * lookup()).  A locking read sees the newest committed row and the
+ * transaction's own writes, never an older snapshot.
+ */
+static int
+read_slots(struct db *db, struct plan *pl, const int64_t *ids, size_t n,
+    const char *what, struct db_text_rows *t)
+{
+	struct buf b;
+	struct params p;
+	size_t np = padded(n), i;
+	int r = -REPO_ERR_INVALID;
+
+	memset(t, 0, sizeof(*t));
+	buf_init(&b, SQL_MAX_BYTES);
+	params_init(&p, np);
+	if (np == 0)
+		goto out;
+	buf_adds(&b, "SELECT l.`id`");
+	for (i = 0; i < pl->nslots; i++) {
+		buf_adds(&b, ", ");
+		if (!add_ident(&b, "l.", pl->slots[i]->name))
+			goto out;
+	}
+	buf_adds(&b, " FROM (SELECT ? AS id");
+	for (i = 1; i < np; i++)
+		buf_adds(&b, " UNION ALL SELECT ?");
+	buf_adds(&b, ") AS v STRAIGHT_JOIN lead AS l FORCE INDEX (PRIMARY) "
+	    "ON l.`id` = v.id FOR UPDATE");
+	for (i = 0; i < np; i++)
+		if (i < n)
+			params_i64(&p, ids[i]);
+		else
+			params_null(&p);
+	r = query_text(db, dyn(db, &b, what), &p, pl->a, 1 + pl->nslots,
+	    (size_t)-1, what, t);
+out:
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
+}
+
+/*
  * Looks every key up (a consistent read: no gap locks), then locks the
  * single matches, one record each, in id order.  A lead deleted between
  * the two reads makes the run start again.
@@ -931,25 +982,11 @@ lookup(struct db *db, struct plan *pl)
 	r = 0;
 	if (nids == 0)
 		goto out;
-	buf_reset(&b);
-	params_clear(&p);
-	np = padded(nids);
-	params_init(&p, np);
 	qsort(ids, nids, sizeof(*ids), cmp_i64);
-	buf_adds(&b, "SELECT l.`id` FROM (SELECT ? AS id");
-	for (i = 1; i < np; i++)
-		buf_adds(&b, " UNION ALL SELECT ?");
-	buf_adds(&b, ") AS v STRAIGHT_JOIN lead AS l FORCE INDEX (PRIMARY) "
-	    "ON l.`id` = v.id FOR UPDATE");
-	for (i = 0; i < np; i++)
-		if (i < nids)
-			params_i64(&p, ids[i]);
-		else
-			params_null(&p);
-	if ((r = query_text(db, dyn(db, &b, "repo_leads_sync lock"), &p,
-	    pl->a, 1, (size_t)-1, "repo_leads_sync lock", &t)) != 0)
+	if ((r = read_slots(db, pl, ids, nids, "repo_leads_sync lock",
+	    &pl->old)) != 0)
 		goto out;
-	if (t.count != nids) {
+	if (pl->old.count != nids) {
 		log_info("repo_leads_sync: a matched lead went away; again");
 		r = -REPO_ERR_DEADLOCK;
 	}
@@ -1274,9 +1311,13 @@ struct act_row {
 	int64_t		 lead_id;
 	int64_t		 primary_id;	/* 0: NULL */
 	const char	*primary_value;	/* NULL: NULL */
+	const char	*attrs;		/* NULL: the statement's */
 };
 
-/* Inserts n activities of one type and attributes in one statement. */
+/*
+ * Inserts n activities of one type in one statement (more only past the
+ * placeholder limit), each with its own attributes or else attrs.
+ */
 static int
 insert_activities(struct db *db, int type, const struct act_row *rows,
     size_t n, const char *attrs)
@@ -1308,7 +1349,8 @@ insert_activities(struct db *db, int type, const struct act_row *rows,
 			else
 				params_null(&p);
 			params_str(&p, rows[i].primary_value);
-			params_str(&p, attrs != NULL ? attrs : "{}");
+			params_str(&p, rows[i].attrs != NULL ? rows[i].attrs :
+			    attrs != NULL ? attrs : "{}");
 		}
 		if ((r = exec_dyn(db, dyn(db, &b, "repo_leads_sync activity"),
 		    &p, "repo_leads_sync activity")) != 0)
@@ -1317,6 +1359,45 @@ insert_activities(struct db *db, int type, const struct act_row *rows,
 	params_clear(&p);
 	buf_clear(&b);
 	return r;
+}
+
+/* The text of a string value of slot name in w, or NULL. */
+static const struct lead_value *
+slot_str(const struct plan *pl, const struct wrow *w, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < pl->nslots; k++)
+		if (strcmp(pl->slots[k]->name, name) == 0)
+			return w->vals[k].kind == LV_STR && w->vals[k].len > 0 ?
+			    &w->vals[k] : NULL;
+	return NULL;
+}
+
+/*
+ * A created lead's full name, first and last name with a space between
+ * (Delete Lead's), cut to the column's 255 bytes at a character; NULL
+ * when it has neither.
+ */
+static const char *
+full_name(struct plan *pl, const struct wrow *w)
+{
+	const struct lead_value *f = slot_str(pl, w, "firstName");
+	const struct lead_value *l = slot_str(pl, w, "lastName");
+	size_t n = 255;
+	char *s;
+
+	if (f == NULL && l == NULL)
+		return NULL;
+	s = arena_printf(pl->a, "%.*s%s%.*s", f != NULL ? (int)f->len : 0,
+	    f != NULL ? f->s : "", f != NULL && l != NULL ? " " : "",
+	    l != NULL ? (int)l->len : 0, l != NULL ? l->s : "");
+	if (s == NULL || strlen(s) <= n)
+		return s;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;		/* not inside a UTF-8 sequence */
+	s[n] = '\0';
+	return s;
 }
 
 /* "New Lead" (12) for every lead created. */
@@ -1330,11 +1411,137 @@ new_lead_activities(struct db *db, struct plan *pl)
 	if (pl->ncrows == 0)
 		return 0;
 	rows = xcalloc(pl->ncrows, sizeof(*rows));
-	for (i = 0; i < pl->ncrows; i++)
+	for (i = 0; i < pl->ncrows; i++) {
 		rows[i].lead_id = pl->crows[i].id;
+		rows[i].primary_id = pl->crows[i].id;
+		rows[i].primary_value = full_name(pl, &pl->crows[i]);
+	}
 	r = insert_activities(db, ACT_NEW_LEAD, rows, pl->ncrows,
 	    pl->s->new_lead_attrs);
 	free(rows);
+	return r;
+}
+
+/* The row of t (read_slots, sorted by id) whose id is id, or -1. */
+static long
+slots_row(const struct db_text_rows *t, int64_t id)
+{
+	size_t lo = 0, hi = t->count, mid;
+	int64_t v;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((v = db_text_i64(t, mid, 0)) == id)
+			return (long)mid;
+		if (v < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * Column k of row i of t as an activity shows a lead's value: the text
+ * of the value a lead read answers (a boolean "true" or "false", a time
+ * "YYYY-MM-DDTHH:MM:SSZ"), or NULL for none.
+ */
+static const char *
+slot_text(struct plan *pl, const struct db_text_rows *t, size_t i, size_t k)
+{
+	struct json_object *o;
+	const char *s;
+
+	o = lead_value_json(pl->slots[k], db_text_str(t, i, 1 + k),
+	    t->len[i * t->ncol + 1 + k]);
+	if (o == NULL)
+		return NULL;
+	s = arena_strdup(pl->a, json_object_get_string(o));
+	json_object_put(o);
+	return s;
+}
+
+/*
+ * "Change Data Value" (13) for every field of an updated lead whose value
+ * the batch changed, its old value read when the lead was locked and its
+ * new one read back after the updates: one locking read of the same rows
+ * (held already, so no new lock and no new order) and one multi-row
+ * INSERT.  A lead the batch created has its New Lead instead.
+ */
+static int
+change_activities(struct db *db, struct plan *pl)
+{
+	struct db_text_rows now;
+	struct act_row *rows = NULL;
+	struct json_object *o;
+	const char *reason, *source, *was, *is;
+	int64_t *ids = NULL;
+	const size_t key = 0;
+	size_t i, k, n = 0, nrows = 0, cap;
+	long oi, ni;
+	int r = 0;
+
+	if (pl->nurows == 0)
+		return 0;
+	reason = pl->s->change_reason != NULL ? pl->s->change_reason :
+	    CHANGE_API;
+	source = pl->s->change_source != NULL ? pl->s->change_source :
+	    CHANGE_API;
+	ids = xcalloc(pl->nurows, sizeof(*ids));
+	for (i = 0; i < pl->nurows; i++)
+		ids[n++] = pl->urows[i].id;
+	qsort(ids, n, sizeof(*ids), cmp_i64);
+	if ((r = read_slots(db, pl, ids, n, "repo_leads_sync changes",
+	    &now)) != 0 || (r = db_text_sort(&now, pl->a, &key, 1)) != 0 ||
+	    (r = db_text_sort(&pl->old, pl->a, &key, 1)) != 0)
+		goto out;
+	cap = pl->nurows * (pl->nslots + 1);
+	rows = xcalloc(cap, sizeof(*rows));
+	for (i = 0; i < pl->nurows; i++) {
+		struct wrow *w = &pl->urows[i];
+
+		if ((oi = slots_row(&pl->old, w->id)) < 0 ||
+		    (ni = slots_row(&now, w->id)) < 0) {
+			r = -REPO_ERR_INTERNAL;
+			goto out;
+		}
+		for (k = 0; k < pl->nslots; k++) {
+			if (w->vals[k].kind == LV_ABSENT)
+				continue;
+			was = slot_text(pl, &pl->old, (size_t)oi, k);
+			is = slot_text(pl, &now, (size_t)ni, k);
+			if ((was == NULL && is == NULL) || (was != NULL &&
+			    is != NULL && strcmp(was, is) == 0))
+				continue;
+			o = json_object_new_object();
+			json_object_object_add(o, "New Value", is != NULL ?
+			    json_object_new_string(is) : NULL);
+			json_object_object_add(o, "Old Value", was != NULL ?
+			    json_object_new_string(was) : NULL);
+			json_object_object_add(o, "Reason",
+			    json_object_new_string(reason));
+			json_object_object_add(o, "Source",
+			    json_object_new_string(source));
+			rows[nrows].lead_id = w->id;
+			rows[nrows].primary_id = pl->slots[k]->attr_id;
+			rows[nrows].primary_value = pl->slots[k]->display_name;
+			rows[nrows].attrs = arena_strdup(pl->a,
+			    json_object_to_json_string_ext(o,
+			    JSON_C_TO_STRING_PLAIN |
+			    JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_put(o);
+			if (rows[nrows++].attrs == NULL) {
+				r = -REPO_ERR_INTERNAL;
+				goto out;
+			}
+		}
+	}
+	if (nrows > 0)
+		r = insert_activities(db, ACT_CHANGE_DATA_VALUE, rows, nrows,
+		    NULL);
+out:
+	free(rows);
+	free(ids);
 	return r;
 }
 
@@ -1531,7 +1738,8 @@ sync_tx(struct db *db, void *arg)
 	if ((r = decide(&pl)) != 0 ||
 	    (r = create_rows(db, &pl)) != 0 ||
 	    (r = update_rows(db, &pl)) != 0 ||
-	    (r = new_lead_activities(db, &pl)) != 0)
+	    (r = new_lead_activities(db, &pl)) != 0 ||
+	    (r = change_activities(db, &pl)) != 0)
 		return r;
 	assign_ids(&pl);
 	if (s->push != NULL && (r = push_members(db, &pl)) != 0)
@@ -1608,6 +1816,16 @@ del_in(struct db *db, const char *head, const int64_t *ids, size_t n,
 	return r;
 }
 
+/*
+ * "Delete Lead" (37) of each lead deleted, read before the row goes:
+ * primary attribute the lead's id and full name (Get Deleted Leads).
+ */
+#define DELETE_LEAD_ACTIVITIES \
+	"INSERT INTO activity (lead_id, activity_type_id, activity_date, " \
+	"primary_value_id, primary_value, attributes) SELECT `id`, 37, " \
+	"UTC_TIMESTAMP(3), `id`, LEFT(TRIM(CONCAT_WS(' ', `firstName`, " \
+	"`lastName`)), 255), '{}' FROM lead WHERE `id`"
+
 static int
 delete_tx(struct db *db, void *arg)
 {
@@ -1629,6 +1847,9 @@ delete_tx(struct db *db, void *arg)
 	for (i = 0; i < t.count; i++)
 		found[nfound++] = db_text_i64(&t, i, 0);
 	if (nfound == 0)
+		goto out;
+	if ((r = del_in(db, DELETE_LEAD_ACTIVITIES, found, nfound, false,
+	    NULL, NULL)) != 0)
 		goto out;
 	if ((r = del_in(db, "DELETE FROM lead WHERE `id`", found, nfound,
 	    false, NULL, NULL)) != 0)

@@ -21,11 +21,19 @@
  *      so it sees what a batch that held the same claim committed), and
  *      one SELECT ... FOR UPDATE of the matched ids, in id order, each by
  *      primary key (no gap locks), so a matched lead cannot vanish before
- *      it is written;
+ *      it is written; it reads the columns the batch writes, the old
+ *      values of "Change Data Value";
  *   3. one multi-row INSERT ... RETURNING id of the new leads, one
  *      multi-row INSERT ... ON DUPLICATE KEY UPDATE per distinct set of
  *      updated columns, one multi-row INSERT of "New Lead" activities,
- *      what Push Lead and Submit Form add, and one DELETE of the claims.
+ *      one SELECT ... FOR UPDATE of the updated leads again (the same
+ *      ids, locked already: the new values) and one multi-row INSERT of
+ *      a "Change Data Value" activity per field a value changed, what
+ *      Push Lead and Submit Form add, and one DELETE of the claims.
+ *
+ * A multi-row INSERT splits only past the placeholder limit
+ * (MAX_STMT_PARAMS), which a batch of 300 reaches only when it changes
+ * some 40 fields of every lead.
  *
  * Nothing may read inside that transaction before the claims are taken:
  * the first read fixes the snapshot.  Every lock the batch takes is on a
@@ -203,6 +211,9 @@ struct lead_sync {
 	const struct lead_field		*lookup;	/* the lookup field */
 	int32_t				 partition;	/* 0: none named */
 	const char			*new_lead_attrs; /* New Lead activity */
+	/* Change Data Value's Reason and Source; NULL: "Web service API" */
+	const char			*change_reason;
+	const char			*change_source;
 	const struct lead_push		*push;		/* NULL: not a push */
 	const struct lead_form_fill	*form;		/* NULL: not a form */
 	struct lead_rec			*recs;

@@ -41,4 +41,11 @@ int	repo_lists_member_add(struct db *db, int32_t list_id,
  */
 int	repo_lists_members_move(struct db *db, int64_t to, int64_t from);
 
+/*
+ * How many members list_id has, counting at most cap (so *count <= cap;
+ * 0 for a list that does not exist).  Returns 0 or a negative repo_err.
+ */
+int	repo_lists_member_count(struct db *db, int32_t list_id, int64_t cap,
+	    int64_t *count);
+
 #endif

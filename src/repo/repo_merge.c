@@ -30,12 +30,19 @@
 
 enum merge_stmt {
 	MERGE_STMT_LEAD_DELETE,
+	MERGE_STMT_ACTIVITY,
 	MERGE_STMT__MAX
 };
 
 static const char *const sql[MERGE_STMT__MAX] = {
 	[MERGE_STMT_LEAD_DELETE] =
 	    "DELETE FROM lead WHERE id = ?",
+	/* Merge Leads (32): the winner, by id and name (as Delete Lead). */
+	[MERGE_STMT_ACTIVITY] =
+	    "INSERT INTO activity (lead_id, activity_type_id, activity_date, "
+	    "primary_value_id, primary_value, attributes) SELECT `id`, 32, "
+	    "UTC_TIMESTAMP(3), `id`, LEFT(TRIM(CONCAT_WS(' ', `firstName`, "
+	    "`lastName`)), 255), ? FROM lead WHERE `id` = ?",
 };
 
 const struct db_stmt_set repo_merge_sql = {
@@ -145,7 +152,8 @@ merge_tx(struct db *db, void *arg)
 {
 	struct merge_tx *m = arg;
 	struct json_object *o, *ids;
-	struct activity a;
+	char *attrs;
+	unsigned long alen;
 	MYSQL_STMT *up;
 	MYSQL_BIND in[2];
 	int64_t loser;
@@ -180,15 +188,17 @@ merge_tx(struct db *db, void *arg)
 	for (i = 0; i < m->nlosers; i++)
 		json_object_array_add(ids, json_object_new_int64(m->losers[i]));
 	o = json_object_new_object();
-	json_object_object_add(o, "Merged Lead IDs", ids);
+	json_object_object_add(o, "Merge IDs", ids);
 	json_object_object_add(o, "Merge Source",
-	    json_object_new_string("Web Service API"));
-	memset(&a, 0, sizeof(a));
-	a.lead_id = m->winner;
-	a.type = ACT_MERGE_LEADS;
-	a.attributes = repo_activity_attrs(o);
-	r = repo_activity_insert(db, &a);
-	free((char *)(uintptr_t)a.attributes);
+	    json_object_new_string("Web service API"));
+	json_object_object_add(o, "Merged in Sales",
+	    json_object_new_boolean(0));
+	attrs = repo_activity_attrs(o);
+	alen = strlen(attrs);
+	bind_str(&in[0], attrs, &alen);
+	bind_i64(&in[1], &m->winner);
+	r = db_exec(db, stmt(db, MERGE_STMT_ACTIVITY), in, "repo_merge");
+	free(attrs);
 	if (r != 0)
 		return r;
 	for (i = 0; i < m->nlosers; i++) {

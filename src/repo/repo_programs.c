@@ -93,7 +93,7 @@ static const char *const sql[PROGRAMS_STMT__MAX] = {
 	    "reached_success = reached_success OR VALUES(reached_success), "
 	    "updated_at = VALUES(updated_at)",
 	[PROGRAMS_STMT_MEMBER_LOCK] =
-	    "SELECT status_step FROM program_member "
+	    "SELECT status_step, acquired_by FROM program_member "
 	    "WHERE program_id = ? AND lead_id = ? FOR UPDATE",
 	[PROGRAMS_STMT_MEMBER_UPDATE_STATUS] =
 	    "UPDATE program_member SET status_step = ?, "
@@ -597,7 +597,7 @@ step_name(const struct repo_program *p, int64_t step)
 /* Records a status change of one member (activity 104). */
 static int
 status_activity(struct db *db, const struct repo_program *p, int64_t lead,
-    int64_t from, const struct repo_program_status *to)
+    int64_t from, bool acquired_by, const struct repo_program_status *to)
 {
 	struct activity a;
 	struct json_object *o;
@@ -613,6 +613,9 @@ status_activity(struct db *db, const struct repo_program *p, int64_t lead,
 	    json_object_new_string(to->name));
 	json_object_object_add(o, "Success",
 	    json_object_new_boolean(to->success));
+	json_object_object_add(o, "Acquired By",
+	    json_object_new_boolean(acquired_by));
+	json_object_object_add(o, "Program ID", json_object_new_int64(p->id));
 	memset(&a, 0, sizeof(a));
 	a.lead_id = lead;
 	a.type = ACT_CHANGE_PROGRAM_STATUS;
@@ -630,9 +633,10 @@ status_tx(struct db *db, void *arg)
 	struct status_tx *t = arg;
 	const struct repo_program_status *to = &t->p->statuses[t->st];
 	struct repo_status_change *c;
-	MYSQL_BIND in[4];
+	MYSQL_BIND in[4], res[2];
+	my_bool nul[2];
 	int32_t pid = t->p->id, step = to->step, success = to->success;
-	int64_t old;
+	int64_t old, acquired;
 	size_t i;
 	int r;
 
@@ -642,8 +646,12 @@ status_tx(struct db *db, void *arg)
 			continue;
 		bind_i32(&in[0], &pid);
 		bind_i64(&in[1], &c->lead_id);
-		r = get_i64(db, PROGRAMS_STMT_MEMBER_LOCK, in, &old,
-		    "repo_programs_member_status_update");
+		bind_out_i64(&res[0], &old, &nul[0]);
+		bind_out_i64(&res[1], &acquired, &nul[1]);
+		if ((r = db_exec(db, stmt(db, PROGRAMS_STMT_MEMBER_LOCK), in,
+		    "repo_programs_member_status_update")) == 0)
+			r = db_fetch_one(db, stmt(db, PROGRAMS_STMT_MEMBER_LOCK),
+			    res, "repo_programs_member_status_update");
 		if (r == -REPO_ERR_NOT_FOUND) {
 			r = repo_leads_lock(db, c->lead_id, NULL);
 			if (r != 0 && r != -REPO_ERR_NOT_FOUND)
@@ -664,7 +672,8 @@ status_tx(struct db *db, void *arg)
 		bind_i64(&in[3], &c->lead_id);
 		if ((r = run(db, PROGRAMS_STMT_MEMBER_UPDATE_STATUS, in,
 		    "repo_programs_member_status_update")) != 0 ||
-		    (r = status_activity(db, t->p, c->lead_id, old, to)) != 0)
+		    (r = status_activity(db, t->p, c->lead_id, old,
+		    acquired != 0, to)) != 0)
 			return r;
 		c->result = REPO_REC_UPDATED;
 	}

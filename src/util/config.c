@@ -159,6 +159,27 @@ static const struct config_key keys[] = {
 	  .offset = OFF(export_lease_secs), .min = 2, .max = 3600,
 	  .help = "seconds after which the job of a silent export runner "
 	    "is taken over" },
+	{ .name = "activity_pruner", .def = "true", .type = CONFIG_BOOL,
+	  .offset = OFF(activity_pruner), .min = 0, .max = 1,
+	  .help = "run the activity pruner on this host" },
+	{ .name = "activity_retention_days", .def = "761", .type = CONFIG_INT,
+	  .offset = OFF(activity_retention_days), .min = 0, .max = 36525,
+	  .help = "days activities are kept (the standard class); 0: "
+	    "for ever" },
+	{ .name = "activity_retention_high_volume_days", .def = "90",
+	  .type = CONFIG_INT,
+	  .offset = OFF(activity_retention_high_volume_days), .min = 0,
+	  .max = 36525,
+	  .help = "days high-volume activities (Change Data Value, Add to "
+	    "List, ...) are kept; 0: for ever" },
+	{ .name = "activity_retention_deleted_days", .def = "14",
+	  .type = CONFIG_INT, .offset = OFF(activity_retention_deleted_days),
+	  .min = 0, .max = 36525,
+	  .help = "days Delete Lead activities are kept; 0: for ever" },
+	{ .name = "activity_retention_new_lead_days", .def = "0",
+	  .type = CONFIG_INT, .offset = OFF(activity_retention_new_lead_days),
+	  .min = 0, .max = 36525,
+	  .help = "days New Lead activities are kept; 0: for ever" },
 	{ .name = "app_url", .def = "http://localhost", .type = CONFIG_STR,
 	  .offset = OFF(app_url), .min = 1, .max = 255,
 	  .help = "the address the url member of asset replies starts with "

@@ -55,6 +55,13 @@ struct config {
 	int	 export_daily_quota_mb;	/* 500; 0: no limit */
 	int	 export_lease_secs;	/* a runner's unrenewed claim lasts */
 
+	/* Activity retention (src/activity/pruner.c); days, 0: for ever. */
+	bool	 activity_pruner;	/* run the pruner on this host */
+	int	 activity_retention_days;		/* 761: 25 months */
+	int	 activity_retention_high_volume_days;	/* 90 */
+	int	 activity_retention_deleted_days;	/* 14 */
+	int	 activity_retention_new_lead_days;	/* 0 */
+
 	/* Assets (docs/assets.md). */
 	char	*app_url;		/* asset urls start with it */
 

@@ -51,6 +51,16 @@ time_mono_ms(void)
 
 /* See timeutil.h. */
 int64_t
+time_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* See timeutil.h. */
+int64_t
 time_mono_us(void)
 {
 	struct timespec ts;

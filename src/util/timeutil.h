@@ -17,6 +17,8 @@ void	time_civil_from_days(int64_t z, int64_t *y, int *m, int *d);
 int64_t	time_mono_ms(void);
 /* CLOCK_MONOTONIC in microseconds. */
 int64_t	time_mono_us(void);
+/* CLOCK_REALTIME (UTC) in milliseconds since the epoch. */
+int64_t	time_now_ms(void);
 
 /* A time as the API writes it: "YYYY-MM-DDTHH:MM:SSZ", and its NUL. */
 #define TIME_ISO_BYTES	21

@@ -61,7 +61,11 @@ expect_sql "their cookie moved to the winner" \
     "SELECT lead_id FROM lead_cookie WHERE cookie = '${cookie}9'" "$w"
 expect_sql "a Merge Leads activity lists the merged ids" \
     "SELECT attributes FROM activity WHERE lead_id = $w AND activity_type_id = 32" \
-    "{\"Merged Lead IDs\":[$l1,$l2],\"Merge Source\":\"Web Service API\"}"
+    "{\"Merge IDs\":[$l1,$l2],\"Merge Source\":\"Web service API\",\"Merged in Sales\":false}"
+expect_sql "its primary attribute is the winner, by id and name" \
+    "SELECT CONCAT_WS('|', primary_value_id, primary_value) FROM activity
+     WHERE lead_id = $w AND activity_type_id = 32" \
+    "$w|Ann"
 expect_sql "the losers' activities moved too" \
     "SELECT COUNT(*) FROM activity WHERE lead_id IN ($l1, $l2)" "0"
 api GET "/rest/v1/leads/$w/listMembership.json"

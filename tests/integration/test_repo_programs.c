@@ -354,6 +354,7 @@ test_member_status(void **state)
 	size_t n;
 	int64_t a, b;
 	int32_t pid;
+	char want[256];
 
 	(void)state;
 	pid = program_new("Webinar");
@@ -413,9 +414,11 @@ test_member_status(void **state)
 	assert_int_equal(rows[0].type, ACT_CHANGE_PROGRAM_STATUS);
 	assert_int_equal(rows[0].primary_id, pid);
 	assert_string_equal(rows[0].primary_value, "Webinar");
-	assert_string_equal(rows[0].attributes, "{\"Old Status ID\":1,"
+	snprintf(want, sizeof(want), "{\"Old Status ID\":1,"
 	    "\"Old Status\":\"Not in Program\",\"New Status ID\":3,"
-	    "\"New Status\":\"Registered\",\"Success\":false}");
+	    "\"New Status\":\"Registered\",\"Success\":false,"
+	    "\"Acquired By\":false,\"Program ID\":%d}", (int)pid);
+	assert_string_equal(rows[0].attributes, want);
 	assert_non_null(strstr(rows[1].attributes,
 	    "\"New Status\":\"Attended\",\"Success\":true"));
 	repo_activity_list_free(rows, n);
@@ -429,6 +432,7 @@ test_lists_forms_campaigns(void **state)
 	struct repo_missing miss;
 	int64_t leads[2], bogus[2];
 	int32_t list, id, pid, got;
+	char want[128];
 
 	(void)state;
 	leads[0] = lead_new("a@example.com", "");
@@ -459,8 +463,24 @@ test_lists_forms_campaigns(void **state)
 	/* An "Add to List" activity per lead added, not per call. */
 	assert_int_equal(int_of("SELECT COUNT(*) FROM activity WHERE "
 	    "activity_type_id = 24 AND primary_value_id = %d", list), 2);
+	/* Named by the list, with its id and the API's Source. */
+	snprintf(want, sizeof(want), "L {\"List ID\":%d,\"Source\":\"Web "
+	    "service API\"}", list);
+	assert_string_equal(str_of("SELECT GROUP_CONCAT(DISTINCT CONCAT("
+	    "primary_value, ' ', attributes)) FROM activity WHERE "
+	    "activity_type_id = 24"), want);
 
 	pid = program_new("Form Program");
+	/* A list of a program is named "<program>.<list>". */
+	assert_int_equal(int_of("SELECT COUNT(*) FROM program WHERE id = %d",
+	    pid), 1);
+	sql("UPDATE static_list SET program_id = %d WHERE id = %d", pid, list);
+	leads[1] = lead_new("c@example.com", "");
+	assert_int_equal(repo_lists_member_add(db, list, &leads[1], 1,
+	    &miss), 0);
+	assert_string_equal(str_of("SELECT primary_value FROM activity WHERE "
+	    "activity_type_id = 24 AND lead_id = %lld", (long long)leads[1]),
+	    "Form Program.L");
 	assert_int_equal(repo_forms_insert(db, "F", pid, fields, 3,
 	    &id, &miss), 0);
 	assert_string_equal(str_of("SELECT GROUP_CONCAT(field_name ORDER BY "
@@ -678,6 +698,7 @@ test_merge(void **state)
 	struct lead_schema s;
 	struct merge_fix f;
 	int64_t losers[2], missing;
+	char want[256];
 
 	(void)state;
 	merge_fixture(&f);
@@ -709,11 +730,13 @@ test_merge(void **state)
 	    "lead_id <> %lld", (long long)f.w), 0);
 	assert_int_equal(int_of("SELECT COUNT(*) FROM activity WHERE "
 	    "activity_type_id = 12"), 3);
+	snprintf(want, sizeof(want), "{\"Merge IDs\":[%lld,%lld],\"Merge "
+	    "Source\":\"Web service API\",\"Merged in Sales\":false}",
+	    (long long)f.l1, (long long)f.l2);
 	assert_string_equal(str_of("SELECT attributes FROM activity WHERE "
-	    "activity_type_id = 32 AND lead_id = %lld", (long long)f.w),
-	    str_of("SELECT '{\"Merged Lead IDs\":[%lld,%lld],\"Merge "
-	    "Source\":\"Web Service API\"}'", (long long)f.l1,
-	    (long long)f.l2));
+	    "activity_type_id = 32 AND lead_id = %lld", (long long)f.w), want);
+	assert_int_equal(int_of("SELECT primary_value_id FROM activity WHERE "
+	    "activity_type_id = 32"), f.w);
 	lead_schema_clear(&s);
 }
 

@@ -41,8 +41,10 @@ export MAUTO_DB_USER=${MAUTO_TEST_DB_USER:-mauto}
 export MAUTO_DB_PASSWORD=${MAUTO_TEST_DB_PASSWORD:-}
 unset MAUTO_WORKERS MAUTO_LISTEN MAUTO_MAX_REQUESTS
 # The checks below count workers as the master's children: the export
-# runners are off, except in their own section at the end.
+# runners and the activity pruner are off, except in their own sections
+# at the end.
 export MAUTO_EXPORT_RUNNER=off
+export MAUTO_ACTIVITY_PRUNER=off
 
 tmp=$(mktemp -d /tmp/mauto-process.XXXXXX)
 conf=$tmp/mautod.conf
@@ -475,6 +477,42 @@ stop "$m"
 rc=$?
 check "exit status 0 after SIGTERM with runners (got $rc)" test "$rc" -eq 0
 check "no runner is left behind" test -z "$(runners_of "$m")"
+
+# --- the activity pruner: supervised next to the workers -------------------
+# src/prune/pruner.c: with activity_pruner on, the master keeps one pruner
+# process (named mautod-prune), respawns it when it dies, replaces it on
+# SIGHUP and stops it on SIGTERM.
+pruner_of()
+{
+	pgrep -P "$1" -x mautod-prune
+}
+pruner_is_new()
+{
+	local now
+	now=$(pruner_of "$m")
+	[ -n "$now" ] && [ "$now" != "$1" ]
+}
+MAUTO_ACTIVITY_PRUNER=on start_unix p --workers 1
+m=$master
+check "an activity pruner runs beside the workers" \
+    wait_for "$TIMEOUT" pruner_of "$m"
+check "workers are still counted apart" \
+    test "$(pgrep -P "$m" -x mautod | wc -l)" -eq 1
+victim=$(pruner_of "$m")
+kill -KILL "$victim" 2>/dev/null
+check "a killed pruner is respawned" \
+    wait_for "$TIMEOUT" pruner_is_new "$victim"
+check "its death is logged" grep -q \
+    "activity pruner $victim died unexpectedly: killed by signal 9" \
+    "$tmp/p.log"
+old=$(pruner_of "$m")
+kill -HUP "$m"
+check "SIGHUP replaces the pruner" wait_for "$TIMEOUT" pruner_is_new "$old"
+stop "$m"
+rc=$?
+check "exit status 0 after SIGTERM with the pruner (got $rc)" \
+    test "$rc" -eq 0
+check "no pruner is left behind" test -z "$(pruner_of "$m")"
 
 # --- sd_notify: READY, RELOADING, STOPPING (Type=notify) -------------------
 # A datagram socket stands in for systemd's NOTIFY_SOCKET; every message

@@ -79,7 +79,7 @@ static struct {
 	enum lead_action	 action;
 	char			 lookup[LF_NAME_BYTES];
 	int32_t			 partition;
-	char			 new_attrs[128];
+	char			 new_attrs[256];
 	bool			 is_push, is_form;
 	int			 push_status;
 	bool			 status_given;
@@ -730,7 +730,8 @@ test_sync_ok(void **state)
 	assert_false(mock.is_push);
 	assert_false(mock.is_form);
 	assert_string_equal(mock.new_attrs, "{\"Source Type\":\"Web service "
-	    "API\"}");
+	    "API\",\"API Method Name\":\"syncLead\",\"Modifying User\":null,"
+	    "\"Request Id\":\"1a2b#3c4d5e6f7a8\"}");
 	assert_int_equal(mock.n, 2);
 	assert_int_equal(mock.recs[0].ncols, 2);
 	assert_string_equal(mock.keytext[0], "ann@example.com");
@@ -1083,7 +1084,8 @@ test_submit_form_ok(void **state)
 	assert_string_equal(mock.lookup, "email");
 	assert_string_equal(mock.cookie, COOKIE);
 	assert_string_equal(mock.new_attrs, "{\"Source Type\":\"Web form "
-	    "fillout\"}");
+	    "fillout\",\"API Method Name\":\"submitForm\",\"Modifying User\":"
+	    "null,\"Request Id\":\"1a2b#3c4d5e6f7a8\"}");
 	/* Without programId, the form's program. */
 	assert_string_equal(mock.attrs, "{\"Webform ID\":3,\"Webform Name\":"
 	    "\"Signup\",\"Form Fields\":{\"email\":\"a@b.io\",\"firstName\":"

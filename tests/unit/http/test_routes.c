@@ -19,7 +19,7 @@
 #include "http/router.h"
 #include "util/arena.h"
 
-#define DOCUMENTED_ROUTES	132
+#define DOCUMENTED_ROUTES	137
 /* Variants real clients send (scripts/gen-routes.py VARIANTS). */
 #define VARIANT_ROUTES		2
 
@@ -193,7 +193,8 @@ first_columns(char *line, int n)
 /*
  * docs/operations.tsv is the interface's list of operations with this
  * project's columns (handler, body, path_types) appended: its first seven
- * columns equal the reference list, row for row.
+ * columns equal the reference list, row for row; rows after its last
+ * are operations beyond it.
  */
 static void
 test_operations_copy_matches_shared(void **state)
@@ -209,11 +210,16 @@ test_operations_copy_matches_shared(void **state)
 		skip();
 	a = fopen(srcpath("docs/operations.tsv"), "r");
 	assert_non_null(a);
+	/*
+	 * The interface specification's rows come first and unchanged; the
+	 * rows after them are operations beyond it (docs/api.md), which
+	 * the shared copy does not list.
+	 */
 	do {
 		ra = fgets(la, sizeof(la), a);
 		rb = fgets(lb, sizeof(lb), b);
-		assert_true((ra == NULL) == (rb == NULL));
-		if (ra == NULL)
+		assert_true(ra != NULL || rb == NULL);
+		if (rb == NULL)
 			break;
 		first_columns(la, 7);
 		first_columns(lb, 7);
