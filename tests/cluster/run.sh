@@ -43,7 +43,7 @@ patterns=("$@")
 # log, the rate limit, token expiry, overload), the SMTP send, read-only
 # suggestions, and the single server's outage; the t*.py tests below
 # cover node and host loss and the limits across hosts.
-CLUSTER_HTTP="*.case t_co_filters.sh t_co_lifecycle.sh t_ctl_reset.sh
+CLUSTER_HTTP="*.case t_activities_* t_co_filters.sh t_co_lifecycle.sh t_ctl_reset.sh
 t_db_idle_close.sh t_emails.sh t_emails_v2.sh t_export_* t_leadfields_*
 t_leads_* t_lp_templates.sh t_lpt_browse_cache.sh t_merge_leads.sh t_node_*
 t_programs_membership.sh t_sc_kept_flow.sh t_sl_kept_rules.sh
