@@ -153,6 +153,7 @@
 #include "mail/outbox.h"
 #include "model/asset.h"
 #include "model/email.h"
+#include "model/email_render.h"
 #include "model/folder.h"
 #include "model/html.h"
 #include "model/leadfield.h"
@@ -847,45 +848,11 @@ query_ctx(struct call *c, struct resp *r, struct email_ctx *x)
 	return e;
 }
 
-struct find_id {
-	const char		*id;
-	const struct html_elem	*found;
-};
-
 /* The element of the template whose id is id, or NULL. */
 static const struct html_elem *
 find_elem(const struct html_doc *d, const char *id)
 {
 	return html_elem_by_id(d, id);
-}
-
-static int
-find_img_fn(void *ctx, const struct html_elem *e)
-{
-	struct find_id *f = ctx;
-	const struct html_elem *p;
-
-	if (strcmp(html_elem_name(e), "img") != 0)
-		return 0;
-	for (p = e; p != NULL; p = html_elem_parent(p))
-		if (p == f->found) {
-			f->found = e;
-			return 1;
-		}
-	return 0;
-}
-
-/* The <img> an image section is, or holds; NULL when none. */
-static const struct html_elem *
-section_img(const struct html_doc *d, const struct html_elem *e)
-{
-	struct find_id f = { NULL, e };
-
-	if (strcmp(html_elem_name(e), "img") == 0)
-		return e;
-	if (html_each(d, find_img_fn, &f) == 0)
-		return NULL;
-	return f.found;
 }
 
 /* The index of section html_id in the outline, or -1. */
@@ -912,34 +879,12 @@ template_dynamic(const struct repo_etpl *t, const char *html_id)
 	return 0;
 }
 
-/* A string member of o, or dflt. */
-static const char *
-str_member(struct json_object *o, const char *name, const char *dflt)
-{
-	struct json_object *v;
-
-	if (o != NULL && json_object_object_get_ex(o, name, &v) && v != NULL)
-		return json_object_get_string(v);
-	return dflt;
-}
-
-/* An id kept as a string member of o (a segmentation, a snippet), or 0. */
-static int32_t
-ref_member(struct json_object *o, const char *name)
-{
-	int64_t n;
-
-	if (num_parse_i64(str_member(o, name, ""), 1, INT32_MAX, &n) != 0)
-		return 0;
-	return (int32_t)n;
-}
-
 /* The image value {width, altText, style, height} of an image section. */
 static void
 image_write(struct buf *b, const struct email_ctx *x,
     const struct html_elem *e, struct json_object *stored)
 {
-	const struct html_elem *img = e != NULL ? section_img(x->doc, e) :
+	const struct html_elem *img = e != NULL ? email_render_img(x->doc, e) :
 	    NULL;
 	static const char *const keys[][3] = {
 		{ "{\"width\":", "width", "width" },
@@ -952,7 +897,7 @@ image_write(struct buf *b, const struct email_ctx *x,
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		dflt = img != NULL ? html_elem_attr(img, keys[k][2]) : NULL;
 		buf_adds(b, keys[k][0]);
-		buf_add_jsonc_str(b, str_member(stored, keys[k][1], dflt));
+		buf_add_jsonc_str(b, email_doc_str(stored, keys[k][1], dflt));
 	}
 	buf_addc(b, '}');
 }
@@ -1011,7 +956,7 @@ section_write(struct buf *b, const struct email_ctx *x, size_t i)
 	const struct tpl_section *s = &x->o.sections[i];
 	const struct html_elem *e = find_elem(x->doc, s->id);
 	struct json_object *stored = email_doc_section(x->content, s->id);
-	const char *type = str_member(stored, "type", NULL);
+	const char *type = email_doc_str(stored, "type", NULL);
 
 	if (type == NULL && template_dynamic(&x->tpl, s->id) != 0)
 		type = "DynamicContent";
@@ -1023,19 +968,19 @@ section_write(struct buf *b, const struct email_ctx *x, size_t i)
 	buf_add_jsonc_str(b, type);
 	buf_adds(b, ",\"value\":");
 	if (strcmp(type, "Text") == 0 && stored != NULL)
-		text_write(b, str_member(stored, "html", ""),
-		    str_member(stored, "text", ""));
+		text_write(b, email_doc_str(stored, "html", ""),
+		    email_doc_str(stored, "text", ""));
 	else if (strcmp(type, "Text") == 0)
 		text_default_write(b, x, i, e);
 	else if (strcmp(type, "DynamicContent") == 0)
 		buf_add_jsonc_str(b, s->id);
 	else if (strcmp(type, "Snippet") == 0)
-		buf_add_jsonc_str(b, str_member(stored, "snippet", NULL));
+		buf_add_jsonc_str(b, email_doc_str(stored, "snippet", NULL));
 	else if (strcmp(type, "Image") == 0)
 		image_write(b, x, e, stored);
 	else if (strcmp(type, "Video") == 0) {
 		buf_adds(b, "{\"videoUrl\":");
-		buf_add_jsonc_str(b, str_member(stored, "videoUrl", NULL));
+		buf_add_jsonc_str(b, email_doc_str(stored, "videoUrl", NULL));
 		buf_addc(b, '}');
 	} else
 		buf_adds(b, "null");
@@ -1115,7 +1060,7 @@ struct email_edit {
 	int64_t			 mod_index;
 	struct json_object	*positions;	/* rearrange */
 	int			 code;	/* a refusal's api_err; 0: 709 */
-	struct json_object	*full_html;	/* the whole HTML, or NULL */
+	const char		*full_html;	/* the whole HTML, or NULL */
 };
 
 static int
@@ -1123,7 +1068,7 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 {
 	struct email_edit *ed = arg;
 	struct json_object *doc;
-	const char *text;
+	char *text;
 	size_t h;
 
 	(void)msg;
@@ -1144,8 +1089,7 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 		email_doc_set_variable(doc, ed->var_name, ed->var_module,
 		    ed->var_value);
 	if (ed->full_html != NULL)
-		json_object_object_add(doc, "html",
-		    json_object_get(ed->full_html));
+		email_doc_set_html(doc, ed->full_html);
 	if (ed->modules != NULL) {
 		struct json_object *mods = email_doc_modules(doc, ed->o);
 
@@ -1156,9 +1100,11 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 		}
 		email_doc_set_modules(doc, mods);
 	}
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
-	d->content = arena_strdup(&ed->c->app->arena, text);
+	text = email_doc_text_of(doc);
+	d->content = text != NULL ? arena_strdup(&ed->c->app->arena, text) :
+	    NULL;
 	d->content_len = d->content != NULL ? strlen(d->content) : 0;
+	free(text);
 	json_object_put(doc);
 	return d->content != NULL ? 0 : -1;
 }
@@ -1303,29 +1249,14 @@ api_emails_content_update(struct call *c, struct resp *r)
 	return run_edit(c, r, path_id(c), &ed, true);
 }
 
-/* The first element of a document (its root). */
-static int
-first_elem_fn(void *ctx, const struct html_elem *e)
-{
-	*(const struct html_elem **)ctx = e;
-	return 1;
-}
-
 /* The html text's text: its characters without markup. */
 static char *
 html_to_text(struct call *c, const char *html)
 {
-	struct html_doc *d = html_parse(html, strlen(html), NULL, 0);
-	const struct html_elem *root = NULL;
-	char *t, *out;
+	char *t = email_render_text(html, strlen(html));
+	char *out = arena_strdup(&c->app->arena, t != NULL ? t : "");
 
-	if (d == NULL)
-		return arena_strdup(&c->app->arena, "");
-	(void)html_each(d, first_elem_fn, &root);
-	t = root != NULL ? html_elem_text(root) : NULL;
-	out = arena_strdup(&c->app->arena, t != NULL ? t : "");
 	free(t);
-	html_free(d);
 	return out;
 }
 
@@ -1460,18 +1391,6 @@ variable_json(const char *name, const char *value, const char *module)
 	return o;
 }
 
-/* Whether module m uses module-scoped variable v (an outline index). */
-static bool
-module_uses(const struct tpl_module *m, size_t v)
-{
-	size_t k;
-
-	for (k = 0; k < m->nvars; k++)
-		if (m->vars[k] == v)
-			return true;
-	return false;
-}
-
 /*
  * The id of instance m of mods when its template module uses variable v
  * of x's outline, else NULL.
@@ -1483,7 +1402,7 @@ instance_using(const struct email_ctx *x, struct json_object *mods, size_t m,
 	struct json_object *id;
 	long k = email_modules_template(mods, m, &x->o);
 
-	if (k < 0 || !module_uses(&x->o.modules[k], v) ||
+	if (k < 0 || !email_module_uses(&x->o.modules[k], v) ||
 	    !json_object_object_get_ex(json_object_array_get_idx(mods, m),
 	    "id", &id))
 		return NULL;
@@ -1494,10 +1413,7 @@ instance_using(const struct email_ctx *x, struct json_object *mods, size_t m,
 static const char *
 variable_value(const struct email_ctx *x, size_t v, const char *module)
 {
-	const struct tpl_variable *var = &x->o.variables[v];
-	const char *set = email_doc_variable(x->content, var->id, module);
-
-	return set != NULL ? set : var->value;
+	return email_variable_value(x->content, &x->o, v, module);
 }
 
 /* GET /rest/asset/v1/email/{id}/variables.json?status= */
@@ -2063,14 +1979,14 @@ dynamic_of(const struct email_ctx *x, const char *html_id,
     struct json_object **stored)
 {
 	struct json_object *s = email_doc_section(x->content, html_id);
-	const char *type = str_member(s, "type", NULL);
+	const char *type = email_doc_str(s, "type", NULL);
 
 	*stored = s;
 	if (type == NULL)
 		return template_dynamic(&x->tpl, html_id);
 	if (strcmp(type, "DynamicContent") != 0)
 		return 0;
-	return ref_member(s, "segmentation");
+	return email_doc_ref(s, "segmentation");
 }
 
 /* 704 for a dynamic content id that names no dynamic section. */
@@ -2140,9 +2056,9 @@ api_emails_dynamic_get(struct call *c, struct resp *r)
 		json_object_object_add(it, "segmentName",
 		    json_object_new_string(seg.segments[k].name));
 		json_object_object_add(it, "type", json_object_new_string(
-		    str_member(sv, "type", "HTML")));
+		    email_doc_str(sv, "type", "HTML")));
 		json_object_object_add(it, "content", json_object_new_string(
-		    str_member(sv, "content", dflt != NULL ? dflt : "")));
+		    email_doc_str(sv, "content", dflt != NULL ? dflt : "")));
 		json_object_array_add(items, it);
 	}
 	json_object_object_add(o, "content", items);
@@ -2233,140 +2149,35 @@ api_emails_dynamic_update(struct call *c, struct resp *r)
 
 /* ---- Full content ------------------------------------------------------- */
 
-/* Section s of x's template document as the version sets it. */
-static void
-render_section(struct call *c, struct email_ctx *x,
-    const struct tpl_section *s)
+/* email_snippet_fn over the snippet store: the snippet's HTML. */
+static const char *
+snippet_html(int32_t id, void *arg)
 {
-	const struct html_elem *e = find_elem(x->doc, s->id), *img;
-	struct json_object *stored = email_doc_section(x->content, s->id);
-	struct json_object *segs, *def;
-	const char *type = str_member(stored, "type", NULL), *v;
+	struct call *c = arg;
 	struct repo_snippet sn;
-	size_t k;
-	static const char *const attrs[][2] = { { "value", "src" },
-	    { "altText", "alt" }, { "width", "width" },
-	    { "height", "height" }, { "style", "style" } };
 
-	if (e == NULL || type == NULL)
-		return;
-	if (strcmp(type, "Text") == 0) {
-		v = str_member(stored, "html", "");
-		(void)html_set_inner(x->doc, e, v, strlen(v));
-	} else if (strcmp(type, "DynamicContent") == 0 &&
-	    json_object_object_get_ex(stored, "segments", &segs) &&
-	    json_object_object_get_ex(segs, "Default", &def)) {
-		v = str_member(def, "content", "");
-		(void)html_set_inner(x->doc, e, v, strlen(v));
-	} else if (strcmp(type, "Snippet") == 0 &&
-	    repo_snippet_get(c->app->db, &c->app->arena,
-	    ref_member(stored, "snippet"), &sn) == 0 &&
-	    sn.content != NULL)
-		(void)html_set_inner(x->doc, e, sn.content,
-		    strlen(sn.content));
-	else if (strcmp(type, "Image") == 0 &&
-	    (img = section_img(x->doc, e)) != NULL)
-		for (k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
-			if ((v = str_member(stored, attrs[k][0], NULL)) != NULL)
-				html_set_attr(x->doc, img, attrs[k][1], v);
-}
-
-/* The module instances of x in place of the template's modules. */
-static void
-render_modules(struct email_ctx *x)
-{
-	struct json_object *mods = email_doc_modules(x->content, &x->o), *id;
-	const struct html_elem **elems, *parent = NULL, *copy;
-	const struct tpl_outline *o = &x->o;
-	size_t k, i, v, n = json_object_array_length(mods);
-	long t;
-	char *needle;
-
-	elems = calloc(o->nmodules + 1, sizeof(*elems));
-	for (k = 0; elems != NULL && k < o->nmodules; k++)
-		if ((elems[k] = find_elem(x->doc, o->modules[k].id)) != NULL &&
-		    parent == NULL)
-			parent = html_elem_parent(elems[k]);
-	for (i = 0; parent != NULL && i < n; i++) {
-		t = email_modules_template(mods, i, o);
-		if (t < 0 || elems[t] == NULL ||
-		    !json_object_object_get_ex(json_object_array_get_idx(mods,
-		    i), "id", &id) || (copy = html_append_copy(x->doc, parent,
-		    elems[t])) == NULL)
-			continue;
-		html_set_attr(x->doc, copy, "id", json_object_get_string(id));
-		for (v = 0; v < o->nvariables; v++) {
-			if (!o->variables[v].module_scope ||
-			    !module_uses(&o->modules[t], v))
-				continue;
-			needle = malloc(strlen(o->variables[v].id) + 4);
-			if (needle == NULL)
-				continue;
-			(void)snprintf(needle, strlen(o->variables[v].id) + 4,
-			    "${%s}", o->variables[v].id);
-			html_replace_text(x->doc, copy, needle, variable_value(x,
-			    v, json_object_get_string(id)));
-			free(needle);
-		}
-	}
-	for (k = 0; parent != NULL && k < o->nmodules; k++)
-		if (elems[k] != NULL)
-			html_remove(x->doc, elems[k]);
-	free(elems);
-	json_object_put(mods);
+	if (id == 0 || repo_snippet_get(c->app->db, &c->app->arena, id,
+	    &sn) != 0)
+		return NULL;
+	return sn.content;
 }
 
 /*
- * The HTML of x's version: the template's document with the sections,
- * the module instances and the global variables the version sets; for
- * an email not linked to a template, the HTML it was given.  A heap
- * string (free() it), or NULL.
+ * The HTML of x's version (model/email_render.h); changes x's template
+ * document.  A heap string (free() it), or NULL.
  */
 static char *
 render(struct call *c, struct email_ctx *x, size_t *len)
 {
-	const char *html;
-	char *needle;
-	size_t i;
+	struct email_render_src src;
 
-	if (!x->has_tpl) {
-		html = str_member(x->content, "html", "");
-		*len = strlen(html);
-		return strdup(html);
-	}
-	for (i = 0; i < x->o.nsections; i++)
-		render_section(c, x, &x->o.sections[i]);
-	if (x->o.container_id != NULL)
-		render_modules(x);
-	for (i = 0; i < x->o.nvariables; i++) {
-		if (x->o.variables[i].module_scope)
-			continue;
-		needle = malloc(strlen(x->o.variables[i].id) + 4);
-		if (needle == NULL)
-			continue;
-		(void)snprintf(needle, strlen(x->o.variables[i].id) + 4, "${%s}",
-		    x->o.variables[i].id);
-		html_replace_text(x->doc, NULL, needle,
-		    variable_value(x, i, NULL));
-		free(needle);
-	}
-	return html_serialize(x->doc, len);
-}
-
-/* The text version of html: its characters without markup. */
-static char *
-text_of(const char *html, size_t len)
-{
-	struct html_doc *d = len > 0 ? html_parse(html, len, NULL, 0) : NULL;
-	const struct html_elem *root = NULL;
-	char *t;
-
-	if (d == NULL)
-		return strdup("");
-	(void)html_each(d, first_elem_fn, &root);
-	t = root != NULL ? html_elem_text(root) : strdup("");
-	html_free(d);
-	return t;
+	memset(&src, 0, sizeof(src));
+	src.o = x->has_tpl ? &x->o : NULL;
+	src.doc = x->has_tpl ? x->doc : NULL;
+	src.content = x->content;
+	src.snippet = snippet_html;
+	src.snippet_arg = c;
+	return email_render(&src, len);
 }
 
 /* The values lead tokens take: one lead's, or none (vals NULL). */
@@ -2390,13 +2201,6 @@ token_value(const char *name, void *arg, bool *known)
 		}
 	*known = false;
 	return NULL;
-}
-
-/* html_text_fn: one text with its lead tokens filled. */
-static char *
-token_text(const char *text, void *arg)
-{
-	return email_fill_tokens(text, token_value, arg);
 }
 
 /*
@@ -2433,30 +2237,6 @@ lead_tokens_load(struct call *c, int64_t id, struct lead_tokens *t)
 }
 
 /*
- * html with its lead tokens filled from t (model/email.h: the value, or
- * the token's default when the value is empty), in the parsed text and
- * attribute values.  Returns the new HTML (free() it; *len set) and frees
- * html, or NULL with *err the api_err.
- */
-static char *
-fill_lead_tokens(char *html, size_t *len, struct lead_tokens *t, int *err)
-{
-	struct html_doc *d;
-	char *out;
-
-	*err = 0;
-	if ((d = html_parse(html, *len, NULL, 0)) == NULL)
-		return html;	/* no element: nothing to fill */
-	html_map_text(d, NULL, token_text, t);
-	out = html_serialize(d, len);
-	html_free(d);
-	free(html);
-	if (out == NULL)
-		*err = -API_ERR_SYSTEM;
-	return out;
-}
-
-/*
  * The HTML of x's version (render) with the lead tokens filled from t
  * unless t is NULL: a heap string (free() it; *len set), or NULL with
  * *err the api_err.  What Get Email Full Content answers and Send Sample
@@ -2473,8 +2253,9 @@ render_for_lead(struct call *c, struct email_ctx *x, struct lead_tokens *t,
 		*err = -API_ERR_SYSTEM;
 		return NULL;
 	}
-	if (t != NULL)
-		html = fill_lead_tokens(html, len, t, err);
+	if (t != NULL && (html = email_render_fill(html, len, token_value,
+	    t)) == NULL)
+		*err = -API_ERR_SYSTEM;
 	return html;
 }
 
@@ -2520,7 +2301,7 @@ api_emails_full_get(struct call *c, struct resp *r)
 	json_object_object_add(o, "status",
 	    json_object_new_string(asset_status_name(x.em.status)));
 	if (pv[1].present && pv[1].i == 1) {
-		text = text_of(html, len);
+		text = email_render_text(html, len);
 		json_object_object_add(o, "content",
 		    json_object_new_string(text != NULL ? text : ""));
 		free(text);
@@ -2570,7 +2351,7 @@ api_emails_full_update(struct call *c, struct resp *r)
 	sv = json_object_new_string_len(content, (int)len);
 	memset(&ed, 0, sizeof(ed));
 	ed.open_tracking_disabled = -1;
-	ed.full_html = sv;
+	ed.full_html = json_object_get_string(sv);
 	e = run_edit(c, r, id, &ed, true);
 	json_object_put(sv);
 	return e;
@@ -2631,7 +2412,7 @@ api_emails_send_sample(struct call *c, struct resp *r)
 		email_ctx_clear(&x);
 		return e;
 	}
-	text = text_of(html, len);
+	text = email_render_text(html, len);
 	memset(&s, 0, sizeof(s));
 	s.kind = "sample";
 	s.email_id = x.em.id;
@@ -2693,7 +2474,7 @@ api_emails_render_version(struct call *c, struct resp *r, int32_t id,
     bool *own_text)
 {
 	struct email_ctx x;
-	struct json_object *t;
+	const char *own;
 	int e;
 
 	*html = NULL;
@@ -2708,12 +2489,11 @@ api_emails_render_version(struct call *c, struct resp *r, int32_t id,
 		email_ctx_clear(&x);
 		return e;
 	}
-	if (json_object_object_get_ex(x.content, "text", &t) &&
-	    json_object_is_type(t, json_type_string)) {
-		*text = strdup(json_object_get_string(t));
+	if ((own = email_doc_text(x.content)) != NULL) {
+		*text = strdup(own);
 		*own_text = true;
 	} else
-		*text = text_of(*html, *len);
+		*text = email_render_text(*html, *len);
 	email_ctx_clear(&x);
 	if (*text == NULL) {
 		free(*html);

@@ -2,6 +2,7 @@
  * The content document of an email version (email.h).
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "model/email.h"
 #include "model/template.h"
 #include "util/buf.h"
+#include "util/num.h"
 
 /* The member name (an object) of doc, made when missing. */
 static struct json_object *
@@ -187,6 +189,98 @@ email_modules_template(struct json_object *mods, size_t i,
 		if (strcmp(o->modules[k].id, module) == 0)
 			return (long)k;
 	return -1;
+}
+
+/* See email.h. */
+const char *
+email_doc_str(struct json_object *o, const char *name, const char *dflt)
+{
+	struct json_object *v;
+
+	if (o != NULL && json_object_object_get_ex(o, name, &v) && v != NULL)
+		return json_object_get_string(v);
+	return dflt;
+}
+
+/* See email.h. */
+int32_t
+email_doc_ref(struct json_object *o, const char *name)
+{
+	int64_t n;
+
+	if (num_parse_i64(email_doc_str(o, name, ""), 1, INT32_MAX, &n) != 0)
+		return 0;
+	return (int32_t)n;
+}
+
+/* See email.h. */
+const char *
+email_doc_html(struct json_object *doc)
+{
+	return email_doc_str(doc, "html", "");
+}
+
+/* See email.h. */
+const char *
+email_doc_text(struct json_object *doc)
+{
+	struct json_object *t;
+
+	if (json_object_object_get_ex(doc, "text", &t) &&
+	    json_object_is_type(t, json_type_string))
+		return json_object_get_string(t);
+	return NULL;
+}
+
+/* See email.h. */
+void
+email_doc_set_html(struct json_object *doc, const char *html)
+{
+	json_object_object_add(doc, "html", json_object_new_string(html));
+}
+
+/* See email.h. */
+void
+email_doc_set_text(struct json_object *doc, const char *text)
+{
+	if (text != NULL)
+		json_object_object_add(doc, "text",
+		    json_object_new_string(text));
+	else
+		json_object_object_del(doc, "text");
+}
+
+/* See email.h. */
+char *
+email_doc_text_of(struct json_object *doc)
+{
+	const char *s = json_object_to_json_string_ext(doc,
+	    JSON_C_TO_STRING_PLAIN);
+
+	return s != NULL ? strdup(s) : NULL;
+}
+
+/* See email.h. */
+bool
+email_module_uses(const struct tpl_module *m, size_t v)
+{
+	size_t k;
+
+	for (k = 0; k < m->nvars; k++)
+		if (m->vars[k] == v)
+			return true;
+	return false;
+}
+
+/* See email.h. */
+const char *
+email_variable_value(struct json_object *doc, const struct tpl_outline *o,
+    size_t v, const char *module)
+{
+	const struct tpl_variable *var = &o->variables[v];
+	const char *set = email_doc_variable(doc, var->id, module);
+
+	return set != NULL ? set : var->value;
 }
 
 /* See email.h. */

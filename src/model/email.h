@@ -20,8 +20,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct json_object;
+struct tpl_module;
 struct tpl_outline;
 
 /*
@@ -65,6 +67,43 @@ long	email_modules_template(struct json_object *mods, size_t i,
 
 /* A new {"id","module"} instance. */
 struct json_object	*email_module_new(const char *id, const char *module);
+
+/*
+ * A string member name of o (a section, a segment, a document; NULL
+ * gives dflt), or dflt when o has none; borrowed from o.
+ */
+const char	*email_doc_str(struct json_object *o, const char *name,
+		    const char *dflt);
+/*
+ * An id kept as a string member name of o (a section's segmentation or
+ * snippet), or 0 when it has none that is an id.
+ */
+int32_t		 email_doc_ref(struct json_object *o, const char *name);
+
+/*
+ * The HTML of an email not linked to a template ("" when none), and the
+ * text it was given (NULL when none: the HTML's text is shown).
+ */
+const char	*email_doc_html(struct json_object *doc);
+const char	*email_doc_text(struct json_object *doc);
+/* Sets the HTML, and the text (NULL: dropped, so the HTML's text shows). */
+void		 email_doc_set_html(struct json_object *doc, const char *html);
+void		 email_doc_set_text(struct json_object *doc, const char *text);
+
+/*
+ * The document as the text kept in email_version.content: a heap string
+ * (free() it), or NULL.
+ */
+char		*email_doc_text_of(struct json_object *doc);
+
+/* Whether module m of an outline uses module-scoped variable v. */
+bool		 email_module_uses(const struct tpl_module *m, size_t v);
+/*
+ * The value variable v of outline o has in doc for module instance
+ * module (NULL: the global value): the value set, else the default.
+ */
+const char	*email_variable_value(struct json_object *doc,
+		    const struct tpl_outline *o, size_t v, const char *module);
 
 /*
  * The value of the lead field named name (its display name or REST name,
