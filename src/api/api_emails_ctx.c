@@ -225,8 +225,8 @@ api_emails_ctx_query(struct call *c, struct resp *r, struct email_ctx *x)
 	memset(x, 0, sizeof(*x));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	e = api_emails_ctx_read(c, r, api_emails_ctx_id(c), api_asset_status(&pv[0]), true,
-	    true, x);
+	e = api_emails_ctx_read(c, r, api_emails_ctx_id(c),
+	    api_asset_status(&pv[0]), true, true, x);
 	if (e != 0)
 		api_emails_ctx_clear(x);
 	return e;
@@ -281,8 +281,8 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 
 /* See api_emails_ctx.h. */
 int
-api_emails_ctx_edit(struct call *c, struct resp *r, int32_t id, struct email_edit *ed,
-    bool answer_id)
+api_emails_ctx_edit(struct call *c, struct resp *r, int32_t id,
+    struct email_edit *ed, bool answer_id)
 {
 	char msg[REPO_EMAIL_MSG_BYTES];
 	int e;

@@ -213,8 +213,8 @@ api_emails_full_get(struct call *c, struct resp *r)
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	e = api_emails_ctx_load(c, r, api_emails_ctx_id(c), api_asset_status(&pv[0]), true,
-	    &x);
+	e = api_emails_ctx_load(c, r, api_emails_ctx_id(c),
+	    api_asset_status(&pv[0]), true, &x);
 	if (e != 0) {
 		api_emails_ctx_clear(&x);
 		return e > 0 ? 0 : e;

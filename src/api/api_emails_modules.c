@@ -353,8 +353,8 @@ api_emails_module_add(struct call *c, struct resp *r)
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	if ((e = api_emails_ctx_load(c, r, api_emails_ctx_id(c), ASSET_ST_ANY, false,
-	    &x)) != 0) {
+	if ((e = api_emails_ctx_load(c, r, api_emails_ctx_id(c), ASSET_ST_ANY,
+	    false, &x)) != 0) {
 		api_emails_ctx_clear(&x);
 		return e;
 	}

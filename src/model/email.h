@@ -86,9 +86,9 @@ int32_t		 email_doc_ref(struct json_object *o, const char *name);
  */
 const char	*email_doc_html(struct json_object *doc);
 const char	*email_doc_text(struct json_object *doc);
-/* Sets the HTML, and the text (NULL: dropped, so the HTML's text shows). */
-void		 email_doc_set_html(struct json_object *doc, const char *html);
-void		 email_doc_set_text(struct json_object *doc, const char *text);
+/* Sets the HTML, and the text (NULL: dropped; the HTML's text shows). */
+void	email_doc_set_html(struct json_object *doc, const char *html);
+void	email_doc_set_text(struct json_object *doc, const char *text);
 
 /*
  * The document as the text kept in email_version.content: a heap string

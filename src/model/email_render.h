@@ -28,7 +28,7 @@ typedef const char	*(*email_snippet_fn)(int32_t id, void *arg);
 
 /* What one render reads. */
 struct email_render_src {
-	const struct tpl_outline *o;	/* NULL: not linked to a template */
+	const struct tpl_outline *o;	/* NULL: no template */
 	struct html_doc		*doc;	/* the template's; changed */
 	struct json_object	*content;	/* the content document */
 	email_snippet_fn	 snippet;
