@@ -176,7 +176,7 @@ section_write(struct buf *b, const struct email_ctx *x, size_t i)
 	const struct tpl_section *s = &x->o.sections[i];
 	const struct html_elem *e = find_elem(x->doc, s->id);
 	struct json_object *stored = email_doc_section(x->content, s->id);
-	const char *type = email_doc_str(stored, "type", NULL);
+	const char *type = email_section_type(stored);
 
 	if (type == NULL && template_dynamic(&x->tpl, s->id) != 0)
 		type = "DynamicContent";
@@ -188,19 +188,21 @@ section_write(struct buf *b, const struct email_ctx *x, size_t i)
 	buf_add_jsonc_str(b, type);
 	buf_adds(b, ",\"value\":");
 	if (strcmp(type, "Text") == 0 && stored != NULL)
-		text_write(b, email_doc_str(stored, "html", ""),
-		    email_doc_str(stored, "text", ""));
+		text_write(b, email_doc_str(stored, EMAIL_SEC_HTML, ""),
+		    email_doc_str(stored, EMAIL_SEC_TEXT, ""));
 	else if (strcmp(type, "Text") == 0)
 		text_default_write(b, x, i, e);
 	else if (strcmp(type, "DynamicContent") == 0)
 		buf_add_jsonc_str(b, s->id);
 	else if (strcmp(type, "Snippet") == 0)
-		buf_add_jsonc_str(b, email_doc_str(stored, "snippet", NULL));
+		buf_add_jsonc_str(b, email_doc_str(stored, EMAIL_SEC_SNIPPET,
+		    NULL));
 	else if (strcmp(type, "Image") == 0)
 		image_write(b, x, e, stored);
 	else if (strcmp(type, "Video") == 0) {
 		buf_adds(b, "{\"videoUrl\":");
-		buf_add_jsonc_str(b, email_doc_str(stored, "videoUrl", NULL));
+		buf_add_jsonc_str(b, email_doc_str(stored, "videoUrl",
+		    NULL));
 		buf_addc(b, '}');
 	} else
 		buf_adds(b, "null");
@@ -216,16 +218,15 @@ static void
 modules_json(struct call *c, struct resp *r, const struct email_ctx *x)
 {
 	struct json_object *mods = email_doc_modules(x->content, &x->o), *o;
-	struct json_object *id;
+	const char *id;
 	size_t i, n = json_object_array_length(mods);
 
 	(void)c;
 	for (i = 0; i < n; i++) {
-		if (!json_object_object_get_ex(json_object_array_get_idx(mods,
-		    i), "id", &id))
+		if ((id = email_module_id(mods, i)) == NULL)
 			continue;
 		o = json_object_new_object();
-		json_object_object_add(o, "htmlId", json_object_get(id));
+		json_object_object_add(o, "htmlId", json_object_new_string(id));
 		json_object_object_add(o, "contentType",
 		    json_object_new_string("Module"));
 		json_object_object_add(o, "index", json_object_new_int64(
@@ -448,20 +449,16 @@ api_emails_section_update(struct call *c, struct resp *r)
 	api_emails_ctx_clear(&x);
 	if (i < 0)
 		return no_section(c, r, html_id);
-	sv = json_object_new_object();
-	json_object_object_add(sv, "type",
-	    json_object_new_string(types[pv[0].i]));
+	sv = email_section_new(pv[0].i == 0 && kind == TPL_SEC_IMAGE ?
+	    "Image" : types[pv[0].i]);
 	if (pv[0].i == 0 && kind == TPL_SEC_IMAGE) {
-		json_object_object_add(sv, "type",
-		    json_object_new_string("Image"));
 		if (pv[1].present)
-			json_object_object_add(sv, "value",
-			    json_object_new_string(pv[1].s));
+			email_section_set(sv, EMAIL_SEC_IMAGE_URL, pv[1].s);
 		for (k = 0; k < sizeof(image_params) / sizeof(image_params[0]);
 		    k++)
 			if (pv[3 + k].present)
-				json_object_object_add(sv, image_params[k],
-				    json_object_new_string(pv[3 + k].s));
+				email_section_set(sv, image_params[k],
+				    pv[3 + k].s);
 	} else if (pv[0].i == 0) {
 		if (!pv[1].present) {
 			json_object_put(sv);
@@ -473,10 +470,9 @@ api_emails_section_update(struct call *c, struct resp *r)
 			json_object_put(sv);
 			return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
 		}
-		json_object_object_add(sv, "html",
-		    json_object_new_string(pv[1].s));
-		json_object_object_add(sv, "text", json_object_new_string(
-		    pv[2].present ? pv[2].s : html_to_text(c, pv[1].s)));
+		email_section_set(sv, EMAIL_SEC_HTML, pv[1].s);
+		email_section_set(sv, EMAIL_SEC_TEXT, pv[2].present ? pv[2].s :
+		    html_to_text(c, pv[1].s));
 	} else {
 		e = !pv[1].present ? api_common_fail(c, r,
 		    -API_ERR_MISSING_PARAM, "Missing value for the required "
@@ -486,9 +482,8 @@ api_emails_section_update(struct call *c, struct resp *r)
 			json_object_put(sv);
 			return e;
 		}
-		json_object_object_add(sv, pv[0].i == 1 ? "segmentation" :
-		    "snippet", json_object_new_string(
-		    arena_printf(&c->app->arena, "%ld", (long)ref)));
+		email_section_set_ref(sv, pv[0].i == 1 ?
+		    EMAIL_SEC_SEGMENTATION : EMAIL_SEC_SNIPPET, ref);
 	}
 	memset(&ed, 0, sizeof(ed));
 	ed.open_tracking_disabled = -1;
@@ -528,14 +523,11 @@ static const char *
 instance_using(const struct email_ctx *x, struct json_object *mods, size_t m,
     size_t v)
 {
-	struct json_object *id;
 	long k = email_modules_template(mods, m, &x->o);
 
-	if (k < 0 || !email_module_uses(&x->o.modules[k], v) ||
-	    !json_object_object_get_ex(json_object_array_get_idx(mods, m),
-	    "id", &id))
+	if (k < 0 || !email_module_uses(&x->o.modules[k], v))
 		return NULL;
-	return json_object_get_string(id);
+	return email_module_id(mods, m);
 }
 
 /* The value variable v has in module (NULL: global) of email x. */
@@ -695,14 +687,14 @@ dynamic_of(const struct email_ctx *x, const char *html_id,
     struct json_object **stored)
 {
 	struct json_object *s = email_doc_section(x->content, html_id);
-	const char *type = email_doc_str(s, "type", NULL);
+	const char *type = email_section_type(s);
 
 	*stored = s;
 	if (type == NULL)
 		return template_dynamic(&x->tpl, html_id);
 	if (strcmp(type, "DynamicContent") != 0)
 		return 0;
-	return email_doc_ref(s, "segmentation");
+	return email_doc_ref(s, EMAIL_SEC_SEGMENTATION);
 }
 
 /* 704 for a dynamic content id that names no dynamic section. */
@@ -729,7 +721,7 @@ api_emails_dynamic_get(struct call *c, struct resp *r)
 {
 	struct email_ctx x;
 	struct repo_seg seg;
-	struct json_object *stored = NULL, *segs = NULL, *o, *items, *it, *sv;
+	struct json_object *stored = NULL, *o, *items, *it, *sv;
 	const char *cid = c->req->path_params[1];
 	char *dflt;
 	int32_t sid;
@@ -748,8 +740,6 @@ api_emails_dynamic_get(struct call *c, struct resp *r)
 		api_emails_ctx_clear(&x);
 		return err_from_repo(e);
 	}
-	if (stored != NULL)
-		(void)json_object_object_get_ex(stored, "segments", &segs);
 	dflt = section_default_html(&x, cid);
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_string(cid));
@@ -760,10 +750,7 @@ api_emails_dynamic_get(struct call *c, struct resp *r)
 	    api_asset_time_json(x.em.updated_at));
 	items = json_object_new_array();
 	for (k = 0; k < seg.nsegments; k++) {
-		sv = NULL;
-		if (segs != NULL)
-			(void)json_object_object_get_ex(segs,
-			    seg.segments[k].name, &sv);
+		sv = email_section_segment(stored, seg.segments[k].name);
 		it = json_object_new_object();
 		json_object_object_add(it, "id",
 		    json_object_new_int64(seg.segments[k].id));
@@ -772,9 +759,9 @@ api_emails_dynamic_get(struct call *c, struct resp *r)
 		json_object_object_add(it, "segmentName",
 		    json_object_new_string(seg.segments[k].name));
 		json_object_object_add(it, "type", json_object_new_string(
-		    email_doc_str(sv, "type", "HTML")));
+		    email_segment_type(sv)));
 		json_object_object_add(it, "content", json_object_new_string(
-		    email_doc_str(sv, "content", dflt != NULL ? dflt : "")));
+		    email_segment_content(sv, dflt != NULL ? dflt : "")));
 		json_object_array_add(items, it);
 	}
 	json_object_object_add(o, "content", items);
@@ -804,7 +791,7 @@ api_emails_dynamic_update(struct call *c, struct resp *r)
 	struct email_ctx x;
 	struct email_edit ed;
 	struct repo_seg seg;
-	struct json_object *stored = NULL, *sv, *segs, *one;
+	struct json_object *stored = NULL, *sv;
 	const char *cid = c->req->path_params[1];
 	char msg[TPL_MSG_BYTES];
 	int32_t id = api_emails_ctx_id(c), sid;
@@ -839,21 +826,11 @@ api_emails_dynamic_update(struct call *c, struct resp *r)
 		    (long)sid);
 	}
 	if (sv == NULL) {
-		sv = json_object_new_object();
-		json_object_object_add(sv, "type",
-		    json_object_new_string("DynamicContent"));
-		json_object_object_add(sv, "segmentation", json_object_new_string(
-		    arena_printf(&c->app->arena, "%ld", (long)sid)));
+		sv = email_section_new("DynamicContent");
+		email_section_set_ref(sv, EMAIL_SEC_SEGMENTATION, sid);
 	}
-	if (!json_object_object_get_ex(sv, "segments", &segs)) {
-		segs = json_object_new_object();
-		json_object_object_add(sv, "segments", segs);
-	}
-	one = json_object_new_object();
-	json_object_object_add(one, "type", json_object_new_string(
-	    pv[1].present ? types[pv[1].i] : "HTML"));
-	json_object_object_add(one, "content", json_object_new_string(pv[2].s));
-	json_object_object_add(segs, seg.segments[k].name, one);
+	email_section_set_segment(sv, seg.segments[k].name,
+	    pv[1].present ? types[pv[1].i] : "HTML", pv[2].s);
 	memset(&ed, 0, sizeof(ed));
 	ed.open_tracking_disabled = -1;
 	ed.section = cid;

@@ -85,82 +85,6 @@ mod_new_id(struct email_edit *ed, struct json_object *mods, const char *id,
 	return 0;
 }
 
-/* mods with m inserted at index at (the end when past it). */
-static struct json_object *
-mods_insert(struct json_object *mods, size_t at, struct json_object *m)
-{
-	struct json_object *out = json_object_new_array();
-	size_t i, n = json_object_array_length(mods);
-
-	for (i = 0; i <= n; i++) {
-		if (i == at || (i == n && at > n))
-			json_object_array_add(out, m);
-		if (i < n)
-			json_object_array_add(out, json_object_get(
-			    json_object_array_get_idx(mods, i)));
-	}
-	json_object_put(mods);
-	return out;
-}
-
-/* Moves the module-scoped values of instance from to instance to. */
-static void
-mods_move_variables(struct json_object *doc, const char *from,
-    const char *to)
-{
-	struct json_object *vars, *moved = json_object_new_object();
-	size_t flen = strlen(from);
-	char *key;
-
-	if (!json_object_object_get_ex(doc, "variables", &vars) ||
-	    !json_object_is_type(vars, json_type_object)) {
-		json_object_put(moved);
-		return;
-	}
-	json_object_object_foreach(vars, k, v) {
-		if (strncmp(k, from, flen) == 0 && k[flen] == ':')
-			json_object_object_add(moved, k, json_object_get(v));
-	}
-	json_object_object_foreach(moved, mk, mv) {
-		json_object_object_del(vars, mk);
-		key = malloc(strlen(to) + strlen(mk + flen) + 1);
-		if (key == NULL)
-			continue;
-		(void)snprintf(key, strlen(to) + strlen(mk + flen) + 1, "%s%s",
-		    to, mk + flen);
-		json_object_object_add(vars, key, json_object_get(mv));
-		free(key);
-	}
-	json_object_put(moved);
-}
-
-/*
- * The id of a new instance: name when given, else base when no instance
- * has it, else base-N for the least N from 2 that none has (one of the
- * first n + 1 is free among n instances).  A made id is written to buf
- * (bytes long); NULL when it does not fit.
- */
-static const char *
-mod_id_for(struct json_object *mods, const char *name, const char *base,
-    char *buf, size_t bytes)
-{
-	size_t n = json_object_array_length(mods), k;
-	int len;
-
-	if (name != NULL)
-		return name;
-	if (email_modules_find(mods, base) < 0)
-		return base;
-	for (k = 2; k <= n + 2; k++) {
-		len = snprintf(buf, bytes, "%s-%zu", base, k);
-		if (len < 0 || (size_t)len >= bytes)
-			return NULL;
-		if (email_modules_find(mods, buf) < 0)
-			return buf;
-	}
-	return NULL;
-}
-
 static int
 mod_add(struct email_edit *ed, struct json_object *doc,
     struct json_object **mods, char *msg)
@@ -169,14 +93,14 @@ mod_add(struct email_edit *ed, struct json_object *doc,
 	const char *id;
 
 	(void)doc;
-	id = mod_id_for(*mods, ed->mod_name, ed->mod_template, made,
+	id = email_modules_new_id(*mods, ed->mod_name, ed->mod_template, made,
 	    sizeof(made));
 	if (id == NULL)
 		return mod_refuse(ed, 0, msg, "No free module id for '",
 		    ed->mod_template, "'");
 	if (mod_new_id(ed, *mods, id, msg) != 0)
 		return -1;
-	*mods = mods_insert(*mods, (size_t)ed->mod_index,
+	*mods = email_modules_insert(*mods, (size_t)ed->mod_index,
 	    email_module_new(id, ed->mod_template));
 	return 0;
 }
@@ -197,25 +121,24 @@ static int
 mod_duplicate(struct email_edit *ed, struct json_object *doc,
     struct json_object **mods, char *msg)
 {
-	struct json_object *orig, *mv;
 	char made[MOD_ID_BYTES];
-	const char *id;
+	const char *id, *module;
 	long i = mod_find(ed, *mods, msg);
 
 	(void)doc;
 	if (i < 0)
 		return -1;
-	id = mod_id_for(*mods, ed->mod_name, ed->mod_id, made, sizeof(made));
+	id = email_modules_new_id(*mods, ed->mod_name, ed->mod_id, made,
+	    sizeof(made));
 	if (id == NULL)
 		return mod_refuse(ed, 0, msg, "No free module id for '",
 		    ed->mod_id, "'");
 	if (mod_new_id(ed, *mods, id, msg) != 0)
 		return -1;
-	orig = json_object_array_get_idx(*mods, (size_t)i);
-	if (!json_object_object_get_ex(orig, "module", &mv))
+	if ((module = email_module_of(*mods, (size_t)i)) == NULL)
 		return -1;
-	*mods = mods_insert(*mods, (size_t)i + 1,
-	    email_module_new(id, json_object_get_string(mv)));
+	*mods = email_modules_insert(*mods, (size_t)i + 1,
+	    email_module_new(id, module));
 	return 0;
 }
 
@@ -227,9 +150,8 @@ mod_rename(struct email_edit *ed, struct json_object *doc,
 
 	if (i < 0 || mod_new_id(ed, *mods, ed->mod_name, msg) != 0)
 		return -1;
-	json_object_object_add(json_object_array_get_idx(*mods, (size_t)i),
-	    "id", json_object_new_string(ed->mod_name));
-	mods_move_variables(doc, ed->mod_id, ed->mod_name);
+	email_module_set_id(*mods, (size_t)i, ed->mod_name);
+	email_doc_move_module_values(doc, ed->mod_id, ed->mod_name);
 	return 0;
 }
 
@@ -334,7 +256,8 @@ template_module(const struct tpl_outline *o, const char *name)
 /*
  * POST /rest/asset/v1/email/{id}/content/{moduleId}/add.json: index,
  * name.  moduleId names the template's module (its id or mktoName);
- * name, when given, is the new instance's id (else mod_id_for makes one).
+ * name, when given, is the new instance's id (else
+ * email_modules_new_id makes one).
  */
 int
 api_emails_module_add(struct call *c, struct resp *r)
@@ -414,7 +337,7 @@ module_named(struct call *c, struct resp *r, bool optional,
 
 /*
  * POST .../content/{moduleId}/duplicate.json[?name=]: without name the
- * copy gets an id made from the original's (mod_id_for).
+ * copy gets an id made from the original's (email_modules_new_id).
  */
 int
 api_emails_module_duplicate(struct call *c, struct resp *r)

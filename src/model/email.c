@@ -284,6 +284,184 @@ email_variable_value(struct json_object *doc, const struct tpl_outline *o,
 }
 
 /* See email.h. */
+const char *
+email_section_type(struct json_object *s)
+{
+	return email_doc_str(s, "type", NULL);
+}
+
+/* See email.h. */
+struct json_object *
+email_section_new(const char *type)
+{
+	struct json_object *s = json_object_new_object();
+
+	json_object_object_add(s, "type", json_object_new_string(type));
+	return s;
+}
+
+/* See email.h. */
+void
+email_section_set(struct json_object *s, const char *name,
+    const char *value)
+{
+	json_object_object_add(s, name, json_object_new_string(value));
+}
+
+/* See email.h. */
+void
+email_section_set_ref(struct json_object *s, const char *name, int32_t id)
+{
+	char num[16];
+
+	(void)snprintf(num, sizeof(num), "%ld", (long)id);
+	email_section_set(s, name, num);
+}
+
+/* See email.h. */
+struct json_object *
+email_section_segment(struct json_object *s, const char *name)
+{
+	struct json_object *segs, *seg;
+
+	if (s != NULL && json_object_object_get_ex(s, "segments", &segs) &&
+	    json_object_object_get_ex(segs, name, &seg))
+		return seg;
+	return NULL;
+}
+
+/* See email.h. */
+const char *
+email_segment_type(struct json_object *seg)
+{
+	return email_doc_str(seg, "type", "HTML");
+}
+
+/* See email.h. */
+const char *
+email_segment_content(struct json_object *seg, const char *dflt)
+{
+	return email_doc_str(seg, "content", dflt);
+}
+
+/* See email.h. */
+void
+email_section_set_segment(struct json_object *s, const char *name,
+    const char *type, const char *content)
+{
+	struct json_object *one = json_object_new_object();
+
+	json_object_object_add(one, "type", json_object_new_string(type));
+	json_object_object_add(one, "content",
+	    json_object_new_string(content));
+	json_object_object_add(member(s, "segments"), name, one);
+}
+
+/* See email.h. */
+const char *
+email_module_id(struct json_object *mods, size_t i)
+{
+	struct json_object *m = json_object_array_get_idx(mods, i), *v;
+
+	if (m != NULL && json_object_object_get_ex(m, "id", &v) && v != NULL)
+		return json_object_get_string(v);
+	return NULL;
+}
+
+/* See email.h. */
+const char *
+email_module_of(struct json_object *mods, size_t i)
+{
+	struct json_object *m = json_object_array_get_idx(mods, i), *v;
+
+	if (m != NULL && json_object_object_get_ex(m, "module", &v) &&
+	    v != NULL)
+		return json_object_get_string(v);
+	return NULL;
+}
+
+/* See email.h. */
+void
+email_module_set_id(struct json_object *mods, size_t i, const char *id)
+{
+	json_object_object_add(json_object_array_get_idx(mods, i), "id",
+	    json_object_new_string(id));
+}
+
+/* See email.h. */
+struct json_object *
+email_modules_insert(struct json_object *mods, size_t at,
+    struct json_object *m)
+{
+	struct json_object *out = json_object_new_array();
+	size_t i, n = json_object_array_length(mods);
+
+	for (i = 0; i <= n; i++) {
+		if (i == at || (i == n && at > n))
+			json_object_array_add(out, m);
+		if (i < n)
+			json_object_array_add(out, json_object_get(
+			    json_object_array_get_idx(mods, i)));
+	}
+	json_object_put(mods);
+	return out;
+}
+
+/* See email.h. */
+const char *
+email_modules_new_id(struct json_object *mods, const char *name,
+    const char *base, char *buf, size_t bytes)
+{
+	size_t n = json_object_array_length(mods), k;
+	int len;
+
+	if (name != NULL)
+		return name;
+	if (email_modules_find(mods, base) < 0)
+		return base;
+	/* One of the first n + 1 is free among n instances. */
+	for (k = 2; k <= n + 2; k++) {
+		len = snprintf(buf, bytes, "%s-%zu", base, k);
+		if (len < 0 || (size_t)len >= bytes)
+			return NULL;
+		if (email_modules_find(mods, buf) < 0)
+			return buf;
+	}
+	return NULL;
+}
+
+/* See email.h. */
+void
+email_doc_move_module_values(struct json_object *doc, const char *from,
+    const char *to)
+{
+	struct json_object *vars, *moved = json_object_new_object();
+	size_t flen = strlen(from);
+	char *key;
+
+	if (!json_object_object_get_ex(doc, "variables", &vars) ||
+	    !json_object_is_type(vars, json_type_object)) {
+		json_object_put(moved);
+		return;
+	}
+	json_object_object_foreach(vars, k, v) {
+		if (strncmp(k, from, flen) == 0 && k[flen] == ':')
+			json_object_object_add(moved, k, json_object_get(v));
+	}
+	json_object_object_foreach(moved, mk, mv) {
+		json_object_object_del(vars, mk);
+		key = malloc(strlen(to) + strlen(mk + flen) + 1);
+		if (key == NULL)
+			continue;
+		(void)snprintf(key, strlen(to) + strlen(mk + flen) + 1, "%s%s",
+		    to, mk + flen);
+		json_object_object_add(vars, key, json_object_get(mv));
+		free(key);
+	}
+	json_object_put(moved);
+}
+
+/* See email.h. */
 char *
 email_fill_tokens(const char *s, email_token_fn value, void *arg)
 {
