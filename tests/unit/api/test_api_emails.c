@@ -1,12 +1,14 @@
 /*
- * Emails v1 handlers on mocked repositories: the module operations
- * (api_emails_modules.c: add, delete, duplicate, rename, rearrange and
- * their refusals) and the render paths (api_emails_full.c: Get Email
- * Full Content as HTML and text, for a lead, without a template, and
- * the rendered version Emails v2 reads, Send Sample Email).  The email
- * and template store, the snippet store, the lead read and the outbox
- * are swapped at link time (Makefile.am); an edit runs the handler's
- * change on a canned draft and keeps what it wrote.
+ * Emails v1 handlers on mocked repositories: content
+ * (api_emails_content.c: Update Email Content Section, Get Email Content,
+ * dynamic content), the module operations (api_emails_modules.c: add,
+ * delete, duplicate, rename, rearrange and their refusals) and the
+ * render paths (api_emails_full.c: Get Email Full Content as HTML and
+ * text, for a lead, without a template; Send Sample Email; the rendered
+ * version Emails v2 reads).  The email and template store, the snippet
+ * and segmentation stores, the uses, the lead read and the outbox are
+ * swapped at link time (Makefile.am); an edit runs the handler's change
+ * on a canned draft and keeps what it wrote.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,8 +31,11 @@
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_leads.h"
+#include "repo/repo_segmentations.h"
 #include "repo/repo_snippets.h"
+#include "repo/repo_usage.h"
 #include "util/arena.h"
+#include "util/buf.h"
 
 #define EMAIL_ID	11
 #define TEMPLATE_ID	5
@@ -107,6 +112,10 @@ int	__wrap_repo_email_edit(struct db *, int32_t, repo_email_edit_fn,
 	    void *, char *);
 int	__wrap_repo_snippet_get(struct db *, struct arena *, int32_t,
 	    struct repo_snippet *);
+int	__wrap_repo_seg_get(struct db *, struct arena *, int32_t,
+	    struct repo_seg *);
+int	__wrap_repo_usage_add(struct db *, const char *, int32_t,
+	    const char *, int32_t);
 int	__wrap_outbox_send(struct db *, const struct config *,
 	    const struct outbox_send *, struct outbox_result *,
 	    const char **);
@@ -189,6 +198,38 @@ __wrap_repo_snippet_get(struct db *db, struct arena *a, int32_t id,
 	out->id = id;
 	out->content = "<b>seven</b>";
 	out->content_len = strlen(out->content);
+	return 0;
+}
+
+/* Segmentation 4 has the segments Default and Gold. */
+int
+__wrap_repo_seg_get(struct db *db, struct arena *a, int32_t id,
+    struct repo_seg *out)
+{
+	(void)db;
+	memset(out, 0, sizeof(*out));
+	if (id != 4)
+		return -REPO_ERR_NOT_FOUND;
+	out->id = id;
+	out->name = "Tier";
+	out->segments = arena_zalloc(a, 2 * sizeof(*out->segments));
+	out->segments[0].id = 40;
+	out->segments[0].name = "Default";
+	out->segments[1].id = 41;
+	out->segments[1].name = "Gold";
+	out->nsegments = 2;
+	return 0;
+}
+
+int
+__wrap_repo_usage_add(struct db *db, const char *type, int32_t id,
+    const char *user_type, int32_t user_id)
+{
+	(void)db;
+	(void)type;
+	(void)user_type;
+	assert_int_equal(user_id, EMAIL_ID);
+	assert_true(id == 4 || id == 7);
 	return 0;
 }
 
@@ -388,6 +429,132 @@ full_content(void)
 	return text;
 }
 
+/* The result items written as JSON text (resp_add_text). */
+static const char *
+items_text(void)
+{
+	static char text[4096];
+
+	assert_true(apitest_resp.items.len > 0);
+	assert_true(apitest_resp.items.len < sizeof(text));
+	memcpy(text, apitest_resp.items.data, apitest_resp.items.len);
+	text[apitest_resp.items.len] = '\0';
+	return text;
+}
+
+/* The section htmlId of the store's document as JSON text. */
+static const char *
+stored_section(const char *html_id)
+{
+	static char text[1024];
+	struct json_object *doc = json_tokener_parse(store.content), *secs;
+	struct json_object *sec;
+
+	assert_non_null(doc);
+	assert_true(json_object_object_get_ex(doc, "sections", &secs));
+	assert_true(json_object_object_get_ex(secs, html_id, &sec));
+	(void)snprintf(text, sizeof(text), "%s",
+	    json_object_to_json_string_ext(sec, JSON_C_TO_STRING_PLAIN));
+	json_object_put(doc);
+	return text;
+}
+
+/* Update Email Content Section: Text, a snippet, and the refusals. */
+static void
+test_section_update(void **state)
+{
+	(void)state;
+	apitest_req.path_params[1] = "intro";
+	apitest_param("type", "Text");
+	apitest_param("value", "<p>New <b>intro</b></p>");
+	assert_int_equal(apitest_run(api_emails_section_update), 0);
+	assert_string_equal(apitest_result(), "[{\"id\":11}]");
+	assert_string_equal(stored_section("intro"), "{\"type\":\"Text\","
+	    "\"html\":\"<p>New <b>intro<\\/b><\\/p>\","
+	    "\"text\":\"New intro\"}");
+	apitest_again();
+	apitest_req.path_params[1] = "snip";
+	apitest_param("type", "Snippet");
+	apitest_param("value", "7");
+	assert_int_equal(apitest_run(api_emails_section_update), 0);
+	assert_string_equal(stored_section("snip"), "{\"type\":\"Snippet\","
+	    "\"snippet\":\"7\"}");
+	apitest_again();
+	apitest_req.path_params[1] = "snip";
+	apitest_param("type", "Snippet");
+	apitest_param("value", "8");
+	apitest_fails(api_emails_section_update, NULL, -API_ERR_RULE,
+	    "Snippet 8 not found");
+	apitest_again();
+	apitest_req.path_params[1] = "intro";
+	apitest_param("type", "Text");
+	apitest_param("value", "<script>x()</script>");
+	assert_int_equal(apitest_run(api_emails_section_update),
+	    -API_ERR_RULE);
+	apitest_again();
+	apitest_req.path_params[1] = "nope";
+	apitest_param("type", "Text");
+	apitest_param("value", "x");
+	apitest_fails(api_emails_section_update, NULL, -API_ERR_NO_DATA,
+	    "Content section 'nope' not found");
+	assert_int_equal(store.edits, 2);
+	/* Get Email Content shows what was set, the template's otherwise. */
+	apitest_again();
+	assert_int_equal(apitest_run(api_emails_content_get), 0);
+	assert_non_null(strstr(items_text(), "{\"htmlId\":\"intro\","
+	    "\"contentType\":\"Text\",\"value\":[{\"type\":\"HTML\","
+	    "\"value\":\"<p>New <b>intro</b></p>\"},"));
+	assert_non_null(strstr(items_text(), "{\"htmlId\":\"snip\","
+	    "\"contentType\":\"Snippet\",\"value\":\"7\"}"));
+	assert_non_null(strstr(items_text(), "{\"htmlId\":\"m\","
+	    "\"contentType\":\"Module\",\"index\":0,"
+	    "\"parentHtmlId\":\"c\",\"isLocked\":false}"));
+}
+
+/* Dynamic content: a section made dynamic, then a segment set. */
+static void
+test_dynamic(void **state)
+{
+	(void)state;
+	apitest_req.path_params[1] = "intro";
+	apitest_param("type", "DynamicContent");
+	apitest_param("value", "4");
+	assert_int_equal(apitest_run(api_emails_section_update), 0);
+	apitest_again();
+	apitest_req.path_params[1] = "intro";
+	apitest_param("segment", "Gold");
+	apitest_param("value", "<i>gold</i>");
+	assert_int_equal(apitest_run(api_emails_dynamic_update), 0);
+	assert_string_equal(stored_section("intro"), "{\"type\":"
+	    "\"DynamicContent\",\"segmentation\":\"4\",\"segments\":"
+	    "{\"Gold\":{\"type\":\"HTML\",\"content\":\"<i>gold<\\/i>\"}}}");
+	apitest_again();
+	apitest_req.path_params[1] = "intro";
+	apitest_param("segment", "Silver");
+	apitest_param("value", "s");
+	apitest_fails(api_emails_dynamic_update, NULL, -API_ERR_RULE,
+	    "Segment 'Silver' not found in segmentation 4");
+	apitest_again();
+	apitest_req.path_params[1] = "snip";
+	apitest_param("segment", "Gold");
+	apitest_param("value", "s");
+	apitest_fails(api_emails_dynamic_update, NULL, -API_ERR_BAD_DATE,
+	    "Invalid dynamic content id 'snip'");
+	/* Get lists every segment: the one set, the template's HTML. */
+	apitest_again();
+	apitest_req.path_params[1] = "intro";
+	assert_int_equal(apitest_run(api_emails_dynamic_get), 0);
+	assert_non_null(strstr(apitest_result(), "\"segmentName\":"
+	    "\"Default\",\"type\":\"HTML\",\"content\":"
+	    "\"Hi {{lead.FIRSTNAME:default=there}}\"}"));
+	assert_non_null(strstr(apitest_result(), "\"segmentName\":\"Gold\","
+	    "\"type\":\"HTML\",\"content\":\"<i>gold<\\/i>\"}"));
+	/* Full content renders the Default segment: the template's here. */
+	apitest_again();
+	assert_int_equal(apitest_run(api_emails_full_get), 0);
+	assert_non_null(strstr(full_content(), "id=\"intro\""));
+}
+
 /* Get Email Full Content: every default, then what the version sets. */
 static void
 test_full_get(void **state)
@@ -549,6 +716,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_module_rearrange, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_module_refused, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_section_update, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_dynamic, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_full_get, setup,
 		    teardown),
