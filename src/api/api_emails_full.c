@@ -48,7 +48,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <json-c/json.h>
 
@@ -109,36 +108,13 @@ render(struct call *c, struct email_ctx *x, size_t *len)
 	return email_render(&src, len);
 }
 
-/* The values lead tokens take: one lead's, or none (vals NULL). */
-struct lead_tokens {
-	const struct lead_schema	*s;
-	const char			**vals;	/* by s->fields; NULL: no lead */
-};
-
-/* email_token_fn over t: the field by display name or REST name. */
-static const char *
-token_value(const char *name, void *arg, bool *known)
-{
-	const struct lead_tokens *t = arg;
-	size_t i;
-
-	for (i = 0; i < t->s->count; i++)
-		if (strcasecmp(name, t->s->fields[i].display_name) == 0 ||
-		    strcasecmp(name, t->s->fields[i].name) == 0) {
-			*known = true;
-			return t->vals != NULL ? t->vals[i] : NULL;
-		}
-	*known = false;
-	return NULL;
-}
-
 /*
  * The lead tokens' values of lead id (0: no lead, so tokens take their
  * defaults) into *t.  Returns 0 or the api_err (1004 when there is no
  * such lead).
  */
 static int
-lead_tokens_load(struct call *c, int64_t id, struct lead_tokens *t)
+lead_tokens_load(struct call *c, int64_t id, struct email_lead *t)
 {
 	const struct lead_field **cols;
 	struct lead_rows rows;
@@ -172,7 +148,7 @@ lead_tokens_load(struct call *c, int64_t id, struct lead_tokens *t)
  * Email sends.
  */
 static char *
-render_for_lead(struct call *c, struct email_ctx *x, struct lead_tokens *t,
+render_for_lead(struct call *c, struct email_ctx *x, struct email_lead *t,
     size_t *len, int *err)
 {
 	char *html;
@@ -182,8 +158,8 @@ render_for_lead(struct call *c, struct email_ctx *x, struct lead_tokens *t,
 		*err = -API_ERR_SYSTEM;
 		return NULL;
 	}
-	if (t != NULL && (html = email_render_fill(html, len, token_value,
-	    t)) == NULL)
+	if (t != NULL && (html = email_render_fill(html, len,
+	    email_render_lead_value, t)) == NULL)
 		*err = -API_ERR_SYSTEM;
 	return html;
 }
@@ -205,7 +181,7 @@ api_emails_full_get(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[3];
 	struct email_ctx x;
-	struct lead_tokens t;
+	struct email_lead t;
 	struct json_object *o;
 	char *html, *text;
 	size_t len;
@@ -318,7 +294,7 @@ api_emails_send_sample(struct call *c, struct resp *r)
 	struct email_ctx x;
 	struct outbox_send s;
 	struct outbox_result res;
-	struct lead_tokens t;
+	struct email_lead t;
 	struct json_object *o;
 	const char *why;
 	char *html, *text, *subject = NULL, *from_name = NULL;
@@ -351,11 +327,11 @@ api_emails_send_sample(struct call *c, struct resp *r)
 	s.msg.reply_to = text_header(&x.em, EMAIL_HDR_REPLY_EMAIL);
 	s.msg.subject = text_header(&x.em, EMAIL_HDR_SUBJECT);
 	/* The headers people write tokens in are filled as the body is. */
-	if ((subject = email_fill_tokens(s.msg.subject, token_value, &t)) !=
-	    NULL)
+	if ((subject = email_fill_tokens(s.msg.subject,
+	    email_render_lead_value, &t)) != NULL)
 		s.msg.subject = subject;
-	if ((from_name = email_fill_tokens(s.msg.from_name, token_value,
-	    &t)) != NULL)
+	if ((from_name = email_fill_tokens(s.msg.from_name,
+	    email_render_lead_value, &t)) != NULL)
 		s.msg.from_name = from_name;
 	s.msg.to = pv[0].s;
 	s.msg.text = text != NULL ? text : "";

@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <json-c/json.h>
 
 #include "model/email.h"
 #include "model/email_render.h"
 #include "model/html.h"
+#include "model/leadfield.h"
 #include "model/template.h"
 
 struct find_img {
@@ -214,4 +216,21 @@ email_render_fill(char *html, size_t *len, email_token_fn value, void *arg)
 	html_free(d);
 	free(html);
 	return out;
+}
+
+/* See email_render.h. */
+const char *
+email_render_lead_value(const char *name, void *arg, bool *known)
+{
+	const struct email_lead *t = arg;
+	size_t i;
+
+	for (i = 0; i < t->s->count; i++)
+		if (strcasecmp(name, t->s->fields[i].display_name) == 0 ||
+		    strcasecmp(name, t->s->fields[i].name) == 0) {
+			*known = true;
+			return t->vals != NULL ? t->vals[i] : NULL;
+		}
+	*known = false;
+	return NULL;
 }

@@ -10,6 +10,7 @@
 #ifndef MAUTO_MODEL_EMAIL_RENDER_H
 #define MAUTO_MODEL_EMAIL_RENDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@
 struct html_doc;
 struct html_elem;
 struct json_object;
+struct lead_schema;
 struct tpl_outline;
 
 /*
@@ -58,6 +60,20 @@ char	*email_render_text(const char *html, size_t len);
  */
 char	*email_render_fill(char *html, size_t *len, email_token_fn value,
 	    void *arg);
+
+/* The values lead tokens take: one lead's, or none (vals NULL). */
+struct email_lead {
+	const struct lead_schema	*s;
+	const char			**vals;	/* by s->fields; NULL: no lead */
+};
+
+/*
+ * An email_token_fn over a struct email_lead (arg): the field named by
+ * its display name or REST name, any letter case; its value, NULL when
+ * the lead has none or there is no lead.
+ */
+const char	*email_render_lead_value(const char *name, void *arg,
+		    bool *known);
 
 /* The <img> image section e of d is, or holds; NULL when none. */
 const struct html_elem *email_render_img(const struct html_doc *d,

@@ -20,6 +20,7 @@
 #include "model/email.h"
 #include "model/email_render.h"
 #include "model/html.h"
+#include "model/leadfield.h"
 #include "model/template.h"
 
 static const char tpl_html[] =
@@ -248,6 +249,44 @@ test_fill(void **state)
 	free(out);
 }
 
+/* A lead's values for its tokens: display name or REST name, any case. */
+static void
+test_lead_value(void **state)
+{
+	struct lead_field f[2];
+	struct lead_schema s;
+	const char *vals[2] = { "Ann", NULL };
+	struct email_lead lead = { &s, vals }, none = { &s, NULL };
+	char *out;
+	bool known;
+
+	(void)state;
+	memset(f, 0, sizeof(f));
+	memset(&s, 0, sizeof(s));
+	f[0].name = (char *)"firstName";
+	f[0].display_name = (char *)"First Name";
+	f[1].name = (char *)"lastName";
+	f[1].display_name = (char *)"Last Name";
+	s.fields = f;
+	s.count = 2;
+	assert_string_equal(email_render_lead_value("first name", &lead,
+	    &known), "Ann");
+	assert_true(known);
+	assert_string_equal(email_render_lead_value("FIRSTNAME", &lead,
+	    &known), "Ann");
+	assert_null(email_render_lead_value("lastName", &lead, &known));
+	assert_true(known);
+	assert_null(email_render_lead_value("nope", &lead, &known));
+	assert_false(known);
+	assert_null(email_render_lead_value("First Name", &none, &known));
+	assert_true(known);
+	out = email_fill_tokens("Hi {{lead.First Name}} "
+	    "{{lead.Last Name:default=you}} {{lead.x}}",
+	    email_render_lead_value, &lead);
+	assert_string_equal(out, "Hi Ann you {{lead.x}}");
+	free(out);
+}
+
 /* The accessors the renderer and the handlers read the document by. */
 static void
 test_accessors(void **state)
@@ -305,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_no_template),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_fill),
+		cmocka_unit_test(test_lead_value),
 		cmocka_unit_test(test_accessors),
 	};
 
