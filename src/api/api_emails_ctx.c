@@ -7,7 +7,7 @@
  * Choices where the real service is silent or contradicts itself:
  *   - every edit of content (headers, a section, a variable) changes the
  *     draft, made first as a copy of the approved version when there is
- *     none; model/email.h says how a version keeps its content;
+ *     none; model/email.h says how a version keeps its content.
  */
 #include <stdbool.h>
 #include <stdint.h>
