@@ -157,9 +157,16 @@ parsed_keep(struct email_ctx *x)
 	x->slot = slot;
 }
 
-/* See api_emails_ctx.h. */
-int
-api_emails_ctx_read(struct call *c, struct resp *r, int32_t id,
+/*
+ * Reads email id (the version want picks) and its template into *x.  A
+ * query that finds nothing answers the warning (1 is returned: nothing
+ * more to do); a change (query false) 702.  0 when *x is filled; the
+ * caller clears *x whatever the result.  When readonly, the caller does
+ * not change the template's document, which may then be the worker's
+ * kept parse.
+ */
+static int
+ctx_read(struct call *c, struct resp *r, int32_t id,
     enum asset_status want, bool query, bool readonly, struct email_ctx *x)
 {
 	struct parsed_tpl *p;
@@ -209,7 +216,7 @@ int
 api_emails_ctx_load(struct call *c, struct resp *r, int32_t id,
     enum asset_status want, bool query, struct email_ctx *x)
 {
-	return api_emails_ctx_read(c, r, id, want, query, false, x);
+	return ctx_read(c, r, id, want, query, false, x);
 }
 
 /* See api_emails_ctx.h. */
@@ -225,7 +232,7 @@ api_emails_ctx_query(struct call *c, struct resp *r, struct email_ctx *x)
 	memset(x, 0, sizeof(*x));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
 		return e;
-	e = api_emails_ctx_read(c, r, api_emails_ctx_id(c),
+	e = ctx_read(c, r, api_emails_ctx_id(c),
 	    api_asset_status(&pv[0]), true, true, x);
 	if (e != 0)
 		api_emails_ctx_clear(x);

@@ -59,17 +59,12 @@ struct email_ctx {
 void	api_emails_ctx_clear(struct email_ctx *x);
 
 /*
- * Reads email id (the version want picks) and its template into *x.  A
- * query that finds nothing answers the warning (1 is returned: nothing
- * more to do); a change (query false) 702.  0 when *x is filled; the
- * caller clears *x whatever the result.  When readonly, the caller does
- * not change the template's document, which may then be the worker's
- * kept parse.
+ * Reads email id (the version want picks) and its template, parsed,
+ * into *x.  A query that finds nothing answers the warning (1 is
+ * returned: nothing more to do); a change (query false) 702.  0 when *x
+ * is filled; the caller clears *x whatever the result.  The caller may
+ * change the template's document.
  */
-int	api_emails_ctx_read(struct call *c, struct resp *r, int32_t id,
-	    enum asset_status want, bool query, bool readonly,
-	    struct email_ctx *x);
-/* api_emails_ctx_read for a caller that may change the template's document. */
 int	api_emails_ctx_load(struct call *c, struct resp *r, int32_t id,
 	    enum asset_status want, bool query, struct email_ctx *x);
 /*
