@@ -133,7 +133,8 @@ int	api_emails2_used_by(struct call *c, struct resp *r);
 int	api_emails2_bulk_used_by(struct call *c, struct resp *r);
 
 /*
- * api_emails.c: Emails v1.
+ * api_emails.c (the email and its versions), api_emails_content.c,
+ * api_emails_modules.c, api_emails_full.c: Emails v1.
  */
 int	api_emails_get(struct call *c, struct resp *r);
 int	api_emails_get_by_name(struct call *c, struct resp *r);

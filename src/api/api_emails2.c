@@ -715,16 +715,18 @@ read_common(struct call *c, struct resp *r, struct json_object *body,
 static const char *
 content_doc(struct call *c, const char *html, const char *text)
 {
-	struct json_object *doc = json_object_new_object();
-	const char *s;
+	struct json_object *doc = email_doc_parse("", 0);
+	const char *s = NULL;
+	char *t;
 
-	json_object_object_add(doc, "html",
-	    json_object_new_string(html != NULL ? html : ""));
+	if (doc == NULL)
+		return NULL;
+	email_doc_set_html(doc, html != NULL ? html : "");
 	if (text != NULL)
-		json_object_object_add(doc, "text",
-		    json_object_new_string(text));
-	s = arena_strdup(&c->app->arena,
-	    json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+		email_doc_set_text(doc, text);
+	if ((t = email_doc_text_of(doc)) != NULL)
+		s = arena_strdup(&c->app->arena, t);
+	free(t);
 	json_object_put(doc);
 	return s;
 }
@@ -988,7 +990,8 @@ static int
 apply_edit2(void *arg, struct repo_email_draft *d, char *msg)
 {
 	struct email2_edit *ed = arg;
-	struct json_object *doc, *t;
+	struct json_object *doc;
+	char *text;
 	size_t h;
 
 	(void)msg;
@@ -1010,17 +1013,14 @@ apply_edit2(void *arg, struct repo_email_draft *d, char *msg)
 	if ((doc = email_doc_parse(d->content, d->content_len)) == NULL)
 		return -1;
 	if (ed->b->html != NULL)
-		json_object_object_add(doc, "html",
-		    json_object_new_string(ed->b->html));
-	if (ed->b->text != NULL)
-		json_object_object_add(doc, "text",
-		    json_object_new_string(ed->b->text));
-	else if (ed->b->drop_text && json_object_object_get_ex(doc, "text",
-	    &t))
-		json_object_object_del(doc, "text");
-	d->content = arena_strdup(&ed->c->app->arena,
-	    json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+		email_doc_set_html(doc, ed->b->html);
+	if (ed->b->text != NULL || ed->b->drop_text)
+		email_doc_set_text(doc, ed->b->text);
+	text = email_doc_text_of(doc);
+	d->content = text != NULL ? arena_strdup(&ed->c->app->arena, text) :
+	    NULL;
 	d->content_len = d->content != NULL ? strlen(d->content) : 0;
+	free(text);
 	json_object_put(doc);
 	return d->content != NULL ? 0 : -1;
 }

@@ -2,6 +2,7 @@
  * The content document of an email version (email.h).
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "model/email.h"
 #include "model/template.h"
 #include "util/buf.h"
+#include "util/num.h"
 
 /* The member name (an object) of doc, made when missing. */
 static struct json_object *
@@ -187,6 +189,276 @@ email_modules_template(struct json_object *mods, size_t i,
 		if (strcmp(o->modules[k].id, module) == 0)
 			return (long)k;
 	return -1;
+}
+
+/* See email.h. */
+const char *
+email_doc_str(struct json_object *o, const char *name, const char *dflt)
+{
+	struct json_object *v;
+
+	if (o != NULL && json_object_object_get_ex(o, name, &v) && v != NULL)
+		return json_object_get_string(v);
+	return dflt;
+}
+
+/* See email.h. */
+int32_t
+email_doc_ref(struct json_object *o, const char *name)
+{
+	int64_t n;
+
+	if (num_parse_i64(email_doc_str(o, name, ""), 1, INT32_MAX, &n) != 0)
+		return 0;
+	return (int32_t)n;
+}
+
+/* See email.h. */
+const char *
+email_doc_html(struct json_object *doc)
+{
+	return email_doc_str(doc, "html", "");
+}
+
+/* See email.h. */
+const char *
+email_doc_text(struct json_object *doc)
+{
+	struct json_object *t;
+
+	if (json_object_object_get_ex(doc, "text", &t) &&
+	    json_object_is_type(t, json_type_string))
+		return json_object_get_string(t);
+	return NULL;
+}
+
+/* See email.h. */
+void
+email_doc_set_html(struct json_object *doc, const char *html)
+{
+	json_object_object_add(doc, "html", json_object_new_string(html));
+}
+
+/* See email.h. */
+void
+email_doc_set_text(struct json_object *doc, const char *text)
+{
+	if (text != NULL)
+		json_object_object_add(doc, "text",
+		    json_object_new_string(text));
+	else
+		json_object_object_del(doc, "text");
+}
+
+/* See email.h. */
+char *
+email_doc_text_of(struct json_object *doc)
+{
+	const char *s = json_object_to_json_string_ext(doc,
+	    JSON_C_TO_STRING_PLAIN);
+
+	return s != NULL ? strdup(s) : NULL;
+}
+
+/* See email.h. */
+bool
+email_module_uses(const struct tpl_module *m, size_t v)
+{
+	size_t k;
+
+	for (k = 0; k < m->nvars; k++)
+		if (m->vars[k] == v)
+			return true;
+	return false;
+}
+
+/* See email.h. */
+const char *
+email_variable_value(struct json_object *doc, const struct tpl_outline *o,
+    size_t v, const char *module)
+{
+	const struct tpl_variable *var = &o->variables[v];
+	const char *set = email_doc_variable(doc, var->id, module);
+
+	return set != NULL ? set : var->value;
+}
+
+/* See email.h. */
+const char *
+email_section_type(struct json_object *s)
+{
+	return email_doc_str(s, "type", NULL);
+}
+
+/* See email.h. */
+struct json_object *
+email_section_new(const char *type)
+{
+	struct json_object *s = json_object_new_object();
+
+	json_object_object_add(s, "type", json_object_new_string(type));
+	return s;
+}
+
+/* See email.h. */
+void
+email_section_set(struct json_object *s, const char *name,
+    const char *value)
+{
+	json_object_object_add(s, name, json_object_new_string(value));
+}
+
+/* See email.h. */
+void
+email_section_set_ref(struct json_object *s, const char *name, int32_t id)
+{
+	char num[16];
+
+	(void)snprintf(num, sizeof(num), "%ld", (long)id);
+	email_section_set(s, name, num);
+}
+
+/* See email.h. */
+struct json_object *
+email_section_segment(struct json_object *s, const char *name)
+{
+	struct json_object *segs, *seg;
+
+	if (s != NULL && json_object_object_get_ex(s, "segments", &segs) &&
+	    json_object_object_get_ex(segs, name, &seg))
+		return seg;
+	return NULL;
+}
+
+/* See email.h. */
+const char *
+email_segment_type(struct json_object *seg)
+{
+	return email_doc_str(seg, "type", "HTML");
+}
+
+/* See email.h. */
+const char *
+email_segment_content(struct json_object *seg, const char *dflt)
+{
+	return email_doc_str(seg, "content", dflt);
+}
+
+/* See email.h. */
+void
+email_section_set_segment(struct json_object *s, const char *name,
+    const char *type, const char *content)
+{
+	struct json_object *one = json_object_new_object();
+
+	json_object_object_add(one, "type", json_object_new_string(type));
+	json_object_object_add(one, "content",
+	    json_object_new_string(content));
+	json_object_object_add(member(s, "segments"), name, one);
+}
+
+/* See email.h. */
+const char *
+email_module_id(struct json_object *mods, size_t i)
+{
+	struct json_object *m = json_object_array_get_idx(mods, i), *v;
+
+	if (m != NULL && json_object_object_get_ex(m, "id", &v) && v != NULL)
+		return json_object_get_string(v);
+	return NULL;
+}
+
+/* See email.h. */
+const char *
+email_module_of(struct json_object *mods, size_t i)
+{
+	struct json_object *m = json_object_array_get_idx(mods, i), *v;
+
+	if (m != NULL && json_object_object_get_ex(m, "module", &v) &&
+	    v != NULL)
+		return json_object_get_string(v);
+	return NULL;
+}
+
+/* See email.h. */
+void
+email_module_set_id(struct json_object *mods, size_t i, const char *id)
+{
+	json_object_object_add(json_object_array_get_idx(mods, i), "id",
+	    json_object_new_string(id));
+}
+
+/* See email.h. */
+struct json_object *
+email_modules_insert(struct json_object *mods, size_t at,
+    struct json_object *m)
+{
+	struct json_object *out = json_object_new_array();
+	size_t i, n = json_object_array_length(mods);
+
+	for (i = 0; i <= n; i++) {
+		if (i == at || (i == n && at > n))
+			json_object_array_add(out, m);
+		if (i < n)
+			json_object_array_add(out, json_object_get(
+			    json_object_array_get_idx(mods, i)));
+	}
+	json_object_put(mods);
+	return out;
+}
+
+/* See email.h. */
+const char *
+email_modules_new_id(struct json_object *mods, const char *name,
+    const char *base, char *buf, size_t bytes)
+{
+	size_t n = json_object_array_length(mods), k;
+	int len;
+
+	if (name != NULL)
+		return name;
+	if (email_modules_find(mods, base) < 0)
+		return base;
+	/* One of the first n + 1 is free among n instances. */
+	for (k = 2; k <= n + 2; k++) {
+		len = snprintf(buf, bytes, "%s-%zu", base, k);
+		if (len < 0 || (size_t)len >= bytes)
+			return NULL;
+		if (email_modules_find(mods, buf) < 0)
+			return buf;
+	}
+	return NULL;
+}
+
+/* See email.h. */
+void
+email_doc_move_module_values(struct json_object *doc, const char *from,
+    const char *to)
+{
+	struct json_object *vars, *moved = json_object_new_object();
+	size_t flen = strlen(from);
+	char *key;
+
+	if (!json_object_object_get_ex(doc, "variables", &vars) ||
+	    !json_object_is_type(vars, json_type_object)) {
+		json_object_put(moved);
+		return;
+	}
+	json_object_object_foreach(vars, k, v) {
+		if (strncmp(k, from, flen) == 0 && k[flen] == ':')
+			json_object_object_add(moved, k, json_object_get(v));
+	}
+	json_object_object_foreach(moved, mk, mv) {
+		json_object_object_del(vars, mk);
+		key = malloc(strlen(to) + strlen(mk + flen) + 1);
+		if (key == NULL)
+			continue;
+		(void)snprintf(key, strlen(to) + strlen(mk + flen) + 1, "%s%s",
+		    to, mk + flen);
+		json_object_object_add(vars, key, json_object_get(mv));
+		free(key);
+	}
+	json_object_put(moved);
 }
 
 /* See email.h. */

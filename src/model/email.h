@@ -20,8 +20,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct json_object;
+struct tpl_module;
 struct tpl_outline;
 
 /*
@@ -56,6 +58,68 @@ struct json_object	*email_doc_modules(struct json_object *doc,
 void			 email_doc_set_modules(struct json_object *doc,
 			    struct json_object *mods);
 
+/*
+ * The sections of the document (model/email.h's layout).  A section's
+ * type ("Text", "DynamicContent", "Snippet", "Image", "Video"), or NULL
+ * (s NULL: the template's).  A new section of type (one reference,
+ * the caller's); a string member name set on it (value borrowed and
+ * copied); an id kept as the string member name ("segmentation",
+ * "snippet").  The string members a Text section has are "html" and
+ * "text", an image's its parameters ("value", "altText", ...), named
+ * by the macros below where a handler sets or reads them.
+ */
+#define EMAIL_SEC_HTML		"html"
+#define EMAIL_SEC_TEXT		"text"
+#define EMAIL_SEC_SNIPPET	"snippet"
+#define EMAIL_SEC_SEGMENTATION	"segmentation"
+#define EMAIL_SEC_IMAGE_URL	"value"
+const char	*email_section_type(struct json_object *s);
+struct json_object *email_section_new(const char *type);
+void		 email_section_set(struct json_object *s, const char *name,
+		    const char *value);
+void		 email_section_set_ref(struct json_object *s,
+		    const char *name, int32_t id);
+
+/*
+ * The segment named name of a dynamic section s (NULL when it has
+ * none), its type ("HTML" when not set) and content (dflt when not
+ * set); setting one (type and content copied).
+ */
+struct json_object *email_section_segment(struct json_object *s,
+		    const char *name);
+const char	*email_segment_type(struct json_object *seg);
+const char	*email_segment_content(struct json_object *seg,
+		    const char *dflt);
+void		 email_section_set_segment(struct json_object *s,
+		    const char *name, const char *type, const char *content);
+
+/*
+ * The id of instance i of mods, and the template module it is made
+ * from; NULL when it has none (borrowed from mods).
+ */
+const char	*email_module_id(struct json_object *mods, size_t i);
+const char	*email_module_of(struct json_object *mods, size_t i);
+/* Gives instance i of mods the id id. */
+void		 email_module_set_id(struct json_object *mods, size_t i,
+		    const char *id);
+/*
+ * mods with m inserted at index at (appended when past the end): a new
+ * array; the reference to mods is dropped and the one to m taken.
+ */
+struct json_object *email_modules_insert(struct json_object *mods,
+		    size_t at, struct json_object *m);
+/*
+ * The id of a new instance: name when given, else base when no instance
+ * has it, else base-N for the least N from 2 that none has.  A made id
+ * is written to buf (bytes long); NULL when it does not fit.
+ */
+const char	*email_modules_new_id(struct json_object *mods,
+		    const char *name, const char *base, char *buf,
+		    size_t bytes);
+/* Moves the module-scoped values of instance from to instance to. */
+void		 email_doc_move_module_values(struct json_object *doc,
+		    const char *from, const char *to);
+
 /* The index of instance id in mods, or -1. */
 long	email_modules_find(struct json_object *mods, const char *id);
 
@@ -65,6 +129,43 @@ long	email_modules_template(struct json_object *mods, size_t i,
 
 /* A new {"id","module"} instance. */
 struct json_object	*email_module_new(const char *id, const char *module);
+
+/*
+ * A string member name of o (a section, a segment, a document; NULL
+ * gives dflt), or dflt when o has none; borrowed from o.
+ */
+const char	*email_doc_str(struct json_object *o, const char *name,
+		    const char *dflt);
+/*
+ * An id kept as a string member name of o (a section's segmentation or
+ * snippet), or 0 when it has none that is an id.
+ */
+int32_t		 email_doc_ref(struct json_object *o, const char *name);
+
+/*
+ * The HTML of an email not linked to a template ("" when none), and the
+ * text it was given (NULL when none: the HTML's text is shown).
+ */
+const char	*email_doc_html(struct json_object *doc);
+const char	*email_doc_text(struct json_object *doc);
+/* Sets the HTML, and the text (NULL: dropped; the HTML's text shows). */
+void	email_doc_set_html(struct json_object *doc, const char *html);
+void	email_doc_set_text(struct json_object *doc, const char *text);
+
+/*
+ * The document as the text kept in email_version.content: a heap string
+ * (free() it), or NULL.
+ */
+char		*email_doc_text_of(struct json_object *doc);
+
+/* Whether module m of an outline uses module-scoped variable v. */
+bool		 email_module_uses(const struct tpl_module *m, size_t v);
+/*
+ * The value variable v of outline o has in doc for module instance
+ * module (NULL: the global value): the value set, else the default.
+ */
+const char	*email_variable_value(struct json_object *doc,
+		    const struct tpl_outline *o, size_t v, const char *module);
 
 /*
  * The value of the lead field named name (its display name or REST name,

@@ -1,6 +1,8 @@
 /*
  * The content document of an email version (model/email.c): parsing,
- * sections and variables set over the defaults, the module instances.
+ * sections and variables set over the defaults, sections and segments
+ * made and read, the module instances and the changes of the module
+ * operations.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,6 +139,88 @@ test_fill_tokens(void **state)
 	assert_null(email_fill_tokens(NULL, lead_value, NULL));
 }
 
+/* Sections and the segments of dynamic content, made and read back. */
+static void
+test_sections(void **state)
+{
+	struct json_object *s, *seg;
+	char *text;
+
+	(void)state;
+	assert_null(email_section_type(NULL));
+	assert_null(email_section_segment(NULL, "Default"));
+	s = email_section_new("Text");
+	email_section_set(s, EMAIL_SEC_HTML, "<p>a</p>");
+	email_section_set(s, EMAIL_SEC_TEXT, "a");
+	assert_string_equal(email_section_type(s), "Text");
+	assert_string_equal(email_doc_str(s, EMAIL_SEC_HTML, NULL), "<p>a</p>");
+	json_object_put(s);
+	/* Ids are kept as strings, as a section has always stored them. */
+	s = email_section_new("DynamicContent");
+	email_section_set_ref(s, EMAIL_SEC_SEGMENTATION, 42);
+	assert_int_equal(email_doc_ref(s, EMAIL_SEC_SEGMENTATION), 42);
+	assert_null(email_section_segment(s, "Default"));
+	email_section_set_segment(s, "Default", "HTML", "<b>d</b>");
+	email_section_set_segment(s, "Gold", "Text", "g");
+	seg = email_section_segment(s, "Gold");
+	assert_non_null(seg);
+	assert_string_equal(email_segment_type(seg), "Text");
+	assert_string_equal(email_segment_content(seg, "x"), "g");
+	assert_string_equal(email_segment_type(NULL), "HTML");
+	assert_string_equal(email_segment_content(NULL, "dflt"), "dflt");
+	text = strdup(json_object_to_json_string_ext(s,
+	    JSON_C_TO_STRING_PLAIN));
+	assert_string_equal(text, "{\"type\":\"DynamicContent\","
+	    "\"segmentation\":\"42\",\"segments\":{\"Default\":"
+	    "{\"type\":\"HTML\",\"content\":\"<b>d<\\/b>\"},\"Gold\":"
+	    "{\"type\":\"Text\",\"content\":\"g\"}}}");
+	free(text);
+	json_object_put(s);
+}
+
+/* The changes the module operations make to the instances. */
+static void
+test_module_ops(void **state)
+{
+	struct json_object *doc = email_doc_parse("", 0), *mods;
+	char buf[16];
+
+	(void)state;
+	mods = json_object_new_array();
+	json_object_array_add(mods, email_module_new("a", "m"));
+	mods = email_modules_insert(mods, 0, email_module_new("b", "n"));
+	mods = email_modules_insert(mods, 9, email_module_new("a-2", "m"));
+	assert_string_equal(json_object_to_json_string_ext(mods,
+	    JSON_C_TO_STRING_PLAIN), "[{\"id\":\"b\",\"module\":\"n\"},"
+	    "{\"id\":\"a\",\"module\":\"m\"},{\"id\":\"a-2\","
+	    "\"module\":\"m\"}]");
+	assert_string_equal(email_module_id(mods, 1), "a");
+	assert_string_equal(email_module_of(mods, 1), "m");
+	assert_null(email_module_id(mods, 3));
+	assert_null(email_module_of(mods, 3));
+	/* Ids: the name given, the base when free, else base-N. */
+	assert_string_equal(email_modules_new_id(mods, "x", "a", buf,
+	    sizeof(buf)), "x");
+	assert_string_equal(email_modules_new_id(mods, NULL, "c", buf,
+	    sizeof(buf)), "c");
+	assert_string_equal(email_modules_new_id(mods, NULL, "a", buf,
+	    sizeof(buf)), "a-3");
+	assert_null(email_modules_new_id(mods, NULL, "a", buf, 3));
+	/* A rename moves the instance's module-scoped values with it. */
+	email_doc_set_variable(doc, "label", "a", "Buy");
+	email_doc_set_variable(doc, "label", "ab", "Stay");
+	email_doc_set_variable(doc, "title", NULL, "T");
+	email_module_set_id(mods, 1, "hero");
+	email_doc_move_module_values(doc, "a", "hero");
+	assert_string_equal(email_module_id(mods, 1), "hero");
+	assert_string_equal(email_doc_variable(doc, "label", "hero"), "Buy");
+	assert_null(email_doc_variable(doc, "label", "a"));
+	assert_string_equal(email_doc_variable(doc, "label", "ab"), "Stay");
+	assert_string_equal(email_doc_variable(doc, "title", NULL), "T");
+	json_object_put(mods);
+	json_object_put(doc);
+}
+
 int
 main(void)
 {
@@ -144,6 +228,8 @@ main(void)
 		cmocka_unit_test(test_doc),
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_fill_tokens),
+		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_module_ops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
