@@ -78,7 +78,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (db_open(&db, &cfg, &repo_schema, true) != 0)
+	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return -1;
 	arena_init(&arena);
 	return repo_lead_fields_load(db, &schema) == 0 ? 0 : -1;
@@ -776,7 +776,7 @@ racer(int go, int done, int who)
 	char email[64], other[64];
 	int round, rc = 0;
 
-	if (db_open(&mine, &cfg, &repo_schema, true) != 0)
+	if (db_open(&mine, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return 2;
 	for (round = 0; round < RACE_ROUNDS; round++) {
 		pipe_byte(go, false);
