@@ -13,7 +13,8 @@
 # `apache2 -f DIR/httpd.conf`.  One child process (its bound on requests
 # in flight to mautod is per child) with 64 threads; the bound is the
 # mautod workers (MAUTO_WORKERS, as tests/harness/nginx.sh counts them),
-# and its 615 names MAUTO_CONCURRENCY_LIMIT.  Apache will not serve as root: started as
+# and its 615 names MAUTO_CONCURRENCY_LIMIT.  Apache will not serve as
+# root: started as
 # root, its children run as www-data, so the socket and the directories
 # above it are opened to others for the time of the test.
 set -euo pipefail
