@@ -72,6 +72,8 @@
 #define ASSET_MAX_RETURN_DEFAULT 20	/* browse: maxReturn when not given */
 #define ASSET_MAX_RETURN	200	/* browse: the largest maxReturn */
 #define ASSET_NAME_CHARS	255	/* asset and folder names */
+/* An email module instance's id (four bytes a character), NUL included. */
+#define MOD_ID_BYTES		(ASSET_NAME_CHARS * 4 + 1)
 #define ASSET_DESCRIPTION_CHARS	2000
 #define MAX_FOLDERS_LISTED	100000	/* mautoctl folder list */
 /* Emails v2 (docs/behaviour.md §9): pages and bulk calls. */

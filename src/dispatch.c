@@ -113,9 +113,12 @@ find_token(const struct app *app, const struct req *req)
 	return t != NULL && *t != '\0' ? t : NULL;
 }
 
-/* Whether the body suits what the route takes (612, 609, 613). */
+/*
+ * Whether the body suits what the route takes (612, 609, 613), and, for
+ * an operation of named parameters, a JSON object body read as them.
+ */
 static int
-check_body(const struct route *rt, const struct req *req)
+check_body(const struct route *rt, struct req *req)
 {
 	switch (rt->body) {
 	case BODY_JSON:
@@ -132,19 +135,17 @@ check_body(const struct route *rt, const struct req *req)
 		if (req->body_kind == BODY_NONE)
 			return 0;
 		return -API_ERR_CONTENT_TYPE;
-	case BODY_MULTIPART:
-		if (req->body_kind == BODY_MULTIPART)
-			return req->body_err;
-		return 0;
 	default:
 		/*
-		 * Form-style operations read the query and a form body alike;
-		 * some clients send a JSON body (often `null`) as well, which
-		 * is tolerated and ignored.
+		 * Form-style operations read the query and a form or
+		 * multipart body alike, and a JSON object body as the same
+		 * parameters (docs/behaviour.md §0): a body that does not
+		 * decode is refused, never ignored.  The JSON literal null,
+		 * which some clients send, is no parameters.
 		 */
-		if (req->body_kind == BODY_MULTIPART)
+		if (req->body_err != 0)
 			return req->body_err;
-		return 0;
+		return request_json_params(req);
 	}
 }
 

@@ -80,6 +80,17 @@ struct ops {
 	size_t		 first[METRICS_ROUTES];	/* first route of its op_id */
 };
 
+/* A counter family of two samples told apart by a result label. */
+static void
+two_results(struct buf *out, const char *name, const char *help,
+    const char *r1, uint64_t v1, const char *r2, uint64_t v2)
+{
+	family(out, name, "counter", help);
+	buf_printf(out, "%s{result=\"%s\"} %llu\n%s{result=\"%s\"} %llu\n",
+	    name, r1, (unsigned long long)v1, name, r2,
+	    (unsigned long long)v2);
+}
+
 static void
 ops_init(struct ops *o)
 {
@@ -235,19 +246,17 @@ render_host(struct buf *out, const struct metrics_snapshot *s,
 	    "connection lost, node unusable, or unexpected.");
 	buf_printf(out, "mautod_db_errors_total %llu\n",
 	    (unsigned long long)s->db_errors);
-	family(out, "mautod_db_reconnects_total", "counter", "Reconnections "
-	    "after a lost database connection, by result.");
-	buf_printf(out, "mautod_db_reconnects_total{result=\"ok\"} %llu\n"
-	    "mautod_db_reconnects_total{result=\"failed\"} %llu\n",
-	    (unsigned long long)s->db_reconnects,
-	    (unsigned long long)s->db_reconnect_failures);
-	family(out, "mautod_page_cache_total", "counter", "Browses of one "
-	    "folder answered from a worker's kept pages (hit) or from the "
-	    "database (miss).");
-	buf_printf(out, "mautod_page_cache_total{result=\"hit\"} %llu\n"
-	    "mautod_page_cache_total{result=\"miss\"} %llu\n",
-	    (unsigned long long)s->page_hits,
-	    (unsigned long long)s->page_misses);
+	two_results(out, "mautod_db_reconnects_total", "Reconnections after "
+	    "a lost database connection, by result.", "ok", s->db_reconnects,
+	    "failed", s->db_reconnect_failures);
+	two_results(out, "mautod_db_deadlocks_total", "Transactions that met "
+	    "a deadlock or certification conflict: run again (retried), or "
+	    "given up when their time for retries ran out (exhausted).",
+	    "retried", s->db_deadlock_retries, "exhausted",
+	    s->db_deadlock_exhausted);
+	two_results(out, "mautod_page_cache_total", "Browses of one folder "
+	    "answered from a worker's kept pages (hit) or from the database "
+	    "(miss).", "hit", s->page_hits, "miss", s->page_misses);
 	family(out, "mautod_export_jobs", "gauge", "Bulk export jobs the "
 	    "database keeps, by state (no samples: the database did not "
 	    "answer).");

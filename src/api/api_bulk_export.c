@@ -16,8 +16,10 @@
  *     staticListName, an updatedAt range that is not ISO-8601, ends
  *     before it starts or spans more than 31 days, an unknown static
  *     list, a static list filter on a type without a link to leads, an
- *     unknown member); 1006 "Field '<name>' not found" for a field the
- *     type does not have; 1001 for a value of the wrong JSON type;
+ *     unknown member); 1003 "Invalid fields [a, b]" naming every field
+ *     the type does not have, as sent and in order (the bulk extract
+ *     service's answer, docs/behaviour.md §7.2); 1001 for a value of the
+ *     wrong JSON type;
  *     1035 for smartListId and smartListName (no smart lists here).
  *   - 1029: "Job already queued" (enqueue of a job that is not Created),
  *     "Too many jobs in queue" (EXPORT_MAX_QUEUED Queued or Processing
@@ -232,6 +234,7 @@ parse_fields(struct call *c, struct resp *r, const struct co_type *t,
 {
 	struct json_object *it;
 	const char *name, *canon;
+	char *unknown = NULL;
 	size_t i, j, n = 0;
 	int err = -API_ERR_INVALID_REQUEST;
 
@@ -255,9 +258,14 @@ parse_fields(struct call *c, struct resp *r, const struct co_type *t,
 		}
 		name = json_object_get_string(it);
 		if ((canon = field_name(t, name)) == NULL) {
-			api_common_err_msg(c, r, "Field '%s' not found", api_common_echo(c, name));
-			err = -API_ERR_FIELD_NOT_FOUND;
-			goto out;
+			unknown = arena_printf(&c->app->arena, "%s%s%s",
+			    unknown != NULL ? unknown : "",
+			    unknown != NULL ? ", " : "", api_common_echo(c, name));
+			if (unknown == NULL) {
+				err = -API_ERR_SYSTEM;
+				goto out;
+			}
+			continue;
 		}
 		for (j = 0; j < q->nfields && q->fields[j] != canon; j++)
 			continue;
@@ -268,6 +276,10 @@ parse_fields(struct call *c, struct resp *r, const struct co_type *t,
 		q->fields[q->nfields] = canon;
 		q->headers[q->nfields] = canon;
 		q->nfields++;
+	}
+	if (unknown != NULL) {
+		api_common_err_msg(c, r, "Invalid fields [%s]", unknown);
+		goto out;
 	}
 	err = 0;
 out:

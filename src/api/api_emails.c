@@ -71,16 +71,19 @@
  *     Email Content lists them after the sections as {htmlId, "Module",
  *     index, parentHtmlId (the container), isLocked false}; sections
  *     inside a module hold one content for every instance of it;
- *   - Add Email Module: the path's moduleId names the new instance,
- *     `name` the template's module (its mktoName or id; 702 when none),
- *     `index` (0 or more, required) where it goes, past the end appends;
- *     Duplicate puts the copy, named `name`, right after the original;
+ *   - Add Email Module: the path's moduleId names the template's module
+ *     (its id or mktoName; 702 when none), `index` (0 or more, required)
+ *     where it goes, past the end appends, `name` (optional) the new
+ *     instance's id, else the module's id or, when taken, <id>-N with
+ *     the least free N from 2; Duplicate puts the copy, named `name` or
+ *     <original>-N the same way, right after the original;
  *     Rename gives the instance the id `name` and keeps its module-scoped
  *     variable values; an id in use or not of letters, digits, '-' and
  *     '_' is 709; a module the email does not have is 702 "Module '<id>'
  *     not found"; Rearrange's positions must place every instance once
  *     at indexes 0 to n-1 (709 "Rearrange must place every module
  *     exactly once: ..."), positions that are not a JSON array 1001;
+ *     positions may be the body itself (the swagger's body parameter);
  *   - a section's dynamic content id is its htmlId; an id that names no
  *     dynamic section is 704 "Invalid dynamic content id '<id>'" (the
  *     documentation's code); Get Email Dynamic Content lists every
@@ -1107,7 +1110,8 @@ struct email_edit {
 				    struct json_object **mods, char *msg);
 	const struct tpl_outline *o;
 	const char		*mod_id;	/* the path's module */
-	const char		*mod_name;	/* name (or the module added) */
+	const char		*mod_name;	/* name: the new id, or NULL */
+	const char		*mod_template;	/* add: the template's module */
 	int64_t			 mod_index;
 	struct json_object	*positions;	/* rearrange */
 	int			 code;	/* a refusal's api_err; 0: 709 */
@@ -1721,15 +1725,50 @@ mods_move_variables(struct json_object *doc, const char *from,
 	json_object_put(moved);
 }
 
+/*
+ * The id of a new instance: name when given, else base when no instance
+ * has it, else base-N for the least N from 2 that none has (one of the
+ * first n + 1 is free among n instances).  A made id is written to buf
+ * (bytes long); NULL when it does not fit.
+ */
+static const char *
+mod_id_for(struct json_object *mods, const char *name, const char *base,
+    char *buf, size_t bytes)
+{
+	size_t n = json_object_array_length(mods), k;
+	int len;
+
+	if (name != NULL)
+		return name;
+	if (email_modules_find(mods, base) < 0)
+		return base;
+	for (k = 2; k <= n + 2; k++) {
+		len = snprintf(buf, bytes, "%s-%zu", base, k);
+		if (len < 0 || (size_t)len >= bytes)
+			return NULL;
+		if (email_modules_find(mods, buf) < 0)
+			return buf;
+	}
+	return NULL;
+}
+
 static int
 mod_add(struct email_edit *ed, struct json_object *doc,
     struct json_object **mods, char *msg)
 {
+	char made[MOD_ID_BYTES];
+	const char *id;
+
 	(void)doc;
-	if (mod_new_id(ed, *mods, ed->mod_id, msg) != 0)
+	id = mod_id_for(*mods, ed->mod_name, ed->mod_template, made,
+	    sizeof(made));
+	if (id == NULL)
+		return mod_refuse(ed, 0, msg, "No free module id for '",
+		    ed->mod_template, "'");
+	if (mod_new_id(ed, *mods, id, msg) != 0)
 		return -1;
 	*mods = mods_insert(*mods, (size_t)ed->mod_index,
-	    email_module_new(ed->mod_id, ed->mod_name));
+	    email_module_new(id, ed->mod_template));
 	return 0;
 }
 
@@ -1750,16 +1789,24 @@ mod_duplicate(struct email_edit *ed, struct json_object *doc,
     struct json_object **mods, char *msg)
 {
 	struct json_object *orig, *mv;
+	char made[MOD_ID_BYTES];
+	const char *id;
 	long i = mod_find(ed, *mods, msg);
 
 	(void)doc;
-	if (i < 0 || mod_new_id(ed, *mods, ed->mod_name, msg) != 0)
+	if (i < 0)
+		return -1;
+	id = mod_id_for(*mods, ed->mod_name, ed->mod_id, made, sizeof(made));
+	if (id == NULL)
+		return mod_refuse(ed, 0, msg, "No free module id for '",
+		    ed->mod_id, "'");
+	if (mod_new_id(ed, *mods, id, msg) != 0)
 		return -1;
 	orig = json_object_array_get_idx(*mods, (size_t)i);
 	if (!json_object_object_get_ex(orig, "module", &mv))
 		return -1;
 	*mods = mods_insert(*mods, (size_t)i + 1,
-	    email_module_new(ed->mod_name, json_object_get_string(mv)));
+	    email_module_new(id, json_object_get_string(mv)));
 	return 0;
 }
 
@@ -1876,21 +1923,22 @@ template_module(const struct tpl_outline *o, const char *name)
 }
 
 /*
- * POST /rest/asset/v1/email/{id}/content/{moduleId}/add.json: name (the
- * template's module), index.  The new instance is named moduleId.
+ * POST /rest/asset/v1/email/{id}/content/{moduleId}/add.json: index,
+ * name.  moduleId names the template's module (its id or mktoName);
+ * name, when given, is the new instance's id (else mod_id_for makes one).
  */
 int
 api_emails_module_add(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
-		  .max = ASSET_NAME_CHARS * 4 },
 		{ .name = "index", .type = VP_INT, .flags = VPF_REQUIRED,
 		  .min = 0, .max = INT32_MAX },
+		{ .name = "name", .type = VP_STR, .max = MOD_ID_BYTES - 1 },
 	};
 	struct vvalue pv[2];
 	struct email_ctx x;
 	struct email_edit ed;
+	const char *want = c->req->path_params[1];
 	long k;
 	int e;
 
@@ -1901,15 +1949,19 @@ api_emails_module_add(struct call *c, struct resp *r)
 		email_ctx_clear(&x);
 		return e;
 	}
-	k = x.has_tpl ? template_module(&x.o, pv[0].s) : -1;
+	k = x.has_tpl ? template_module(&x.o, want) : -1;
 	memset(&ed, 0, sizeof(ed));
 	if (k >= 0)
-		ed.mod_name = arena_strdup(&c->app->arena, x.o.modules[k].id);
+		ed.mod_template = arena_strdup(&c->app->arena,
+		    x.o.modules[k].id);
 	email_ctx_clear(&x);
 	if (k < 0)
 		return api_common_fail(c, r, -API_ERR_NO_DATA, "Module '%s' not "
-		    "found in the template", api_common_echo(c, pv[0].s));
-	ed.mod_index = pv[1].i;
+		    "found in the template", api_common_echo(c, want));
+	if (ed.mod_template == NULL)
+		return -API_ERR_SYSTEM;
+	ed.mod_index = pv[0].i;
+	ed.mod_name = pv[1].present ? pv[1].s : NULL;
 	return module_change(c, r, &ed, mod_add);
 }
 
@@ -1923,51 +1975,62 @@ api_emails_module_delete(struct call *c, struct resp *r)
 	return module_change(c, r, &ed, mod_delete);
 }
 
-/* The name parameter of duplicate and rename (the new module id). */
+/*
+ * The name parameter of duplicate and rename (the new module id),
+ * required unless optional.
+ */
 static int
-module_named(struct call *c, struct resp *r,
+module_named(struct call *c, struct resp *r, bool optional,
     int (*fn)(struct email_edit *, struct json_object *,
     struct json_object **, char *))
 {
-	static const struct vparam params[] = {
+	static const struct vparam required[] = {
 		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
-		  .max = ASSET_NAME_CHARS * 4 },
+		  .max = MOD_ID_BYTES - 1 },
+	};
+	static const struct vparam maybe[] = {
+		{ .name = "name", .type = VP_STR, .max = MOD_ID_BYTES - 1 },
 	};
 	struct vvalue pv[1];
 	struct email_edit ed;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = validate(c->req, r, optional ? maybe : required, 1,
+	    pv)) != 0)
 		return e;
 	memset(&ed, 0, sizeof(ed));
-	ed.mod_name = pv[0].s;
+	ed.mod_name = pv[0].present ? pv[0].s : NULL;
 	return module_change(c, r, &ed, fn);
 }
 
-/* POST .../content/{moduleId}/duplicate.json?name= */
+/*
+ * POST .../content/{moduleId}/duplicate.json[?name=]: without name the
+ * copy gets an id made from the original's (mod_id_for).
+ */
 int
 api_emails_module_duplicate(struct call *c, struct resp *r)
 {
-	return module_named(c, r, mod_duplicate);
+	return module_named(c, r, true, mod_duplicate);
 }
 
 /* POST .../content/{moduleId}/rename.json?name= */
 int
 api_emails_module_rename(struct call *c, struct resp *r)
 {
-	return module_named(c, r, mod_rename);
+	return module_named(c, r, false, mod_rename);
 }
 
 /*
  * POST /rest/asset/v1/email/{id}/content/rearrange.json:
- * positions=[{"index":0,"moduleId":"..."},...], every module once.
+ * positions=[{"index":0,"moduleId":"..."},...], every module once; the
+ * array may also be the whole body (the swagger's body parameter).
  */
 int
 api_emails_module_rearrange(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "positions", .type = VP_RAW, .flags = VPF_REQUIRED,
-		  .max = 65536 },
+		{ .name = "positions", .type = VP_RAW,
+		  .flags = VPF_REQUIRED | VPF_BODY, .max = 65536 },
 	};
 	struct vvalue pv[1];
 	struct email_edit ed;

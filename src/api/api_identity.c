@@ -1,10 +1,11 @@
 /*
  * GET and POST /identity/oauth/token (docs/behaviour.md §1.1): the OAuth2
  * client-credentials grant.  Parameters come from the query or a form
- * body.  The body is not a Marketo envelope: success is the bare token
- * object, errors are Spring-OAuth bodies rendered by response.c from the
- * error table (401 invalid_client, 400 invalid_request and
- * unsupported_grant_type).
+ * body (or a JSON object body, docs/behaviour.md §0).  The body is not a
+ * Marketo envelope: success is the bare token object, errors are
+ * Spring-OAuth bodies rendered by response.c from the error table (401
+ * invalid_client, 400 invalid_request and unsupported_grant_type; a
+ * malformed request is 400 invalid_request, response.c).
  */
 #include <string.h>
 

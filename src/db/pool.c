@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -656,14 +657,36 @@ db_tx_rollback(struct db *db)
 		(void)mysql_rollback(db->conn);
 }
 
-/* Sleeps 5..10 ms times 2^attempt, so retrying writers spread out. */
-static void
-backoff(int attempt)
+/* Milliseconds on the monotonic clock. */
+static int64_t
+now_ms(void)
 {
 	struct timespec ts;
-	long ms;
 
-	ms = (5L << attempt) + (long)(random() % (5L << attempt));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The pause before run attempt + 1 after a deadlock: from base to twice
+ * base milliseconds, base doubling from DB_TX_BACKOFF_MS up to
+ * DB_TX_BACKOFF_MAX_MS, so retrying writers spread out.
+ */
+static long
+backoff_ms(int attempt)
+{
+	long base = DB_TX_BACKOFF_MAX_MS;
+
+	if (attempt < 16 && (DB_TX_BACKOFF_MS << attempt) < base)
+		base = DB_TX_BACKOFF_MS << attempt;
+	return base + random() % base;
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts;
+
 	ts.tv_sec = ms / 1000;
 	ts.tv_nsec = (ms % 1000) * 1000000L;
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
@@ -676,9 +699,11 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 {
 	int attempt, r = -REPO_ERR_INTERNAL;
 	bool lost_once = false, committing;
+	int64_t start = now_ms();
+	long pause;
 
 	db->unknown = false;
-	for (attempt = 0; attempt < DB_TX_ATTEMPTS; attempt++) {
+	for (attempt = 0;; attempt++) {
 		committing = false;
 		if ((r = db_ensure(db)) != 0)
 			break;
@@ -690,7 +715,17 @@ db_run_tx(struct db *db, int (*fn)(struct db *, void *), void *arg,
 			break;
 		db_tx_rollback(db);
 		if (r == -REPO_ERR_DEADLOCK) {
-			backoff(attempt);
+			/* Only while the pause ends within the budget. */
+			pause = backoff_ms(attempt);
+			if (now_ms() + pause - start > DB_TX_BUDGET_MS) {
+				log_err("db: a transaction still met deadlocks "
+				    "after %d runs in %lld ms; giving up",
+				    attempt + 1, (long long)(now_ms() - start));
+				metrics_db_deadlock(db->metrics, false);
+				break;
+			}
+			metrics_db_deadlock(db->metrics, true);
+			sleep_ms(pause);
 			continue;
 		}
 		/*

@@ -139,8 +139,9 @@ int		 db_ping(struct db *db);
 
 /*
  * Counts this connection's errors (those db_error logs as errors: lost,
- * unusable, unexpected; not duplicates, deadlocks or refused values) and
- * reconnections into m (util/metrics.h; borrowed, may be NULL).
+ * unusable, unexpected; not duplicates, deadlocks or refused values),
+ * reconnections and transactions run again after a deadlock or given
+ * up (db_run_tx) into m (util/metrics.h; borrowed, may be NULL).
  */
 void		 db_set_metrics(struct db *db, struct metrics *m);
 
@@ -161,14 +162,21 @@ int		 db_tx_commit(struct db *db);
 void		 db_tx_rollback(struct db *db);
 
 /*
- * Runs fn(db, arg) inside BEGIN ... COMMIT.  A deadlock (1213, 1205)
- * rolls back and re-runs the whole function, up to DB_TX_ATTEMPTS times
- * with jittered back-off.  A lost connection before COMMIT reconnects and
- * re-runs once; a lost connection during COMMIT returns REPO_ERR_CONN
- * (outcome unknown, docs/galera.md) unless idempotent is true, in which case
- * the function is run again and db_tx_outcome_unknown() tells it so: it
- * must then answer as its first run would have if that run committed.
- * Returns fn's result or a negative repo_err.
+ * Runs fn(db, arg) inside BEGIN ... COMMIT.  A deadlock or certification
+ * conflict (1213, 1205) rolls back and re-runs the whole function after
+ * a jittered pause that doubles from DB_TX_BACKOFF_MS up to
+ * DB_TX_BACKOFF_MAX_MS, for as long as the pause ends within
+ * DB_TX_BUDGET_MS of the first run's start, and then returns
+ * -REPO_ERR_DEADLOCK (a 1205 comes after innodb_lock_wait_timeout, past
+ * the budget, so it is not run again).  The budget and a last run stay
+ * well below the web server's request timeouts (30 s and more).  Runs
+ * again and givings up are counted (db_set_metrics).  A lost connection
+ * before COMMIT reconnects and re-runs once; a lost connection during
+ * COMMIT returns REPO_ERR_CONN (outcome unknown, docs/galera.md) unless
+ * idempotent is true, in which case the function is run again and
+ * db_tx_outcome_unknown() tells it so: it must then answer as its first
+ * run would have if that run committed.  Returns fn's result or a
+ * negative repo_err.
  */
 int		 db_run_tx(struct db *db, int (*fn)(struct db *, void *),
 		    void *arg, bool idempotent);
@@ -180,6 +188,8 @@ int		 db_run_tx(struct db *db, int (*fn)(struct db *, void *),
  */
 bool		 db_tx_outcome_unknown(const struct db *db);
 
-#define DB_TX_ATTEMPTS	5
+#define DB_TX_BUDGET_MS		2000
+#define DB_TX_BACKOFF_MS	5
+#define DB_TX_BACKOFF_MAX_MS	200
 
 #endif

@@ -537,6 +537,24 @@ job_run_clear(struct job_run *j)
 	export_job_clear(&j->job);
 }
 
+/*
+ * The test hook fault_export_hold: while its file exists, the runner
+ * stops itself as a job starts, so a test acts on the job at a known
+ * point (Processing in this attempt, the slot this runner's, its run's
+ * clock started) instead of racing a job that may end before it is seen.
+ */
+static void
+hold_if_asked(const struct export_runner *r, const struct export_claim *c)
+{
+	const char *f = r->cfg->fault_export_hold;
+
+	if (f != NULL && access(f, F_OK) == 0) {
+		log_info("export runner %u: job %lld: attempt %d held",
+		    r->index, (long long)c->job_id, c->attempt);
+		(void)raise(SIGSTOP);
+	}
+}
+
 /* Carries out claimed job c; the outcome is recorded, never returned. */
 static void
 run_job(struct export_runner *r, const struct export_claim *c)
@@ -556,6 +574,7 @@ run_job(struct export_runner *r, const struct export_claim *c)
 	memset(&res, 0, sizeof(res));
 	log_info("export runner %u: job %lld: attempt %d in slot %d",
 	    r->index, (long long)c->job_id, c->attempt, c->slot);
+	hold_if_asked(r, c);
 	e = repo_bulk_export_get_by_id(r->db, c->job_id, &j->job);
 	if (e != 0) {
 		(void)snprintf(j->why, sizeof(j->why), "Internal error: the "

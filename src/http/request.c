@@ -309,6 +309,8 @@ add_param(struct rctx *c, const char *name, const char *value, size_t vlen,
 	p->value = value;
 	p->value_len = vlen;
 	p->src = src;
+	p->items = NULL;
+	p->nitems = 0;
 	r = 0;
 out:
 	return r;
@@ -835,10 +837,12 @@ out:
 }
 
 /*
- * Whether a form body is a JSON object: some clients send the form
- * parameters of the asset operations as JSON under the form media type
- * (docs/assets.md).  Only the first byte that is not white space is
- * looked at; parse_form_json decides.
+ * Whether a form body is JSON: some clients send the form parameters of
+ * the asset operations as a JSON object under the form media type, and
+ * swagger-generated clients send a body parameter (Rearrange Email
+ * Modules' positions) as its JSON array (docs/behaviour.md §0).  Only
+ * the first byte that is not white space is looked at; parse_form_json
+ * decides.
  */
 static bool
 form_is_json(const char *s, size_t n)
@@ -848,33 +852,55 @@ form_is_json(const char *s, size_t n)
 	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' ||
 	    s[i] == '\n'))
 		i++;
-	return i < n && s[i] == '{';
+	return i < n && (s[i] == '{' || s[i] == '[');
+}
+
+/* The scalar items of JSON array v as arena strings, or NULL. */
+static const char **
+json_items(struct arena *a, struct json_object *v, size_t *n)
+{
+	struct json_object *it;
+	const char **items;
+	size_t i, len = json_object_array_length(v);
+
+	*n = 0;
+	if (len == 0)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		it = json_object_array_get_idx(v, i);
+		if (it == NULL || json_object_is_type(it, json_type_object) ||
+		    json_object_is_type(it, json_type_array) ||
+		    (json_object_is_type(it, json_type_string) &&
+		    !is_clean_text(json_object_get_string(it),
+		    (size_t)json_object_get_string_len(it))))
+			return NULL;
+	}
+	if ((items = arena_alloc(a, (len + 1) * sizeof(*items))) == NULL)
+		return NULL;
+	for (i = 0; i < len; i++)
+		if ((items[i] = arena_strdup(a, json_object_get_string(
+		    json_object_array_get_idx(v, i)))) == NULL)
+			return NULL;
+	items[len] = NULL;
+	*n = len;
+	return items;
 }
 
 /*
- * A JSON object sent as a form body: each member becomes a form
- * parameter, a string as its text, a number or boolean as written, an
- * object or array as compact JSON (the `folder` parameter), null as not
- * given.  A body that is not a strict JSON object is left unread (as a
- * form it would be one odd parameter).
+ * Adds each member of JSON object obj as a parameter of source src: a
+ * string as its text, a number or boolean as written, an object or
+ * array as compact JSON (the `folder` parameter), null as not given.
+ * An array of scalars also lists its items, for req_param_list.
  */
 static int
-parse_form_json(struct rctx *c)
+add_members(struct rctx *c, struct json_object *obj, enum param_src src)
 {
-	struct req *req = c->req;
-	struct json_object *saved = req->json, *obj;
+	struct param *p;
 	const char *v;
 	char *name, *value;
 	size_t vlen;
-	int saved_err = req->body_err, r;
+	int r = 0;
 
-	req->json = NULL;
-	if ((r = parse_json(c)) != 0)
-		goto out;
-	obj = req->json;
-	if (req->body_err != 0 || obj == NULL ||
-	    !json_object_is_type(obj, json_type_object))
-		goto out;
 	json_object_object_foreach(obj, key, val) {
 		if (val == NULL)
 			continue;
@@ -885,24 +911,48 @@ parse_form_json(struct rctx *c)
 		    (size_t)json_object_get_string_len(val) : strlen(v);
 		if (strlen(key) > MAX_PARAM_NAME_BYTES) {
 			r = -API_ERR_INVALID_REQUEST;
-			goto out;
+			break;
 		}
-		if (!is_clean_text(v, vlen)) {
+		if (!is_clean_text(key, strlen(key)) ||
+		    !is_clean_text(v, vlen)) {
 			r = -API_ERR_INVALID_VALUE;
-			goto out;
+			break;
 		}
 		if ((name = arena_strndup(c->a, key, strlen(key))) == NULL ||
 		    (value = arena_strndup(c->a, v, vlen)) == NULL) {
 			r = -API_ERR_SYSTEM;
-			goto out;
+			break;
 		}
-		if ((r = add_param(c, name, value, vlen, PARAM_FORM)) != 0)
-			goto out;
+		if ((r = add_param(c, name, value, vlen, src)) != 0)
+			break;
+		p = &c->req->params[c->req->nparams - 1];
+		if (json_object_is_type(val, json_type_array))
+			p->items = json_items(c->a, val, &p->nitems);
+	}
+	return r;
+}
+
+/*
+ * A JSON body sent under the form media type: an object's members become
+ * form parameters (add_members); an array is kept as req->json, for the
+ * operation whose one parameter is the body.  A body that does not parse
+ * sets body_err to API_ERR_BAD_JSON, as under application/json.
+ */
+static int
+parse_form_json(struct rctx *c)
+{
+	struct req *req = c->req;
+	int r;
+
+	if ((r = parse_json(c)) != 0 || req->body_err != 0 ||
+	    req->json == NULL)
+		goto out;
+	if (json_object_is_type(req->json, json_type_object)) {
+		r = add_members(c, req->json, PARAM_FORM);
+		json_object_put(req->json);
+		req->json = NULL;
 	}
 out:
-	json_object_put(req->json);
-	req->json = saved;
-	req->body_err = saved_err;
 	return r;
 }
 
@@ -1219,6 +1269,40 @@ out:
 	return r;
 }
 
+int
+request_json_params(struct req *req)
+{
+	struct rctx c;
+	struct param *params;
+	size_t n;
+	int r = 0;
+
+	if (req->body_kind != BODY_JSON || req->body_err != 0 ||
+	    req->json == NULL ||
+	    !json_object_is_type(req->json, json_type_object))
+		goto out;
+	n = (size_t)json_object_object_length(req->json);
+	r = -API_ERR_INVALID_REQUEST;
+	if (n > MAX_PARAMS - req->nparams)
+		goto out;
+	r = -API_ERR_SYSTEM;
+	if (n == 0 || (params = arena_alloc(req->arena,
+	    (req->nparams + n) * sizeof(*params))) == NULL) {
+		r = n == 0 ? 0 : r;
+		goto out;
+	}
+	if (req->nparams > 0)
+		memcpy(params, req->params, req->nparams * sizeof(*params));
+	req->params = params;
+	memset(&c, 0, sizeof(c));
+	c.req = req;
+	c.a = req->arena;
+	c.param_cap = req->nparams + n;
+	r = add_members(&c, req->json, PARAM_JSON);
+out:
+	return r;
+}
+
 void
 request_clear(struct req *req)
 {
@@ -1315,7 +1399,8 @@ req_param_list(const struct req *req, const char *name, const char ***items)
 		p = &req->params[i];
 		if (name == NULL || strcmp(p->name, name) != 0)
 			continue;
-		n += count_items(p->value, p->value_len);
+		n += p->items != NULL ? p->nitems :
+		    count_items(p->value, p->value_len);
 		bytes += p->value_len + 1;
 	}
 	if (n > MAX_LIST_ITEMS) {
@@ -1332,7 +1417,12 @@ req_param_list(const struct req *req, const char *name, const char ***items)
 		goto out;
 	for (i = 0; i < req->nparams; i++) {
 		p = &req->params[i];
-		if (strcmp(p->name, name) == 0)
+		if (strcmp(p->name, name) != 0)
+			continue;
+		if (p->items != NULL) {
+			memcpy(v + nv, p->items, p->nitems * sizeof(*v));
+			nv += p->nitems;
+		} else
 			split_items(p->value, p->value_len, &buf, v, &nv);
 	}
 	v[nv] = NULL;

@@ -44,6 +44,7 @@ enum param_src {
 	PARAM_QUERY,
 	PARAM_FORM,		/* urlencoded body */
 	PARAM_MULTIPART,	/* non-file part of a multipart body */
+	PARAM_JSON,		/* member of a JSON object body (request_json_params) */
 	PARAM_SRC__MAX
 };
 
@@ -53,6 +54,13 @@ struct param {
 	const char	*value;
 	size_t		 value_len;	/* value may hold no NUL: rejected */
 	enum param_src	 src;
+	/*
+	 * A JSON array of scalars sent as the value: its items (arena
+	 * strings, NULL-terminated), which req_param_list lists instead of
+	 * splitting value at commas.  NULL otherwise.
+	 */
+	const char	**items;
+	size_t		 nitems;
 };
 
 /* One multipart part.  data is raw bytes (not NUL-terminated). */
@@ -116,7 +124,9 @@ struct req {
 
 	/*
 	 * For BODY_JSON: the parsed document (NULL when the body was the
-	 * JSON literal null).  Owned by the request; request_clear puts it.
+	 * JSON literal null).  For BODY_FORM: a JSON array sent as the
+	 * body (a JSON object's members are params), else NULL.  Owned by
+	 * the request; request_clear puts it.
 	 */
 	struct json_object	*json;
 	/*
@@ -164,10 +174,11 @@ void	 request_vars_fill(const char *vars[REQ_VAR__MAX],
  * (API_ERR_TOO_LARGE), each header kept is <= MAX_HEADER_BYTES
  * (API_ERR_BAD_REQUEST), the body is exactly CONTENT_LENGTH bytes
  * (API_ERR_BAD_REQUEST).  Decodes the query string, and the body by
- * Content-Type: form fields become params, JSON is parsed (depth
- * MAX_JSON_DEPTH, valid UTF-8, no trailing bytes but white space) into
- * req->json, multipart into parts and params; a body that fails to decode
- * sets req->body_err and still returns 0.  A decoded name or value with a
+ * Content-Type: form fields become params (a JSON object sent as a form
+ * body too, its members; a JSON array so sent goes to req->json), JSON is
+ * parsed (depth MAX_JSON_DEPTH, valid UTF-8, no trailing bytes but white
+ * space) into req->json, multipart into parts and params; a body that
+ * fails to decode sets req->body_err and still returns 0.  A decoded name or value with a
  * NUL or invalid UTF-8 is API_ERR_INVALID_VALUE; more than MAX_PARAMS
  * params or a name over MAX_PARAM_NAME_BYTES is API_ERR_INVALID_REQUEST.
  * Applies the `_method=GET` override on POST (docs/behaviour.md §0).
@@ -176,6 +187,21 @@ void	 request_vars_fill(const char *vars[REQ_VAR__MAX],
  * Call request_clear when done, whatever the result.
  */
 int	 request_read(struct req *req, struct arena *a, const struct req_env *env);
+
+/*
+ * For an operation that takes named parameters rather than a JSON
+ * document: the members of a JSON object body (application/json) become
+ * parameters of source PARAM_JSON after those of the query, read as a
+ * JSON object sent under the form media type is (a string as its text, a
+ * number or boolean as written, an object or array as compact JSON, null
+ * as not given).  Does nothing for another body, a body that did not
+ * parse (body_err) or one that is not an object.  Returns 0, or
+ * API_ERR_INVALID_VALUE for a name or value with a NUL,
+ * API_ERR_INVALID_REQUEST past MAX_PARAMS or for a name over
+ * MAX_PARAM_NAME_BYTES, API_ERR_SYSTEM when the arena runs out (all
+ * negative).
+ */
+int	 request_json_params(struct req *req);
 
 /* Releases what the request owns outside the arena (the JSON document). */
 void	 request_clear(struct req *req);

@@ -379,12 +379,47 @@ render_asset2(struct buf *out, const struct resp *r, const char *rid,
 	buf_addc(out, '}');
 }
 
+/*
+ * The OAuth error word of an error of the token endpoint and its HTTP
+ * status (*status in, the table's; out, the endpoint's).  RFC 6749 §5.2:
+ * a request that is malformed (a bad byte, a broken body, a wrong
+ * method or path, too large) is the client's error, invalid_request
+ * (method_not_allowed for a method, as Spring says it), HTTP 400 unless
+ * the transport status says more (404, 405, 413, 414); server_error and
+ * HTTP 500 are for the server's own failures only.
+ */
+static const char *
+identity_error(int err, const struct err_info *e, int *status)
+{
+	if (err > 0)
+		err = -err;
+	if (e->oauth_error != NULL)
+		return e->oauth_error;
+	switch (-err) {
+	case API_ERR_SYSTEM:
+	case API_ERR_TIMEOUT:
+	case API_ERR_UNAVAILABLE:
+		*status = 500;
+		return "server_error";
+	case API_ERR_METHOD:
+		*status = 405;
+		return "method_not_allowed";
+	case API_ERR_NOT_FOUND:
+		*status = 404;
+		return "invalid_request";
+	default:
+		if (*status < 400 || *status >= 500)
+			*status = 400;
+		return "invalid_request";
+	}
+}
+
 /* OAuth bodies: a success body is the handler's; errors are Spring's. */
 static void
-render_identity(struct buf *out, const struct resp *r,
-    const struct err_info *e, const char *msg)
+render_identity(struct buf *out, const struct resp *r, const char *error,
+    const char *msg)
 {
-	if (e == NULL) {
+	if (error == NULL) {
 		if (r->body != NULL)
 			add_json(out, r->body);
 		else
@@ -392,12 +427,7 @@ render_identity(struct buf *out, const struct resp *r,
 		return;
 	}
 	buf_adds(out, "{\"error\":");
-	if (e->oauth_error != NULL)
-		buf_add_json_str(out, e->oauth_error, strlen(e->oauth_error));
-	else if (e == err_lookup(API_ERR_METHOD))
-		buf_adds(out, "\"method_not_allowed\"");
-	else
-		buf_adds(out, "\"server_error\"");
+	buf_add_json_str(out, error, strlen(error));
 	buf_adds(out, ",\"error_description\":");
 	buf_add_json_str(out, msg, strlen(msg));
 	buf_addc(out, '}');
@@ -408,7 +438,7 @@ response_render(struct buf *out, const struct resp *r, enum envelope env,
     const char *request_id, int err)
 {
 	const struct err_info *e = NULL;
-	const char *msg = NULL;
+	const char *msg = NULL, *oauth = NULL;
 	int status = 200;
 
 	if (err != 0) {
@@ -423,14 +453,9 @@ response_render(struct buf *out, const struct resp *r, enum envelope env,
 			buf_adds(out, r->text);
 		return status;
 	}
-	/*
-	 * The identity endpoint is not in the service envelope: a method it
-	 * does not take is HTTP 405, anything else without an OAuth code 500.
-	 */
-	if (env == ENV_IDENTITY && e != NULL && e->oauth_error == NULL &&
-	    status == 200)
-		status = (err == -API_ERR_METHOD || err == API_ERR_METHOD) ?
-		    405 : 500;
+	/* The identity endpoint is not in the service envelope. */
+	if (env == ENV_IDENTITY && e != NULL)
+		oauth = identity_error(err, e, &status);
 	switch (env) {
 	case ENV_ASSET1:
 		render_asset1(out, r, request_id, e, msg);
@@ -439,7 +464,7 @@ response_render(struct buf *out, const struct resp *r, enum envelope env,
 		render_asset2(out, r, request_id, e, msg);
 		break;
 	case ENV_IDENTITY:
-		render_identity(out, r, e, msg);
+		render_identity(out, r, oauth, msg);
 		break;
 	case ENV_LEADDB:
 	default:

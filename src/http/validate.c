@@ -83,6 +83,10 @@ scalar(const struct req *req, const struct vparam *d)
 		    (src & VP_FORM))
 			return req->params[i].value;
 	}
+	if ((d->flags & VPF_BODY) && req->json != NULL &&
+	    json_object_is_type(req->json, json_type_array))
+		return json_object_to_json_string_ext(req->json,
+		    JSON_C_TO_STRING_PLAIN);
 	if ((src & VP_JSON) && req->json != NULL &&
 	    json_object_is_type(req->json, json_type_object) &&
 	    json_object_object_get_ex(req->json, d->name, &v) && v != NULL)
@@ -191,6 +195,25 @@ typed(const struct req *req, struct resp *r, const struct vparam *d,
 	return 0;
 }
 
+/*
+ * Whether req's JSON body can be read by d: no body, an object (its
+ * members are parameters), or an array that a VPF_BODY descriptor is.
+ */
+static bool
+body_readable(const struct req *req, const struct vparam *d, size_t n)
+{
+	size_t k;
+
+	if (req->json == NULL || json_object_is_type(req->json,
+	    json_type_object))
+		return true;
+	for (k = 0; k < n; k++)
+		if ((d[k].flags & VPF_BODY) &&
+		    json_object_is_type(req->json, json_type_array))
+			return true;
+	return false;
+}
+
 /* See validate.h. */
 int
 validate(const struct req *req, struct resp *r, const struct vparam *d,
@@ -201,6 +224,9 @@ validate(const struct req *req, struct resp *r, const struct vparam *d,
 	int err;
 
 	memset(out, 0, n * sizeof(*out));
+	if (!body_readable(req, d, n))
+		return fail(r, -API_ERR_INVALID_REQUEST, "The request body "
+		    "must be a JSON object of the operation's parameters");
 	for (k = 0; k < n; k++) {
 		if (d[k].type == VP_LIST) {
 			if ((err = list(req, r, &d[k], &out[k])) != 0)

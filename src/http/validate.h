@@ -9,7 +9,9 @@
  * the required parameter '<name>'" (or 701 "<name> cannot be blank" with
  * VPF_BLANK); a value that does not fit its type or bounds is 1001
  * "Invalid value '<value>'. Required of type '<type>'", the value quoted
- * by the one echo policy (util/text.h).  A descriptor can give its own
+ * by the one echo policy (util/text.h).  A JSON body that is not an
+ * object (so names no parameters) is 1003, unless a descriptor is the
+ * body (VPF_BODY) and the body is an array.  A descriptor can give its own
  * code and message for a bad value (bad_err, bad_msg), for the operations
  * whose answer differs.
  */
@@ -42,6 +44,7 @@ enum vp_type {
 #define VPF_REQUIRED	0x1	/* missing or empty: an error */
 #define VPF_BLANK	0x2	/* missing answers 701 rather than 1002 */
 #define VPF_NOCASE	0x4	/* VP_ENUM: compare without letter case */
+#define VPF_BODY	0x8	/* VP_RAW: a JSON array body is this value */
 
 struct vparam {
 	const char		*name;

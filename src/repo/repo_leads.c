@@ -646,6 +646,14 @@ cmp_u64(const void *x, const void *y)
 }
 
 static int
+cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+static int
 slot_of(const struct plan *pl, const struct lead_field *f)
 {
 	size_t i;
@@ -764,9 +772,19 @@ plan_init(struct plan *pl, struct lead_sync *s)
 
 /*
  * Takes (del false) or drops (del true) the batch's claims: one INSERT
- * of every key, in order, or one DELETE.  INSERT IGNORE lets the padding
- * repeat the last key; it still waits on a claim another transaction
- * holds, which is the point.
+ * of every key, in order, or one DELETE.  The padding repeats the last
+ * key, which ON DUPLICATE KEY UPDATE lets through; it still waits on a
+ * claim another transaction holds, which is the point.
+ *
+ * Every claim lock is exclusive and on one record.  INSERT IGNORE took a
+ * shared lock on a duplicate, and a claim deleted by a committed batch
+ * stays a duplicate (a delete-marked record) until purge removes it: two
+ * batches of that key took the shared lock together, then each waited
+ * for the other's to make it exclusive.  ON DUPLICATE KEY UPDATE takes
+ * the exclusive lock at once, so the second batch waits for the first.
+ * The DELETE reaches each claim by primary key (FORCE INDEX): planned
+ * as a scan of a claim table that the statistics think tiny, it locked
+ * other batches' claims and the gaps between them.
  */
 static int
 claims(struct db *db, struct plan *pl, bool del)
@@ -786,18 +804,18 @@ claims(struct db *db, struct plan *pl, bool del)
 		/*
 		 * Joined by primary key from a derived table of the keys:
 		 * `k IN (...)` on the (nearly always empty) claim table is
-		 * planned as a full scan, which locks other batches' claims
-		 * and makes concurrent syncs deadlock.
+		 * planned as a full scan.
 		 */
 		buf_adds(&b, "DELETE c FROM (SELECT ? AS k");
 		for (i = 1; i < np; i++)
 			buf_adds(&b, " UNION ALL SELECT ?");
 		buf_adds(&b, ") AS v STRAIGHT_JOIN lead_claim AS c "
-		    "ON c.k = v.k");
+		    "FORCE INDEX (PRIMARY) ON c.k = v.k");
 	} else {
-		buf_adds(&b, "INSERT IGNORE INTO lead_claim (k) VALUES ");
+		buf_adds(&b, "INSERT INTO lead_claim (k) VALUES ");
 		for (i = 0; i < np; i++)
 			buf_adds(&b, i == 0 ? "(?)" : ",(?)");
+		buf_adds(&b, " ON DUPLICATE KEY UPDATE k = k");
 	}
 	for (i = 0; i < np; i++)
 		if (i < pl->nclaims)
@@ -844,8 +862,14 @@ group_of_text(struct plan *pl, const char *text, size_t len)
 
 /*
  * Looks every key up (a consistent read: no gap locks), then locks the
- * single matches by primary key.  A lead deleted between the two reads
- * makes the run start again.
+ * single matches, one record each, in id order.  A lead deleted between
+ * the two reads makes the run start again.
+ *
+ * The lock joins a derived table of the ids to lead by primary key, as
+ * claims() deletes: `id IN (...) FOR UPDATE` of a few hundred ids in a
+ * table the statistics think small was planned as a scan, which locked
+ * every lead and the gap after the last, where every new lead goes, so
+ * two batches that both went on to create leads waited for each other.
  */
 static int
 lookup(struct db *db, struct plan *pl)
@@ -911,9 +935,12 @@ lookup(struct db *db, struct plan *pl)
 	params_clear(&p);
 	np = padded(nids);
 	params_init(&p, np);
-	buf_adds(&b, "SELECT `id` FROM lead WHERE `id` IN (");
-	add_marks(&b, np);
-	buf_adds(&b, ") FOR UPDATE");
+	qsort(ids, nids, sizeof(*ids), cmp_i64);
+	buf_adds(&b, "SELECT l.`id` FROM (SELECT ? AS id");
+	for (i = 1; i < np; i++)
+		buf_adds(&b, " UNION ALL SELECT ?");
+	buf_adds(&b, ") AS v STRAIGHT_JOIN lead AS l FORCE INDEX (PRIMARY) "
+	    "ON l.`id` = v.id FOR UPDATE");
 	for (i = 0; i < np; i++)
 		if (i < nids)
 			params_i64(&p, ids[i]);

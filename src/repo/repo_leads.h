@@ -13,21 +13,26 @@
  * number of statements whatever the batch size:
  *
  *   1. one multi-row INSERT of claims (lead_claim: a hash of each lookup
- *      value, sorted so two batches take them in the same order): two
- *      concurrent upserts of one new key wait for each other here on one
- *      server and conflict at certification on Galera, so they never
- *      create two leads;
+ *      value, sorted so two batches take them in the same order, each
+ *      with an exclusive lock at once): two concurrent upserts of one new
+ *      key wait for each other here on one server and conflict at
+ *      certification on Galera, so they never create two leads;
  *   2. one lookup of every key (a consistent read taken after the claims,
  *      so it sees what a batch that held the same claim committed), and
- *      one SELECT ... FOR UPDATE of the matched ids by primary key (no
- *      gap locks), so a matched lead cannot vanish before it is written;
+ *      one SELECT ... FOR UPDATE of the matched ids, in id order, each by
+ *      primary key (no gap locks), so a matched lead cannot vanish before
+ *      it is written;
  *   3. one multi-row INSERT ... RETURNING id of the new leads, one
  *      multi-row INSERT ... ON DUPLICATE KEY UPDATE per distinct set of
  *      updated columns, one multi-row INSERT of "New Lead" activities,
  *      what Push Lead and Submit Form add, and one DELETE of the claims.
  *
  * Nothing may read inside that transaction before the claims are taken:
- * the first read fixes the snapshot.
+ * the first read fixes the snapshot.  Every lock the batch takes is on a
+ * record, in one order (claims by key, then leads by id); the rows it
+ * inserts are its own.  No statement may scan lead or lead_claim: a scan
+ * locks other batches' rows and the gaps new rows go into (the joins
+ * name the index).
  */
 #ifndef MAUTO_REPO_REPO_LEADS_H
 #define MAUTO_REPO_REPO_LEADS_H

@@ -206,6 +206,11 @@ static const struct config_key keys[] = {
 	  .offset = OFF(fault_injection), .min = 0, .max = 1,
 	  .help = "answer the X-Mauto-Fault request header and the fault "
 	    "plans of mautoctl fault (testing only)" },
+	{ .name = "fault_export_hold", .def = NULL, .type = CONFIG_STR,
+	  .offset = OFF(fault_export_hold), .min = 2, .max = 1024,
+	  .check = check_abs_path,
+	  .help = "while this file exists, an export runner stops itself "
+	    "(SIGSTOP) as it starts a job (testing only)" },
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))

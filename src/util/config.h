@@ -71,6 +71,8 @@ struct config {
 
 	/* Testing clients (src/http/fault.c): X-Mauto-Fault, fault plans. */
 	bool	 fault_injection;
+	/* Testing the runners: while this file exists, a claim stops them. */
+	char	*fault_export_hold;	/* NULL: never */
 };
 
 /* Fills cfg with the defaults of the key table. */

@@ -47,6 +47,8 @@ struct metrics_shared {
 	counter		 db_errors;
 	counter		 db_reconnects;
 	counter		 db_reconnect_failures;
+	counter		 db_deadlock_retries;
+	counter		 db_deadlock_exhausted;
 	counter		 page_hits;
 	counter		 page_misses;
 	_Atomic long long workers;
@@ -191,6 +193,14 @@ metrics_db_reconnect(struct metrics *m, bool ok)
 }
 
 void
+metrics_db_deadlock(struct metrics *m, bool retried)
+{
+	if (m != NULL)
+		add(retried ? &m->sh->db_deadlock_retries :
+		    &m->sh->db_deadlock_exhausted, 1);
+}
+
+void
 metrics_page(struct metrics *m, bool hit)
 {
 	if (m != NULL)
@@ -269,6 +279,8 @@ metrics_snapshot(const struct metrics *m, struct metrics_snapshot *out)
 	out->db_errors = get(&sh->db_errors);
 	out->db_reconnects = get(&sh->db_reconnects);
 	out->db_reconnect_failures = get(&sh->db_reconnect_failures);
+	out->db_deadlock_retries = get(&sh->db_deadlock_retries);
+	out->db_deadlock_exhausted = get(&sh->db_deadlock_exhausted);
 	out->page_hits = get(&sh->page_hits);
 	out->page_misses = get(&sh->page_misses);
 	out->workers = atomic_load_explicit(&sh->workers,

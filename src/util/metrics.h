@@ -1,7 +1,7 @@
 /*
  * The counters behind GET /metrics: requests by operation and result,
- * latency by operation, limit refusals, database errors and reconnects,
- * and the processes alive.  They live in one shared mapping that the
+ * latency by operation, limit refusals, database errors, reconnects and
+ * deadlock retries, and the processes alive.  They live in one shared mapping that the
  * master makes before it forks, so every worker adds to the same numbers
  * and any worker can read them all; counting is one relaxed atomic add,
  * no lock.  Operations are route indexes (routes[] in src/routes.c):
@@ -58,6 +58,8 @@ struct metrics_snapshot {
 	uint64_t		db_errors;
 	uint64_t		db_reconnects;
 	uint64_t		db_reconnect_failures;
+	uint64_t		db_deadlock_retries;
+	uint64_t		db_deadlock_exhausted;
 	uint64_t		page_hits;	/* util/pagecache.h */
 	uint64_t		page_misses;
 	int64_t			workers;
@@ -91,6 +93,11 @@ void		 metrics_request(struct metrics *m, size_t op, int status,
 void		 metrics_db_error(struct metrics *m);
 /* A reconnection after a lost connection; ok says whether it worked. */
 void		 metrics_db_reconnect(struct metrics *m, bool ok);
+/*
+ * A transaction that met a deadlock or certification conflict: run
+ * again (retried), or given up when its time for retries ran out.
+ */
+void		 metrics_db_deadlock(struct metrics *m, bool retried);
 /* Counts a browse answered from a worker's page cache (hit) or not. */
 void		 metrics_page(struct metrics *m, bool hit);
 

@@ -179,6 +179,9 @@ host_env()
 		echo "export MAUTO_WORKERS=${CLUSTER_WORKERS:-3}"
 		echo "export MAUTO_HOST_ID=${CLUSTER_HOST_PREFIX:-h}$n"
 		echo "export MAUTO_EXPORT_DIR='$dir/exports'"
+		# While this file exists, runners stop after a claim (a test
+		# hook: clusterlib.hold_runners).
+		echo "export MAUTO_FAULT_EXPORT_HOLD='$dir/export-hold'"
 		[ ! -f "$dir/host.env" ] || cat "$dir/host.env"
 	} >"$hdir/env"
 }

@@ -156,6 +156,35 @@ def race(fns):
     return out
 
 
+HOLD = os.path.join(DIR, 'export-hold')
+
+
+def hold_runners(on):
+    """Turns the runners' hold on or off (fault_export_hold): while it is
+    on, a runner stops itself (SIGSTOP) as it starts a job."""
+    if on:
+        open(HOLD, 'w').close()
+    elif os.path.exists(HOLD):
+        os.unlink(HOLD)
+
+
+def is_held(pid):
+    """Whether process pid is stopped (a runner held after its claim)."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] == 'T'
+    except (OSError, IndexError):
+        return False
+
+
+def held_owners(rows):
+    """The owners ("host:pid:nonce") of the Processing jobs among rows of
+    (status, owner) whose runner is held."""
+    return [o for s, o in rows
+            if s == 'Processing' and o.count(':') >= 2
+            and is_held(int(o.split(':')[1]))]
+
+
 def host_restart(n, env=None):
     """Stops host N (1..3) and starts it again with the variables of env
     (a dict, e.g. MAUTO_DB_HOST) added to its env file, or with the file

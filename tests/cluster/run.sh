@@ -37,7 +37,9 @@ patterns=("$@")
 
 if [ "${#patterns[@]}" -eq 0 ]; then
 	log=$(mktemp)
+	t0=$SECONDS
 	MAUTO_TEST_FRONT=cluster bash "$here/../http/run.sh" >"$log" 2>&1 || true
+	echo "http: the HTTP run through the cluster took $((SECONDS - t0)) s"
 	sed 's/^/http: /' "$log" | grep -E '^http: (ok|FAIL|skip|     )' || true
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
 	if [ -n "$line" ]; then
@@ -102,11 +104,12 @@ for t in "$here"/t*.py; do
 	fi
 	log=$work/${name%.py}.log
 	rc=0
+	t0=$SECONDS
 	timeout 600 python3 "$t" >"$log" 2>&1 || rc=$?
 	what=$(sed -n 's/^# name: //p' "$t" | head -n 1)
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		echo "ok   ${name%.py}: $what"
+		echo "ok   ${name%.py}: $what ($((SECONDS - t0)) s)"
 		grep '^figure: ' "$log" | sed 's/^/     /' || true
 	else
 		failed=$((failed + 1))

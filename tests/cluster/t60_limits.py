@@ -17,7 +17,8 @@ import threading
 import time
 
 from clusterlib import (BASE, DIR, HOSTS, call, check, cluster, envelope_error,
-                        fail, ok, sql, sync_leads, wait_for)
+                        fail, held_owners, hold_runners, ok, sql, sync_leads,
+                        wait_for)
 
 H = len(HOSTS)
 tag = '%06x' % random.getrandbits(24)
@@ -171,6 +172,7 @@ for i in range(4):
                        'filter': {'updatedAt': {'startAt': '2024-01-01T00:00:00Z',
                                                 'endAt': '2024-01-20T00:00:00Z'}}})
     ids.append(doc['result'][0]['exportId'])
+hold_runners(True)
 for i, eid in enumerate(ids):
     st, doc, _ = call(HOSTS[i % H], 'POST', '/bulk/v1/customobjects/%s/export/%s/enqueue.json'
                       % (co, eid))
@@ -185,38 +187,30 @@ def jobs():
     return [r.split('\t') for r in rows.split('\n')]
 
 
-paused = {}
+# The runners stop themselves after each claim (fault_export_hold): once
+# two are held, every slot of the instance is taken, and the other
+# runners of the three hosts must leave the other jobs Queued.
 most = 0
 try:
-    end = time.monotonic() + 120
-    while len(paused) < 2 and time.monotonic() < end:
+    def two_held():
+        global most
         js = jobs()
         most = max(most, sum(1 for s, _ in js if s == 'Processing'))
-        for s, owner in js:
-            if s == 'Processing' and owner.count(':') >= 2 and owner not in paused:
-                pid = int(owner.split(':')[1])
-                try:
-                    os.kill(pid, signal.SIGSTOP)
-                    paused[owner] = pid
-                except ProcessLookupError:
-                    pass
-        if all(s in ('Completed', 'Failed') for s, _ in jobs()):
-            break
-        time.sleep(0.01)
-    if len(paused) == 2:
-        # A paused runner may have finished just before the SIGSTOP: only
-        # the jobs still Processing count.
-        time.sleep(2)
-        js = jobs()
-        proc = sum(1 for s, _ in js if s == 'Processing')
-        hosts = set(o.split(':')[0] for o in paused)
-        check(proc <= 2, 'two runners paused (on %s): %d jobs Processing, the '
-              'others %s' % (sorted(hosts), proc, sorted(s for s, _ in js)))
-    else:
-        print('figure: only %d runners caught Processing' % len(paused))
+        return len(held_owners(js)) >= 2
+    wait_for('two runners held Processing', two_held, 120)
+    # Past two idle polls of every other runner (POLL_MS, 0.5 s), and
+    # within the lease of the held ones (export_lease_secs, 3 s here).
+    time.sleep(1)
+    js = jobs()
+    proc = sum(1 for s, _ in js if s == 'Processing')
+    hosts = set(o.split(':')[0] for o in held_owners(js))
+    check(proc == 2 and sorted(s for s, _ in js).count('Queued') == 2,
+          'two runners held (on %s): 2 jobs Processing, the others %s'
+          % (sorted(hosts), sorted(s for s, _ in js)))
 finally:
-    for pid in paused.values():
-        os.kill(pid, signal.SIGCONT)
+    hold_runners(False)
+    for o in held_owners(jobs()):
+        os.kill(int(o.split(':')[1]), signal.SIGCONT)
 
 
 def done():

@@ -65,11 +65,13 @@ fz_read(void *ctx, char *buf, size_t n)
 
 /* Exercises the accessors on whatever was decoded. */
 static void
-use(const struct req *req)
+use(struct req *req)
 {
 	const char **items;
 	size_t i;
 
+	/* As dispatch does for an operation of named parameters. */
+	(void)request_json_params(req);
 	(void)req_param(req, "_method");
 	(void)req_param_list(req, "fields", &items);
 	for (i = 0; i < req->nparams; i++)

@@ -23,6 +23,10 @@
 # PATTERNs (shell globs on file names, e.g. '0*-auth-*') pick cases and
 # scripts; the default is all of them.
 #
+# MAUTO_TEST_JSON_BODIES=1 sends each urlencoded form body of the cases as
+# a JSON object of the same parameters under application/json
+# (t_json_bodies.sh runs the asset cases so).
+#
 # The stack: when MAUTO_TEST_BASE_URL is set, the service there is tested
 # as it is; it needs MAUTO_TEST_CLIENT_ID/SECRET (an admin client) and
 # MAUTO_TEST_READONLY_CLIENT_ID/SECRET (a readonly one), or a database
@@ -253,7 +257,7 @@ matches()
 # one line per case, and writes "PASSED FAILED" to the file in
 # CASE_SUMMARY.
 read -r -d '' CASE_RUNNER <<'PY' || true
-import gzip, json, os, re, subprocess, sys, tempfile
+import gzip, json, os, re, subprocess, sys, tempfile, urllib.parse
 
 RID = re.compile(r'^[0-9a-f]{1,5}#[0-9a-f]{11,}$')
 PLACE = re.compile(r'\{\{([a-z_]+|repeat:[^:{}]*:[0-9]+)\}\}')
@@ -313,6 +317,33 @@ def subst(text, env, keep_markers=False):
         raise CaseError('unknown placeholder {{%s}}' % word)
     return PLACE.sub(one, text)
 
+FORM_TYPE = 'content-type: application/x-www-form-urlencoded'
+
+def as_json(headers, body):
+    """MAUTO_TEST_JSON_BODIES=1: a urlencoded form body is sent as a JSON
+    object of the same parameters under application/json (a repeated name
+    as an array), so the same case shows that mauto reads a JSON body as
+    the form (docs/behaviour.md section 0).  A body that is JSON already,
+    or whose bytes are not UTF-8, is sent as written."""
+    text = '\n'.join(body)
+    if (not os.environ.get('MAUTO_TEST_JSON_BODIES') or
+            FORM_TYPE not in [h.lower() for h in headers] or
+            text.lstrip()[:1] in ('{', '[')):
+        return headers, body
+    try:
+        pairs = urllib.parse.parse_qsl(text, keep_blank_values=True,
+                                       strict_parsing=True, errors='strict')
+    except ValueError:
+        return headers, body
+    doc = {}
+    for k, v in pairs:
+        if k in doc:
+            doc[k] = (doc[k] if isinstance(doc[k], list) else [doc[k]]) + [v]
+        else:
+            doc[k] = v
+    headers = [h for h in headers if h.lower() != FORM_TYPE]
+    return headers + ['Content-Type: application/json'], [json.dumps(doc)]
+
 def send(base, step, env, tmp):
     method, _, target = subst(dict(step)['request'], env).partition(' ')
     args = ['curl', '-sS', '-g', '--max-time', '60', '-o', tmp + '/body',
@@ -320,6 +351,7 @@ def send(base, step, env, tmp):
             '-H', 'User-Agent: mauto-http-tests', '-H', 'Accept:']
     headers = [subst(v, env) for k, v in step if k == 'header']
     body = [subst(v, env) for k, v in step if k == 'body']
+    headers, body = as_json(headers, body)
     names = {h.partition(':')[0].strip().lower() for h in headers}
     if body:
         with open(tmp + '/req', 'w', encoding='utf-8') as f:
@@ -543,8 +575,10 @@ passed=0
 failed=0
 skipped=0
 if [ "${#cases[@]}" -gt 0 ]; then
+	t0=$SECONDS
 	CASE_SUMMARY=$summary python3 -c "$CASE_RUNNER" "${cases[@]}" ||
 	    harness_log "the case runner failed"
+	echo "the ${#cases[@]} case files took $((SECONDS - t0)) s"
 	read -r p f <"$summary" || { p=0; f=1; }
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -577,11 +611,12 @@ for t in "$here"/t_*.sh; do
 	matches "$name" || continue
 	log=$(mktemp)
 	rc=0
+	t0=$SECONDS
 	timeout 600 bash "$t" >"$log" 2>&1 || rc=$?
 	case $rc in
 	0)
 		passed=$((passed + 1))
-		echo "ok   ${name%.sh}: $(sed -n 's/^# name: //p' "$t" | head -n 1)"
+		echo "ok   ${name%.sh}: $(sed -n 's/^# name: //p' "$t" | head -n 1) ($((SECONDS - t0)) s)"
 		;;
 	77)
 		skipped=$((skipped + 1))

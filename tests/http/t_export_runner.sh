@@ -7,8 +7,9 @@
 # Processing stops the runner's work (no file, the slot freed); SIGHUP
 # replaces the runners and the job in progress is given back without
 # counting an attempt; the file is HTTP 404 while the job is Queued.
-# A runner is paused with SIGSTOP at the moment a job is seen
-# Processing, so the test does not depend on the machine's speed.
+# A runner is held at a known point, as it starts a job it claimed
+# (fault_export_hold: it stops itself), so the test does not depend on the
+# machine's speed.
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh
@@ -19,16 +20,22 @@ if [ -z "${MAUTO_TEST_DB_ENV:-}" ]; then
 	exit 77
 fi
 work=$(mktemp -d)
+hold=$work/hold
 paused=""
+master=""
 cleanup()
 {
+	rm -f "$hold"
+	# shellcheck disable=SC2086
 	[ -z "$paused" ] || kill -CONT $paused 2>/dev/null || true
+	[ -z "$master" ] || pkill -CONT -P "$master" -x mautod-export || true
 	harness_stack_stop "$work/stack"
 	rm -rf "$work"
 }
 trap cleanup EXIT
 harness_stack_start "$work/stack" "$MAUTO_TEST_DB_ENV" \
-    MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0 MAUTO_EXPORT_DAILY_QUOTA_MB=0
+    MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0 MAUTO_EXPORT_DAILY_QUOTA_MB=0 \
+    MAUTO_FAULT_EXPORT_HOLD="$hold"
 # shellcheck disable=SC1091
 . "$work/stack/stack.env"
 base=$MAUTO_TEST_BASE_URL
@@ -93,56 +100,46 @@ status_of()
 	db "SELECT status, attempts FROM export_job WHERE export_id = '$1'"
 }
 
-# catch ID ATTEMPT: waits until the job is Processing in that attempt,
-# pauses its runner and prints the runner's pid.  The job takes well
-# under a second, so the polls go through one client kept open for the
-# wait (a round trip each, not a new process: on a loaded machine a new
-# client per poll can take longer than the whole job).
+# catch ID ATTEMPT: waits until the job's runner has held it in that
+# attempt (fault_export_hold: the runner stops itself as it starts the
+# job while $hold exists) and prints the runner's pid.  The job cannot
+# move on while its runner is stopped, so nothing here races it.
 catch()
 {
-	local id=$1 attempt=$2 s a owner pid q nap end=$((SECONDS + 120))
-	# A pause between polls without a new process: a read that times
-	# out on a pipe nothing writes to.
-	exec {nap}<> <(:)
-	coproc POLL {
-		# shellcheck disable=SC1091
-		. "$work/stack/env"
-		MYSQL_PWD=$MAUTO_DB_PASSWORD exec mariadb --no-defaults \
-		    --socket="$MAUTO_DB_SOCKET" --user="$MAUTO_DB_USER" \
-		    --batch --skip-column-names --unbuffered "$MAUTO_DB_NAME"
-	}
-	q="SELECT j.status, j.attempts, IFNULL(s.owner, '-') FROM export_job j
-	    LEFT JOIN export_slot s ON s.job_id = j.id
-	    WHERE j.export_id = '$id';"
-	poll()
-	{
-		printf '%s\n' "$q" >&"${POLL[1]}"
-		IFS=$'\t' read -r -t 60 s a owner <&"${POLL[0]}" ||
-		    fail "no answer from the database about job $id"
-	}
-	while ((SECONDS < end)); do
-		poll
-		if [ "$s" = Processing ] && [ "$a" = "$attempt" ]; then
+	local id=$1 attempt=$2 s a owner pid st i
+	for ((i = 0; i < 1200; i++)); do
+		IFS=$'\t' read -r s a owner < <(db "SELECT j.status, j.attempts,
+		    IFNULL(s.owner, '-') FROM export_job j
+		    LEFT JOIN export_slot s ON s.job_id = j.id
+		    WHERE j.export_id = '$id'")
+		if [ "$s" = Processing ] && [ "$a" = "$attempt" ] &&
+		    [ "$owner" != - ]; then
 			pid=${owner#*:}	# host:pid:nonce
 			pid=${pid%%:*}
-			if [ -n "$pid" ] && [ "$owner" != - ] && kill -STOP "$pid" 2>/dev/null; then
-				paused="$paused $pid"
-				poll
-				if [ "$s" != Processing ] || [ "$a" != "$attempt" ]; then
-					kill -CONT "$pid" 2>/dev/null || true
-					fail "job $id left Processing in attempt $attempt before its runner was paused ($s, attempt $a)"
-				fi
-				eval "exec ${POLL[1]}>&-"
+			st=$(ps -o state= -p "$pid" 2>/dev/null || true)
+			if [ "$st" = T ]; then
 				printf '%s\n' "$pid"
 				return 0
 			fi
 		fi
 		case $s in
-		Completed | Failed | Cancelled) fail "job $id ended $s before attempt $attempt was seen" ;;
+		Completed | Failed | Cancelled)
+			fail "job $id ended $s; its runner was not held in attempt $attempt" ;;
 		esac
-		read -r -t 0.005 -u "$nap" _ || true
+		sleep 0.1
 	done
-	fail "job $id never Processing in attempt $attempt in 120 s"
+	fail "job $id not held in attempt $attempt after 120 s ($s, attempt $a)"
+}
+
+# hold_on, hold_off: runners stop themselves after each claim, or not.
+hold_on()
+{
+	: >"$hold"
+}
+
+hold_off()
+{
+	rm -f "$hold"
 }
 
 # wait_status ID STATUS: waits up to 120 s.
@@ -182,10 +179,13 @@ done
 [ "$(runner_pids | wc -w)" = 2 ] || fail "expected 2 runners: $(runner_pids)"
 
 # --- 1. a runner killed mid-job: the job is redone and completes -----------
+hold_on
 id=$(start_job)
 pid=$(catch "$id" 1)
 kill -KILL "$pid"
-paused=${paused/ $pid/}
+again=$(catch "$id" 2)
+hold_off
+kill -CONT "$again"
 wait_status "$id" Completed
 read -r s a < <(status_of "$id")
 [ "$a" = 2 ] || fail "job $id completed in attempt $a, expected 2"
@@ -210,13 +210,14 @@ done
 echo "  a runner killed mid-job: respawned, job taken over, completed in attempt 2, checksum right"
 
 # --- 2. three deaths: the job fails, never stuck in Processing -----------
+hold_on
 id=$(start_job)
 for attempt in 1 2 3; do
 	pid=$(catch "$id" "$attempt")
 	kill -KILL "$pid"
-	paused=${paused/ $pid/}
-done
+	done
 wait_status "$id" Failed
+hold_off
 out=$(call GET "/bulk/v1/customobjects/bxrun/export/$id/status.json")
 case $(answer "$out" 'result[0].errorMsg') in
 *"stopped unexpectedly 3 times"*) ;;
@@ -228,14 +229,15 @@ out=$(call GET "/bulk/v1/customobjects/bxrun/export/$id/file.json")
 echo "  three deaths in a row: Failed with errorMsg, file 404"
 
 # --- 3. cancel while Processing -------------------------------------------
+hold_on
 id=$(start_job)
 pid=$(catch "$id" 1)
+hold_off
 out=$(call POST "/bulk/v1/customobjects/bxrun/export/$id/cancel.json")
 [ "$(answer "$out" 'result[0].status')" = Cancelled ] || fail "cancel: $out"
 # Past a heartbeat interval: the runner's next check asks the database.
 sleep 1.5
 kill -CONT "$pid"
-paused=${paused/ $pid/}
 for ((i = 0; i < 100; i++)); do
 	held=$(db "SELECT COUNT(*) FROM export_slot s JOIN export_job j
 	    ON j.id = s.job_id WHERE j.export_id = '$id'")
@@ -274,10 +276,12 @@ echo "  the file is 404 while Queued and 200 once Completed"
 
 # --- 5. SIGHUP mid-job: runners replaced, the job given back -------------
 before=$(runner_pids)
+hold_on
 id=$(start_job)
 pid=$(catch "$id" 1)
 kill -HUP "$master"
 sleep 0.3
+hold_off
 kill -CONT "$pid"
 paused=""
 wait_status "$id" Completed

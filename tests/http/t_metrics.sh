@@ -104,7 +104,8 @@ def check(what, ok):
 
 for fam in ('mautod_requests_total', 'mautod_request_duration_seconds',
             'mautod_limit_refusals_total', 'mautod_db_errors_total',
-            'mautod_db_reconnects_total', 'mautod_page_cache_total',
+            'mautod_db_reconnects_total', 'mautod_db_deadlocks_total',
+            'mautod_page_cache_total',
             'mautod_export_jobs',
             'mautod_workers_alive', 'mautod_export_runners_alive'):
     check('family %s is there' % fam, fam in types)

@@ -1,95 +1,164 @@
 /*
- * When a connection prepares its statements (src/db/pool.c): a worker's
- * connection holds the sets every call uses from the start and any other
- * set from its first use on; DB_PREPARE_ALL holds them all.  Needs
- * MAUTO_TEST_DB_SOCKET, MAUTO_TEST_DB_NAME, MAUTO_TEST_DB_USER and
- * MAUTO_TEST_DB_PASSWORD; without them it exits 77 (automake's SKIP).
- * The server's max_prepared_stmt_count refusing a set is
- * tests/http/t_prepared_stmts.sh's.
+ * The transaction runner of db/pool.h against a real MariaDB: a
+ * transaction that meets deadlocks runs again within its time budget,
+ * more often than the five runs it once had, and gives up when the
+ * budget is spent; other errors are not run again; /metrics counts the
+ * runs again and the givings up.  Needs MAUTO_TEST_DB_*; without them
+ * it exits 77 (SKIP).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <cmocka.h>
-#include <mysql.h>
 
 #include "db/pool.h"
 #include "repo/repo.h"
 #include "util/config.h"
+#include "util/metrics.h"
 #include "itest.h"
 
 static struct config cfg;
+static struct db *db;
+static struct metrics *metrics;
 
-static void
-test_lazy_starts_with_two_sets(void **state)
+/* A transaction that meets a deadlock in its first fail runs. */
+struct flaky {
+	int	fail;		/* runs that end in a deadlock; -1: all */
+	int	err;		/* what they return */
+	int	runs;
+};
+
+static int
+flaky_tx(struct db *d, void *arg)
 {
-	struct db *db = NULL;
+	struct flaky *f = arg;
 
-	(void)state;
-	assert_int_equal(db_open(&db, &cfg, &repo_schema, DB_PREPARE_LAZY),
-	    0);
-	assert_int_equal(db_stmt_count(db),
-	    repo_auth_sql.n + repo_limits_sql.n);
-	db_close(db);
+	(void)d;
+	f->runs++;
+	return f->fail < 0 || f->runs <= f->fail ? f->err : 0;
 }
 
-static void
-test_lazy_prepares_a_set_on_first_use(void **state)
+static int
+group_setup(void **state)
 {
-	struct db *db = NULL;
-	MYSQL_STMT *st;
-	size_t before;
-
 	(void)state;
-	assert_int_equal(db_open(&db, &cfg, &repo_schema, DB_PREPARE_LAZY),
-	    0);
-	before = db_stmt_count(db);
-	st = db_stmt(db, REPO_FOLDERS, 0);
-	assert_non_null(st);
-	assert_int_equal(db_stmt_count(db), before + repo_folders_sql.n);
-	assert_ptr_equal(db_stmt(db, REPO_FOLDERS, 0), st);
-	assert_int_equal(db_stmt_count(db), before + repo_folders_sql.n);
-	/* A reconnect starts over with the two sets. */
-	(void)mysql_query(db_conn(db), "KILL CONNECTION CONNECTION_ID()");
-	(void)db_ping(db);	/* finds the connection lost */
-	assert_int_equal(db_ping(db), 0);
-	assert_int_equal(db_stmt_count(db),
-	    repo_auth_sql.n + repo_limits_sql.n);
-	assert_non_null(db_stmt(db, REPO_FOLDERS, 0));
-	assert_int_equal(db_stmt_count(db), before + repo_folders_sql.n);
-	db_close(db);
+	if ((metrics = metrics_create()) == NULL ||
+	    db_open(&db, &cfg, &repo_schema, true) != 0)
+		return -1;
+	db_set_metrics(db, metrics);
+	return 0;
 }
 
-static void
-test_all_prepares_every_set(void **state)
+static int
+group_teardown(void **state)
 {
-	struct db *db = NULL;
+	(void)state;
+	db_close(db);
+	metrics_destroy(metrics);
+	return 0;
+}
+
+/* The counters now, minus the snapshot *before (then updated). */
+static void
+moved(struct metrics_snapshot *before, uint64_t *retried,
+    uint64_t *exhausted)
+{
+	struct metrics_snapshot now;
+
+	metrics_snapshot(metrics, &now);
+	*retried = now.db_deadlock_retries - before->db_deadlock_retries;
+	*exhausted = now.db_deadlock_exhausted -
+	    before->db_deadlock_exhausted;
+	*before = now;
+}
+
+/*
+ * Six deadlocks in a row, one more than the five runs db_run_tx once
+ * gave a transaction: the seventh run commits.  Its pauses come to at
+ * most 10 + 20 + 40 + 80 + 160 + 400 ms, well inside the budget.
+ */
+static void
+test_retried_past_five(void **state)
+{
+	struct metrics_snapshot s;
+	struct flaky f = { .fail = 6, .err = -REPO_ERR_DEADLOCK };
+	uint64_t retried, exhausted;
 
 	(void)state;
-	assert_int_equal(db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL), 0);
-	assert_int_equal(db_stmt_count(db), db_schema_stmts(&repo_schema));
-	db_close(db);
-	assert_int_equal(db_open(&db, &cfg, &repo_schema, DB_PREPARE_NONE),
-	    0);
-	assert_int_equal(db_stmt_count(db), 0);
-	db_close(db);
+	metrics_snapshot(metrics, &s);
+	assert_int_equal(db_run_tx(db, flaky_tx, &f, false), 0);
+	assert_int_equal(f.runs, 7);
+	moved(&s, &retried, &exhausted);
+	assert_int_equal(retried, 6);
+	assert_int_equal(exhausted, 0);
+}
+
+/*
+ * Deadlocks every time: given up with -REPO_ERR_DEADLOCK once the next
+ * pause would end past the budget, so not before the budget less the
+ * longest pause has passed (pauses are sleeps: the bound holds however
+ * slow the machine).  Each run but the last counts as retried.
+ */
+static void
+test_budget_spent(void **state)
+{
+	struct metrics_snapshot s;
+	struct flaky f = { .fail = -1, .err = -REPO_ERR_DEADLOCK };
+	struct timespec t0, t1;
+	uint64_t retried, exhausted;
+	int64_t ms;
+
+	(void)state;
+	metrics_snapshot(metrics, &s);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(db_run_tx(db, flaky_tx, &f, false),
+	    -REPO_ERR_DEADLOCK);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000 +
+	    (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(ms >= DB_TX_BUDGET_MS - 2 * DB_TX_BACKOFF_MAX_MS);
+	assert_true(f.runs > 1);
+	moved(&s, &retried, &exhausted);
+	assert_int_equal(retried, (uint64_t)f.runs - 1);
+	assert_int_equal(exhausted, 1);
+	fprintf(stderr, "# gave up after %d runs in %lld ms\n", f.runs,
+	    (long long)ms);
+}
+
+/* Any other error ends the transaction at once, uncounted. */
+static void
+test_other_error_once(void **state)
+{
+	struct metrics_snapshot s;
+	struct flaky f = { .fail = -1, .err = -REPO_ERR_CONFLICT };
+	uint64_t retried, exhausted;
+
+	(void)state;
+	metrics_snapshot(metrics, &s);
+	assert_int_equal(db_run_tx(db, flaky_tx, &f, false),
+	    -REPO_ERR_CONFLICT);
+	assert_int_equal(f.runs, 1);
+	moved(&s, &retried, &exhausted);
+	assert_int_equal(retried, 0);
+	assert_int_equal(exhausted, 0);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lazy_starts_with_two_sets),
-		cmocka_unit_test(test_lazy_prepares_a_set_on_first_use),
-		cmocka_unit_test(test_all_prepares_every_set),
+		cmocka_unit_test(test_retried_past_five),
+		cmocka_unit_test(test_budget_spent),
+		cmocka_unit_test(test_other_error_once),
 	};
 
 	if (itest_config(&cfg) != 0) {
 		fprintf(stderr, "MAUTO_TEST_DB_* not set: skipped\n");
 		return 77;
 	}
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -3,8 +3,9 @@
  * the upsert's action table, batches with repeated keys, partitions,
  * paging stable under inserts, Push Lead's membership and activity,
  * Submit Form's activity and cookie, delete, values with SQL
- * metacharacters, and two processes racing to create the same new
- * leads.  Needs MAUTO_TEST_DB_*; without them it exits 77 (SKIP).
+ * metacharacters, two processes racing to create the same new leads,
+ * and four syncing full batches that overlap at once.  Needs
+ * MAUTO_TEST_DB_*; without them it exits 77 (SKIP).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -764,69 +765,133 @@ pipe_byte(int fd, bool wr)
 }
 
 /*
- * One racer: for each round, waits for the go byte, upserts the round's
- * fresh email (and a shared second key, so batches overlap), reports.
+ * Writer processes, each with a connection of its own, each syncing a
+ * batch a round: batch(r, who, round) fills r (MAX_BATCH_RECORDS) and
+ * returns how many records it filled.
+ */
+#define MAX_WRITERS	4
+struct writers {
+	int	 n;
+	int	 rounds;
+	size_t	(*batch)(struct lead_rec *, int, int);
+	pid_t	 pid[MAX_WRITERS];
+	int	 go[MAX_WRITERS][2];	/* a byte per round to run */
+	int	 done[MAX_WRITERS][2];	/* a byte per round run */
+};
+
+/*
+ * Writer who: for each round, waits for the go byte, syncs the round's
+ * batch (create or update), reports.  Its exit status: 0 when every
+ * batch succeeded with every record created or updated.
  */
 static int
-racer(int go, int done, int who)
+writer(const struct writers *w, int who)
 {
 	struct db *mine = NULL;
-	struct lead_rec r[2];
+	struct lead_rec *r;
 	struct lead_sync s;
-	char email[64], other[64];
+	size_t i, n;
 	int round, rc = 0;
 
 	if (db_open(&mine, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return 2;
-	for (round = 0; round < RACE_ROUNDS; round++) {
-		pipe_byte(go, false);
+	for (round = 0; round < w->rounds; round++) {
+		pipe_byte(w->go[who][0], false);
 		arena_reset(&arena);
-		snprintf(email, sizeof(email), "race%d@example.com", round);
-		snprintf(other, sizeof(other), "racer%d-%d@example.com", who,
-		    round);
-		rec_set(&r[who], "email", "email", email, NULL);
-		rec_set(&r[1 - who], "email", "email", other, NULL);
-		sync_init(&s, LEAD_CREATE_OR_UPDATE, r, 2);
-		if (repo_leads_sync(mine, &s) != 0 ||
-		    r[0].status == LEAD_SKIPPED || r[1].status == LEAD_SKIPPED)
+		r = arena_zalloc(&arena, MAX_BATCH_RECORDS * sizeof(*r));
+		n = w->batch(r, who, round);
+		sync_init(&s, LEAD_CREATE_OR_UPDATE, r, n);
+		if (repo_leads_sync(mine, &s) != 0) {
+			fprintf(stderr, "# writer %d round %d: failed\n", who,
+			    round);
 			rc = 1;
-		pipe_byte(done, true);
+		}
+		for (i = 0; i < n; i++)
+			if (r[i].status != LEAD_CREATED &&
+			    r[i].status != LEAD_UPDATED)
+				rc = 1;
+		pipe_byte(w->done[who][1], true);
 	}
 	db_close(mine);
 	return rc;
 }
 
+/* Forks n writers of rounds rounds of batch. */
 static void
-test_race(void **state)
+writers_start(struct writers *w, int n, int rounds,
+    size_t (*batch)(struct lead_rec *, int, int))
 {
-	int go[2][2], done[2][2], who, round, status;
-	pid_t pid[2];
-	char q[256];
+	int who;
 
-	(void)state;
-	for (who = 0; who < 2; who++) {
-		assert_int_equal(pipe(go[who]), 0);
-		assert_int_equal(pipe(done[who]), 0);
+	assert_true(n <= MAX_WRITERS);
+	w->n = n;
+	w->rounds = rounds;
+	w->batch = batch;
+	for (who = 0; who < n; who++) {
+		assert_int_equal(pipe(w->go[who]), 0);
+		assert_int_equal(pipe(w->done[who]), 0);
 	}
-	for (who = 0; who < 2; who++) {
-		pid[who] = fork();
-		assert_true(pid[who] >= 0);
-		if (pid[who] == 0) {
+	for (who = 0; who < n; who++) {
+		w->pid[who] = fork();
+		assert_true(w->pid[who] >= 0);
+		if (w->pid[who] == 0) {
 			/* The child must not touch the parent's connection. */
-			_exit(racer(go[who][0], done[who][1], who));
+			_exit(writer(w, who));
 		}
 	}
-	for (round = 0; round < RACE_ROUNDS; round++) {
-		pipe_byte(go[0][1], true);
-		pipe_byte(go[1][1], true);
-		pipe_byte(done[0][0], false);
-		pipe_byte(done[1][0], false);
+}
+
+/*
+ * Runs the writers' rounds: in lockstep, each when every writer has run
+ * the one before; otherwise all at once, each writer going on as soon
+ * as it can.  Then waits for the writers, which must all exit 0.
+ */
+static void
+writers_run(struct writers *w, bool lockstep)
+{
+	int who, round, status;
+
+	for (round = 0; round < w->rounds; round++) {
+		for (who = 0; who < w->n; who++)
+			pipe_byte(w->go[who][1], true);
+		for (who = 0; lockstep && who < w->n; who++)
+			pipe_byte(w->done[who][0], false);
 	}
-	for (who = 0; who < 2; who++) {
-		assert_int_equal(waitpid(pid[who], &status, 0), pid[who]);
+	for (round = 0; !lockstep && round < w->rounds; round++)
+		for (who = 0; who < w->n; who++)
+			pipe_byte(w->done[who][0], false);
+	for (who = 0; who < w->n; who++) {
+		assert_int_equal(waitpid(w->pid[who], &status, 0),
+		    w->pid[who]);
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
+}
+
+/*
+ * A racer's batch: the round's email, which the other racer syncs too,
+ * and one of its own, so the batches overlap.
+ */
+static size_t
+race_batch(struct lead_rec *r, int who, int round)
+{
+	rec_set(&r[who], "email", "email", arena_printf(&arena,
+	    "race%d@example.com", round), NULL);
+	rec_set(&r[1 - who], "email", "email", arena_printf(&arena,
+	    "racer%d-%d@example.com", who, round), NULL);
+	return 2;
+}
+
+static void
+test_race(void **state)
+{
+	struct writers w;
+	char q[256];
+	int round;
+
+	(void)state;
+	writers_start(&w, 2, RACE_ROUNDS, race_batch);
+	writers_run(&w, true);
 	for (round = 0; round < RACE_ROUNDS; round++) {
 		snprintf(q, sizeof(q), "SELECT COUNT(*) FROM lead WHERE "
 		    "email = 'race%d@example.com'", round);
@@ -837,6 +902,88 @@ test_race(void **state)
 	assert_int_equal(sql_int("SELECT COUNT(*) FROM lead_claim"), 0);
 	assert_int_equal(sql_int("SELECT COUNT(*) FROM activity WHERE "
 	    "activity_type_id = 12"), 3 * RACE_ROUNDS);
+}
+
+#define CROWD_WRITERS	4	/* in pairs */
+#define CROWD_ROUNDS	6
+#define CROWD_OLD	100	/* existing leads of a pair */
+#define CROWD_SHARED	100	/* new leads of a pair, each round */
+#define CROWD_OWN	(MAX_BATCH_RECORDS - CROWD_OLD - CROWD_SHARED)
+
+/* An email of pair's existing lead i (round < 0) or of a round's new one. */
+static const char *
+crowd_email(int pair, int round, size_t i)
+{
+	if (round < 0)
+		return arena_printf(&arena, "crowd-old-%d-%03zu@example.com",
+		    pair, i);
+	return arena_printf(&arena, "crowd-%d-%d-%03zu@example.com", round,
+	    pair, i);
+}
+
+/*
+ * Writer who's batch of a round: its pair's existing leads and new
+ * leads of the round, which the other writer of the pair syncs too, and
+ * new leads of its own, MAX_BATCH_RECORDS in all, in an order of its
+ * own, a few columns each.  A pair's batches wait for each other on
+ * their claims; the two pairs' batches share nothing and run side by
+ * side, each locking existing leads and inserting new ones.
+ */
+static size_t
+crowd_batch(struct lead_rec *r, int who, int round)
+{
+	const char *email;
+	size_t i, j;
+
+	for (i = 0; i < MAX_BATCH_RECORDS; i++) {
+		j = (i + (size_t)who * 37) % MAX_BATCH_RECORDS;
+		if (j < CROWD_OLD)
+			email = crowd_email(who / 2, -1, j);
+		else if (j < CROWD_OLD + CROWD_SHARED)
+			email = crowd_email(who / 2, round, j);
+		else
+			email = arena_printf(&arena, "crowd-%d-own%d-%03zu@"
+			    "example.com", round, who, j);
+		rec_set(&r[i], "email", "email", email, "firstName",
+		    who % 2 ? "Ann" : "Bob", "city", "Lyon", NULL);
+	}
+	return MAX_BATCH_RECORDS;
+}
+
+/*
+ * Four connections sync full batches at once, each batch overlapping
+ * another in existing and in new leads, and each with new leads of its
+ * own: every batch must succeed with every record written (a batch
+ * takes its locks in one order, and a deadlock left is retried), and
+ * every email ends with exactly one lead and one "New Lead" activity.
+ */
+static void
+test_crowd(void **state)
+{
+	struct writers w;
+	struct lead_rec *r;
+	struct lead_sync s;
+	size_t i;
+
+	(void)state;
+	r = arena_zalloc(&arena, CROWD_WRITERS / 2 * CROWD_OLD * sizeof(*r));
+	for (i = 0; i < CROWD_WRITERS / 2 * CROWD_OLD; i++)
+		rec_set(&r[i], "email", "email", crowd_email((int)(i /
+		    CROWD_OLD), -1, i % CROWD_OLD), NULL);
+	sync_init(&s, LEAD_CREATE_OR_UPDATE, r, CROWD_WRITERS / 2 * CROWD_OLD);
+	assert_int_equal(repo_leads_sync(db, &s), 0);
+	writers_start(&w, CROWD_WRITERS, CROWD_ROUNDS, crowd_batch);
+	writers_run(&w, false);
+	assert_int_equal(sql_int("SELECT COUNT(*) FROM lead"),
+	    CROWD_WRITERS / 2 * (CROWD_OLD + CROWD_ROUNDS * CROWD_SHARED) +
+	    CROWD_WRITERS * CROWD_ROUNDS * CROWD_OWN);
+	assert_int_equal(sql_int("SELECT COUNT(*) FROM (SELECT email FROM "
+	    "lead GROUP BY email HAVING COUNT(*) > 1) AS d"), 0);
+	assert_int_equal(sql_int("SELECT COUNT(*) FROM lead WHERE email LIKE "
+	    "'crowd-old-%' AND firstName IS NULL"), 0);
+	assert_int_equal(sql_int("SELECT COUNT(*) FROM activity WHERE "
+	    "activity_type_id = 12"), sql_int("SELECT COUNT(*) FROM lead"));
+	assert_int_equal(sql_int("SELECT COUNT(*) FROM lead_claim"), 0);
 }
 
 static double
@@ -918,6 +1065,7 @@ main(void)
 		cmocka_unit_test_setup(test_delete, setup),
 		cmocka_unit_test_setup(test_race, setup),
 		cmocka_unit_test_setup(test_wide_batch, setup),
+		cmocka_unit_test_setup(test_crowd, setup),
 	};
 
 	if (itest_config(&cfg) != 0) {

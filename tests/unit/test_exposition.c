@@ -333,6 +333,8 @@ static const struct {
 	{ "mautod_db_errors_total", 1 },
 	{ "mautod_db_reconnects_total{result=\"ok\"}", 0 },
 	{ "mautod_db_reconnects_total{result=\"failed\"}", 1 },
+	{ "mautod_db_deadlocks_total{result=\"retried\"}", 2 },
+	{ "mautod_db_deadlocks_total{result=\"exhausted\"}", 1 },
 	{ "mautod_page_cache_total{result=\"hit\"}", 0 },
 	{ "mautod_page_cache_total{result=\"miss\"}", 0 },
 	{ "mautod_export_jobs{state=\"Queued\"}", 2 },
@@ -369,6 +371,9 @@ test_counts_and_histograms(void **state)
 	metrics_request(m, get, 401, -API_ERR_OAUTH_INVALID_CLIENT, 10);
 	metrics_db_error(m);
 	metrics_db_reconnect(m, false);
+	metrics_db_deadlock(m, true);
+	metrics_db_deadlock(m, false);
+	metrics_db_deadlock(m, true);
 	metrics_set_procs(m, 4, 2);
 	text = render(m, jobs);
 	parse_text(text, &ps);

@@ -644,17 +644,94 @@ test_form_body(void **state)
 	assert_int_equal(t->req.params[1].src, PARAM_FORM);
 	reset(t);
 
-	/* Not a JSON object after all: no parameters from the body. */
+	/* JSON that does not parse: no parameters, and a body error. */
 	set(t, "REQUEST_METHOD", "POST");
 	set_body(t, "application/x-www-form-urlencoded", "{name=T", 0);
 	assert_int_equal(rd(t), 0);
 	assert_int_equal(t->req.nparams, 0);
+	assert_int_equal(t->req.body_err, -API_ERR_BAD_JSON);
+	reset(t);
+
+	/* A JSON array under the form type is kept as the body's JSON. */
+	set(t, "REQUEST_METHOD", "POST");
+	set_body(t, "application/x-www-form-urlencoded",
+	    "[{\"index\":0,\"moduleId\":\"hero\"}]", 0);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.nparams, 0);
+	assert_int_equal(t->req.body_err, 0);
+	assert_non_null(t->req.json);
+	assert_true(json_object_is_type(t->req.json, json_type_array));
 	reset(t);
 
 	set(t, "REQUEST_METHOD", "POST");
 	set_body(t, "application/x-www-form-urlencoded",
 	    "{\"a\": \"x\\u0000y\"}", 0);
 	assert_int_equal(rd(t), -API_ERR_INVALID_VALUE);
+}
+
+/*
+ * request_json_params: an application/json object body's members become
+ * parameters after the query's, read as under the form type; an array of
+ * scalars is also a list.
+ */
+static void
+test_json_params(void **state)
+{
+	static const struct {
+		const char	*ctype;
+		const char	*body;
+		size_t		 nparams;
+	} none[] = {
+		{ "application/json", "[1]", 0 },
+		{ "application/json", "null", 0 },
+		{ "application/x-www-form-urlencoded", "a=1", 1 },
+	};
+	struct t *t = *state;
+	const char **items;
+	size_t i;
+
+	set(t, "REQUEST_METHOD", "POST");
+	set(t, "QUERY_STRING", "name=q");
+	set_body(t, "application/json", "{\"name\": \"b\", \"description\": "
+	    "\"D\", \"folder\": {\"id\": 4}, \"n\": 2, \"none\": null, "
+	    "\"ids\": [1, \"a,b\", true], \"mixed\": [1, {}]}", 0);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(t->req.nparams, 1);
+	assert_int_equal(request_json_params(&t->req), 0);
+	assert_int_equal(t->req.nparams, 7);
+	assert_string_equal(req_param(&t->req, "name"), "q");
+	assert_string_equal(t->req.params[1].name, "name");
+	assert_int_equal(t->req.params[1].src, PARAM_JSON);
+	assert_string_equal(req_param(&t->req, "description"), "D");
+	assert_string_equal(req_param(&t->req, "folder"), "{\"id\":4}");
+	assert_string_equal(req_param(&t->req, "n"), "2");
+	assert_null(req_param(&t->req, "none"));
+	assert_string_equal(req_param(&t->req, "ids"), "[1,\"a,b\",true]");
+	assert_int_equal(req_param_list(&t->req, "ids", &items), 3);
+	assert_string_equal(items[0], "1");
+	assert_string_equal(items[1], "a,b");
+	assert_string_equal(items[2], "true");
+	assert_null(items[3]);
+	/* Not all scalars: the JSON text, split as a form value would be. */
+	assert_int_equal(req_param_list(&t->req, "mixed", &items), 2);
+	reset(t);
+
+	/* A NUL in a value is refused as in a form. */
+	set(t, "REQUEST_METHOD", "POST");
+	set_body(t, "application/json", "{\"a\": \"x\\u0000y\"}", 0);
+	assert_int_equal(rd(t), 0);
+	assert_int_equal(request_json_params(&t->req), -API_ERR_INVALID_VALUE);
+	reset(t);
+
+	/* Nothing to add: an array, null, a form body (its own params). */
+	for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		reset(t);
+		set(t, "REQUEST_METHOD", "POST");
+		set_body(t, none[i].ctype, none[i].body, 0);
+		assert_int_equal(rd(t), 0);
+		assert_int_equal(request_json_params(&t->req), 0);
+		assert_int_equal(t->req.nparams, none[i].nparams);
+	}
 }
 
 /* A JSON body of depth levels of arrays. */
@@ -1434,6 +1511,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_param_limits, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_form_body, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_json_params, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_json_body, setup,
 		    teardown),

@@ -196,7 +196,26 @@ test_asset2_members(void **state)
 static void
 test_identity(void **state)
 {
+	static const struct {
+		int		 err;
+		int		 status;
+		const char	*body;
+	} cases[] = {
+		{ -API_ERR_SYSTEM, 500, "{\"error\":\"server_error\","
+		  "\"error_description\":\"System error\"}" },
+		{ -API_ERR_INVALID_VALUE, 400, "{\"error\":\"invalid_request\","
+		  "\"error_description\":\"Invalid value\"}" },
+		{ -API_ERR_MULTIPART, 400, "{\"error\":\"invalid_request\","
+		  "\"error_description\":\"Invalid Multipart Request\"}" },
+		{ -API_ERR_BAD_JSON, 400, "{\"error\":\"invalid_request\","
+		  "\"error_description\":\"Invalid JSON\"}" },
+		{ -API_ERR_TOO_LARGE, 413, "{\"error\":\"invalid_request\","
+		  "\"error_description\":\"Request entity too large\"}" },
+		{ -API_ERR_NOT_FOUND, 404, "{\"error\":\"invalid_request\","
+		  "\"error_description\":\"Requested resource not found\"}" },
+	};
 	struct resp r;
+	size_t i;
 	int st;
 
 	(void)state;
@@ -210,6 +229,15 @@ test_identity(void **state)
 	assert_int_equal(st, 400);
 	render(&r, ENV_IDENTITY, "x", -API_ERR_UNAVAILABLE, &st);
 	assert_int_equal(st, 500);
+	/*
+	 * A malformed request is the client's error (RFC 6749 §5.2); 500
+	 * is for the server's own failures.
+	 */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_string_equal(render(&r, ENV_IDENTITY, "x", cases[i].err,
+		    &st), cases[i].body);
+		assert_int_equal(st, cases[i].status);
+	}
 	r.err_msg = "Request method 'PUT' not supported";
 	assert_string_equal(render(&r, ENV_IDENTITY, "x", -API_ERR_METHOD, &st),
 	    "{\"error\":\"method_not_allowed\",\"error_description\":"

@@ -112,7 +112,13 @@ test_results_and_refusals(void **state)
 	metrics_page(m, true);
 	metrics_page(m, true);
 	metrics_page(m, false);
+	metrics_db_deadlock(m, true);
+	metrics_db_deadlock(m, true);
+	metrics_db_deadlock(m, true);
+	metrics_db_deadlock(m, false);
 	metrics_snapshot(m, s);
+	assert_int_equal(s->db_deadlock_retries, 3);
+	assert_int_equal(s->db_deadlock_exhausted, 1);
 	assert_int_equal(s->page_hits, 2);
 	assert_int_equal(s->page_misses, 1);
 	assert_int_equal(s->db_errors, 1);
@@ -125,6 +131,7 @@ test_results_and_refusals(void **state)
 	metrics_db_error(NULL);
 	metrics_db_reconnect(NULL, true);
 	metrics_page(NULL, true);
+	metrics_db_deadlock(NULL, true);
 	metrics_set_procs(NULL, 1, 1);
 	metrics_destroy(NULL);
 	metrics_destroy(m);
