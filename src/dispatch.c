@@ -4,8 +4,11 @@
  *
  *   1. transport (414, 413, 400), GET /healthz (api_health.c), and
  *      routing (610, 605): not counted;
- *   2. an injected fault (fault_injection, src/http/fault.c): a delay,
- *      or an error that is not counted;
+ *   2. an injected fault (fault_injection, src/http/fault.c): an error
+ *      that is not counted; a delay is taken after the limits admitted
+ *      the call (a call of the token endpoint: at once), so that the
+ *      delayed call is in flight like a slow one (a client provokes 615
+ *      with ten of them);
  *   3. the token: 601 and 602 are not counted (docs/behaviour.md §1.3),
  *      then the client's fault plan (mautoctl fault), not counted either;
  *   4. the limits (606, 607, 615): every other answer is counted;
@@ -176,14 +179,16 @@ fault_answer(struct app *app, struct call *c, struct resp *r, int err,
 }
 
 /*
- * X-Mauto-Fault when fault_injection is on: 0 to serve the call (after a
- * delay it asked for), or the error to answer.
+ * X-Mauto-Fault when fault_injection is on: 0 to serve the call (after
+ * the delay it asked for, in *delay_ms, which fault_delay takes), or the
+ * error to answer.
  */
 static int
-fault_header(struct app *app, struct call *c, struct resp *r)
+fault_header(struct app *app, struct call *c, struct resp *r, int *delay_ms)
 {
 	struct fault f;
 
+	*delay_ms = 0;
 	if (!app->cfg->fault_injection)
 		return 0;
 	fault_parse(c->req->fault, c->route->env == ENV_IDENTITY, &f);
@@ -191,9 +196,7 @@ fault_header(struct app *app, struct call *c, struct resp *r)
 	case FAULT_ERROR:
 		return fault_answer(app, c, r, f.err, "X-Mauto-Fault");
 	case FAULT_DELAY:
-		log_info("%s: fault injected: delay of %d ms", c->request_id,
-		    f.delay_ms);
-		sleep_ms(f.delay_ms);
+		*delay_ms = f.delay_ms;
 		return 0;
 	case FAULT_BAD:
 		r->err_msg = arena_printf(&app->arena, "Invalid value '%s' "
@@ -202,6 +205,17 @@ fault_header(struct app *app, struct call *c, struct resp *r)
 	default:
 		return 0;
 	}
+}
+
+/* Waits the delay of X-Mauto-Fault (fault_header), if any. */
+static void
+fault_delay(const struct call *c, int delay_ms)
+{
+	if (delay_ms <= 0)
+		return;
+	log_info("%s: fault injected: delay of %d ms", c->request_id,
+	    delay_ms);
+	sleep_ms(delay_ms);
 }
 
 /*
@@ -232,11 +246,13 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 	    .lim = app->lim, .tokens = app->tokens };
 	const char *token;
 	char *msg;
-	int err;
+	int delay, err;
 
 	*admitted = false;
-	if ((err = fault_header(app, c, r)) != 0)
+	if ((err = fault_header(app, c, r, &delay)) != 0)
 		return err;
+	if (rt->auth != AUTH_TOKEN)
+		fault_delay(c, delay);
 	if (rt->auth == AUTH_TOKEN) {
 		token = find_token(app, c->req);
 		if (token != NULL &&
@@ -251,6 +267,7 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 			return err;
 		}
 		*admitted = true;
+		fault_delay(c, delay);
 		if (token == NULL)
 			return -API_ERR_NO_TOKEN;
 		if (!perm_allows(cl->perms, rt->perm_any, rt->perm_all))

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth/ratelimit.h"
 #include "bounds.h"
 #include "call.h"
 #include "err.h"
@@ -266,6 +267,24 @@ render_host(struct buf *out, const struct metrics_snapshot *s,
 	family(out, "mautod_workers_alive", "gauge", "Worker processes "
 	    "alive on this host.");
 	buf_printf(out, "mautod_workers_alive %lld\n", (long long)s->workers);
+	family(out, "mautod_calls_in_flight", "gauge", "Calls admitted by "
+	    "the limits and not yet answered on this host (what "
+	    "concurrency_limit counts).");
+	buf_printf(out, "mautod_calls_in_flight %lld\n",
+	    (long long)s->calls_in_flight);
+	family(out, "mautod_workers_ready", "gauge", "Worker processes "
+	    "that serve calls now.");
+	buf_printf(out, "mautod_workers_ready %lld\n",
+	    (long long)s->workers_ready);
+	family(out, "mautod_workers_wanted", "gauge", "Worker processes "
+	    "the master keeps (workers); fewer ready is degraded.");
+	buf_printf(out, "mautod_workers_wanted %lld\n",
+	    (long long)s->workers_wanted);
+	family(out, "mautod_worker_start_failures_total", "counter",
+	    "Workers that exited because they could not open the database "
+	    "(the log names the server setting to raise).");
+	buf_printf(out, "mautod_worker_start_failures_total %llu\n",
+	    (unsigned long long)s->worker_start_failures);
 	family(out, "mautod_export_runners_alive", "gauge", "Export runner "
 	    "processes alive on this host.");
 	buf_printf(out, "mautod_export_runners_alive %lld\n",
@@ -299,6 +318,7 @@ exposition_scrape(struct app *app, struct resp *r)
 		goto out;
 	s = xmalloc(sizeof(*s));
 	metrics_snapshot(app->metrics, s);
+	s->calls_in_flight = limiter_inflight(app->lim);
 	have_jobs = app->db != NULL &&
 	    repo_bulk_export_count_by_status(app->db, jobs) == 0;
 	exposition_render(&b, s, have_jobs ? jobs : NULL);

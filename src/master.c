@@ -85,6 +85,7 @@ struct master {
 	bool			 reloading;
 	bool			 announced;	/* READY=1 sent at start */
 	int64_t			 backoff;	/* ms; 0: spawn at once */
+	int64_t			 backoff_at;	/* monotonic ms of the last bump */
 	int64_t			 next_spawn;	/* monotonic ms */
 	struct proc		 procs[MASTER_MAX_PROCS];
 	/* Export runners: their own slots and back-off. */
@@ -167,10 +168,15 @@ setup_signals(sigset_t *set)
 int
 master_worker_count(const struct config *cfg)
 {
-	long n = cfg->workers;
+	long n = cfg->workers, least;
 
-	if (n == 0)
+	if (n == 0) {
 		n = sysconf(_SC_NPROCESSORS_ONLN);
+		least = (cfg->concurrency_limit > 0 ? cfg->concurrency_limit :
+		    MASTER_WORKERS_LIMIT_OFF) + MASTER_WORKERS_MARGIN;
+		if (n < least)
+			n = least;
+	}
 	if (n < 1)
 		n = 1;
 	if (n > MAX_WORKERS)
@@ -265,6 +271,20 @@ count_runners(const struct master *m)
 	return n;
 }
 
+/* Workers that serve: ready and not asked to stop. */
+static int
+count_ready(const struct master *m)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < MASTER_MAX_PROCS; i++)
+		if (m->procs[i].pid != 0 && m->procs[i].ready &&
+		    m->procs[i].term_at == 0)
+			n++;
+	return n;
+}
+
 /* Live workers; with active, only those not asked to stop. */
 static int
 count_procs(const struct master *m, bool active)
@@ -288,12 +308,19 @@ backoff_bump(struct master *m, int64_t now)
 	m->backoff = m->backoff == 0 ? MASTER_BACKOFF_MIN_MS :
 	    m->backoff * 2 > MASTER_BACKOFF_MAX_MS ? MASTER_BACKOFF_MAX_MS :
 	    m->backoff * 2;
+	m->backoff_at = now;
 	m->next_spawn = now + m->backoff;
-	log_warn("master: workers die young; next start in %lld ms",
-	    (long long)m->backoff);
+	log_warn("master: workers die young; next start in %lld ms "
+	    "(%d of %d workers serve)", (long long)m->backoff, count_ready(m),
+	    m->target);
 }
 
-/* Forgets the back-off once some worker has lived MASTER_STABLE_MS. */
+/*
+ * Forgets the back-off once a worker started after the last young death
+ * has lived MASTER_STABLE_MS.  Workers older than that death say nothing
+ * about whether a new one can start (a database server out of
+ * connections or statements lets the old ones serve on).
+ */
 static void
 backoff_check(struct master *m, int64_t now)
 {
@@ -301,6 +328,7 @@ backoff_check(struct master *m, int64_t now)
 
 	for (i = 0; m->backoff != 0 && i < MASTER_MAX_PROCS; i++)
 		if (m->procs[i].pid != 0 && m->procs[i].ready &&
+		    m->procs[i].started > m->backoff_at &&
 		    now - m->procs[i].started >= MASTER_STABLE_MS) {
 			m->backoff = 0;
 			log_info("master: workers are stable again");
@@ -553,6 +581,9 @@ reaped(struct master *m, struct proc *p, int status, int64_t now)
 	else {
 		log_warn("master: worker %ld died unexpectedly: %s",
 		    (long)p->pid, what);
+		if (WIFEXITED(status) &&
+		    WEXITSTATUS(status) == WORKER_EXIT_STARTUP)
+			metrics_worker_failed(m->metrics);
 		if (now - p->started < MASTER_STABLE_MS)
 			backoff_bump(m, now);
 	}
@@ -799,6 +830,7 @@ loop(struct master *m, const sigset_t *set)
 		enforce_deadlines(m, now);
 		metrics_set_procs(m->metrics, count_procs(m, false),
 		    count_runners(m));
+		metrics_set_workers(m->metrics, count_ready(m), m->target);
 		if (m->stopping && count_procs(m, false) == 0 &&
 		    count_runners(m) == 0 && m->pruner.pid == 0)
 			break;

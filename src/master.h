@@ -27,6 +27,19 @@ struct config_override;
 #define MASTER_BACKOFF_MAX_MS	30000
 #define MASTER_STABLE_MS	10000
 
+/*
+ * With workers = 0, the workers kept: the online CPUs, but at least
+ * concurrency_limit (MASTER_WORKERS_LIMIT_OFF when the limit is off) plus
+ * MASTER_WORKERS_MARGIN.  The limiter counts only calls that reach a
+ * worker; with fewer workers than the limit, calls past the workers wait
+ * unseen in the web server and the socket's backlog instead of being
+ * refused with 615.  The margin answers those refusals, and the calls the
+ * limiter does not count (identity, /healthz, /metrics), while the limit's
+ * calls are in flight.
+ */
+#define MASTER_WORKERS_MARGIN		6
+#define MASTER_WORKERS_LIMIT_OFF	10
+
 /* Live worker processes at most: a full set plus one being replaced. */
 #define MASTER_MAX_PROCS	(2 * MAX_WORKERS)
 
@@ -49,8 +62,9 @@ struct master_opts {
 int	master_run(struct config *cfg, const struct master_opts *opts);
 
 /*
- * The number of workers cfg asks for: workers, or the number of online
- * CPUs when it is 0, within 1..MAX_WORKERS.
+ * The number of workers cfg asks for: workers, or when it is 0 the number
+ * of online CPUs but at least concurrency_limit + MASTER_WORKERS_MARGIN;
+ * within 1..MAX_WORKERS.
  */
 int	master_worker_count(const struct config *cfg);
 

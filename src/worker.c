@@ -223,7 +223,8 @@ app_setup(struct app *app, const struct worker_args *wa)
 	buf_init(&app->out, MAX_RESPONSE_BYTES);
 	router_init();
 	rid_init(wa->index);
-	if (db_open(&app->db, wa->cfg, &repo_schema, true) != 0) {
+	if (db_open(&app->db, wa->cfg, &repo_schema,
+	    DB_PREPARE_LAZY) != 0) {
 		log_err("worker %u: cannot open the database; exiting",
 		    wa->index);
 		return -1;

@@ -646,6 +646,18 @@ limiter_release(struct limiter *lim)
 	lim_unlock(lim);
 }
 
+int64_t
+limiter_inflight(struct limiter *lim)
+{
+	int64_t n = 0;
+
+	if (lim == NULL || lim_lock(lim) != 0)
+		return 0;
+	n = lim->sh->inflight;
+	lim_unlock(lim);
+	return n;
+}
+
 /*
  * See ratelimit.h.  err: a (negative or positive) api_err.  buf and size:
  * where the text is formatted.  Returns buf, or the table message for

@@ -28,6 +28,11 @@ void		 limiter_destroy(struct limiter *lim);
  */
 int		 limiter_admit(struct limiter *lim);
 void		 limiter_release(struct limiter *lim);
+/*
+ * This host's calls in flight (admitted, not yet released), whether or
+ * not the concurrency limit is on; 0 when lim is NULL.
+ */
+int64_t		 limiter_inflight(struct limiter *lim);
 
 /*
  * The message of a refusal, with the configured numbers filled in:

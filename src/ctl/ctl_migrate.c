@@ -280,7 +280,7 @@ ctl_migrate(int argc, char **argv, const struct config *cfg)
 	}
 	if (scan_dir(dir, &v, &n) != 0)
 		goto out;
-	if (db_open(&db, cfg, &repo_schema, false) != 0) {
+	if (db_open(&db, cfg, &repo_schema, DB_PREPARE_NONE) != 0) {
 		fprintf(stderr, "mautoctl: cannot connect to the database\n");
 		goto out;
 	}

@@ -290,7 +290,7 @@ need_name(const char *what, const char *name)
 static int
 open_db(struct db **db, const struct config *cfg)
 {
-	if (db_open(db, cfg, &repo_schema, true) != 0) {
+	if (db_open(db, cfg, &repo_schema, DB_PREPARE_ALL) != 0) {
 		fprintf(stderr, "mautoctl: cannot use the database "
 		    "(see the message above; has `mautoctl migrate` run?)\n");
 		return -1;

@@ -4,6 +4,15 @@
  * request, our own fail-over across the listed nodes (Connector/C has
  * none), whole-transaction retry on 1213, and "unknown outcome" for a
  * connection lost during COMMIT.
+ *
+ * Statements are prepared a repository's set at a time.  The server
+ * keeps every prepared statement of every connection and refuses more
+ * than max_prepared_stmt_count (16,382 by default) in all; with all of
+ * them prepared at connect, a few dozen processes reached it.  So
+ * workers prepare a set when a call first needs it (DB_PREPARE_LAZY),
+ * and a set that cannot be prepared costs that call an error, not the
+ * worker (db_stmt hands out an unprepared statement, "dud", whose
+ * failure db_error turns into the prepare's own error).
  */
 #include <errno.h>
 #include <poll.h>
@@ -44,10 +53,15 @@ struct db {
 	const struct db_schema	*schema;
 	MYSQL			*conn;
 	MYSQL_STMT		***stmts;	/* [schema->nsets][set's n] */
+	size_t			 nprepared;	/* statements in stmts */
 	struct db_node		 nodes[MAX_DB_NODES];
 	size_t			 nnodes;
 	size_t			 node;		/* the node in use */
-	bool			 prepare;	/* prepare repo statements */
+	enum db_prepare		 prepare;
+	/* A statement never prepared, and why a set could not be. */
+	MYSQL			*dud_conn;	/* initialised, never connected */
+	MYSQL_STMT		*dud;
+	int			 dud_err;
 	bool			 broken;	/* reconnect before next use */
 	/* Statements whose SQL is built at run time (db_stmt_sql). */
 	struct db_dyn		 dyn[DB_DYN_STMTS];
@@ -90,6 +104,23 @@ parse_nodes(struct db *db, const char *list, int defport)
 	return db->nnodes > 0 ? 0 : -1;
 }
 
+/* Closes the statements of set m (those it has) on the server. */
+static void
+free_set(struct db *db, size_t m)
+{
+	size_t i;
+
+	if (db->stmts[m] == NULL)
+		return;
+	for (i = 0; i < db->schema->sets[m]->n; i++)
+		if (db->stmts[m][i] != NULL) {
+			mysql_stmt_close(db->stmts[m][i]);
+			db->nprepared--;
+		}
+	free(db->stmts[m]);
+	db->stmts[m] = NULL;
+}
+
 static void
 free_stmts(struct db *db)
 {
@@ -101,17 +132,12 @@ free_stmts(struct db *db)
 		free(db->dyn[i].sql);
 		memset(&db->dyn[i], 0, sizeof(db->dyn[i]));
 	}
-
-	for (m = 0; db->stmts != NULL && m < db->schema->nsets; m++) {
-		if (db->stmts[m] == NULL)
-			continue;
-		for (i = 0; i < db->schema->sets[m]->n; i++)
-			if (db->stmts[m][i] != NULL)
-				mysql_stmt_close(db->stmts[m][i]);
-		free(db->stmts[m]);
-		db->stmts[m] = NULL;
-	}
+	for (m = 0; db->stmts != NULL && m < db->schema->nsets; m++)
+		free_set(db, m);
 }
+
+static int	classify(struct db *db, MYSQL_STMT *stmt, const char *where,
+		    bool logged);
 
 static void
 disconnect(struct db *db)
@@ -144,32 +170,83 @@ node_unavailable(unsigned int e)
 	}
 }
 
-/* 0, -REPO_ERR_UNAVAILABLE (try another node) or -REPO_ERR_INTERNAL. */
-static int
-prepare_all(struct db *db)
+/*
+ * What to add to the log line of error e when a limit of the server
+ * refused: the setting to raise (README "Sizing the database").
+ */
+static const char *
+server_limit_hint(unsigned int e)
 {
-	const struct db_stmt_set *mod;
-	MYSQL_STMT *st;
-	size_t m, i;
+	switch (e) {
+	case ER_MAX_PREPARED_STMT_COUNT_REACHED:
+		return "; raise max_prepared_stmt_count on the database "
+		    "server (every node of a cluster): README, Sizing the "
+		    "database";
+	case ER_CON_COUNT_ERROR:
+	case ER_TOO_MANY_USER_CONNECTIONS:
+		return "; raise max_connections on the database server "
+		    "(every node of a cluster): README, Sizing the database";
+	default:
+		return "";
+	}
+}
 
-	for (m = 0; m < db->schema->nsets; m++) {
-		mod = db->schema->sets[m];
-		db->stmts[m] = xcalloc(mod->n == 0 ? 1 : mod->n,
-		    sizeof(*db->stmts[m]));
-		for (i = 0; i < mod->n; i++) {
-			if ((st = mysql_stmt_init(db->conn)) == NULL)
-				return -REPO_ERR_INTERNAL;
-			db->stmts[m][i] = st;
-			if (mysql_stmt_prepare(st, mod->sql[i],
-			    strlen(mod->sql[i])) != 0) {
-				log_err("db: prepare %s[%zu]: %u %s", mod->name,
-				    i, mysql_stmt_errno(st), mysql_stmt_error(st));
-				return node_unavailable(mysql_stmt_errno(st)) ?
-				    -REPO_ERR_UNAVAILABLE : -REPO_ERR_INTERNAL;
-			}
+/*
+ * Prepares statement set m into db->stmts[m].  Returns 0, or -1 after
+ * logging the failure, with the set closed again and *failed the
+ * statement that failed (still open, for its error; the caller closes
+ * it).
+ */
+static int
+prepare_set(struct db *db, size_t m, MYSQL_STMT **failed)
+{
+	const struct db_stmt_set *set = db->schema->sets[m];
+	MYSQL_STMT *st;
+	size_t i;
+
+	*failed = NULL;
+	db->stmts[m] = xcalloc(set->n == 0 ? 1 : set->n,
+	    sizeof(*db->stmts[m]));
+	for (i = 0; i < set->n; i++) {
+		if ((st = mysql_stmt_init(db->conn)) == NULL)
+			xoom();
+		if (mysql_stmt_prepare(st, set->sql[i],
+		    strlen(set->sql[i])) != 0) {
+			*failed = st;
+			log_err("db: prepare %s[%zu]: %u %s%s", set->name, i,
+			    mysql_stmt_errno(st), mysql_stmt_error(st),
+			    server_limit_hint(mysql_stmt_errno(st)));
+			free_set(db, m);
+			return -1;
 		}
+		db->stmts[m][i] = st;
+		db->nprepared++;
 	}
 	return 0;
+}
+
+/*
+ * Prepares the sets this connection starts with (all, the first
+ * nconnect, or none).  0, -REPO_ERR_UNAVAILABLE (try another node) or
+ * -REPO_ERR_INTERNAL.
+ */
+static int
+prepare_at_connect(struct db *db)
+{
+	MYSQL_STMT *failed;
+	size_t m, n;
+	int r = 0;
+
+	n = db->prepare == DB_PREPARE_ALL ? db->schema->nsets :
+	    db->prepare == DB_PREPARE_LAZY ? db->schema->nconnect : 0;
+	for (m = 0; m < n && r == 0; m++) {
+		if (prepare_set(db, m, &failed) == 0)
+			continue;
+		r = node_unavailable(mysql_stmt_errno(failed)) ?
+		    -REPO_ERR_UNAVAILABLE : -REPO_ERR_INTERNAL;
+		mysql_stmt_close(failed);
+	}
+	return r;
 }
 
 /* Connects to one node; 0 or a negative repo_err. */
@@ -197,9 +274,10 @@ connect_node(struct db *db, size_t idx)
 	if (mysql_real_connect(db->conn, host, cfg->db_user, cfg->db_password,
 	    cfg->db_name, db->nodes[idx].port, cfg->db_socket,
 	    CLIENT_FOUND_ROWS) == NULL) {
-		log_err("db: connect %s: %u %s",
+		log_err("db: connect %s: %u %s%s",
 		    cfg->db_socket != NULL ? cfg->db_socket : host,
-		    mysql_errno(db->conn), mysql_error(db->conn));
+		    mysql_errno(db->conn), mysql_error(db->conn),
+		    server_limit_hint(mysql_errno(db->conn)));
 		mysql_close(db->conn);
 		db->conn = NULL;
 		return -REPO_ERR_UNAVAILABLE;
@@ -223,7 +301,7 @@ connect_any(struct db *db)
 		if ((r = connect_node(db, idx)) != 0)
 			continue;
 		db->node = idx;
-		if (db->prepare && (r = prepare_all(db)) != 0) {
+		if ((r = prepare_at_connect(db)) != 0) {
 			disconnect(db);
 			if (r == -REPO_ERR_UNAVAILABLE)
 				continue;
@@ -237,7 +315,7 @@ connect_any(struct db *db)
 
 int
 db_open(struct db **out, const struct config *cfg,
-    const struct db_schema *schema, bool prepare)
+    const struct db_schema *schema, enum db_prepare prepare)
 {
 	struct db *db;
 	int r;
@@ -249,6 +327,9 @@ db_open(struct db **out, const struct config *cfg,
 	db->prepare = prepare;
 	db->stmts = xcalloc(schema->nsets == 0 ? 1 : schema->nsets,
 	    sizeof(*db->stmts));
+	if ((db->dud_conn = mysql_init(NULL)) == NULL ||
+	    (db->dud = mysql_stmt_init(db->dud_conn)) == NULL)
+		xoom();
 	if (parse_nodes(db, cfg->db_host != NULL ? cfg->db_host : "127.0.0.1",
 	    cfg->db_port) != 0) {
 		log_err("db: bad db_host list");
@@ -275,6 +356,10 @@ db_close(struct db *db)
 		free(db->nodes[i].host);
 	for (i = 0; i < DB_CACHE_SLOTS; i++)
 		db_cache_set(db, i, NULL, NULL);
+	if (db->dud != NULL)
+		mysql_stmt_close(db->dud);
+	if (db->dud_conn != NULL)
+		mysql_close(db->dud_conn);
 	free(db->stmts);
 	free(db);
 }
@@ -305,7 +390,39 @@ db_conn(struct db *db)
 MYSQL_STMT *
 db_stmt(struct db *db, size_t m, int idx)
 {
-	return db->stmts[m][idx];
+	MYSQL_STMT *failed;
+	char where[64];
+
+	if (db->stmts[m] != NULL)
+		return db->stmts[m][idx];
+	if (db->conn == NULL) {
+		db->dud_err = -REPO_ERR_CONN;
+		return db->dud;
+	}
+	if (prepare_set(db, m, &failed) == 0)
+		return db->stmts[m][idx];
+	/* Logged by prepare_set: db_error only classifies (and counts). */
+	(void)snprintf(where, sizeof(where), "prepare %s",
+	    db->schema->sets[m]->name);
+	db->dud_err = classify(db, failed, where, true);
+	mysql_stmt_close(failed);
+	return db->dud;
+}
+
+size_t
+db_stmt_count(const struct db *db)
+{
+	return db->nprepared;
+}
+
+size_t
+db_schema_stmts(const struct db_schema *schema)
+{
+	size_t m, n = 0;
+
+	for (m = 0; m < schema->nsets; m++)
+		n += schema->sets[m]->n;
+	return n;
 }
 
 MYSQL_STMT *
@@ -359,8 +476,12 @@ db_is_broken(const struct db *db)
 	return db->broken;
 }
 
-int
-db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
+/*
+ * db_error's classification; with logged true the failure was logged
+ * already (a prepare), and only its count and effects remain.
+ */
+static int
+classify(struct db *db, MYSQL_STMT *stmt, const char *where, bool logged)
 {
 	unsigned int e;
 	const char *msg;
@@ -377,7 +498,8 @@ db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
 		return -REPO_ERR_CONFLICT;
 	case ER_LOCK_DEADLOCK:
 	case ER_LOCK_WAIT_TIMEOUT:
-		log_info("db: %s: %u %s (will retry)", where, e, msg);
+		if (!logged)
+			log_info("db: %s: %u %s (will retry)", where, e, msg);
 		return -REPO_ERR_DEADLOCK;
 	case ER_DATA_TOO_LONG:
 	case ER_TRUNCATED_WRONG_VALUE_FOR_FIELD:
@@ -388,7 +510,8 @@ db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
 	case CR_SERVER_LOST:
 	case CR_SERVER_LOST_EXTENDED:
 	case CR_COMMANDS_OUT_OF_SYNC:
-		log_err("db: %s: %u %s", where, e, msg);
+		if (!logged)
+			log_err("db: %s: %u %s", where, e, msg);
 		metrics_db_error(db->metrics);
 		db->broken = true;
 		return -REPO_ERR_CONN;
@@ -396,16 +519,38 @@ db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
 	case CR_CONN_HOST_ERROR:
 	case ER_UNKNOWN_COM_ERROR:	/* 1047: Galera node not ready */
 	case ER_ERROR_DURING_COMMIT:	/* 1180: lost the primary component */
-		log_err("db: %s: %u %s", where, e, msg);
+		if (!logged)
+			log_err("db: %s: %u %s", where, e, msg);
 		metrics_db_error(db->metrics);
 		db->broken = true;
 		db->node = (db->node + 1) % db->nnodes;
 		return -REPO_ERR_UNAVAILABLE;
+	case ER_MAX_PREPARED_STMT_COUNT_REACHED:
+		/*
+		 * The server is full, not this connection broken: the call
+		 * is refused as the service refuses when it cannot serve
+		 * now (608), and the statement is tried again next time.
+		 */
+		if (!logged)
+			log_err("db: %s: %u %s%s", where, e, msg,
+			    server_limit_hint(e));
+		metrics_db_error(db->metrics);
+		return -REPO_ERR_UNAVAILABLE;
 	default:
-		log_err("db: %s: %u %s", where, e, msg);
+		if (!logged)
+			log_err("db: %s: %u %s", where, e, msg);
 		metrics_db_error(db->metrics);
 		return -REPO_ERR_INTERNAL;
 	}
+}
+
+int
+db_error(struct db *db, MYSQL_STMT *stmt, const char *where)
+{
+	/* The dud fails for the prepare that could not be done: its error. */
+	if (stmt != NULL && stmt == db->dud)
+		return db->dud_err;
+	return classify(db, stmt, where, false);
 }
 
 int

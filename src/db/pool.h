@@ -1,6 +1,7 @@
 /*
  * One worker's MariaDB connection (docs/style.md §7, docs/galera.md): connect with
- * timeouts, prepare every registered statement, notice a lost connection,
+ * timeouts, prepare the registered statements (all at connect, or each
+ * repository's set when it is first used), notice a lost connection,
  * reconnect and re-prepare, run transactions with whole-transaction retry
  * on deadlock (1213).  Several hosts in db_host give failover: the next
  * node is tried on 2002/2003/2006/2013/1047/1180.
@@ -30,28 +31,61 @@ struct db_stmt_set {
  * repository layer's repo_schema) so that this layer knows no repository:
  * the statement sets, indexed by the caller's module ids, the session
  * setup run on every new connection, and the statement that opens a
- * transaction.
+ * transaction.  The first nconnect sets are those every call uses (its
+ * token, the limits): they are prepared at connect in every mode but
+ * DB_PREPARE_NONE, so a node that cannot serve them is passed over and a
+ * process that cannot have them does not start.
  */
 struct db_schema {
 	const struct db_stmt_set *const	*sets;
 	size_t				 nsets;
+	size_t				 nconnect;
 	const char			*session_init;
 	const char			*begin;
 };
 
 /*
- * Connects with schema's session setup and prepares all of its statement
- * sets (schema is borrowed and must outlive the connection).  Returns 0
- * and an owned *out, or a negative repo_err (logged).  With prepare false
- * only the connection is made (mautoctl migrate runs before the schema
- * exists).
+ * When a connection prepares its statements.  Each prepared statement
+ * holds one of the server's max_prepared_stmt_count until the connection
+ * closes, so a process prepares what it uses (README "Sizing the
+ * database").
+ */
+enum db_prepare {
+	DB_PREPARE_NONE,	/* none (mautoctl migrate: no schema yet) */
+	DB_PREPARE_ALL,		/* every set at connect: a schema mismatch
+				   fails at once (mautoctl, tests) */
+	DB_PREPARE_LAZY,	/* the first nconnect sets at connect, any
+				   other set when db_stmt first needs it
+				   (workers, export runners) */
+	DB_PREPARE__MAX
+};
+
+/*
+ * Connects with schema's session setup and prepares its statement sets
+ * as prepare says (schema is borrowed and must outlive the connection).
+ * Returns 0 and an owned *out, or a negative repo_err (logged; a server
+ * limit that refused, max_connections or max_prepared_stmt_count, is
+ * named in the log line).
  */
 int		 db_open(struct db **out, const struct config *cfg,
-		    const struct db_schema *schema, bool prepare);
+		    const struct db_schema *schema, enum db_prepare prepare);
 void		 db_close(struct db *db);
 MYSQL		*db_conn(struct db *db);
-/* The prepared statement idx of statement set m (borrowed). */
+/*
+ * The prepared statement idx of statement set m (borrowed), preparing the
+ * whole set first when this connection has not (DB_PREPARE_LAZY, or after
+ * a reconnect).  Never NULL: when the set cannot be prepared (logged) it
+ * returns a statement that was never prepared, on which binding and
+ * executing fail, and db_error then answers the prepare's own error
+ * (-REPO_ERR_UNAVAILABLE for the server's max_prepared_stmt_count, as
+ * for a node that cannot serve; -REPO_ERR_CONN for a lost connection).
+ * The next call tries to prepare the set again.
+ */
 MYSQL_STMT	*db_stmt(struct db *db, size_t m, int idx);
+/* The statements this connection holds prepared now (repository sets). */
+size_t		 db_stmt_count(const struct db *db);
+/* The statements of all of schema's sets: what one connection may hold. */
+size_t		 db_schema_stmts(const struct db_schema *schema);
 
 /*
  * What a repository keeps for the life of the connection's process

@@ -379,7 +379,7 @@ write_records(struct job_run *j, struct csv_writer *w)
 	lf = co_type_field(&j->type, j->job.link_field);
 	sel.link_by_email = lf != NULL && lf->is_link &&
 	    lf->key_type == CO_EMAIL;
-	if (db_open(&j->stream_db, j->r->cfg, &repo_schema, false) != 0 ||
+	if (db_open(&j->stream_db, j->r->cfg, &repo_schema, DB_PREPARE_NONE) != 0 ||
 	    repo_bulk_export_stream_open(j->stream_db, &sel,
 	    &j->stream) != 0) {
 		(void)snprintf(j->why, sizeof(j->why), "Database error while "
@@ -732,7 +732,7 @@ export_runner_run(const struct export_runner_args *a)
 	    export_runner_init(&r, a->cfg, a->index) != 0)
 		goto out;
 	r.stop = &stopsig_stop;
-	if (db_open(&r.db, a->cfg, &repo_schema, true) != 0) {
+	if (db_open(&r.db, a->cfg, &repo_schema, DB_PREPARE_LAZY) != 0) {
 		log_err("export runner %u: cannot open the database; exiting",
 		    a->index);
 		goto out;

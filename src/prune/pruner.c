@@ -132,7 +132,7 @@ activity_pruner_run(const struct activity_pruner_args *a)
 	    getppid() != a->master || stopsig_setup() != 0)
 		goto out;
 	(void)prctl(PR_SET_NAME, PRUNER_PROC_NAME);
-	if (db_open(&db, a->cfg, &repo_schema, true) != 0) {
+	if (db_open(&db, a->cfg, &repo_schema, DB_PREPARE_LAZY) != 0) {
 		log_err("activity pruner: cannot open the database; exiting");
 		goto out;
 	}

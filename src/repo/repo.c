@@ -45,9 +45,17 @@ static const char session_init[] =
 
 static const char begin[] = "START TRANSACTION";
 
+/*
+ * Every call checks its token and the limits: those two sets come first
+ * and are prepared at connect (db/pool.h), the others when first used.
+ */
+static_assert(REPO_AUTH < 2 && REPO_LIMITS < 2,
+    "the sets every call uses are the first two");
+
 const struct db_schema repo_schema = {
 	.sets = modules,
 	.nsets = REPO__MAX,
+	.nconnect = 2,
 	.session_init = session_init,
 	.begin = begin,
 };

@@ -61,7 +61,8 @@ static const struct config_key keys[] = {
 	    "inherited" },
 	{ .name = "workers", .def = "0", .type = CONFIG_INT,
 	  .offset = OFF(workers), .min = 0, .max = MAX_WORKERS,
-	  .help = "worker processes; 0 means one per CPU" },
+	  .help = "worker processes; 0 means one per CPU, but at least "
+	    "concurrency_limit + 6" },
 	{ .name = "max_requests", .def = "0", .type = CONFIG_INT,
 	  .offset = OFF(max_requests), .min = 0, .max = INT32_MAX,
 	  .help = "requests after which a worker is replaced; 0 means never" },

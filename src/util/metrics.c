@@ -53,6 +53,9 @@ struct metrics_shared {
 	counter		 page_misses;
 	_Atomic long long workers;
 	_Atomic long long runners;
+	_Atomic long long workers_ready;
+	_Atomic long long workers_wanted;
+	counter		 worker_start_failures;
 };
 
 struct metrics {
@@ -213,6 +216,33 @@ metrics_set_procs(struct metrics *m, int workers, int runners)
 	atomic_store_explicit(&m->sh->runners, runners, memory_order_relaxed);
 }
 
+void
+metrics_set_workers(struct metrics *m, int ready, int wanted)
+{
+	if (m == NULL)
+		return;
+	atomic_store_explicit(&m->sh->workers_ready, ready,
+	    memory_order_relaxed);
+	atomic_store_explicit(&m->sh->workers_wanted, wanted,
+	    memory_order_relaxed);
+}
+
+void
+metrics_worker_failed(struct metrics *m)
+{
+	if (m != NULL)
+		add(&m->sh->worker_start_failures, 1);
+}
+
+void
+metrics_workers(const struct metrics *m, int64_t *ready, int64_t *wanted)
+{
+	*ready = atomic_load_explicit(&m->sh->workers_ready,
+	    memory_order_relaxed);
+	*wanted = atomic_load_explicit(&m->sh->workers_wanted,
+	    memory_order_relaxed);
+}
+
 static uint64_t
 get(const counter *c)
 {
@@ -257,6 +287,8 @@ metrics_snapshot(const struct metrics *m, struct metrics_snapshot *out)
 	    memory_order_relaxed);
 	out->runners = atomic_load_explicit(&sh->runners,
 	    memory_order_relaxed);
+	metrics_workers(m, &out->workers_ready, &out->workers_wanted);
+	out->worker_start_failures = get(&sh->worker_start_failures);
 }
 
 const char *

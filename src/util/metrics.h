@@ -64,6 +64,11 @@ struct metrics_snapshot {
 	uint64_t		page_misses;
 	int64_t			workers;
 	int64_t			runners;
+	int64_t			workers_ready;	/* serving, not stopping */
+	int64_t			workers_wanted;
+	uint64_t		worker_start_failures;
+	/* Not in the mapping: the limiter's (filled by the scrape). */
+	int64_t			calls_in_flight;
 };
 
 /*
@@ -98,6 +103,17 @@ void		 metrics_page(struct metrics *m, bool hit);
 
 /* Master: the worker and export runner processes alive now. */
 void		 metrics_set_procs(struct metrics *m, int workers, int runners);
+/*
+ * Master: the workers that serve now (ready, not stopping) and the
+ * number it keeps (master_worker_count); fewer ready than wanted is a
+ * degraded instance (GET /healthz).
+ */
+void		 metrics_set_workers(struct metrics *m, int ready, int wanted);
+/* Master: a worker exited because it could not open the database. */
+void		 metrics_worker_failed(struct metrics *m);
+/* The two numbers of metrics_set_workers, without a whole snapshot. */
+void		 metrics_workers(const struct metrics *m, int64_t *ready,
+		    int64_t *wanted);
 
 /* Copies the counters into the caller's *out. */
 void		 metrics_snapshot(const struct metrics *m,

@@ -5,7 +5,7 @@
 
 #include "util/xmalloc.h"
 
-static void
+static void __attribute__((noreturn))
 oom(size_t n)
 {
 	char msg[96];
@@ -16,6 +16,12 @@ oom(size_t n)
 	if (len > 0)
 		(void)!write(STDERR_FILENO, msg, (size_t)len);
 	_exit(70);
+}
+
+void
+xoom(void)
+{
+	oom(0);
 }
 
 void *

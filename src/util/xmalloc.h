@@ -12,5 +12,7 @@ void	*xcalloc(size_t nmemb, size_t size);
 void	*xrealloc(void *p, size_t n);
 char	*xstrdup(const char *s);
 char	*xstrndup(const char *s, size_t n);
+/* Ends the process as a failed allocation does, for a library's own. */
+void	 xoom(void) __attribute__((noreturn));
 
 #endif

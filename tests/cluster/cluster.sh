@@ -271,7 +271,9 @@ start()
 			port=$(harness_free_port)
 			# No keepalive: the shared nginx's idle connections
 			# may already pin all but one of the host's workers.
-			MAUTO_WORKERS=1 "$HARNESS_DIR/nginx.sh" \
+			MAUTO_WORKERS=1 \
+			    HARNESS_MAX_INFLIGHT=${CLUSTER_WORKERS:-3} \
+			    "$HARNESS_DIR/nginx.sh" \
 			    start "$dir/nginx$i" "$port" "$dir/host$i/mautod.sock"
 			printf 'http://127.0.0.1:%s ' "$port"
 		done >"$dir/host_urls"
@@ -280,6 +282,7 @@ start()
 	# Kept-alive upstream connections pin workers of whichever host they
 	# go to: size them by one host's workers (deploy/nginx/mautod.conf).
 	MAUTO_WORKERS=${CLUSTER_WORKERS:-3} \
+	    HARNESS_MAX_INFLIGHT=$((${CLUSTER_WORKERS:-3} * hosts)) \
 	    "$HARNESS_DIR/nginx.sh" start "$dir/nginx" "$port" "$sockets"
 	(
 		# shellcheck disable=SC1091

@@ -323,10 +323,37 @@ harness_front()
 	esac
 }
 
+# harness_mautod_workers: the mautod workers behind a front server:
+# MAUTO_WORKERS (default 4, as tests/harness/mautod.sh), where 0 is what
+# mautod makes of it (master_worker_count: the CPUs, but at least
+# concurrency_limit + 6).
+harness_mautod_workers()
+{
+	local workers=${MAUTO_WORKERS:-4} limit=${MAUTO_CONCURRENCY_LIMIT:-10}
+	local cpus least
+	if [ "$workers" -eq 0 ]; then
+		cpus=$(nproc)
+		[ "$limit" -gt 0 ] || limit=10
+		least=$((limit + 6))
+		workers=$((cpus > least ? cpus : least))
+	fi
+	echo "$workers"
+}
+
+# harness_limit_named BOUND: the number a front server's 615 names:
+# MAUTO_CONCURRENCY_LIMIT (default 10), or BOUND when the limit is off.
+harness_limit_named()
+{
+	local limit=${MAUTO_CONCURRENCY_LIMIT:-10}
+	[ "$limit" -gt 0 ] || limit=$1
+	echo "$limit"
+}
+
 # harness_stack_start DIR DBENV [NAME=VALUE...]: a complete service for
 # one test: a new database on the server of DBENV (migrated), mautod under
 # DIR with the MAUTO_* overrides given, nginx on a free port, and an admin
-# client.  Writes DIR/stack.env with MAUTO_TEST_BASE_URL,
+# client.  HARNESS_STACK_FRONT=apache puts Apache httpd in front instead
+# (tests/harness/apache.sh).  Writes DIR/stack.env with MAUTO_TEST_BASE_URL,
 # MAUTO_TEST_CLIENT_ID and MAUTO_TEST_CLIENT_SECRET (as exports) and
 # prints nothing.  harness_stack_stop DIR undoes it all.
 harness_stack_start()
@@ -347,8 +374,13 @@ harness_stack_start()
 	harness_client_create "$dir/env" "stack admin" admin "$dir/client.env"
 	"$HARNESS_DIR/mautod.sh" start "$dir"
 	port=$(harness_free_port)
-	MAUTO_WORKERS=2 "$HARNESS_DIR/nginx.sh" start "$dir/nginx" "$port" \
-	    "$dir/mautod.sock"
+	# The front is sized from the stack's own workers and limit.
+	(
+		# shellcheck disable=SC1091
+		. "$dir/env"
+		"$HARNESS_DIR/${HARNESS_STACK_FRONT:-nginx}.sh" start \
+		    "$dir/${HARNESS_STACK_FRONT:-nginx}" "$port" "$dir/mautod.sock"
+	)
 	(
 		# shellcheck disable=SC1091
 		. "$dir/client.env"
@@ -365,6 +397,8 @@ harness_stack_stop()
 	local dir=$1
 	[ -d "$dir" ] || return 0
 	"$HARNESS_DIR/nginx.sh" stop "$dir/nginx" || true
+	[ ! -d "$dir/apache" ] || "$HARNESS_DIR/apache.sh" stop "$dir/apache" ||
+	    true
 	"$HARNESS_DIR/mautod.sh" stop "$dir" || true
 	[ -f "$dir/env" ] && harness_db_drop "$dir/env"
 	return 0

@@ -172,9 +172,13 @@ start_stack()
 	# The main stack has no rate limit or daily quota: the cases run
 	# back to back.  t_ratelimit.sh tests the limit on its own stack.
 	# Fault injection is on (cases/019-fault-*.case); t_faults_off.sh
-	# shows the header ignored on a stack of its own.
+	# shows the header ignored on a stack of its own.  The workers are
+	# mautod's default (at least concurrency_limit + 6) unless
+	# MAUTO_WORKERS says otherwise: the front server's bound is at the
+	# workers, and with fewer than the limit it would refuse calls the
+	# service admits (README "Overload").
 	cat >>"$work/app/env" <<EOF
-export MAUTO_WORKERS=${MAUTO_WORKERS:-4}
+export MAUTO_WORKERS=${MAUTO_WORKERS:-0}
 export MAUTO_RATE_LIMIT_CALLS=0
 export MAUTO_DAILY_QUOTA=0
 export MAUTO_FAULT_INJECTION=true
@@ -184,8 +188,13 @@ EOF
 	    { cat "$work/migrate.log" >&2; harness_die "migration failed"; }
 	"$HARNESS_DIR/mautod.sh" start "$work/app"
 	port=$(harness_free_port)
-	"$HARNESS_DIR/$front.sh" start "$work/$front" "$port" \
-	    "$work/app/mautod.sock"
+	# The front is sized from the stack's own workers and limit.
+	(
+		# shellcheck disable=SC1091
+		. "$work/app/env"
+		"$HARNESS_DIR/$front.sh" start "$work/$front" "$port" \
+		    "$work/app/mautod.sock"
+	)
 	export MAUTO_TEST_BASE_URL="http://127.0.0.1:$port"
 	export MAUTO_TEST_STACK_DIR="$work/app"
 	export MAUTO_TEST_DB_ENV="$work/server.env"

@@ -68,7 +68,7 @@ for rnd in range(4):
             msg = r['reasons'][0]['message']
             if r['reasons'][0]['code'] != '1003' or 'already exists' not in msg:
                 fail('unexpected reason %s' % r)
-    # Every worker knows it now (4 workers; 24 reads spread over them).
+    # Every worker knows it now (24 reads spread over them).
     for i in range(24):
         doc = call('GET', '/rest/v1/leads/schema/fields/%s.json' % name)
         if not doc.get('success') or doc['result'][0]['dataType'] != typ:

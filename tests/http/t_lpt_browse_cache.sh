@@ -12,7 +12,10 @@ set -euo pipefail
 
 folder=$(ctl folder create --name "LPTC-$tag" --parent 4)
 place="{\"id\":$folder,\"type\":\"Folder\"}"
-rounds=$((${MAUTO_WORKERS:-4} * 4))
+# Four browses a worker of the stack (mautod_workers_wanted).
+rounds=$(($(curl -sS --max-time 30 "$base/metrics" |
+    awk '$1 == "mautod_workers_wanted" { print $2 }') * 4))
+[ "$rounds" -gt 0 ] || { echo "no mautod_workers_wanted in /metrics"; exit 1; }
 
 # hits: the page cache hits counted by GET /metrics (all workers).
 hits()

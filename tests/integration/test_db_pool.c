@@ -47,7 +47,7 @@ group_setup(void **state)
 {
 	(void)state;
 	if ((metrics = metrics_create()) == NULL ||
-	    db_open(&db, &cfg, &repo_schema, true) != 0)
+	    db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return -1;
 	db_set_metrics(db, metrics);
 	return 0;

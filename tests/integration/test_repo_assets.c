@@ -44,7 +44,7 @@ group_setup(void **state)
 	(void)state;
 	(void)snprintf(tag, sizeof(tag), "%ld", (long)getpid());
 	arena_init(&a);
-	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
 }
 
 static int

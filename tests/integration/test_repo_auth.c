@@ -54,7 +54,7 @@ group_setup(void **state)
 	(void)state;
 	if (sodium_init() < 0)
 		return -1;
-	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
 }
 
 static int

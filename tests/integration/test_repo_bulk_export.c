@@ -175,7 +175,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (mkdtemp(dir) == NULL || db_open(&db, &cfg, &repo_schema, true) != 0)
+	if (mkdtemp(dir) == NULL || db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return -1;
 	make_fixture();
 	return 0;
@@ -418,7 +418,7 @@ test_queue_race(void **state)
 		enum export_refusal why;
 		int n = 0;
 
-		if (db_open(&cdb, &cfg, &repo_schema, true) != 0)
+		if (db_open(&cdb, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 			_exit(2);
 		for (i = 8; i < 16; i++)
 			if (repo_bulk_export_enqueue(cdb, ids[i], client_a,

@@ -81,7 +81,7 @@ admin_sql(const char *q)
 	int r;
 
 	cfg.db_name = base_db;
-	if (db_open(&adm, &cfg, &repo_schema, false) != 0)
+	if (db_open(&adm, &cfg, &repo_schema, DB_PREPARE_NONE) != 0)
 		return -1;
 	r = mysql_query(db_conn(adm), q) == 0 ? 0 : -1;
 	if (r != 0)
@@ -107,7 +107,7 @@ group_setup(void **state)
 	cfg.db_name = dbname;
 	if (ctl_migrate(3, argv, &cfg) != 0)
 		return -1;
-	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
 }
 
 static int

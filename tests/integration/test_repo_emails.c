@@ -55,7 +55,7 @@ group_setup(void **state)
 	(void)state;
 	(void)snprintf(tag, sizeof(tag), "%ld", (long)getpid());
 	arena_init(&a);
-	if (db_open(&db, &cfg, &repo_schema, true) != 0)
+	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return -1;
 	memset(&nt, 0, sizeof(nt));
 	nt.name = named("etpl");

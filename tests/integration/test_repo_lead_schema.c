@@ -103,7 +103,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (db_open(&db, &cfg, &repo_schema, true) != 0)
+	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return -1;
 	cleanup();
 	return 0;
@@ -413,7 +413,7 @@ test_concurrent_create(void **state)
 	(void)state;
 	memset(rc, 0, sizeof(rc));
 	for (i = 0; i < 2; i++)
-		assert_int_equal(db_open(&rc[i].db, &cfg, &repo_schema, true), 0);
+		assert_int_equal(db_open(&rc[i].db, &cfg, &repo_schema, DB_PREPARE_ALL), 0);
 	for (round = 0; round < 10; round++) {
 		snprintf(name, sizeof(name), "itRace%d", round);
 		assert_int_equal(pthread_barrier_init(&go, NULL, 2), 0);

@@ -79,7 +79,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (db_open(&db, &cfg, &repo_schema, true) != 0)
+	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return -1;
 	arena_init(&arena);
 	return repo_lead_fields_load(db, &schema) == 0 ? 0 : -1;
@@ -900,7 +900,7 @@ writer(const struct writers *w, int who)
 	size_t i, n;
 	int round, rc = 0;
 
-	if (db_open(&mine, &cfg, &repo_schema, true) != 0)
+	if (db_open(&mine, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		return 2;
 	for (round = 0; round < w->rounds; round++) {
 		pipe_byte(w->go[who][0], false);

@@ -39,7 +39,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
 }
 
 static int

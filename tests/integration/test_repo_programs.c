@@ -149,7 +149,7 @@ private_db(void)
 	size_t i;
 	int r = -1;
 
-	if (db_open(&src, &cfg, &repo_schema, false) != 0)
+	if (db_open(&src, &cfg, &repo_schema, DB_PREPARE_NONE) != 0)
 		return -1;
 	snprintf(dbname, sizeof(dbname), "%.40s_prog%ld", cfg.db_name,
 	    (long)getpid());
@@ -182,7 +182,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	return db_open(&db, &cfg, &repo_schema, true) == 0 ? 0 : -1;
+	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
 }
 
 static int

@@ -57,7 +57,7 @@ group_setup(void **state)
 	(void)state;
 	(void)snprintf(tag, sizeof(tag), "%ld", (long)getpid());
 	arena_init(&a);
-	return db_open(&db, &cfg, &repo_schema, true);
+	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL);
 }
 
 static int
@@ -502,7 +502,7 @@ activate_child(int fd, int32_t id)
 	int r;
 
 	arena_init(&ca);
-	if (db_open(&mine, &cfg, &repo_schema, true) != 0)
+	if (db_open(&mine, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
 		_exit(2);
 	tid = mysql_thread_id(db_conn(mine));
 	if (write(fd, &tid, sizeof(tid)) != (ssize_t)sizeof(tid))
@@ -564,7 +564,7 @@ test_activate_checks_under_lock(void **state)
 	assert_int_equal(s.ntriggers, 1);
 	assert_int_equal(s.nfilters, 1);
 
-	assert_int_equal(db_open(&other, &cfg, &repo_schema, true), 0);
+	assert_int_equal(db_open(&other, &cfg, &repo_schema, DB_PREPARE_ALL), 0);
 	itest_sql(other, "START TRANSACTION");
 	itest_sql(other, arena_printf(&a, "UPDATE smart_list SET "
 	    "trigger_count = 0 WHERE id = %ld", (long)s.smart_list_id));

@@ -40,7 +40,7 @@ group_setup(void **state)
 	(void)state;
 	(void)snprintf(tag, sizeof(tag), "%ld", (long)getpid());
 	arena_init(&a);
-	return db_open(&db, &cfg, &repo_schema, true);
+	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL);
 }
 
 static int
