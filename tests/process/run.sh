@@ -486,6 +486,10 @@ pruner_of()
 {
 	pgrep -P "$1" -x mautod-prune
 }
+pruner_runs()
+{
+	pruner_of "$1" >/dev/null
+}
 pruner_is_new()
 {
 	local now
@@ -495,7 +499,7 @@ pruner_is_new()
 MAUTO_ACTIVITY_PRUNER=on start_unix p --workers 1
 m=$master
 check "an activity pruner runs beside the workers" \
-    wait_for "$TIMEOUT" pruner_of "$m"
+    wait_for "$TIMEOUT" pruner_runs "$m"
 check "workers are still counted apart" \
     test "$(pgrep -P "$m" -x mautod | wc -l)" -eq 1
 victim=$(pruner_of "$m")
