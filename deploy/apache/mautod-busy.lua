@@ -1,5 +1,5 @@
 -- The answer of Apache in front of mautod to a request past its bound on
--- requests in flight (deploy/apache/mautod.conf, README "Overload"): the
+-- requests in flight (deploy/apache/mautod.conf, docs/operating.md, "Overload"): the
 -- service's 615, in the envelope of the path's family, byte for byte as
 -- mautod's limiter writes it (src/http/response.c), with HTTP 200 and a
 -- requestId in the service's form (docs/behaviour.md §0).  The token

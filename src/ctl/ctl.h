@@ -28,7 +28,7 @@ int	ctl_migrate(int argc, char **argv, const struct config *cfg);
 int	ctl_client(int argc, char **argv, const struct config *cfg);
 /*
  * mautoctl fault CLIENT_ID CODE [COUNT] | clear CLIENT_ID: the fault plan
- * of a client (fault_injection, README.md).  Same result as ctl_client.
+ * of a client (fault_injection, docs/operating.md).  Same result as ctl_client.
  */
 int	ctl_fault(int argc, char **argv, const struct config *cfg);
 /* mautoctl reset [--yes] (ctl_reset.c) */

@@ -1,5 +1,5 @@
 /*
- * mautoctl outbox list|show|send-test: what the service sent (README.md,
+ * mautoctl outbox list|show|send-test: what the service sent (docs/operating.md,
  * Mail).  send-test is the operator's check of the relay: it sends a
  * short message the way every send goes (src/mail/outbox.c) and says
  * what the relay answered.  Output as the other subcommands: a list is

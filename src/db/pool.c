@@ -172,7 +172,7 @@ node_unavailable(unsigned int e)
 
 /*
  * What to add to the log line of error e when a limit of the server
- * refused: the setting to raise (README "Sizing the database").
+ * refused: the setting to raise (docs/operating.md, "Sizing the database").
  */
 static const char *
 server_limit_hint(unsigned int e)
@@ -180,12 +180,13 @@ server_limit_hint(unsigned int e)
 	switch (e) {
 	case ER_MAX_PREPARED_STMT_COUNT_REACHED:
 		return "; raise max_prepared_stmt_count on the database "
-		    "server (every node of a cluster): README, Sizing the "
-		    "database";
+		    "server (every node of a cluster): docs/operating.md, "
+		    "Sizing the database";
 	case ER_CON_COUNT_ERROR:
 	case ER_TOO_MANY_USER_CONNECTIONS:
 		return "; raise max_connections on the database server "
-		    "(every node of a cluster): README, Sizing the database";
+		    "(every node of a cluster): docs/operating.md, Sizing "
+		    "the database";
 	default:
 		return "";
 	}

@@ -47,8 +47,8 @@ struct db_schema {
 /*
  * When a connection prepares its statements.  Each prepared statement
  * holds one of the server's max_prepared_stmt_count until the connection
- * closes, so a process prepares what it uses (README "Sizing the
- * database").
+ * closes, so a process prepares what it uses (docs/operating.md,
+ * "Sizing the database").
  */
 enum db_prepare {
 	DB_PREPARE_NONE,	/* none (mautoctl migrate: no schema yet) */

@@ -1,5 +1,5 @@
 /*
- * The values of X-Mauto-Fault (README.md, Fault injection).  The codes are
+ * The values of X-Mauto-Fault (docs/operating.md, Fault injection).  The codes are
  * those a client of the hosted service must be ready for on any call
  * (docs/behaviour.md §3): token (601, 602), time-out and outage (604,
  * 608, 611), limits (606, 607, 615).  Their messages are the ones the

@@ -1,6 +1,6 @@
 /*
  * The activity pruner: a process that deletes activities older than
- * their retention class keeps them (docs/behaviour.md §17, README).  The
+ * their retention class keeps them (docs/behaviour.md §17, docs/operating.md).  The
  * mautod master forks one next to the workers when activity_pruner is
  * on, and supervises it as it does the export runners (see pruner.c).
  */

@@ -140,7 +140,7 @@ int	repo_auth_token_purge(struct db *db, int64_t before);
 int	repo_auth_epoch_get(struct db *db, uint64_t *out);
 
 /*
- * Fault plans (fault_injection, README.md): plans count calls of the
+ * Fault plans (fault_injection, docs/operating.md): plans count calls of the
  * live client client_id to answer the service code code.  Returns 0,
  * -REPO_ERR_NOT_FOUND (no such live client), or a negative repo_err.
  */

@@ -64,7 +64,7 @@ performance-schema = OFF
 character-set-server = utf8mb4
 collation-server = utf8mb4_unicode_ci
 max-connections = 300
-# Room for every worker's statements (README "Sizing the database"):
+# Room for every worker's statements (docs/operating.md, "Sizing the database"):
 # a connection prepares at most about 350.
 max-prepared-stmt-count = 131072
 default-storage-engine = InnoDB

@@ -20,7 +20,7 @@
 # HARNESS_MAX_INFLIGHT sets the bound itself (an upstream of several hosts
 # whose keepalive is sized by one host's workers; a test that keeps a
 # worker free for GET /metrics).  Each nginx
-# worker takes 4,096 client connections (README "Overload").
+# worker takes 4,096 client connections (docs/operating.md, "Overload").
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh

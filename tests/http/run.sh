@@ -176,7 +176,7 @@ start_stack()
 	# mautod's default (at least concurrency_limit + 6) unless
 	# MAUTO_WORKERS says otherwise: the front server's bound is at the
 	# workers, and with fewer than the limit it would refuse calls the
-	# service admits (README "Overload").
+	# service admits (docs/operating.md, "Overload").
 	cat >>"$work/app/env" <<EOF
 export MAUTO_WORKERS=${MAUTO_WORKERS:-0}
 export MAUTO_RATE_LIMIT_CALLS=0

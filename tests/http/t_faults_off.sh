@@ -2,7 +2,7 @@
 # name: with fault_injection off (the default) X-Mauto-Fault is ignored
 # A stack of its own with fault_injection = false: a call that asks for
 # 611, a delay or an unknown value is served as usual, and the identity
-# endpoint issues its token (README.md, Fault injection).
+# endpoint issues its token (docs/operating.md, Fault injection).
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: three hosts of 64 workers each start and serve on one MariaDB with its default max_prepared_stmt_count
-# README "Sizing the database".  A private MariaDB with the server's own
+# docs/operating.md, "Sizing the database".  A private MariaDB with the server's own
 # default of 16,382 prepared statements (the harness's room would hide
 # the question) and three mautod hosts of 64 workers on one database,
 # each behind its own nginx.  Every worker of every host must be ready

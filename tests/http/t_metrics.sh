@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: GET /metrics: no token, valid text format, counters move by the calls made
-# README.md, Metrics.  Scrapes, makes one successful Get Leads by Filter
+# docs/operating.md, Metrics.  Scrapes, makes one successful Get Leads by Filter
 # Type, one with a bad token (601), one without a token (600) and one with
 # a bad paging token (1003), scrapes again and checks that exactly these
 # series moved, by one each, and that the two scrapes were not counted
@@ -12,7 +12,7 @@ set -euo pipefail
 # shellcheck source=tests/harness/env.sh
 . "$(dirname "$0")/../harness/env.sh"
 
-# Metrics are per host (README, Metrics): behind the cluster's upstream
+# Metrics are per host (docs/operating.md, Metrics): behind the cluster's upstream
 # two scrapes reach two hosts.
 if [ "${MAUTO_TEST_FRONT:-}" = cluster ]; then
 	echo "the counters are per host; the cluster's nginx spreads the calls"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: node-marketo-rest gets injected 601 and 602, re-authenticates and succeeds
-# README.md, Fault injection.  node-marketo-rest (lib/retry.js) answers
+# docs/operating.md, Fault injection.  node-marketo-rest (lib/retry.js) answers
 # 601 and 602 by fetching a token again and retrying the call.  A request
 # header given in its options is sent again on every retry, so a header
 # fault fails the retries too (shown with 611); a fault plan (mautoctl

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: the 11th call in flight answers 615 at once through nginx and Apache, and past mautod's workers the front server answers the same 615
-# README "Overload"; docs/behaviour.md §4.  Calls are held in flight with
+# docs/operating.md, "Overload"; docs/behaviour.md §4.  Calls are held in flight with
 # X-Mauto-Fault: delay (taken after the limits admitted the call), and
 # mautod_calls_in_flight (GET /metrics) says when they all are.  Nothing
 # here is timed: a refusal counts as "at once" when it comes back while

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: below the server's max_prepared_stmt_count the workers that cannot start are retried with growing delays, /healthz says degraded and every call gets an envelope
-# README "Sizing the database".  A private MariaDB (its global setting is
+# docs/operating.md, "Sizing the database".  A private MariaDB (its global setting is
 # changed here; the run's server is shared by the lanes of tests/run)
 # under a stack of six workers.  The server's max_prepared_stmt_count is
 # lowered to what about half of them hold once idle, and mautod is started

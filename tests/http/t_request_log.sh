@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: one log event a request; failed authentications logged without secrets; a guessing loop locked out
-# README "Logs".  A stack of its own: the calls below, then its log
+# docs/operating.md, "Logs".  A stack of its own: the calls below, then its log
 # (mautod's stderr, JSON lines when not under journald) is read back.
 set -euo pipefail
 

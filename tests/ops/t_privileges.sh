@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# README's "Operating mauto" holds: with a database user that has exactly
-# the GRANT README gives (taken from README.md itself), the migrations
+# docs/operating.md holds: with a database user that has exactly
+# the GRANT it gives (taken from docs/operating.md itself), the migrations
 # run and the service changes its own schema at runtime: a lead field
 # (ALTER TABLE lead ADD COLUMN and its index), a custom object type
 # approved (CREATE TABLE), a second draft approved (ALTER TABLE) and a
-# type deleted (DROP TABLE).  Then README's backup and restore: the
+# type deleted (DROP TABLE).  Then its backup and restore: the
 # database dumped with mariadb-dump --single-transaction --databases,
 # dropped, restored from the dump, and the restored service still knows
 # its client, lead field, lead and custom object record.
@@ -27,8 +27,8 @@ for tool in mariadbd mariadb-dump nginx curl python3 systemd-socket-activate \
 done
 
 grant=$(sed -n "s/^ *\(GRANT .* ON mauto\.\* TO 'mauto'@'localhost';\)[[:space:]]*$/\1/p" \
-    "$srcdir/README.md")
-check "README.md gives one GRANT for the mauto user" \
+    "$srcdir/docs/operating.md")
+check "docs/operating.md gives one GRANT for the mauto user" \
     test "$(printf '%s\n' "$grant" | grep -c GRANT)" -eq 1
 [ -n "$grant" ] || exit 1
 
@@ -62,7 +62,7 @@ user=privuser
 pass=$(harness_random_hex 12)
 mygrant=$(printf '%s\n' "$grant" |
     sed -e "s/ ON mauto\\.\\* / ON \`$dbname\`.* /" -e "s/ TO 'mauto'@/ TO '$user'@/")
-check "the database and a user with README's GRANT are made" root_sql "
+check "the database and a user with the documented GRANT are made" root_sql "
     CREATE DATABASE \`$dbname\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
     CREATE USER '$user'@'localhost' IDENTIFIED BY '$pass';
     $mygrant"
@@ -172,7 +172,7 @@ tables()
 }
 check "one custom object table is left" test "$(tables)" -eq 1
 
-# --- README's backup and restore ---------------------------------------------
+# --- the documented backup and restore ---------------------------------------------
 dump=$tmp/dump.sql.gz
 dumped()
 {
