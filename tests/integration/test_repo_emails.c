@@ -27,6 +27,7 @@
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
+#include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_usage.h"
@@ -260,7 +261,7 @@ test_meta_clone_browse(void **state)
 	assert_int_equal(repo_email_count_in_place(db, &place, &n64), 0);
 	assert_int_equal(n64, 3);
 	/* A folder that holds an email is not deleted. */
-	assert_int_equal(repo_folders_delete(db, (int32_t)other.id),
+	assert_int_equal(repo_folder_delete(db, (int32_t)other.id),
 	    -REPO_ERR_CONFLICT);
 }
 

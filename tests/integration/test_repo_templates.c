@@ -23,6 +23,7 @@
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
+#include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_segmentations.h"
 #include "repo/repo_snippets.h"
@@ -198,9 +199,9 @@ test_templates(void **state)
 	assert_int_equal(repo_etpl_insert(db, &nt, &other), 0);
 	assert_int_equal(repo_etpl_count_in_folder(db, sub, &count), 0);
 	assert_int_equal(count, 1);
-	assert_int_equal(repo_folders_delete(db, sub), -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_folder_delete(db, sub), -REPO_ERR_CONFLICT);
 	assert_int_equal(repo_etpl_delete(db, other), 0);
-	assert_int_equal(repo_folders_delete(db, sub), 0);
+	assert_int_equal(repo_folder_delete(db, sub), 0);
 
 	/* A 5 MB template is stored and read back whole. */
 	len = 5 * 1000 * 1000;
