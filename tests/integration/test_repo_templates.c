@@ -174,8 +174,10 @@ test_templates(void **state)
 	for (i = 0; i < n; i++)
 		found += list[i].id == id;
 	assert_int_equal(found, 1);
-	assert_int_equal(repo_etpl_count_by_segmentation(db, seg, &count), 0);
-	assert_int_equal(count, 2);
+	/* Its two sections' segmentation: one use, by the template. */
+	assert_int_equal(repo_usage_count(db, USAGE_SEGMENTATION, seg,
+	    &count), 0);
+	assert_int_equal(count, 1);
 
 	/* A name taken; a segmentation missing: nothing stored. */
 	assert_int_equal(repo_etpl_insert(db, &nt, &other),
@@ -229,7 +231,8 @@ test_templates(void **state)
 	assert_int_equal(repo_usage_forget(db, USAGE_EMAIL_TEMPLATE, id), 0);
 	assert_int_equal(repo_etpl_delete(db, id), 0);
 	assert_int_equal(repo_etpl_delete(db, id), -REPO_ERR_NOT_FOUND);
-	assert_int_equal(repo_etpl_count_by_segmentation(db, seg, &count), 0);
+	assert_int_equal(repo_usage_count(db, USAGE_SEGMENTATION, seg,
+	    &count), 0);
 	assert_int_equal(count, 0);
 	assert_int_equal(repo_seg_delete(db, seg), 0);
 }
