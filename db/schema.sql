@@ -171,12 +171,15 @@ CREATE TABLE `email` (
   `pre_header` varchar(4096) DEFAULT NULL,
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
+  `folder_id` int(11) GENERATED ALWAYS AS (if(`place_type` = 'Folder',`place_id`,NULL)) STORED,
   PRIMARY KEY (`id`),
   UNIQUE KEY `email_place_name` (`place_type`,`place_id`,`name`),
   KEY `email_name` (`name`),
   KEY `email_updated` (`updated_at`,`id`),
   KEY `email_template` (`template_id`),
   KEY `email_ws` (`workspace_id`),
+  KEY `email_folder` (`folder_id`),
+  CONSTRAINT `email_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`),
   CONSTRAINT `email_template_fk` FOREIGN KEY (`template_id`) REFERENCES `email_template` (`id`),
   CONSTRAINT `email_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

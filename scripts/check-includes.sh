@@ -1,8 +1,12 @@
 #!/bin/sh
 # Every include points down (docs/modules.md): a file may include headers
 # of its own folder or of a lower floor, never of a higher one or of a
-# sibling folder on its floor.  Run by "make check"; prints each upward
-# include and exits 1 when there is one.
+# sibling folder on its floor.  Within a folder the modules (a .c and its
+# .h) must have an order too: no circle of includes, which tsort(1) finds
+# (src/repo/ had three).  A call needs its header (-Werror: no implicit
+# declarations), so this is also the order of calls.  Run by "make
+# check"; prints each upward include and each circle, and exits 1 when
+# there is one.
 #
 # Floors, lowest first:
 #   0  src/bounds.h src/err.[ch]            the service's bounds and errors
@@ -44,6 +48,8 @@ floor()
 }
 
 status=0
+edges=$(mktemp) || exit 99
+trap 'rm -f "$edges"' EXIT
 for f in $(cd src && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
 	set -- $(floor "$f")
 	ff=$1 fg=$2
@@ -57,6 +63,9 @@ for f in $(cd src && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
 		set -- $(floor "$inc")
 		tf=$1 tg=$2
 		if [ "$tg" = "$fg" ]; then
+			# An edge of the folder's module order.
+			[ "${inc%.*}" = "${f%.*}" ] ||
+			    echo "${f%.*} ${inc%.*}" >>"$edges"
 			continue
 		fi
 		if [ "$tf" = "?" ] || [ "$tf" -ge "$ff" ]; then
@@ -65,4 +74,12 @@ for f in $(cd src && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
 		fi
 	done
 done
+# A module that includes, before the modules it includes: tsort fails
+# on a circle and names its modules.
+if ! tsort "$edges" >/dev/null 2>"$edges.loop"; then
+	sed -e 's/^tsort: .*input contains a loop:$/check-includes: a circle of includes:/' \
+	    -e 's|^tsort: |check-includes:   src/|' "$edges.loop"
+	status=1
+fi
+rm -f "$edges.loop"
 exit $status

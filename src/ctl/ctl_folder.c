@@ -15,6 +15,7 @@
 #include "db/pool.h"
 #include "model/folder.h"
 #include "repo/repo.h"
+#include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
 #include "util/arena.h"
 #include "util/num.h"
@@ -145,7 +146,7 @@ folder_delete(int argc, char **argv, struct db **db,
 	}
 	if (ctl_db_open(db, cfg) != 0)
 		return 1;
-	r = repo_folders_delete(*db, (int32_t)id);
+	r = repo_folder_delete(*db, (int32_t)id);
 	if (r == -REPO_ERR_NOT_FOUND) {
 		fprintf(stderr, "mautoctl: no folder %lld\n", (long long)id);
 		return 1;

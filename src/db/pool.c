@@ -496,6 +496,7 @@ classify(struct db *db, MYSQL_STMT *stmt, const char *where, bool logged)
 	msg = stmt != NULL ? mysql_stmt_error(stmt) : mysql_error(db->conn);
 	switch (e) {
 	case ER_DUP_ENTRY:
+	case ER_ROW_IS_REFERENCED_2:	/* 1451: a foreign key refuses */
 		return -REPO_ERR_CONFLICT;
 	case ER_LOCK_DEADLOCK:
 	case ER_LOCK_WAIT_TIMEOUT:

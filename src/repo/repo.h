@@ -46,7 +46,7 @@ enum repo_id {
 	REPO_LIMITS,
 	REPO_LEAD_FIELDS,
 	REPO_LEAD_SCHEMA,
-	REPO_LEADS,
+	REPO_LEAD_LOCK,
 	REPO_PROGRAMS,
 	REPO_ACTIVITY,
 	REPO_CO_TYPES,
@@ -84,7 +84,7 @@ extern const struct db_stmt_set repo_auth_sql;
 extern const struct db_stmt_set repo_limits_sql;
 extern const struct db_stmt_set repo_lead_fields_sql;
 extern const struct db_stmt_set repo_lead_schema_sql;
-extern const struct db_stmt_set repo_leads_sql;
+extern const struct db_stmt_set repo_lead_lock_sql;
 extern const struct db_stmt_set repo_programs_sql;
 extern const struct db_stmt_set repo_activity_sql;
 extern const struct db_stmt_set repo_co_types_sql;

@@ -14,7 +14,7 @@
 #include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_cookies.h"
-#include "repo/repo_leads.h"
+#include "repo/repo_lead_lock.h"
 
 enum cookies_stmt {
 	COOKIES_STMT_UPSERT,
@@ -78,7 +78,7 @@ cookie_tx(struct db *db, void *arg)
 	unsigned long len = strlen(a->cookie);
 	int r;
 
-	if ((r = repo_leads_lock(db, a->lead_id, NULL)) != 0)
+	if ((r = repo_lead_lock(db, a->lead_id, NULL)) != 0)
 		return r;
 	bind_str(&in[0], a->cookie, &len);
 	bind_i64(&in[1], &a->lead_id);

@@ -1,8 +1,10 @@
 /*
  * Email templates (repo_email_templates.h).  A template row holds the
  * metadata and the content; email_template_dynamic the sections an
- * email made from it starts dynamic with.  Deleting locks the row and
- * reads its uses in the same transaction.
+ * email made from it starts dynamic with, and asset_usage records that
+ * the template uses each of their segmentations (the segmentation store
+ * asks asset_usage alone on a delete).  Deleting locks the row and reads
+ * its uses in the same transaction.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,7 +36,6 @@ enum etpl_stmt {
 	ETPL_STMT_LOCK,
 	ETPL_STMT_DELETE,
 	ETPL_STMT_COUNT_FOLDER,
-	ETPL_STMT_COUNT_SEGMENTATION,
 	ETPL_STMT__MAX
 };
 
@@ -68,9 +69,6 @@ static const char *const sql[ETPL_STMT__MAX] = {
 	    "DELETE FROM email_template WHERE id = ?",
 	[ETPL_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM email_template WHERE folder_id = ?",
-	[ETPL_STMT_COUNT_SEGMENTATION] =
-	    "SELECT COUNT(*) FROM email_template_dynamic WHERE "
-	    "segmentation_id = ?",
 };
 
 const struct db_stmt_set repo_email_templates_sql = {
@@ -366,7 +364,9 @@ etpl_insert_tx(struct db *db, void *arg)
 		bind_str(&in[1], t->dynamic[i].html_id, &hlen);
 		bind_i32(&in[2], &seg);
 		if ((r = db_exec(db, stmt(db, ETPL_STMT_DYNAMIC_INSERT), in,
-		    "repo_etpl_insert")) != 0)
+		    "repo_etpl_insert")) != 0 ||
+		    (r = repo_usage_add(db, USAGE_SEGMENTATION, seg,
+		    USAGE_EMAIL_TEMPLATE, x->id)) != 0)
 			return r;
 	}
 	return 0;
@@ -402,6 +402,9 @@ etpl_delete_tx(struct db *db, void *arg)
 		return r;
 	if (used > 0)
 		return -REPO_ERR_CONFLICT;
+	if ((r = repo_usage_forget_user(db, USAGE_EMAIL_TEMPLATE, *id,
+	    USAGE_SEGMENTATION)) != 0)
+		return r;
 	return db_exec(db, stmt(db, ETPL_STMT_DELETE), in,
 	    "repo_etpl_delete");
 }
@@ -422,15 +425,4 @@ repo_etpl_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
 	bind_i32(&in[0], &folder_id);
 	return db_query_i64(db, stmt(db, ETPL_STMT_COUNT_FOLDER), in, n,
 	    "repo_etpl_count_in_folder");
-}
-
-/* See repo_email_templates.h. */
-int
-repo_etpl_count_by_segmentation(struct db *db, int32_t seg_id, int64_t *n)
-{
-	MYSQL_BIND in[1];
-
-	bind_i32(&in[0], &seg_id);
-	return db_query_i64(db, stmt(db, ETPL_STMT_COUNT_SEGMENTATION), in, n,
-	    "repo_etpl_count_by_segmentation");
 }

@@ -94,8 +94,4 @@ int	repo_etpl_delete(struct db *db, int32_t id);
 int	repo_etpl_count_in_folder(struct db *db, int32_t folder_id,
 	    int64_t *n);
 
-/* The number of template sections made dynamic by segmentation id. */
-int	repo_etpl_count_by_segmentation(struct db *db, int32_t seg_id,
-	    int64_t *n);
-
 #endif

@@ -1,10 +1,10 @@
 /*
  * The folder tree (repo_folders.h).  A folder made under a parent takes
  * the parent's kind; the roots a new instance has are made by the
- * migration and cannot be deleted; a folder is deleted only when empty
- * (no folders, programs or templates in it), checked under the folder's
- * row lock so that nothing is put in it meanwhile (the inserts of
- * programs and templates reference it by a foreign key).
+ * migration and cannot be deleted.  What a folder holds is asked of each
+ * store by repo_folder_delete.c, above them; here the folder's row lock
+ * and its subfolders (the inserts of programs and assets reference the
+ * folder by a foreign key, so nothing is put in it under the lock).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,10 +19,6 @@
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_folders.h"
-#include "repo/repo_email_templates.h"
-#include "repo/repo_emails.h"
-#include "repo/repo_lp_templates.h"
-#include "repo/repo_smart_lists.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 
@@ -332,48 +328,35 @@ repo_folders_list(struct db *db, struct arena *a, struct repo_folder **out,
 	return 0;
 }
 
-static int
-folder_delete_tx(struct db *db, void *arg)
+/* See repo_folders.h. */
+int
+repo_folders_lock_empty(struct db *db, int32_t id)
 {
-	int32_t *id = arg;
 	MYSQL_BIND in[1];
 	int64_t sys, n;
 	int r;
 
-	bind_i32(&in[0], id);
+	bind_i32(&in[0], &id);
 	if ((r = db_query_i64(db, stmt(db, FOLDERS_STMT_LOCK), in, &sys,
-	    "repo_folders_delete")) != 0)
+	    "repo_folders_lock_empty")) != 0)
 		return r;
 	if (sys != 0)
 		return -REPO_ERR_CONFLICT;
 	if ((r = db_query_i64(db, stmt(db, FOLDERS_STMT_CHILDREN), in, &n,
-	    "repo_folders_delete")) != 0)
+	    "repo_folders_lock_empty")) != 0)
 		return r;
-	if (n == 0 && (r = repo_programs_count_in_folder(db, *id, &n)) != 0)
-		return r;
-	if (n == 0 && (r = repo_lpt_count_in_folder(db, *id, &n)) != 0)
-		return r;
-	if (n == 0 && (r = repo_etpl_count_in_folder(db, *id, &n)) != 0)
-		return r;
-	if (n == 0 && (r = repo_sl_count_in_folder(db, *id, &n)) != 0)
-		return r;
-	if (n == 0) {
-		struct folder_ref ref = { .id = *id, .type = FOLDER_T_FOLDER };
-
-		if ((r = repo_email_count_in_place(db, &ref, &n)) != 0)
-			return r;
-	}
-	if (n != 0)
-		return -REPO_ERR_CONFLICT;
-	return db_exec(db, stmt(db, FOLDERS_STMT_DELETE), in,
-	    "repo_folders_delete");
+	return n != 0 ? -REPO_ERR_CONFLICT : 0;
 }
 
 /* See repo_folders.h. */
 int
-repo_folders_delete(struct db *db, int32_t id)
+repo_folders_delete_locked(struct db *db, int32_t id)
 {
-	return db_run_tx(db, folder_delete_tx, &id, false);
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &id);
+	return db_exec(db, stmt(db, FOLDERS_STMT_DELETE), in,
+	    "repo_folders_delete_locked");
 }
 
 /* See repo_folders.h. */

@@ -88,10 +88,16 @@ int	repo_folders_list(struct db *db, struct arena *a,
 	    struct repo_folder **out, size_t *n);
 
 /*
- * Deletes folder id.  Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT
- * (a system folder, or one that holds folders, programs or assets) or
- * another negative repo_err.
+ * Inside the caller's transaction (repo_folder_delete.h): locks folder
+ * id's row.  -REPO_ERR_NOT_FOUND, or -REPO_ERR_CONFLICT for a system
+ * folder or one that holds folders; 0 otherwise, the lock held.
  */
-int	repo_folders_delete(struct db *db, int32_t id);
+int	repo_folders_lock_empty(struct db *db, int32_t id);
+
+/*
+ * Inside the caller's transaction, after repo_folders_lock_empty and the
+ * stores' counts: deletes folder id's row.
+ */
+int	repo_folders_delete_locked(struct db *db, int32_t id);
 
 #endif

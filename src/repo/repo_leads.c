@@ -32,22 +32,6 @@
 #include "util/num.h"
 #include "util/xmalloc.h"
 
-enum leads_stmt {
-	LEADS_STMT_LOCK,
-	LEADS_STMT__MAX
-};
-
-static const char *const sql[LEADS_STMT__MAX] = {
-	[LEADS_STMT_LOCK] =
-	    "SELECT leadPartitionId FROM lead WHERE id = ? FOR UPDATE",
-};
-
-const struct db_stmt_set repo_leads_sql = {
-	.name = "leads",
-	.sql = sql,
-	.n = LEADS_STMT__MAX,
-};
-
 /* The membership columns, in fill_membership order. */
 #define MEMBERSHIP_COLUMNS \
 	"ps.name, pm.acquired_by, pm.reached_success, pm.is_exhausted, " \
@@ -67,12 +51,6 @@ static const int64_t zero64 = 0;
 
 /* Reason and Source of a change an API call makes (§A.4.4). */
 #define CHANGE_API	"Web service API"
-
-static MYSQL_STMT *
-stmt(struct db *db, enum leads_stmt s)
-{
-	return db_stmt(db, REPO_LEADS, (int)s);
-}
 
 /* ---- SQL text ------------------------------------------------------ */
 
@@ -549,41 +527,6 @@ out:
 }
 
 /* ---- Programs, partitions, forms ------------------------------------ */
-
-/* ---- Locks for other repositories' transactions ------------------- */
-
-/* See repo_leads.h. */
-int
-repo_leads_lock(struct db *db, int64_t id, int64_t *partition)
-{
-	MYSQL_BIND in[1];
-	int64_t p;
-
-	bind_i64(&in[0], &id);
-	return db_query_i64(db, stmt(db, LEADS_STMT_LOCK), in,
-	    partition != NULL ? partition : &p, "repo_leads_lock");
-}
-
-/* See repo_leads.h. */
-int
-repo_leads_lock_all(struct db *db, const int64_t *ids, size_t n,
-    struct repo_missing *miss)
-{
-	size_t i;
-	int r;
-
-	for (i = 0; i < n; i++) {
-		if ((r = repo_leads_lock(db, ids[i], NULL)) != 0) {
-			if (r == -REPO_ERR_NOT_FOUND) {
-				miss->what = REPO_WHAT_LEAD;
-				miss->id = ids[i];
-				miss->index = i;
-			}
-			return r;
-		}
-	}
-	return 0;
-}
 
 /* ---- The upsert ---------------------------------------------------- */
 

@@ -132,21 +132,6 @@ int	repo_leads_list_by_program(struct db *db, struct arena *a,
 	    int64_t program_id, int64_t after, int limit,
 	    struct lead_rows *out);
 
-/* ---- Locks for other repositories' transactions ------------------ */
-
-/*
- * Inside the caller's transaction: locks lead id's row (FOR UPDATE) and
- * reads its partition into *partition (may be NULL).
- * -REPO_ERR_NOT_FOUND when there is no such lead.
- */
-int	repo_leads_lock(struct db *db, int64_t id, int64_t *partition);
-/*
- * Locks every lead of ids; on the first unknown one, -REPO_ERR_NOT_FOUND
- * with *miss (LEAD, its id and index).
- */
-int	repo_leads_lock_all(struct db *db, const int64_t *ids, size_t n,
-	    struct repo_missing *miss);
-
 /* ---- The upsert ---------------------------------------------------- */
 
 enum lead_action {

@@ -18,7 +18,7 @@
 #include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
-#include "repo/repo_leads.h"
+#include "repo/repo_lead_lock.h"
 #include "repo/repo_lists.h"
 
 enum lists_stmt {
@@ -196,7 +196,7 @@ list_member_tx(struct db *db, void *arg)
 		}
 		return r;
 	}
-	if ((r = repo_leads_lock_all(db, b->leads, b->n, b->miss)) != 0)
+	if ((r = repo_lead_lock_all(db, b->leads, b->n, b->miss)) != 0)
 		return r;
 	o = json_object_new_object();
 	json_object_object_add(o, "List ID", json_object_new_int64(b->id));

@@ -20,7 +20,7 @@
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
 #include "repo/repo_cookies.h"
-#include "repo/repo_leads.h"
+#include "repo/repo_lead_lock.h"
 #include "repo/repo_lists.h"
 #include "repo/repo_merge.h"
 #include "repo/repo_programs.h"
@@ -161,13 +161,13 @@ merge_tx(struct db *db, void *arg)
 	int r;
 
 	*m->missing = 0;
-	if ((r = repo_leads_lock(db, m->winner, NULL)) != 0) {
+	if ((r = repo_lead_lock(db, m->winner, NULL)) != 0) {
 		if (r == -REPO_ERR_NOT_FOUND)
 			*m->missing = m->winner;
 		return r;
 	}
 	for (i = 0; i < m->nlosers; i++) {
-		if ((r = repo_leads_lock(db, m->losers[i], NULL)) != 0) {
+		if ((r = repo_lead_lock(db, m->losers[i], NULL)) != 0) {
 			if (r == -REPO_ERR_NOT_FOUND)
 				*m->missing = m->losers[i];
 			return r;

@@ -17,7 +17,7 @@
 #include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
-#include "repo/repo_leads.h"
+#include "repo/repo_lead_lock.h"
 #include "repo/repo_partitions.h"
 #include "util/xmalloc.h"
 
@@ -238,7 +238,7 @@ partition_tx(struct db *db, void *arg)
 		m = &t->m[i];
 		if (m->skip)
 			continue;
-		r = repo_leads_lock(db, m->lead_id, &old);
+		r = repo_lead_lock(db, m->lead_id, &old);
 		if (r == -REPO_ERR_NOT_FOUND) {
 			m->result = REPO_REC_NO_LEAD;
 			continue;

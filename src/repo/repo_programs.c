@@ -23,7 +23,7 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
-#include "repo/repo_leads.h"
+#include "repo/repo_lead_lock.h"
 #include "repo/repo_programs.h"
 #include "util/buf.h"
 #include "util/log.h"
@@ -521,7 +521,7 @@ member_add_tx(struct db *db, void *arg)
 	MYSQL_BIND in[4];
 	int r;
 
-	if ((r = repo_leads_lock(db, a->lead_id, NULL)) != 0) {
+	if ((r = repo_lead_lock(db, a->lead_id, NULL)) != 0) {
 		if (r == -REPO_ERR_NOT_FOUND) {
 			a->miss->what = REPO_WHAT_LEAD;
 			a->miss->id = a->lead_id;
@@ -653,7 +653,7 @@ status_tx(struct db *db, void *arg)
 			r = db_fetch_one(db, stmt(db, PROGRAMS_STMT_MEMBER_LOCK),
 			    res, "repo_programs_member_status_update");
 		if (r == -REPO_ERR_NOT_FOUND) {
-			r = repo_leads_lock(db, c->lead_id, NULL);
+			r = repo_lead_lock(db, c->lead_id, NULL);
 			if (r != 0 && r != -REPO_ERR_NOT_FOUND)
 				return r;
 			c->result = r == 0 ? REPO_REC_NOT_MEMBER :
@@ -711,7 +711,7 @@ campaign_member_tx(struct db *db, void *arg)
 	int r;
 
 	memset(b->miss, 0, sizeof(*b->miss));
-	if ((r = repo_leads_lock_all(db, b->leads, b->n, b->miss)) != 0)
+	if ((r = repo_lead_lock_all(db, b->leads, b->n, b->miss)) != 0)
 		return r;
 	for (i = 0; i < b->n; i++) {
 		bind_i32(&in[0], &b->id);

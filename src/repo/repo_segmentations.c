@@ -1,7 +1,8 @@
 /*
  * Segmentations (repo_segmentations.h).  A segmentation row and its
  * segment rows are written in one transaction; deleting locks the row
- * and reads its uses (template sections, asset_usage) in the same one.
+ * and reads its uses (templates' dynamic sections and emails, both in
+ * asset_usage) in the same one.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,7 +16,6 @@
 #include "db/pool.h"
 #include "db/query.h"
 #include "repo/repo.h"
-#include "repo/repo_email_templates.h"
 #include "repo/repo_segmentations.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
@@ -250,16 +250,15 @@ seg_delete_tx(struct db *db, void *arg)
 {
 	int32_t *id = arg;
 	MYSQL_BIND in[1];
-	int64_t found, used = 0, dyn = 0;
+	int64_t found, used = 0;
 	int r;
 
 	bind_i32(&in[0], id);
 	if ((r = db_query_i64(db, stmt(db, SEG_STMT_LOCK), in, &found,
 	    "repo_seg_delete")) != 0 ||
-	    (r = repo_usage_count(db, USAGE_SEGMENTATION, *id, &used)) != 0 ||
-	    (r = repo_etpl_count_by_segmentation(db, *id, &dyn)) != 0)
+	    (r = repo_usage_count(db, USAGE_SEGMENTATION, *id, &used)) != 0)
 		return r;
-	if (used > 0 || dyn > 0)
+	if (used > 0)
 		return -REPO_ERR_CONFLICT;
 	return db_exec(db, stmt(db, SEG_STMT_DELETE), in, "repo_seg_delete");
 }

@@ -80,6 +80,7 @@ enum sc_stmt {
 	SC_STMT_RESOLVE_PROGRAM,
 	SC_STMT_RESOLVE_CAMPAIGN,
 	SC_STMT_STATUS,
+	SC_STMT_COUNT_FOLDER,
 	SC_STMT__MAX
 };
 
@@ -286,6 +287,8 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_STATUS] =
 	    "SELECT COUNT(*) FROM program_status WHERE program_id = ? AND "
 	    "name = ?",
+	[SC_STMT_COUNT_FOLDER] =
+	    "SELECT COUNT(*) FROM smart_campaign WHERE folder_id = ?",
 };
 
 const struct db_stmt_set repo_smart_campaigns_sql = {
@@ -1576,4 +1579,15 @@ repo_sc_resolve(struct db *db, const char *data_type, const char *value,
 		return -REPO_ERR_NOT_FOUND;
 	*id = (int32_t)v;
 	return 0;
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &folder_id);
+	return db_query_i64(db, stmt(db, SC_STMT_COUNT_FOLDER), in, n,
+	    "repo_sc_count_in_folder");
 }

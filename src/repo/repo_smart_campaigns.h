@@ -99,6 +99,9 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
  * -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID (active) or another repo_err. */
 int	repo_sc_delete(struct db *db, int32_t id);
 
+/* How many smart campaigns stand in folder folder_id (folder delete). */
+int	repo_sc_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);
+
 /*
  * Activates campaign id when model/campaign.c's rules allow it
  * (campaign_check_activation).  In one transaction: locks the

@@ -38,11 +38,17 @@ expect "browsing the program finds only its campaign" \
 form GET "/rest/asset/v1/smartCampaign/$camp/smartList.json"
 expect "its smart list stands in the program too" \
     "d['result'][0]['id'] == $sl and d['result'][0]['folder'] == {'id': $prog, 'type': 'Program'}"
-if ctl folder delete "$folder" >/dev/null 2>&1; then
+if ctl folder delete "$folder" >/dev/null 2>"$work/folder.err"; then
 	echo "not ok - a folder holding a smart campaign is deleted"
 	failed=1
 else
 	echo "ok - a folder holding a smart campaign is not deleted"
+fi
+if grep -q "is not empty" "$work/folder.err"; then
+	echo "ok - and the delete is refused as a folder not empty"
+else
+	echo "not ok - and the delete is refused as a folder not empty: $(cat "$work/folder.err")"
+	failed=1
 fi
 
 # ---- activation: each reference in turn ----------------------------------

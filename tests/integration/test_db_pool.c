@@ -3,7 +3,8 @@
  * transaction that meets deadlocks runs again within its time budget,
  * more often than the five runs it once had, and gives up when the
  * budget is spent; other errors are not run again; /metrics counts the
- * runs again and the givings up.  Needs MAUTO_TEST_DB_*; without them
+ * runs again and the givings up.  db_error's classification: a delete a
+ * foreign key refuses (1451) is a conflict, not an internal error.  Needs MAUTO_TEST_DB_*; without them
  * it exits 77 (SKIP).
  */
 #include <setjmp.h>
@@ -11,9 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include <cmocka.h>
+#include <mysql.h>
 
 #include "db/pool.h"
 #include "repo/repo.h"
@@ -147,6 +150,45 @@ test_other_error_once(void **state)
 	assert_int_equal(exhausted, 0);
 }
 
+/* Runs sql on db's connection; fails the test on an error. */
+static void
+run_sql(const char *sql)
+{
+	MYSQL *c = db_conn(db);
+
+	if (mysql_real_query(c, sql, strlen(sql)) != 0)
+		fail_msg("%s: %s", sql, mysql_error(c));
+}
+
+/*
+ * Deleting a row another row still points at (error 1451) is refused as
+ * a conflict, the answer a duplicate key gets, not an internal error:
+ * a store whose own checks miss a reference still answers a refusal.
+ * The tables are this test's own.
+ */
+static void
+test_referenced_row_conflict(void **state)
+{
+	MYSQL_STMT *st;
+
+	(void)state;
+	run_sql("DROP TABLE IF EXISTS itest_fk_child, itest_fk_parent");
+	run_sql("CREATE TABLE itest_fk_parent (id INT PRIMARY KEY) "
+	    "ENGINE=InnoDB");
+	run_sql("CREATE TABLE itest_fk_child (id INT PRIMARY KEY, "
+	    "parent INT NOT NULL, FOREIGN KEY (parent) REFERENCES "
+	    "itest_fk_parent (id)) ENGINE=InnoDB");
+	run_sql("INSERT INTO itest_fk_parent VALUES (1)");
+	run_sql("INSERT INTO itest_fk_child VALUES (1, 1)");
+	st = db_stmt_sql(db, "DELETE FROM itest_fk_parent WHERE id = 1",
+	    "test_referenced_row_conflict");
+	assert_non_null(st);
+	assert_int_equal(db_exec(db, st, NULL, "test_referenced_row_conflict"),
+	    -REPO_ERR_CONFLICT);
+	assert_false(db_is_broken(db));
+	run_sql("DROP TABLE itest_fk_child, itest_fk_parent");
+}
+
 int
 main(void)
 {
@@ -154,6 +196,7 @@ main(void)
 		cmocka_unit_test(test_retried_past_five),
 		cmocka_unit_test(test_budget_spent),
 		cmocka_unit_test(test_other_error_once),
+		cmocka_unit_test(test_referenced_row_conflict),
 	};
 
 	if (itest_config(&cfg) != 0) {

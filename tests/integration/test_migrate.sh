@@ -50,5 +50,27 @@ migrate >"$tmp.out" 2>&1; rc=$?
 [ $rc != 0 ] && grep -q "interrupted" "$tmp.out"
 check $? "a half-applied migration stops the runner"
 
+# Migration 0022 records the segmentation uses of templates there are.
+sql -e "DROP DATABASE $db; CREATE DATABASE $db"
+mkdir "$tmp.old"
+for f in "$top"/db/migrations/00[01][0-9]_*.sql "$top"/db/migrations/002[01]_*.sql; do
+	cp "$f" "$tmp.old/"
+done
+migrate_dir() {
+	MAUTO_DB_SOCKET=$MAUTO_TEST_DB_SOCKET MAUTO_DB_NAME=$db \
+	MAUTO_DB_USER=$MAUTO_TEST_DB_USER MAUTO_DB_PASSWORD=$MAUTO_TEST_DB_PASSWORD \
+	    "$ctl" migrate --dir "$1"
+}
+migrate_dir "$tmp.old" >/dev/null 2>&1 &&
+sql "$db" -e "INSERT INTO segmentation (id, name, created_at, updated_at)
+    VALUES (7, 'S', UTC_TIMESTAMP(), UTC_TIMESTAMP());
+    INSERT INTO email_template (id, name, folder_id, content, created_at,
+    updated_at) VALUES (5, 'T', 3, '', UTC_TIMESTAMP(), UTC_TIMESTAMP());
+    INSERT INTO email_template_dynamic VALUES (5, 'a', 7), (5, 'b', 7)" &&
+migrate >/dev/null 2>&1 &&
+[ "$(sql "$db" -e "SELECT CONCAT(asset_type, ':', asset_id, ':', user_type, ':', user_id) FROM asset_usage")" = "segmentation:7:emailTemplate:5" ]
+check $? "migration 0022 records a template's segmentation use once"
+rm -rf "$tmp.old"
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -25,6 +25,7 @@
 #include "model/folder.h"
 #include "model/lptemplate.h"
 #include "repo/repo.h"
+#include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_lp_templates.h"
 #include "repo/repo_smart_lists.h"
@@ -147,11 +148,11 @@ test_folders(void **state)
 		}
 	assert_true(found);
 	/* Roots and folders that hold something stay. */
-	assert_int_equal(repo_folders_delete(db, 4), -REPO_ERR_CONFLICT);
-	assert_int_equal(repo_folders_delete(db, top), -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_folder_delete(db, 4), -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_folder_delete(db, top), -REPO_ERR_CONFLICT);
 	(void)lpt_new(sub, "f-tpl", 0);
-	assert_int_equal(repo_folders_delete(db, sub), -REPO_ERR_CONFLICT);
-	assert_int_equal(repo_folders_delete(db, 99999999),
+	assert_int_equal(repo_folder_delete(db, sub), -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_folder_delete(db, 99999999),
 	    -REPO_ERR_NOT_FOUND);
 }
 

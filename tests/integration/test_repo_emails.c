@@ -27,6 +27,7 @@
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
+#include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_usage.h"
@@ -260,7 +261,7 @@ test_meta_clone_browse(void **state)
 	assert_int_equal(repo_email_count_in_place(db, &place, &n64), 0);
 	assert_int_equal(n64, 3);
 	/* A folder that holds an email is not deleted. */
-	assert_int_equal(repo_folders_delete(db, (int32_t)other.id),
+	assert_int_equal(repo_folder_delete(db, (int32_t)other.id),
 	    -REPO_ERR_CONFLICT);
 }
 
@@ -519,6 +520,42 @@ test_filter_v2(void **state)
 	assert_int_equal(repo_usage_forget(db, USAGE_EMAIL, two), 0);
 }
 
+/*
+ * A Create Email racing a folder delete cannot leave the email in no
+ * folder (migration 0023): another session has deleted the empty folder
+ * and not committed; the insert, which read the folder from its snapshot,
+ * waits on the folder's row for its foreign key (this session's lock
+ * waits last a second, so the transaction runner gives up) and once the
+ * delete commits the folder is gone for it too.
+ */
+static void
+test_folder_delete_race(void **state)
+{
+	struct repo_email_new e;
+	struct folder_ref ref;
+	struct db *other = NULL;
+	int32_t id = 0;
+	int64_t n = -1;
+
+	(void)state;
+	ref = email_folder("race");
+	assert_int_equal(db_open(&other, &cfg, &repo_schema, true), 0);
+	itest_sql(other, "START TRANSACTION");
+	itest_sql(other, arena_printf(&a, "DELETE FROM folder WHERE id = %ld",
+	    (long)ref.id));
+	itest_sql(db, "SET SESSION innodb_lock_wait_timeout = 1");
+	memset(&e, 0, sizeof(e));
+	e.name = named("raced");
+	e.place = ref;
+	assert_int_not_equal(repo_email_insert(db, &e, &id), 0);
+	itest_sql(other, "COMMIT");
+	db_close(other);
+	itest_sql(db, "SET SESSION innodb_lock_wait_timeout = DEFAULT");
+	assert_int_not_equal(repo_email_insert(db, &e, &id), 0);
+	assert_int_equal(repo_email_count_in_place(db, &ref, &n), 0);
+	assert_int_equal(n, 0);
+}
+
 int
 main(void)
 {
@@ -528,6 +565,7 @@ main(void)
 		cmocka_unit_test(test_edit),
 		cmocka_unit_test(test_update_and_many),
 		cmocka_unit_test(test_filter_v2),
+		cmocka_unit_test(test_folder_delete_race),
 	};
 
 	if (itest_config(&cfg) != 0) {

@@ -30,6 +30,7 @@
 #include "repo/repo_activity.h"
 #include "repo/repo_forms.h"
 #include "repo/repo_lead_fields.h"
+#include "repo/repo_lead_lock.h"
 #include "repo/repo_leads.h"
 #include "repo/repo_partitions.h"
 #include "util/arena.h"
@@ -1161,6 +1162,38 @@ test_wide_batch(void **state)
 	    "activity_type_id = 13"), 4 * MAX_BATCH_RECORDS * 10);
 }
 
+/*
+ * The lead row lock the other stores take (repo_lead_lock.h): a lead's
+ * partition under its lock; several leads, the first unknown one named
+ * with its index.
+ */
+static void
+test_lead_lock(void **state)
+{
+	struct repo_missing miss;
+	int64_t ids[2], part = 0;
+
+	(void)state;
+	sql("INSERT INTO lead (email, createdAt, updatedAt) VALUES "
+	    "('lock@example.com', UTC_TIMESTAMP(), UTC_TIMESTAMP())");
+	ids[0] = sql_int("SELECT id FROM lead WHERE email = "
+	    "'lock@example.com'");
+	ids[1] = 99999999;
+	memset(&miss, 0, sizeof(miss));
+	assert_int_equal(db_tx_begin(db), 0);
+	assert_int_equal(repo_lead_lock(db, ids[0], &part), 0);
+	assert_int_equal(part, 1);
+	assert_int_equal(repo_lead_lock(db, ids[1], NULL),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_lead_lock_all(db, ids, 1, &miss), 0);
+	assert_int_equal(repo_lead_lock_all(db, ids, 2, &miss),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(miss.what, REPO_WHAT_LEAD);
+	assert_int_equal(miss.id, ids[1]);
+	assert_int_equal(miss.index, 1);
+	db_tx_rollback(db);
+}
+
 int
 main(void)
 {
@@ -1177,6 +1210,7 @@ main(void)
 		cmocka_unit_test_setup(test_form, setup),
 		cmocka_unit_test_setup(test_change_data_value, setup),
 		cmocka_unit_test_setup(test_delete, setup),
+		cmocka_unit_test_setup(test_lead_lock, setup),
 		cmocka_unit_test_setup(test_race, setup),
 		cmocka_unit_test_setup(test_wide_batch, setup),
 		cmocka_unit_test_setup(test_crowd, setup),

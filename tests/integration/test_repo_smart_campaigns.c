@@ -4,6 +4,7 @@
  * choices through every change (positions kept dense, the default choice
  * last), clone copying list and flow, activation and the emails an
  * active campaign uses, delete taking list, flow and members with it;
+ * a folder holding a campaign is not deleted (repo_folder_delete.c);
  * and Auto Suggest of a lead column's values (repo_smart_lists.c).
  * Other integration tests run at the same time on the same database, so
  * every row here is made under names of this run.  Needs MAUTO_TEST_DB_*;
@@ -31,6 +32,8 @@
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
+#include "repo/repo_folder_delete.h"
+#include "repo/repo_folders.h"
 #include "repo/repo_programs.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
@@ -593,6 +596,35 @@ test_activate_checks_under_lock(void **state)
 	db_close(other);
 }
 
+/*
+ * A folder holding a smart campaign is refused a delete as not empty
+ * when the campaign's own smart list stands elsewhere too: the folder
+ * delete asks the campaigns themselves, not only their lists.  Empty,
+ * it goes.
+ */
+static void
+test_folder_with_campaign(void **state)
+{
+	struct repo_sc_new t;
+	int32_t folder, id;
+
+	(void)state;
+	assert_int_equal(repo_folders_insert(db, named("sc-folder"), NULL,
+	    FK_MARKETING, 1, &folder), 0);
+	memset(&t, 0, sizeof(t));
+	t.name = named("in-folder");
+	t.place.type = FOLDER_T_FOLDER;
+	t.place.id = folder;
+	assert_int_equal(repo_sc_insert(db, &t, &id), 0);
+	assert_int_equal(repo_folder_delete(db, folder), -REPO_ERR_CONFLICT);
+	itest_sql(db, arena_printf(&a, "UPDATE smart_list SET folder_id = 1 "
+	    "WHERE campaign_id = %ld", (long)id));
+	assert_int_equal(repo_folder_delete(db, folder), -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_sc_delete(db, id), 0);
+	assert_int_equal(repo_folder_delete(db, folder), 0);
+	assert_int_equal(repo_folder_delete(db, folder), -REPO_ERR_NOT_FOUND);
+}
+
 int
 main(void)
 {
@@ -602,6 +634,7 @@ main(void)
 		cmocka_unit_test(test_clone_activate_delete),
 		cmocka_unit_test(test_suggest_values),
 		cmocka_unit_test(test_activate_checks_under_lock),
+		cmocka_unit_test(test_folder_with_campaign),
 	};
 
 	if (itest_config(&cfg) != 0) {

@@ -23,6 +23,7 @@
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
+#include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_segmentations.h"
 #include "repo/repo_snippets.h"
@@ -173,8 +174,10 @@ test_templates(void **state)
 	for (i = 0; i < n; i++)
 		found += list[i].id == id;
 	assert_int_equal(found, 1);
-	assert_int_equal(repo_etpl_count_by_segmentation(db, seg, &count), 0);
-	assert_int_equal(count, 2);
+	/* Its two sections' segmentation: one use, by the template. */
+	assert_int_equal(repo_usage_count(db, USAGE_SEGMENTATION, seg,
+	    &count), 0);
+	assert_int_equal(count, 1);
 
 	/* A name taken; a segmentation missing: nothing stored. */
 	assert_int_equal(repo_etpl_insert(db, &nt, &other),
@@ -198,9 +201,9 @@ test_templates(void **state)
 	assert_int_equal(repo_etpl_insert(db, &nt, &other), 0);
 	assert_int_equal(repo_etpl_count_in_folder(db, sub, &count), 0);
 	assert_int_equal(count, 1);
-	assert_int_equal(repo_folders_delete(db, sub), -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_folder_delete(db, sub), -REPO_ERR_CONFLICT);
 	assert_int_equal(repo_etpl_delete(db, other), 0);
-	assert_int_equal(repo_folders_delete(db, sub), 0);
+	assert_int_equal(repo_folder_delete(db, sub), 0);
 
 	/* A 5 MB template is stored and read back whole. */
 	len = 5 * 1000 * 1000;
@@ -228,7 +231,8 @@ test_templates(void **state)
 	assert_int_equal(repo_usage_forget(db, USAGE_EMAIL_TEMPLATE, id), 0);
 	assert_int_equal(repo_etpl_delete(db, id), 0);
 	assert_int_equal(repo_etpl_delete(db, id), -REPO_ERR_NOT_FOUND);
-	assert_int_equal(repo_etpl_count_by_segmentation(db, seg, &count), 0);
+	assert_int_equal(repo_usage_count(db, USAGE_SEGMENTATION, seg,
+	    &count), 0);
 	assert_int_equal(count, 0);
 	assert_int_equal(repo_seg_delete(db, seg), 0);
 }
