@@ -135,6 +135,7 @@
 #include "repo/repo_usage.h"
 #include "util/arena.h"
 #include "util/num.h"
+#include "util/text.h"
 
 /* The content id of the draft beside an approved version, less the id. */
 #define EMAIL2_DRAFT_BASE	((int64_t)1 << 31)
@@ -597,13 +598,10 @@ static int
 chars_max(struct call *c, struct resp *r, const char *key, const char *s,
     size_t max)
 {
-	size_t n = 0;
-
-	for (; s != NULL && *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max)
-			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-			    "Invalid value for '%s': longer than %zu "
-			    "characters", key, max);
+	if (s != NULL && text_chars(s, strlen(s)) > max)
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+		    "Invalid value for '%s': longer than %zu characters", key,
+		    max);
 	return 0;
 }
 
