@@ -60,6 +60,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "model/asset.h"
 #include "model/folder.h"
@@ -473,10 +474,15 @@ check_for_approval(const struct repo_email *draft, char *msg)
 	return 0;
 }
 
-/* The four version changes that take no parameters. */
-static int
-change(struct call *c, struct resp *r, enum asset_op op)
+/*
+ * POST .../email/{id}/approveDraft.json, unapprove.json, discardDraft.json
+ * and delete.json: the four version changes that take no parameters, the
+ * route's variant (an asset_op) saying which.
+ */
+int
+api_emails_change(struct call *c, struct resp *r)
 {
+	enum asset_op op = (enum asset_op)c->route->variant;
 	char msg[REPO_EMAIL_MSG_BYTES];
 	int32_t id = api_emails_ctx_id(c);
 	int e;
@@ -487,34 +493,6 @@ change(struct call *c, struct resp *r, enum asset_op op)
 		return api_emails_ctx_err(c, r, id, e, msg);
 	api_asset_id_result(r, id);
 	return 0;
-}
-
-/* POST .../email/{id}/approveDraft.json */
-int
-api_emails_approve(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_APPROVE);
-}
-
-/* POST .../email/{id}/unapprove.json */
-int
-api_emails_unapprove(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_UNAPPROVE);
-}
-
-/* POST .../email/{id}/discardDraft.json */
-int
-api_emails_discard(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DISCARD);
-}
-
-/* POST .../email/{id}/delete.json */
-int
-api_emails_delete(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DELETE);
 }
 
 /* ---- What Emails v2 (api_emails2.c) shares ------------------------------ */

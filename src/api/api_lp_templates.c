@@ -46,6 +46,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "model/asset.h"
 #include "model/folder.h"
@@ -431,10 +432,16 @@ api_lp_templates_content_update(struct call *c, struct resp *r)
 	return 0;
 }
 
-/* The four version changes that take no parameters. */
-static int
-change(struct call *c, struct resp *r, enum asset_op op, bool answer_object)
+/*
+ * POST .../landingPageTemplate/{id}/approveDraft.json, unapprove.json,
+ * discardDraft.json and delete.json: the four version changes that take no
+ * parameters, the route's variant (an asset_op) saying which.  Approve and
+ * unapprove answer the template, the others its id.
+ */
+int
+api_lp_templates_change(struct call *c, struct resp *r)
 {
+	enum asset_op op = (enum asset_op)c->route->variant;
 	char msg[LPT_MSG_BYTES];
 	int32_t id = path_id(c);
 	int e;
@@ -443,37 +450,9 @@ change(struct call *c, struct resp *r, enum asset_op op, bool answer_object)
 	    op == ASSET_APPROVE ? check_for_approval : NULL, msg);
 	if (e != 0)
 		return mutation_err(c, r, id, e, msg);
-	if (answer_object)
+	if (op == ASSET_APPROVE || op == ASSET_UNAPPROVE)
 		return answer_template(c, r, id, op == ASSET_APPROVE ?
 		    ASSET_ST_APPROVED : ASSET_ST_ANY);
 	api_asset_id_result(r, id);
 	return 0;
-}
-
-/* POST .../landingPageTemplate/{id}/approveDraft.json */
-int
-api_lp_templates_approve(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_APPROVE, true);
-}
-
-/* POST .../landingPageTemplate/{id}/unapprove.json */
-int
-api_lp_templates_unapprove(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_UNAPPROVE, true);
-}
-
-/* POST .../landingPageTemplate/{id}/discardDraft.json */
-int
-api_lp_templates_discard(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DISCARD, false);
-}
-
-/* POST .../landingPageTemplate/{id}/delete.json */
-int
-api_lp_templates_delete(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DELETE, false);
 }

@@ -103,6 +103,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "model/campaign.h"
 #include "model/folder.h"
@@ -885,41 +886,23 @@ api_smart_campaigns_add_step(struct call *c, struct resp *r)
 }
 
 /*
- * Applies op to the path's step ({stepId}) and choice ({choiceId}, when
- * the path has one): the changes that take no parameter.
+ * POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/remove.json,
+ * .../flow/{stepId}/addChoice.json and
+ * .../flow/{stepId}/choice/{choiceId}/remove.json: the changes that take
+ * no parameter, applied to the path's step and choice (when the path has
+ * one), the route's variant (a repo_sc_op) saying which.
  */
-static int
-path_op(struct call *c, struct resp *r, enum repo_sc_op op)
+int
+api_smart_campaigns_path_change(struct call *c, struct resp *r)
 {
 	struct repo_sc_change ch;
 
 	memset(&ch, 0, sizeof(ch));
-	ch.op = op;
+	ch.op = (enum repo_sc_op)c->route->variant;
 	ch.step_id = api_asset_path_id(c, 1);
 	if (c->req->npath_params > 2)
 		ch.choice_id = api_asset_path_id(c, 2);
 	return apply(c, r, &ch);
-}
-
-/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/remove.json */
-int
-api_smart_campaigns_remove_step(struct call *c, struct resp *r)
-{
-	return path_op(c, r, SC_OP_REMOVE_STEP);
-}
-
-/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/addChoice.json */
-int
-api_smart_campaigns_add_choice(struct call *c, struct resp *r)
-{
-	return path_op(c, r, SC_OP_ADD_CHOICE);
-}
-
-/* POST .../flow/{stepId}/choice/{choiceId}/remove.json */
-int
-api_smart_campaigns_remove_choice(struct call *c, struct resp *r)
-{
-	return path_op(c, r, SC_OP_REMOVE_CHOICE);
 }
 
 /* POST .../flow/{stepId}/choice/{choiceId}/reorder.json?newSeqNumZeroBased= */
