@@ -94,18 +94,6 @@ header_write(struct buf *b, const struct repo_email_header *h)
 	buf_addc(b, '}');
 }
 
-/* The url of an email in the UI, as the hosted service writes it. */
-static void
-url_write(struct buf *b, struct call *c, int32_t id)
-{
-	const char *base = c->app->cfg->app_url != NULL ?
-	    c->app->cfg->app_url : "http://localhost";
-	char url[320];
-
-	(void)snprintf(url, sizeof(url), "%s/#EM%ldA1LA1", base, (long)id);
-	buf_add_jsonc_str(b, url);
-}
-
 /*
  * The email's reply object, members in the real service's order, written
  * as JSON text into b (resp_add_text): the same bytes json-c wrote of the
@@ -120,7 +108,7 @@ email_write(struct buf *b, struct call *c, const struct repo_email *e)
 	api_asset_head_members(b, e->id, e->name, e->description,
 	    e->created_at, e->updated_at);
 	buf_adds(b, ",\"url\":");
-	url_write(b, c, e->id);
+	api_asset_url_write(b, c, "EM", e->id, "A1LA1");
 	buf_adds(b, ",\"subject\":");
 	header_write(b, &e->hdr[EMAIL_HDR_SUBJECT]);
 	buf_adds(b, ",\"fromName\":");
@@ -153,14 +141,6 @@ email_write(struct buf *b, struct call *c, const struct repo_email *e)
 	buf_adds(b, ",\"preHeader\":");
 	buf_add_jsonc_str(b, e->pre_header);
 	buf_adds(b, ",\"ccFields\":null}");
-}
-
-/* 709 for a name another email in the place has. */
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Email name '%s' is "
-	    "already in use in this folder", api_common_echo(c, name));
 }
 
 /* Reads email id back as the version want picks, into r. */
@@ -353,7 +333,7 @@ api_emails_create(struct call *c, struct resp *r)
 	n.open_tracking_disabled = pv[11].present && pv[11].b;
 	e = repo_email_insert(c->app->db, &n, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, n.name);
+		return api_asset_name_taken(c, r, "Email", n.name, true);
 	if (e != 0)
 		return err_from_repo(e);
 	return answer_email(c, r, id, ASSET_ST_ANY);
@@ -397,7 +377,7 @@ api_emails_clone(struct call *c, struct resp *r)
 	n.clone_of = id;
 	e = repo_email_insert(c->app->db, &n, &nid);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, n.name);
+		return api_asset_name_taken(c, r, "Email", n.name, true);
 	if (e != 0)
 		return api_emails_ctx_err(c, r, id, e, NULL);
 	return answer_email(c, r, nid, ASSET_ST_ANY);
@@ -440,7 +420,7 @@ api_emails_update(struct call *c, struct resp *r)
 	m.template_id = 0;
 	e = repo_email_update_meta(c->app->db, id, &m);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, m.name);
+		return api_asset_name_taken(c, r, "Email", m.name, true);
 	if (e != 0)
 		return api_emails_ctx_err(c, r, id, e, NULL);
 	return answer_email(c, r, id, ASSET_ST_ANY);

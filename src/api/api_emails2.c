@@ -174,12 +174,23 @@ app_type(struct call *c, struct resp *r)
 	return 0;
 }
 
+/* The message of 702, "<id> Email not found", the id as the client wrote it. */
+static const char *
+not_found_msg(struct call *c, const char *id)
+{
+	const char *m;
+
+	m = arena_printf(&c->app->arena, "%s Email not found",
+	    api_common_echo(c, id));
+	return m != NULL ? m : "Email not found";
+}
+
 /* 702 "<id> Email not found". */
 static int
 not_found(struct call *c, struct resp *r, const char *id)
 {
-	return api_common_fail(c, r, -API_ERR_NO_DATA, "%s Email not found",
-	    api_common_echo(c, id));
+	return api_common_fail(c, r, -API_ERR_NO_DATA, "%s",
+	    not_found_msg(c, id));
 }
 
 /* The content id text s into *out; -1 when it names no content. */
@@ -546,14 +557,6 @@ need_id(struct call *c, struct resp *r, struct json_object *body,
 	return 0;
 }
 
-/* 709 for a name another email in the place has. */
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Email name '%s' is "
-	    "already in use in this folder", api_common_echo(c, name));
-}
-
 /* An id (string or number) member into *out: 0, or 1001 for another. */
 static int
 member_int(struct call *c, struct resp *r, struct json_object *o,
@@ -806,7 +809,7 @@ api_emails2_create(struct call *c, struct resp *r)
 		return -API_ERR_SYSTEM;
 	err = repo_email_insert(c->app->db, &n, &id);
 	if (err == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, n.name);
+		return api_asset_name_taken(c, r, "Email", n.name, true);
 	if (err != 0)
 		return err_from_repo(err);
 	return answer(c, r, id, ASSET_ST_ANY);
@@ -1028,11 +1031,8 @@ static int
 change_err(struct call *c, struct resp *r, const struct cid *id, int err,
     const char *msg)
 {
-	if (err == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r, id->text);
-	if (err == -REPO_ERR_INVALID)
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
-	return err_from_repo(err);
+	return api_asset_change_err(c, r, err, msg, not_found_msg(c,
+	    id->text));
 }
 
 /* POST /rest/asset/v2/email/{id}/update */
@@ -1085,7 +1085,7 @@ api_emails2_update(struct call *c, struct resp *r)
 	err = repo_email_update(c->app->db, e.id, &m, e.template_id,
 	    content ? apply_edit2 : NULL, &ed, msg);
 	if (err == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, b.name);
+		return api_asset_name_taken(c, r, "Email", b.name, true);
 	if (err != 0)
 		return change_err(c, r, &id, err, msg);
 	if (!content)
@@ -1184,7 +1184,7 @@ api_emails2_clone(struct call *c, struct resp *r)
 	n.clone_of = e.id;
 	err = repo_email_insert(c->app->db, &n, &nid);
 	if (err == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, name);
+		return api_asset_name_taken(c, r, "Email", name, true);
 	if (err != 0)
 		return change_err(c, r, &id, err, "");
 	return answer(c, r, nid, ASSET_ST_ANY);

@@ -99,15 +99,8 @@ static int
 mutation_err(struct call *c, struct resp *r, int32_t id, int e,
     const char *msg)
 {
-	return api_asset_change_err(c, r, e, msg, LPT_WHAT, id);
-}
-
-/* 709 for a name another template has. */
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Landing page template "
-	    "name '%s' is already in use", api_common_echo(c, name));
+	return api_asset_change_err(c, r, e, msg,
+	    api_asset_not_found_msg(c, LPT_WHAT, id));
 }
 
 /* Reads template id back as the default version shows it, into r. */
@@ -317,7 +310,7 @@ api_lp_templates_create(struct call *c, struct resp *r)
 	t.enable_munchkin = pv[4].present && pv[4].b;
 	e = repo_lpt_insert(c->app->db, &t, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t.name);
+		return api_asset_name_taken(c, r, LPT_WHAT, t.name, false);
 	if (e != 0)
 		return err_from_repo(e);
 	return answer_template(c, r, id, ASSET_ST_ANY);
@@ -357,7 +350,7 @@ api_lp_templates_clone(struct call *c, struct resp *r)
 	t.clone_of = id;
 	e = repo_lpt_insert(c->app->db, &t, &nid);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t.name);
+		return api_asset_name_taken(c, r, LPT_WHAT, t.name, false);
 	if (e != 0)
 		return mutation_err(c, r, id, e, NULL);
 	return answer_template(c, r, nid, ASSET_ST_ANY);
@@ -388,7 +381,7 @@ api_lp_templates_update(struct call *c, struct resp *r)
 	m.enable_munchkin = pv[2].present ? pv[2].b : -1;
 	e = repo_lpt_update_meta(c->app->db, id, &m);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, m.name);
+		return api_asset_name_taken(c, r, LPT_WHAT, m.name, false);
 	if (e != 0)
 		return mutation_err(c, r, id, e, NULL);
 	return answer_template(c, r, id, ASSET_ST_ANY);

@@ -253,10 +253,6 @@ static void
 sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
     const struct sc_read *x)
 {
-	const char *base = c->app->cfg->app_url != NULL ?
-	    c->app->cfg->app_url : "http://localhost";
-	char url[320];
-
 	buf_addc(b, '{');
 	api_asset_head_members(b, s->id, s->name, s->description,
 	    s->created_at, s->updated_at);
@@ -290,9 +286,8 @@ sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
 		    (long long)s->place.id);
 	buf_adds(b, ",\"workspace\":");
 	buf_add_jsonc_str(b, s->workspace);
-	(void)snprintf(url, sizeof(url), "%s/#SC%ldA1", base, (long)s->id);
 	buf_adds(b, ",\"computedUrl\":");
-	buf_add_jsonc_str(b, url);
+	api_asset_url_write(b, c, "SC", s->id, "A1");
 	if (x != NULL && x->with_flow) {
 		buf_adds(b, ",\"flow\":");
 		flow_member(b, c, x);
@@ -308,19 +303,13 @@ sc_answer(struct call *c, struct resp *r, const struct sc_read *x)
 	return 0;
 }
 
+#define SC_WHAT	"Smart campaign"
+
 /* 702 for a change of the path's campaign, which does not exist. */
 static int
 not_found(struct call *c, struct resp *r)
 {
-	return api_common_fail(c, r, -API_ERR_NO_DATA,
-	    "%lld Smart campaign not found", (long long)c->req->path_ints[0]);
-}
-
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Smart campaign name '%s' "
-	    "is already in use", api_common_echo(c, name));
+	return api_asset_not_found(c, r, SC_WHAT, c->req->path_ints[0]);
 }
 
 /*
@@ -749,7 +738,7 @@ insert(struct call *c, struct resp *r, const struct repo_sc_new *t)
 
 	e = repo_sc_insert(c->app->db, t, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t->name);
+		return api_asset_name_taken(c, r, SC_WHAT, t->name, false);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
@@ -803,7 +792,7 @@ api_smart_campaigns_update(struct call *c, struct resp *r)
 	e = repo_sc_update(c->app->db, id, pv[0].present ? pv[0].s : NULL,
 	    pv[1].present ? pv[1].s : NULL);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, pv[0].s);
+		return api_asset_name_taken(c, r, SC_WHAT, pv[0].s, false);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
@@ -843,15 +832,10 @@ apply(struct call *c, struct resp *r, struct repo_sc_change *ch)
 
 	if (id == 0)
 		return not_found(c, r);
-	e = repo_sc_change(c->app->db, id, ch);
-	if (e == -REPO_ERR_NOT_FOUND && ch->msg[0] == '\0')
-		return not_found(c, r);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_common_fail(c, r, -API_ERR_NO_DATA, "%s", ch->msg);
-	if (e == -REPO_ERR_INVALID)
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", ch->msg);
-	if (e != 0)
-		return err_from_repo(e);
+	if ((e = repo_sc_change(c->app->db, id, ch)) != 0)
+		return api_asset_change_err(c, r, e, ch->msg,
+		    ch->msg[0] != '\0' ? ch->msg : api_asset_not_found_msg(c,
+		    SC_WHAT, id));
 	return answer(c, r, id, true);
 }
 

@@ -236,19 +236,13 @@ api_smart_lists_answer(struct call *c, struct resp *r,
 	return 0;
 }
 
+#define SL_WHAT	"Smart list"
+
 /* 702 for a change of the path's list, which does not exist. */
 static int
 not_found(struct call *c, struct resp *r)
 {
-	return api_common_fail(c, r, -API_ERR_NO_DATA,
-	    "%lld Smart list not found", (long long)c->req->path_ints[0]);
-}
-
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Smart list name '%s' is "
-	    "already in use", api_common_echo(c, name));
+	return api_asset_not_found(c, r, SL_WHAT, c->req->path_ints[0]);
 }
 
 /* Reads list id back, with its rules when with_rules, into r. */
@@ -307,13 +301,9 @@ static int
 change_err(struct call *c, struct resp *r, int e,
     const struct repo_sl_change *ch)
 {
-	if (e == -REPO_ERR_NOT_FOUND && ch->msg[0] == '\0')
-		return not_found(c, r);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_common_fail(c, r, -API_ERR_NO_DATA, "%s", ch->msg);
-	if (e == -REPO_ERR_INVALID)
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", ch->msg);
-	return err_from_repo(e);
+	return api_asset_change_err(c, r, e, ch->msg, ch->msg[0] != '\0' ?
+	    ch->msg : api_asset_not_found_msg(c, SL_WHAT,
+	    c->req->path_ints[0]));
 }
 
 /* Applies ch to the path's list and answers it with its rules. */
@@ -671,7 +661,7 @@ insert(struct call *c, struct resp *r, const struct repo_sl_new *t)
 
 	e = repo_sl_insert(c->app->db, t, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t->name);
+		return api_asset_name_taken(c, r, SL_WHAT, t->name, false);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
