@@ -349,6 +349,27 @@ api_asset_new(struct call *c, struct resp *r, enum asset_kind ak,
 }
 
 /* See api_asset.h. */
+int
+api_asset_browse_query(struct call *c, struct resp *r, enum asset_kind ak,
+    const struct vvalue *max_return, const struct vvalue *offset,
+    const struct vvalue *folder, struct api_asset_browse *out)
+{
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	out->limit = max_return->present ? (int)max_return->i :
+	    ASSET_MAX_RETURN_DEFAULT;
+	out->offset = offset->present ? offset->i : 0;
+	if (!folder->present)
+		return 0;
+	if ((e = api_asset_folder(c, r, folder->s, &out->folder)) != 0 ||
+	    (e = api_asset_place(c, r, &out->folder, ak, &out->place)) != 0)
+		return e;
+	out->has_folder = true;
+	return 0;
+}
+
+/* See api_asset.h. */
 int32_t
 api_asset_path_id(const struct call *c, int k)
 {

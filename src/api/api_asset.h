@@ -13,6 +13,7 @@
 
 #include "model/asset.h"
 #include "model/folder.h"
+#include "repo/repo_folders.h"
 
 struct buf;
 struct call;
@@ -156,6 +157,31 @@ int32_t	api_asset_path_id(const struct call *c, int k);
 
 /* Adds {"id": id} to the result (the reply of many mutations). */
 void	api_asset_id_result(struct resp *r, int64_t id);
+
+/*
+ * What every v1 browse of assets reads the same way: maxReturn (the
+ * default when absent), offset (0 when absent) and the folder parameter
+ * with the place it names.
+ */
+struct api_asset_browse {
+	int			 limit;
+	int64_t			 offset;
+	bool			 has_folder;
+	struct folder_ref	 folder;	/* zero without a folder */
+	struct repo_place	 place;		/* the folder's place */
+};
+
+/*
+ * The one browse query: the values of the browse's maxReturn, offset and
+ * folder vparams (API_ASSET_P_MAX_RETURN, API_ASSET_P_OFFSET,
+ * API_ASSET_P_FOLDER_OPT, validated) into *out, the folder's place
+ * checked for kind ak (1001, 710, 711 otherwise).  Returns 0 or a
+ * negative api_err.
+ */
+int	api_asset_browse_query(struct call *c, struct resp *r,
+	    enum asset_kind ak, const struct vvalue *max_return,
+	    const struct vvalue *offset, const struct vvalue *folder,
+	    struct api_asset_browse *out);
 
 /*
  * The vparams of a new asset (create and clone), in this order: name

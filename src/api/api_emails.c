@@ -239,23 +239,19 @@ api_emails_browse(struct call *c, struct resp *r)
 	struct vvalue pv[6];
 	struct repo_email_query q;
 	struct repo_email *items;
-	struct repo_place place;
-	struct folder_ref ref;
+	struct api_asset_browse b;
 	size_t n, i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_EMAIL, &pv[0], &pv[1], &pv[3],
+	    &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
+	q.limit = b.limit;
+	q.offset = b.offset;
 	q.status = api_asset_status(&pv[2]);
-	if (pv[3].present) {
-		if ((e = api_asset_folder(c, r, pv[3].s, &ref)) != 0 ||
-		    (e = api_asset_place(c, r, &ref, AK_EMAIL, &place)) != 0)
-			return e;
-		q.place = &ref;
-	}
+	q.place = b.has_folder ? &b.folder : NULL;
 	q.has_earliest = pv[4].present;
 	q.earliest = pv[4].i;
 	q.has_latest = pv[5].present;

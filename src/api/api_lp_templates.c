@@ -187,29 +187,24 @@ api_lp_templates_browse(struct call *c, struct resp *r)
 	struct vvalue pv[4];
 	struct repo_lpt_query q;
 	struct repo_lpt *items;
-	struct repo_place place;
-	struct folder_ref ref;
+	struct api_asset_browse b;
 	char key[96] = "";
 	const char *page;
 	size_t n, i, len;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_LP_TEMPLATE, &pv[0], &pv[1],
+	    &pv[3], &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
+	q.limit = b.limit;
+	q.offset = b.offset;
 	q.status = api_asset_status(&pv[2]);
-	if (pv[3].present) {
-		if ((e = api_asset_folder(c, r, pv[3].s, &ref)) != 0 ||
-		    (e = api_asset_place(c, r, &ref, AK_LP_TEMPLATE,
-		    &place)) != 0)
-			return e;
-		q.folder_id = (int32_t)ref.id;
-	}
-	if (q.folder_id != 0 && ref.type == FOLDER_T_FOLDER) {
+	q.folder_id = (int32_t)b.folder.id;
+	if (q.folder_id != 0 && b.folder.type == FOLDER_T_FOLDER) {
 		snprintf(key, sizeof(key), "lpt/%" PRId32 "/%" PRIu64 "/%d/%"
-		    PRId64 "/%d", q.folder_id, place.gen, (int)q.status,
+		    PRId64 "/%d", q.folder_id, b.place.gen, (int)q.status,
 		    q.offset, q.limit);
 		if (pagecache_get(c->app->pages, key, &c->app->arena, &page,
 		    &len) == 0) {

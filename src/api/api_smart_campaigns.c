@@ -408,21 +408,18 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 	struct vvalue pv[6];
 	struct repo_sc_query q;
 	struct repo_sc *items;
-	struct repo_place place;
+	struct api_asset_browse b;
 	size_t n, i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_SMART_CAMPAIGN, &pv[0],
+	    &pv[1], &pv[2], &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
-	if (pv[2].present) {
-		if ((e = api_asset_folder(c, r, pv[2].s, &q.place)) != 0 ||
-		    (e = api_asset_place(c, r, &q.place, AK_SMART_CAMPAIGN,
-		    &place)) != 0)
-			return e;
-	}
+	q.limit = b.limit;
+	q.offset = b.offset;
+	q.place = b.folder;
 	if (pv[3].present && pv[4].present && pv[3].i > pv[4].i)
 		return api_common_fail(c, r, -API_ERR_RULE, "earliestUpdatedAt "
 		    "must precede latestUpdatedAt");

@@ -379,33 +379,27 @@ int
 api_smart_lists_browse(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "maxReturn", .type = VP_INT, .min = 1,
-		  .max = ASSET_MAX_RETURN },
-		{ .name = "offset", .type = VP_INT, .min = 0,
-		  .max = INT32_MAX },
-		{ .name = "folder", .type = VP_RAW,
-		  .max = FOLDER_PARAM_MAX_BYTES },
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+		API_ASSET_P_FOLDER_OPT,
 		{ .name = "earliestUpdatedAt", .type = VP_DATETIME },
 		{ .name = "latestUpdatedAt", .type = VP_DATETIME },
 	};
 	struct vvalue pv[5];
 	struct repo_sl_query q;
 	struct repo_sl *items;
-	struct repo_place place;
+	struct api_asset_browse b;
 	size_t n, i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_SMART_LIST, &pv[0], &pv[1],
+	    &pv[2], &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
-	if (pv[2].present) {
-		if ((e = api_asset_folder(c, r, pv[2].s, &q.place)) != 0 ||
-		    (e = api_asset_place(c, r, &q.place, AK_SMART_LIST,
-		    &place)) != 0)
-			return e;
-	}
+	q.limit = b.limit;
+	q.offset = b.offset;
+	q.place = b.folder;
 	q.earliest = pv[3].present ? api_asset_db_time(c, pv[3].i) : NULL;
 	q.latest = pv[4].present ? api_asset_db_time(c, pv[4].i) : NULL;
 	if ((e = repo_sl_browse(c->app->db, &c->app->arena, &q, &items,
