@@ -1,7 +1,8 @@
 /*
  * The asset handlers' shared answers (src/api/api_asset.c): the one
- * name-taken check, the 702 message and the change-error mapper, and the
- * one url builder of the hosted service's user interface.
+ * name-taken check, the 702 message and the change-error mapper, the one
+ * url builder of the hosted service's user interface, and the one browse
+ * query.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,12 +17,38 @@
 #include "api/api_asset.h"
 #include "err.h"
 #include "http/response.h"
+#include "http/validate.h"
+#include "repo/repo.h"
+#include "repo/repo_folders.h"
 #include "util/buf.h"
 #include "util/config.h"
 
 #include "apitest.h"
 
 static struct config cfg;
+
+/* The mocked place of a folder: its kind and generation, or an error. */
+static struct {
+	int			 err;
+	enum folder_kind	 kind;
+	int64_t			 asked;	/* the folder id */
+} place;
+
+int	__wrap_repo_folders_place(struct db *db,
+	    const struct folder_ref *ref, struct repo_place *out);
+
+int
+__wrap_repo_folders_place(struct db *db, const struct folder_ref *ref,
+    struct repo_place *out)
+{
+	(void)db;
+	place.asked = ref->id;
+	memset(out, 0, sizeof(*out));
+	out->ref = *ref;
+	out->kind = place.kind;
+	out->gen = 7;
+	return place.err;
+}
 static char app_url[] = "https://app.example.com";
 
 static int
@@ -29,6 +56,7 @@ setup(void **state)
 {
 	apitest_setup(state);
 	memset(&cfg, 0, sizeof(cfg));
+	memset(&place, 0, sizeof(place));
 	apitest_app.cfg = &cfg;
 	return 0;
 }
@@ -130,6 +158,49 @@ test_url(void **state)
 	json_object_put(o);
 }
 
+/* maxReturn, offset and the folder with its place, checked for the kind. */
+static void
+test_browse_query(void **state)
+{
+	struct vvalue none = { .present = false };
+	struct vvalue max = { .present = true, .i = 50 };
+	struct vvalue off = { .present = true, .i = 100 };
+	struct vvalue folder = { .present = true,
+	    .s = "{\"id\":12,\"type\":\"Folder\"}" };
+	struct vvalue bad = { .present = true, .s = "twelve" };
+	struct api_asset_browse b;
+
+	(void)state;
+	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
+	    AK_SMART_LIST, &none, &none, &none, &b), 0);
+	assert_int_equal(b.limit, ASSET_MAX_RETURN_DEFAULT);
+	assert_int_equal(b.offset, 0);
+	assert_false(b.has_folder);
+	assert_int_equal(b.folder.id, 0);
+	assert_int_equal(place.asked, 0);
+	place.kind = FK_SMART_LIST;
+	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
+	    AK_SMART_LIST, &max, &off, &folder, &b), 0);
+	assert_int_equal(b.limit, 50);
+	assert_int_equal(b.offset, 100);
+	assert_true(b.has_folder);
+	assert_int_equal(b.folder.id, 12);
+	assert_int_equal(b.folder.type, FOLDER_T_FOLDER);
+	assert_int_equal(b.place.gen, 7);
+	assert_int_equal(place.asked, 12);
+	/* The folder's answers: 1001, 710, 711. */
+	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
+	    AK_SMART_LIST, &none, &none, &bad, &b), -API_ERR_INVALID_VALUE);
+	apitest_again();
+	place.err = -REPO_ERR_NOT_FOUND;
+	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
+	    AK_SMART_LIST, &none, &none, &folder, &b), -API_ERR_NO_PARENT);
+	place.err = 0;
+	place.kind = FK_EMAIL;
+	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
+	    AK_SMART_LIST, &none, &none, &folder, &b), -API_ERR_FOLDER_TYPE);
+}
+
 int
 main(void)
 {
@@ -141,6 +212,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_change_err, setup,
 		    apitest_teardown),
 		cmocka_unit_test_setup_teardown(test_url, setup,
+		    apitest_teardown),
+		cmocka_unit_test_setup_teardown(test_browse_query, setup,
 		    apitest_teardown),
 	};
 
