@@ -1132,8 +1132,7 @@ api_emails2_delete(struct call *c, struct resp *r)
 static void
 warn_missing(struct call *c, struct resp *r, const char *id)
 {
-	resp_warn(r, ENV_ASSET2, 702, arena_printf(&c->app->arena,
-	    "%s Email not found", api_common_echo(c, id)));
+	resp_warn(r, ENV_ASSET2, 702, not_found_msg(c, id));
 }
 
 /* Like load, but an id not found is warned about and 1 returned. */
