@@ -2,9 +2,11 @@
 """Generates src/routes.c and docs/api.md from docs/operations.tsv, one
 row per operation: method, path, operationId, group, name, permission,
 source, then the columns this project adds: handler (the C function;
-api_pending for a group not built yet), body (form, json or multipart: the
-body the operation takes) and path_types (one of str, int32, int64 per
-path parameter, comma-separated; "-" when there is none).  Run after
+api_pending for a group not built yet; "fn(CODE)" for a handler that
+serves several operations, CODE becoming the route's variant), body
+(form, json or multipart: the body the operation takes) and path_types
+(one of str, int32, int64 per path parameter, comma-separated; "-" when
+there is none).  Run after
 changing it; the output is committed, sorted, and checked by
 tests/unit/http/test_routes.c.
 
@@ -99,10 +101,13 @@ def main():
         any_, all_ = perms(r['permission'])
         assert len(path_types(r)) == len(re.findall(r'\{[^}]*\}', path)), \
             (m, path)
+        hv = re.fullmatch(r'(\w+)(?:\((\w+)\))?', r['handler'])
+        assert hv, (m, path, r['handler'])
         routes.append({
             'method': m, 'path': path, 'op': r['operationId'],
             'name': r['name'], 'group': r['group'],
-            'handler': r['handler'],
+            'handler': hv.group(1), 'variant': hv.group(2),
+            'handler_text': r['handler'],
             'env': envelope(path),
             'auth': 'AUTH_NONE' if path.startswith('/identity/')
             else 'AUTH_TOKEN',
@@ -113,7 +118,7 @@ def main():
         orig = [x for x in routes if x['method'] == om and x['path'] == opath]
         assert len(orig) == 1, (om, opath)
         v = dict(orig[0])
-        v.update(method=m, path=path, variant=True)
+        v.update(method=m, path=path, copy=True)
         routes.append(v)
     routes.sort(key=lambda x: (canon(x['path']).encode(),
                                METHODS.index(x['method'])))
@@ -122,7 +127,9 @@ def main():
                'scripts/gen-routes.py from\n * docs/operations.tsv; sorted '
                'by route_cmp.  Do not edit by hand: change\n * the generator '
                'or its input and run it again.\n */\n')
-    out.append('#include "api/api.h"\n#include "http/router.h"\n\n')
+    out.append('#include "api/api.h"\n#include "http/router.h"\n'
+               '#include "model/asset.h"\n'
+               '#include "repo/repo_smart_campaigns.h"\n\n')
     out.append('const struct route routes[] = {\n')
     for x in routes:
         pt = ', '.join(x['ptypes']) if x['ptypes'] else 'PATH_NONE'
@@ -139,6 +146,8 @@ def main():
         out.append('\t\t.perm_any = %s,\n' % x['any'])
         out.append('\t\t.perm_all = %s,\n' % x['all'])
         out.append('\t\t.ptypes = { %s },\n' % pt)
+        if x['variant']:
+            out.append('\t\t.variant = %s,\n' % x['variant'])
         out.append('\t},\n')
     out.append('};\n\nconst size_t nroutes = sizeof(routes) / '
                'sizeof(routes[0]);\n')
@@ -166,9 +175,9 @@ def main():
     for x in routes:
         md.append('| %s | `%s` | %s | %s%s | %s | %s | %s |\n' % (
             x['method'], x['path'], x['op'], x['group'],
-            ' *(variant)*' if x.get('variant') else '',
+            ' *(variant)*' if x.get('copy') else '',
             x['body'][5:].lower(), x['perm_text'] or '(none)',
-            x['handler']))
+            x['handler_text']))
     with open(os.path.join(TOP, 'docs', 'api.md'), 'w') as f:
         f.write(''.join(md))
 

@@ -37,9 +37,16 @@ int	api_lead_fields_describe_members(struct call *c, struct resp *r);
 int	api_lead_membership_partitions_list(struct call *c, struct resp *r);
 int	api_lead_membership_partitions_update(struct call *c, struct resp *r);
 int	api_lead_membership_program_status(struct call *c, struct resp *r);
-int	api_lead_membership_lists(struct call *c, struct resp *r);
-int	api_lead_membership_programs(struct call *c, struct resp *r);
-int	api_lead_membership_campaigns(struct call *c, struct resp *r);
+/*
+ * The three membership reads of a lead (its lists, programs and smart
+ * campaigns), the route's variant (enum membership_kind) saying which.
+ */
+enum membership_kind {
+	MEMBERSHIP_LISTS,
+	MEMBERSHIP_PROGRAMS,
+	MEMBERSHIP_CAMPAIGNS,
+};
+int	api_lead_membership_read(struct call *c, struct resp *r);
 int	api_lead_membership_associate(struct call *c, struct resp *r);
 int	api_lead_membership_merge(struct call *c, struct resp *r);
 
@@ -67,10 +74,8 @@ int	api_lp_templates_create(struct call *c, struct resp *r);
 int	api_lp_templates_clone(struct call *c, struct resp *r);
 int	api_lp_templates_update(struct call *c, struct resp *r);
 int	api_lp_templates_content_update(struct call *c, struct resp *r);
-int	api_lp_templates_approve(struct call *c, struct resp *r);
-int	api_lp_templates_unapprove(struct call *c, struct resp *r);
-int	api_lp_templates_discard(struct call *c, struct resp *r);
-int	api_lp_templates_delete(struct call *c, struct resp *r);
+/* Approve, unapprove, discard, delete: the route's variant an asset_op. */
+int	api_lp_templates_change(struct call *c, struct resp *r);
 
 /*
  * api_smart_lists.c: Smart Lists, all 15 operations.
@@ -108,10 +113,12 @@ int	api_smart_campaigns_clone(struct call *c, struct resp *r);
 int	api_smart_campaigns_update(struct call *c, struct resp *r);
 int	api_smart_campaigns_delete(struct call *c, struct resp *r);
 int	api_smart_campaigns_add_step(struct call *c, struct resp *r);
-int	api_smart_campaigns_remove_step(struct call *c, struct resp *r);
-int	api_smart_campaigns_add_choice(struct call *c, struct resp *r);
+/*
+ * Remove Flow Step, Add and Remove Choice: the route's variant a
+ * repo_sc_op.
+ */
+int	api_smart_campaigns_path_change(struct call *c, struct resp *r);
 int	api_smart_campaigns_update_choice(struct call *c, struct resp *r);
-int	api_smart_campaigns_remove_choice(struct call *c, struct resp *r);
 int	api_smart_campaigns_reorder_choice(struct call *c, struct resp *r);
 int	api_smart_campaigns_activate(struct call *c, struct resp *r);
 int	api_smart_campaigns_deactivate(struct call *c, struct resp *r);
@@ -142,10 +149,8 @@ int	api_emails_browse(struct call *c, struct resp *r);
 int	api_emails_create(struct call *c, struct resp *r);
 int	api_emails_clone(struct call *c, struct resp *r);
 int	api_emails_update(struct call *c, struct resp *r);
-int	api_emails_approve(struct call *c, struct resp *r);
-int	api_emails_unapprove(struct call *c, struct resp *r);
-int	api_emails_discard(struct call *c, struct resp *r);
-int	api_emails_delete(struct call *c, struct resp *r);
+/* Approve, unapprove, discard, delete: the route's variant an asset_op. */
+int	api_emails_change(struct call *c, struct resp *r);
 int	api_emails_content_get(struct call *c, struct resp *r);
 int	api_emails_content_update(struct call *c, struct resp *r);
 int	api_emails_section_update(struct call *c, struct resp *r);
@@ -199,9 +204,16 @@ int	api_co_records_delete(struct call *c, struct resp *r);
 /* api_activities.c: Activities (docs/behaviour.md §17). */
 int	api_activities_types(struct call *c, struct resp *r);
 int	api_activities_paging_token(struct call *c, struct resp *r);
-int	api_activities_list(struct call *c, struct resp *r);
-int	api_activities_lead_changes(struct call *c, struct resp *r);
-int	api_activities_deleted_leads(struct call *c, struct resp *r);
+/*
+ * Get Lead Activities, Get Lead Changes and Get Deleted Leads, the
+ * route's variant (enum activities_read) saying which.
+ */
+enum activities_read {
+	ACTIVITIES_READ_LIST,
+	ACTIVITIES_READ_CHANGES,
+	ACTIVITIES_READ_DELETED,
+};
+int	api_activities_read(struct call *c, struct resp *r);
 
 /*
  * api_pending.c: the answer of every registered route whose group is not

@@ -28,6 +28,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "model/leadfield.h"
 #include "repo/repo_activity.h"
@@ -170,20 +171,13 @@ api_activities_paging_token(struct call *c, struct resp *r)
 
 /* ---- The three reads ---------------------------------------------- */
 
-/* What differs between the three reads. */
-enum read_kind {
-	READ_ACTIVITIES,
-	READ_CHANGES,
-	READ_DELETED,
-};
-
 /* A read in progress. */
 struct read {
-	enum read_kind			 kind;
+	enum activities_read			 kind;
 	struct activity_filter		 f;
 	int				 batch;
-	const struct lead_schema	*schema;	/* READ_CHANGES */
-	const struct lead_field		**fields;	/* READ_CHANGES */
+	const struct lead_schema	*schema;	/* ACTIVITIES_READ_CHANGES */
+	const struct lead_field		**fields;	/* ACTIVITIES_READ_CHANGES */
 	size_t				 nfields;
 };
 
@@ -264,20 +258,20 @@ read_params_of(struct call *c, struct resp *r, struct read *rd,
 	if (v[P_BATCH].present && v[P_BATCH].i < MAX_BATCH_SIZE)
 		rd->batch = (int)v[P_BATCH].i;
 	switch (rd->kind) {
-	case READ_ACTIVITIES:
+	case ACTIVITIES_READ_LIST:
 		if ((e = ids_of(c, r, &v[P_TYPES], "int", &rd->f.types,
 		    &rd->f.ntypes)) != 0 ||
 		    (e = ids_of(c, r, &v[P_ASSETS], "int", &rd->f.assets,
 		    &rd->f.nassets)) != 0)
 			return e;
 		break;
-	case READ_CHANGES:
+	case ACTIVITIES_READ_CHANGES:
 		rd->f.types = change_types;
 		rd->f.ntypes = 2;
 		if ((e = change_fields(c, r, rd)) != 0)
 			return e;
 		break;
-	case READ_DELETED:
+	case ACTIVITIES_READ_DELETED:
 		rd->f.types = deleted_types;
 		rd->f.ntypes = 1;
 		return 0;
@@ -331,7 +325,7 @@ asked_field(const struct read *rd, int64_t attr_id)
 static bool
 wanted(const struct read *rd, const struct db_text_rows *t, size_t i)
 {
-	if (rd->kind != READ_CHANGES ||
+	if (rd->kind != ACTIVITIES_READ_CHANGES ||
 	    db_text_i64(t, i, ACTIVITY_COL_TYPE) != ACT_CHANGE_DATA_VALUE)
 		return true;
 	return asked_field(rd, db_text_i64(t, i,
@@ -400,7 +394,7 @@ record(const struct read *rd, const struct db_text_rows *t, size_t i)
 	if (db_text_str(t, i, ACTIVITY_COL_CAMPAIGN) != NULL)
 		json_object_object_add(o, "campaignId", json_object_new_int64(
 		    db_text_i64(t, i, ACTIVITY_COL_CAMPAIGN)));
-	if (rd->kind == READ_CHANGES) {
+	if (rd->kind == ACTIVITIES_READ_CHANGES) {
 		fields = json_object_new_array();
 		if (type == ACT_CHANGE_DATA_VALUE && (f = asked_field(rd,
 		    db_text_i64(t, i, ACTIVITY_COL_PRIMARY_ID))) != NULL) {
@@ -488,45 +482,27 @@ read_page(struct call *c, struct resp *r, struct read *rd,
 	return set_token(c, r, &place);
 }
 
-/* The three reads: parameters, then a page. */
-static int
-read_run(struct call *c, struct resp *r, enum read_kind kind)
+/*
+ * GET /rest/v1/activities.json: activities by type (at most 10; none
+ * means every type), primary asset, lead (at most 30) or static list
+ * members, from nextPageToken on (ACTIVITIES_READ_LIST).
+ * GET /rest/v1/activities/leadchanges.json: New Lead and the Change Data
+ * Value activities of the fields named, as lead change records
+ * (ACTIVITIES_READ_CHANGES).
+ * GET /rest/v1/activities/deletedleads.json: Delete Lead activities
+ * (ACTIVITIES_READ_DELETED).
+ * The route's variant says which; parameters, then a page.
+ */
+int
+api_activities_read(struct call *c, struct resp *r)
 {
 	struct read rd;
 	struct date_token place;
 	int e;
 
 	memset(&rd, 0, sizeof(rd));
-	rd.kind = kind;
+	rd.kind = (enum activities_read)c->route->variant;
 	if ((e = read_params_of(c, r, &rd, &place)) != 0)
 		return e;
 	return read_page(c, r, &rd, place);
-}
-
-/*
- * GET /rest/v1/activities.json: activities by type (at most 10; none
- * means every type), primary asset, lead (at most 30) or static list
- * members, from nextPageToken on.
- */
-int
-api_activities_list(struct call *c, struct resp *r)
-{
-	return read_run(c, r, READ_ACTIVITIES);
-}
-
-/*
- * GET /rest/v1/activities/leadchanges.json: New Lead and the Change Data
- * Value activities of the fields named, as lead change records.
- */
-int
-api_activities_lead_changes(struct call *c, struct resp *r)
-{
-	return read_run(c, r, READ_CHANGES);
-}
-
-/* GET /rest/v1/activities/deletedleads.json: Delete Lead activities. */
-int
-api_activities_deleted_leads(struct call *c, struct resp *r)
-{
-	return read_run(c, r, READ_DELETED);
 }

@@ -24,6 +24,7 @@
 #include "model/asset.h"
 #include "model/folder.h"
 #include "repo/repo_folders.h"
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/config.h"
 #include "util/timeutil.h"
@@ -167,16 +168,10 @@ api_asset_head_text(struct buf *b, struct call *c, int64_t id,
     const char *name, const char *description, const char *created_at,
     const char *updated_at, const char *prefix)
 {
-	const char *base = c->app->cfg->app_url != NULL ?
-	    c->app->cfg->app_url : "http://localhost";
-	char url[320];
-
 	api_asset_head_members(b, id, name, description, created_at,
 	    updated_at);
-	(void)snprintf(url, sizeof(url), "%s/#%s%lldB2", base, prefix,
-	    (long long)id);
 	buf_adds(b, ",\"url\":");
-	buf_add_jsonc_str(b, url);
+	api_asset_url_write(b, c, prefix, id, "B2");
 }
 
 /* See api_asset.h. */
@@ -200,16 +195,46 @@ api_asset_head_json(struct call *c, int64_t id, const char *name,
 }
 
 /* See api_asset.h. */
+const char *
+api_asset_not_found_msg(struct call *c, const char *what, int64_t id)
+{
+	const char *m;
+
+	m = arena_printf(&c->app->arena, "%lld %s not found", (long long)id,
+	    what);
+	return m != NULL ? m : what;
+}
+
+/* See api_asset.h. */
+int
+api_asset_not_found(struct call *c, struct resp *r, const char *what,
+    int64_t id)
+{
+	return api_common_fail(c, r, -API_ERR_NO_DATA, "%s",
+	    api_asset_not_found_msg(c, what, id));
+}
+
+/* See api_asset.h. */
 int
 api_asset_change_err(struct call *c, struct resp *r, int e, const char *msg,
-    const char *what, int64_t id)
+    const char *not_found)
 {
 	if (e == -REPO_ERR_NOT_FOUND)
-		return api_common_fail(c, r, -API_ERR_NO_DATA,
-		    "%lld %s not found", (long long)id, what);
+		return api_common_fail(c, r, -API_ERR_NO_DATA, "%s",
+		    not_found);
 	if (e == -REPO_ERR_INVALID && msg != NULL && msg[0] != '\0')
 		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
 	return err_from_repo(e);
+}
+
+/* See api_asset.h. */
+int
+api_asset_name_taken(struct call *c, struct resp *r, const char *what,
+    const char *name, bool in_folder)
+{
+	return api_common_fail(c, r, -API_ERR_RULE, "%s name '%s' is already "
+	    "in use%s", what, api_common_echo(c, name),
+	    in_folder ? " in this folder" : "");
 }
 
 /* See api_asset.h. */
@@ -251,16 +276,37 @@ api_asset_id_result(struct resp *r, int64_t id)
 }
 
 /* See api_asset.h. */
-struct json_object *
-api_asset_url_json(struct call *c, const char *prefix, int64_t id)
+const char *
+api_asset_url(const struct call *c, const char *code, int64_t id,
+    const char *tail, char *out, size_t size)
 {
 	const char *base = c->app->cfg->app_url != NULL ?
 	    c->app->cfg->app_url : "http://localhost";
-	char buf[320];
 
-	(void)snprintf(buf, sizeof(buf), "%s/#%s%lldB2", base, prefix,
-	    (long long)id);
-	return json_object_new_string(buf);
+	(void)snprintf(out, size, "%s/#%s%lld%s", base, code, (long long)id,
+	    tail);
+	return out;
+}
+
+/* See api_asset.h. */
+void
+api_asset_url_write(struct buf *b, const struct call *c, const char *code,
+    int64_t id, const char *tail)
+{
+	char url[320];
+
+	buf_add_jsonc_str(b, api_asset_url(c, code, id, tail, url,
+	    sizeof(url)));
+}
+
+/* See api_asset.h. */
+struct json_object *
+api_asset_url_json(struct call *c, const char *prefix, int64_t id)
+{
+	char url[320];
+
+	return json_object_new_string(api_asset_url(c, prefix, id, "B2", url,
+	    sizeof(url)));
 }
 
 /* See api_asset.h. */
@@ -299,6 +345,27 @@ api_asset_new(struct call *c, struct resp *r, enum asset_kind ak,
 		return e;
 	*name = pv[0].s;
 	*description = pv[2].present ? pv[2].s : NULL;
+	return 0;
+}
+
+/* See api_asset.h. */
+int
+api_asset_browse_query(struct call *c, struct resp *r, enum asset_kind ak,
+    const struct vvalue *max_return, const struct vvalue *offset,
+    const struct vvalue *folder, struct api_asset_browse *out)
+{
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	out->limit = max_return->present ? (int)max_return->i :
+	    ASSET_MAX_RETURN_DEFAULT;
+	out->offset = offset->present ? offset->i : 0;
+	if (!folder->present)
+		return 0;
+	if ((e = api_asset_folder(c, r, folder->s, &out->folder)) != 0 ||
+	    (e = api_asset_place(c, r, &out->folder, ak, &out->place)) != 0)
+		return e;
+	out->has_folder = true;
 	return 0;
 }
 

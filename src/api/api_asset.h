@@ -7,10 +7,13 @@
 #ifndef MAUTO_API_API_ASSET_H
 #define MAUTO_API_API_ASSET_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/asset.h"
 #include "model/folder.h"
+#include "repo/repo_folders.h"
 
 struct buf;
 struct call;
@@ -99,12 +102,34 @@ void	api_asset_folder_write(struct buf *b, enum folder_type t, int64_t id,
 void	api_asset_time_write(struct buf *b, const char *db);
 
 /*
- * A repository error of a change of asset id as the API answers it: 702
- * "<id> <what> not found" for -REPO_ERR_NOT_FOUND, 709 with msg for
- * -REPO_ERR_INVALID when msg is set, else the repository error's code.
+ * The message of 702 for asset id of kind what ("Email", "Smart list"):
+ * "<id> <what> not found", in the request arena (what alone when the
+ * arena is exhausted).
+ */
+const char	*api_asset_not_found_msg(struct call *c, const char *what,
+		    int64_t id);
+
+/* Answers 702 "<id> <what> not found" (api_asset_not_found_msg). */
+int	api_asset_not_found(struct call *c, struct resp *r, const char *what,
+	    int64_t id);
+
+/*
+ * The one change-error mapper: a repository error e of a change of an
+ * asset as the API answers it: 702 with not_found (the whole message, e.g.
+ * api_asset_not_found_msg's) for -REPO_ERR_NOT_FOUND, 709 with msg for
+ * -REPO_ERR_INVALID when msg is set (not NULL nor empty), else the
+ * repository error's code (err_from_repo).
  */
 int	api_asset_change_err(struct call *c, struct resp *r, int e,
-	    const char *msg, const char *what, int64_t id);
+	    const char *msg, const char *not_found);
+
+/*
+ * Answers 709 for a name another asset has: "<what> name '<name>' is
+ * already in use", then " in this folder" when in_folder (the name is
+ * unique per folder, as an email's is), name quoted by the echo policy.
+ */
+int	api_asset_name_taken(struct call *c, struct resp *r,
+	    const char *what, const char *name, bool in_folder);
 
 /*
  * What a query of one asset that read e answers: 1 when it found the
@@ -133,7 +158,31 @@ int32_t	api_asset_path_id(const struct call *c, int k);
 /* Adds {"id": id} to the result (the reply of many mutations). */
 void	api_asset_id_result(struct resp *r, int64_t id);
 
-/* The url of an asset in the UI: app_url, "/#", prefix, id. */
+/*
+ * What every v1 browse of assets reads the same way: maxReturn (the
+ * default when absent), offset (0 when absent) and the folder parameter
+ * with the place it names.
+ */
+struct api_asset_browse {
+	int			 limit;
+	int64_t			 offset;
+	bool			 has_folder;
+	struct folder_ref	 folder;	/* zero without a folder */
+	struct repo_place	 place;		/* the folder's place */
+};
+
+/*
+ * The one browse query: the values of the browse's maxReturn, offset and
+ * folder vparams (API_ASSET_P_MAX_RETURN, API_ASSET_P_OFFSET,
+ * API_ASSET_P_FOLDER_OPT, validated) into *out, the folder's place
+ * checked for kind ak (1001, 710, 711 otherwise).  Returns 0 or a
+ * negative api_err.
+ */
+int	api_asset_browse_query(struct call *c, struct resp *r,
+	    enum asset_kind ak, const struct vvalue *max_return,
+	    const struct vvalue *offset, const struct vvalue *folder,
+	    struct api_asset_browse *out);
+
 /*
  * The vparams of a new asset (create and clone), in this order: name
  * (required, 701 when blank), folder (the folder parameter, required)
@@ -162,8 +211,22 @@ struct json_object	*api_asset_head_json(struct call *c, int64_t id,
 			    const char *created_at, const char *updated_at,
 			    const char *prefix);
 
+/* The UI url of asset id, code prefix ("LT") and "B2", as json-c. */
 struct json_object	*api_asset_url_json(struct call *c, const char *prefix,
 			    int64_t id);
+
+/*
+ * The one UI url builder: the url of asset id in the hosted service's
+ * user interface, app_url (http://localhost when unset), "/#", code, the
+ * id and tail ("B2", "A1"), written into out (size bytes, cut to fit).
+ * Returns out.
+ */
+const char	*api_asset_url(const struct call *c, const char *code,
+		    int64_t id, const char *tail, char *out, size_t size);
+
+/* Appends api_asset_url's url to b as a JSON string. */
+void	api_asset_url_write(struct buf *b, const struct call *c,
+	    const char *code, int64_t id, const char *tail);
 
 /*
  * The members of api_asset_head_json as JSON text appended to b (from

@@ -70,6 +70,7 @@
 #include "util/log.h"
 #include "util/num.h"
 #include "util/pagetoken.h"
+#include "util/text.h"
 #include "util/timeutil.h"
 
 /* The paging token kind of Get Export Jobs (util/pagetoken.h). */
@@ -286,18 +287,6 @@ out:
 	return err;
 }
 
-/* Number of UTF-8 characters in s (the JSON parser checked it). */
-static size_t
-utf8_chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
 static int
 parse_headers(struct call *c, struct resp *r, const struct co_type *t,
     struct json_object *v, struct create_req *q)
@@ -327,7 +316,7 @@ parse_headers(struct call *c, struct resp *r, const struct co_type *t,
 		}
 		if (!json_object_is_type(val, json_type_string) ||
 		    (h = json_object_get_string(val))[0] == '\0' ||
-		    utf8_chars(h) > EXPORT_MAX_HEADER_CHARS) {
+		    text_chars(h, strlen(h)) > EXPORT_MAX_HEADER_CHARS) {
 			api_common_err_msg(c, r, "columnHeaderNames: the header of '%s' "
 			    "must be a string of 1 to %d characters", canon,
 			    EXPORT_MAX_HEADER_CHARS);

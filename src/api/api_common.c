@@ -17,6 +17,7 @@
 #include "http/response.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/num.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -255,6 +256,150 @@ api_common_member_bool(struct call *c, struct resp *r, struct json_object *o,
 	*out = json_object_get_boolean(v);
 	if (has != NULL)
 		*has = true;
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_body(struct call *c, struct resp *r, struct json_object **body)
+{
+	if ((*body = api_common_body_object(c)) == NULL)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "The request body must be a JSON object");
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_member_obj(struct call *c, struct resp *r, struct json_object *o,
+    const char *key, struct json_object **out)
+{
+	struct json_object *v;
+
+	*out = NULL;
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) || v == NULL)
+		return 0;
+	if (!json_object_is_type(v, json_type_object))
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+		    "Invalid value for '%s': not a JSON object", key);
+	*out = v;
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_member_text(struct call *c, struct resp *r, struct json_object *o,
+    const char *key, size_t max, const char **out)
+{
+	int e;
+
+	if ((e = api_common_member_str(c, r, o, key, max, out)) != 0)
+		return e;
+	if (*out != NULL && text_chars(*out, strlen(*out)) > max)
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+		    "Invalid value for '%s': longer than %zu characters", key,
+		    max);
+	return 0;
+}
+
+/* Whether v is an id as the asset members take one: a string or number. */
+static bool
+is_id_json(struct json_object *v)
+{
+	return json_object_is_type(v, json_type_string) ||
+	    json_object_is_type(v, json_type_int);
+}
+
+/* See api_common.h. */
+int
+api_common_member_id_text(struct call *c, struct resp *r,
+    struct json_object *o, const char *key, bool required, const char **out)
+{
+	struct json_object *v;
+
+	*out = NULL;
+	if (o != NULL && json_object_object_get_ex(o, key, &v) && v != NULL) {
+		if (!is_id_json(v))
+			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+			    "Invalid value for '%s': not an id", key);
+		*out = json_object_get_string(v);
+	}
+	if (required && (*out == NULL || **out == '\0'))
+		return api_common_fail(c, r, -API_ERR_BLANK,
+		    "%s cannot be blank", key);
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_member_id(struct call *c, struct resp *r, struct json_object *o,
+    const char *key, int32_t *out, bool *has)
+{
+	struct json_object *v;
+	const char *s;
+	int64_t n;
+
+	*out = 0;
+	*has = false;
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) || v == NULL)
+		return 0;
+	s = is_id_json(v) ? json_object_get_string(v) : NULL;
+	if (s == NULL || strspn(s, "0123456789") != strlen(s) ||
+	    num_parse_i64(s, 1, INT32_MAX, &n) != 0)
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+		    "Invalid value for '%s': not an id", key);
+	*out = (int32_t)n;
+	*has = true;
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_member_int(struct call *c, struct resp *r, struct json_object *o,
+    const char *key, int64_t min, int64_t max, const char *bounds,
+    int64_t *out)
+{
+	struct json_object *v;
+	int64_t n;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) || v == NULL)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) ||
+	    (n = json_object_get_int64(v)) < min || n > max)
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+		    "Invalid value for '%s': %s", key, bounds);
+	*out = n;
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_member_ids(struct call *c, struct resp *r, struct json_object *o,
+    const char *key, size_t max, struct json_object **ids, size_t *n)
+{
+	struct json_object *v;
+	size_t i;
+
+	*ids = NULL;
+	*n = 0;
+	if (o == NULL || !json_object_object_get_ex(o, key, ids) ||
+	    *ids == NULL || (json_object_is_type(*ids, json_type_array) &&
+	    json_object_array_length(*ids) == 0))
+		return api_common_fail(c, r, -API_ERR_BLANK,
+		    "%s cannot be blank", key);
+	if (!json_object_is_type(*ids, json_type_array))
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+		    "Invalid value for '%s': not an array", key);
+	*n = json_object_array_length(*ids);
+	if (*n > max)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "%s holds %zu ids: at most %zu per request", key, *n, max);
+	for (i = 0; i < *n; i++) {
+		v = json_object_array_get_idx(*ids, i);
+		if (v == NULL || !is_id_json(v))
+			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
+			    "Invalid value for '%s': not an id", key);
+	}
 	return 0;
 }
 

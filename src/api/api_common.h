@@ -91,6 +91,72 @@ int	api_common_member_str(struct call *c, struct resp *r,
 int	api_common_member_bool(struct call *c, struct resp *r,
 	    struct json_object *o, const char *key, bool *out, bool *has);
 
+/*
+ * The request body as a JSON object (borrowed) into *body; 1003 "The
+ * request body must be a JSON object" otherwise.  Returns 0 or a negative
+ * api_err.
+ */
+int	api_common_body(struct call *c, struct resp *r,
+	    struct json_object **body);
+
+/*
+ * An object member of o into *out (borrowed): NULL when absent (or json
+ * null).  Another JSON type is 1001 "Invalid value for '<key>': not a JSON
+ * object".  Returns 0 or a negative api_err.
+ */
+int	api_common_member_obj(struct call *c, struct resp *r,
+	    struct json_object *o, const char *key, struct json_object **out);
+
+/*
+ * A string member as api_common_member_str reads it that also holds at
+ * most max characters (UTF-8 sequences, as the database counts them):
+ * 1001 "Invalid value for '<key>': longer than <max> characters" when it
+ * holds more.  Returns 0 or a negative api_err.
+ */
+int	api_common_member_text(struct call *c, struct resp *r,
+	    struct json_object *o, const char *key, size_t max,
+	    const char **out);
+
+/*
+ * An id member of o (a JSON string or number) as its text into *out
+ * (borrowed): NULL when absent (or json null).  Another JSON type is 1001
+ * "Invalid value for '<key>': not an id"; when required, an absent or
+ * empty one is 701 "<key> cannot be blank".  Returns 0 or a negative
+ * api_err.
+ */
+int	api_common_member_id_text(struct call *c, struct resp *r,
+	    struct json_object *o, const char *key, bool required,
+	    const char **out);
+
+/*
+ * An id member of o (a JSON string or number of digits, 1 to INT32_MAX)
+ * into *out and *has (0 and false when absent); 1001 "Invalid value for
+ * '<key>': not an id" for anything else.  Returns 0 or a negative api_err.
+ */
+int	api_common_member_id(struct call *c, struct resp *r,
+	    struct json_object *o, const char *key, int32_t *out, bool *has);
+
+/*
+ * An integer member of o (a JSON number) from min to max into *out
+ * (unchanged when absent); 1001 "Invalid value for '<key>': <bounds>"
+ * for another type or value, bounds the words that give the range ("0 or
+ * more").  Returns 0 or a negative api_err.
+ */
+int	api_common_member_int(struct call *c, struct resp *r,
+	    struct json_object *o, const char *key, int64_t min, int64_t max,
+	    const char *bounds, int64_t *out);
+
+/*
+ * An array member of o of 1 to max ids (JSON strings or numbers) into
+ * *ids (borrowed) and *n: 701 "<key> cannot be blank" when absent, null
+ * or empty; 1001 "Invalid value for '<key>': not an array" (or "not an
+ * id" for an item); 1003 "<key> holds <n> ids: at most <max> per request".
+ * Returns 0 or a negative api_err.
+ */
+int	api_common_member_ids(struct call *c, struct resp *r,
+	    struct json_object *o, const char *key, size_t max,
+	    struct json_object **ids, size_t *n);
+
 /* The action keyword of a sync body ("createOrUpdate", ...). */
 enum api_action {
 	ACT_CREATE_OR_UPDATE,

@@ -60,6 +60,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "model/asset.h"
 #include "model/folder.h"
@@ -93,18 +94,6 @@ header_write(struct buf *b, const struct repo_email_header *h)
 	buf_addc(b, '}');
 }
 
-/* The url of an email in the UI, as the hosted service writes it. */
-static void
-url_write(struct buf *b, struct call *c, int32_t id)
-{
-	const char *base = c->app->cfg->app_url != NULL ?
-	    c->app->cfg->app_url : "http://localhost";
-	char url[320];
-
-	(void)snprintf(url, sizeof(url), "%s/#EM%ldA1LA1", base, (long)id);
-	buf_add_jsonc_str(b, url);
-}
-
 /*
  * The email's reply object, members in the real service's order, written
  * as JSON text into b (resp_add_text): the same bytes json-c wrote of the
@@ -119,7 +108,7 @@ email_write(struct buf *b, struct call *c, const struct repo_email *e)
 	api_asset_head_members(b, e->id, e->name, e->description,
 	    e->created_at, e->updated_at);
 	buf_adds(b, ",\"url\":");
-	url_write(b, c, e->id);
+	api_asset_url_write(b, c, "EM", e->id, "A1LA1");
 	buf_adds(b, ",\"subject\":");
 	header_write(b, &e->hdr[EMAIL_HDR_SUBJECT]);
 	buf_adds(b, ",\"fromName\":");
@@ -152,14 +141,6 @@ email_write(struct buf *b, struct call *c, const struct repo_email *e)
 	buf_adds(b, ",\"preHeader\":");
 	buf_add_jsonc_str(b, e->pre_header);
 	buf_adds(b, ",\"ccFields\":null}");
-}
-
-/* 709 for a name another email in the place has. */
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Email name '%s' is "
-	    "already in use in this folder", api_common_echo(c, name));
 }
 
 /* Reads email id back as the version want picks, into r. */
@@ -258,23 +239,19 @@ api_emails_browse(struct call *c, struct resp *r)
 	struct vvalue pv[6];
 	struct repo_email_query q;
 	struct repo_email *items;
-	struct repo_place place;
-	struct folder_ref ref;
+	struct api_asset_browse b;
 	size_t n, i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_EMAIL, &pv[0], &pv[1], &pv[3],
+	    &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
+	q.limit = b.limit;
+	q.offset = b.offset;
 	q.status = api_asset_status(&pv[2]);
-	if (pv[3].present) {
-		if ((e = api_asset_folder(c, r, pv[3].s, &ref)) != 0 ||
-		    (e = api_asset_place(c, r, &ref, AK_EMAIL, &place)) != 0)
-			return e;
-		q.place = &ref;
-	}
+	q.place = b.has_folder ? &b.folder : NULL;
 	q.has_earliest = pv[4].present;
 	q.earliest = pv[4].i;
 	q.has_latest = pv[5].present;
@@ -352,7 +329,7 @@ api_emails_create(struct call *c, struct resp *r)
 	n.open_tracking_disabled = pv[11].present && pv[11].b;
 	e = repo_email_insert(c->app->db, &n, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, n.name);
+		return api_asset_name_taken(c, r, "Email", n.name, true);
 	if (e != 0)
 		return err_from_repo(e);
 	return answer_email(c, r, id, ASSET_ST_ANY);
@@ -396,7 +373,7 @@ api_emails_clone(struct call *c, struct resp *r)
 	n.clone_of = id;
 	e = repo_email_insert(c->app->db, &n, &nid);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, n.name);
+		return api_asset_name_taken(c, r, "Email", n.name, true);
 	if (e != 0)
 		return api_emails_ctx_err(c, r, id, e, NULL);
 	return answer_email(c, r, nid, ASSET_ST_ANY);
@@ -439,7 +416,7 @@ api_emails_update(struct call *c, struct resp *r)
 	m.template_id = 0;
 	e = repo_email_update_meta(c->app->db, id, &m);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, m.name);
+		return api_asset_name_taken(c, r, "Email", m.name, true);
 	if (e != 0)
 		return api_emails_ctx_err(c, r, id, e, NULL);
 	return answer_email(c, r, id, ASSET_ST_ANY);
@@ -473,10 +450,15 @@ check_for_approval(const struct repo_email *draft, char *msg)
 	return 0;
 }
 
-/* The four version changes that take no parameters. */
-static int
-change(struct call *c, struct resp *r, enum asset_op op)
+/*
+ * POST .../email/{id}/approveDraft.json, unapprove.json, discardDraft.json
+ * and delete.json: the four version changes that take no parameters, the
+ * route's variant (an asset_op) saying which.
+ */
+int
+api_emails_change(struct call *c, struct resp *r)
 {
+	enum asset_op op = (enum asset_op)c->route->variant;
 	char msg[REPO_EMAIL_MSG_BYTES];
 	int32_t id = api_emails_ctx_id(c);
 	int e;
@@ -487,34 +469,6 @@ change(struct call *c, struct resp *r, enum asset_op op)
 		return api_emails_ctx_err(c, r, id, e, msg);
 	api_asset_id_result(r, id);
 	return 0;
-}
-
-/* POST .../email/{id}/approveDraft.json */
-int
-api_emails_approve(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_APPROVE);
-}
-
-/* POST .../email/{id}/unapprove.json */
-int
-api_emails_unapprove(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_UNAPPROVE);
-}
-
-/* POST .../email/{id}/discardDraft.json */
-int
-api_emails_discard(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DISCARD);
-}
-
-/* POST .../email/{id}/delete.json */
-int
-api_emails_delete(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DELETE);
 }
 
 /* ---- What Emails v2 (api_emails2.c) shares ------------------------------ */

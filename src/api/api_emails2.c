@@ -135,6 +135,7 @@
 #include "repo/repo_usage.h"
 #include "util/arena.h"
 #include "util/num.h"
+#include "util/text.h"
 
 /* The content id of the draft beside an approved version, less the id. */
 #define EMAIL2_DRAFT_BASE	((int64_t)1 << 31)
@@ -157,6 +158,9 @@ struct cid {
 	char			 text[24];
 };
 
+#define STR(x)		#x
+#define XSTR(x)		STR(x)
+
 /* The x-app-type header every v2 operation requires (1002, 1001). */
 static int
 app_type(struct call *c, struct resp *r)
@@ -173,12 +177,23 @@ app_type(struct call *c, struct resp *r)
 	return 0;
 }
 
+/* The message of 702, "<id> Email not found", the id as the client wrote it. */
+static const char *
+not_found_msg(struct call *c, const char *id)
+{
+	const char *m;
+
+	m = arena_printf(&c->app->arena, "%s Email not found",
+	    api_common_echo(c, id));
+	return m != NULL ? m : "Email not found";
+}
+
 /* 702 "<id> Email not found". */
 static int
 not_found(struct call *c, struct resp *r, const char *id)
 {
-	return api_common_fail(c, r, -API_ERR_NO_DATA, "%s Email not found",
-	    api_common_echo(c, id));
+	return api_common_fail(c, r, -API_ERR_NO_DATA, "%s",
+	    not_found_msg(c, id));
 }
 
 /* The content id text s into *out; -1 when it names no content. */
@@ -218,25 +233,6 @@ id_json(int64_t id)
 
 	(void)snprintf(buf, sizeof(buf), "%lld", (long long)id);
 	return json_object_new_string(buf);
-}
-
-/*
- * The JSON member key of o as a content id (a string or a number) into
- * *out: 0; 1 when absent; -1 when it is neither.
- */
-static int
-member_id(struct json_object *o, const char *key, const char **out)
-{
-	struct json_object *v;
-
-	*out = NULL;
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) || v == NULL)
-		return 1;
-	if (!json_object_is_type(v, json_type_string) &&
-	    !json_object_is_type(v, json_type_int))
-		return -1;
-	*out = json_object_get_string(v);
-	return 0;
 }
 
 /*
@@ -490,33 +486,6 @@ answer(struct call *c, struct resp *r, int32_t id, enum asset_status want)
 	return err;
 }
 
-/* The JSON object body, or 1003. */
-static int
-body_of(struct call *c, struct resp *r, struct json_object **body)
-{
-	if ((*body = api_common_body_object(c)) == NULL)
-		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
-		    "The request body must be a JSON object");
-	return 0;
-}
-
-/* An object member of o into *out (NULL when absent); 1001 otherwise. */
-static int
-member_obj(struct call *c, struct resp *r, struct json_object *o,
-    const char *key, struct json_object **out)
-{
-	struct json_object *v;
-
-	*out = NULL;
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) || v == NULL)
-		return 0;
-	if (!json_object_is_type(v, json_type_object))
-		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-		    "Invalid value for '%s': not a JSON object", key);
-	*out = v;
-	return 0;
-}
-
 /* Whether s is NULL or only white space. */
 static bool
 is_blank(const char *s)
@@ -532,49 +501,6 @@ blank(struct call *c, struct resp *r, const char *what)
 	    what);
 }
 
-/* The required id member key of body into *out (1001, 701). */
-static int
-need_id(struct call *c, struct resp *r, struct json_object *body,
-    const char *key, const char **out)
-{
-	if (member_id(body, key, out) < 0)
-		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-		    "Invalid value for '%s': not an id", key);
-	if (*out == NULL || **out == '\0')
-		return blank(c, r, key);
-	return 0;
-}
-
-/* 709 for a name another email in the place has. */
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Email name '%s' is "
-	    "already in use in this folder", api_common_echo(c, name));
-}
-
-/* An id (string or number) member into *out: 0, or 1001 for another. */
-static int
-member_int(struct call *c, struct resp *r, struct json_object *o,
-    const char *key, int32_t *out, bool *has)
-{
-	const char *s;
-	int64_t v;
-	int k;
-
-	*out = 0;
-	*has = false;
-	if ((k = member_id(o, key, &s)) == 1)
-		return 0;
-	if (k != 0 || strspn(s, "0123456789") != strlen(s) ||
-	    num_parse_i64(s, 1, INT32_MAX, &v) != 0)
-		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-		    "Invalid value for '%s': not an id", key);
-	*out = (int32_t)v;
-	*has = true;
-	return 0;
-}
-
 /* What Create and Update read from a body (NULL strings: not given). */
 struct email2_body {
 	const char		*name;
@@ -588,24 +514,6 @@ struct email2_body {
 	bool			 has_template;
 	int32_t			 template_id;
 };
-
-/*
- * 1001 when s (not NULL) holds more than max characters (UTF-8 sequences,
- * as the database counts them).
- */
-static int
-chars_max(struct call *c, struct resp *r, const char *key, const char *s,
-    size_t max)
-{
-	size_t n = 0;
-
-	for (; s != NULL && *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max)
-			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-			    "Invalid value for '%s': longer than %zu "
-			    "characters", key, max);
-	return 0;
-}
 
 /* headers, settings, data, templateId of body into *b (1001, 709). */
 static int
@@ -628,29 +536,29 @@ read_common(struct call *c, struct resp *r, struct json_object *body,
 	    &b->name)) != 0 ||
 	    (err = api_common_member_str(c, r, body, "description",
 	    ASSET_DESCRIPTION_CHARS, &b->description)) != 0 ||
-	    (err = member_obj(c, r, body, "headers", &h)) != 0 ||
-	    (err = member_obj(c, r, body, "settings", &s)) != 0 ||
-	    (err = member_obj(c, r, body, "data", &d)) != 0 ||
-	    (err = member_obj(c, r, body, "editorContext", &x)) != 0 ||
-	    (err = member_int(c, r, body, "templateId", &b->template_id,
-	    &b->has_template)) != 0)
+	    (err = api_common_member_obj(c, r, body, "headers", &h)) != 0 ||
+	    (err = api_common_member_obj(c, r, body, "settings", &s)) != 0 ||
+	    (err = api_common_member_obj(c, r, body, "data", &d)) != 0 ||
+	    (err = api_common_member_obj(c, r, body, "editorContext",
+	    &x)) != 0 ||
+	    (err = api_common_member_id(c, r, body, "templateId",
+	    &b->template_id, &b->has_template)) != 0)
 		return err;
-	if ((err = chars_max(c, r, "name", b->name, ASSET_NAME_CHARS)) != 0 ||
-	    (err = chars_max(c, r, "description", b->description,
-	    ASSET_DESCRIPTION_CHARS)) != 0)
+	/* Their lengths in characters once every member's type is known. */
+	if ((err = api_common_member_text(c, r, body, "name",
+	    ASSET_NAME_CHARS, &b->name)) != 0 ||
+	    (err = api_common_member_text(c, r, body, "description",
+	    ASSET_DESCRIPTION_CHARS, &b->description)) != 0)
 		return err;
 	for (i = 0; i < EMAIL_HDR__MAX; i++) {
 		max = i == EMAIL_HDR_SUBJECT ? EMAIL2_SUBJECT_CHARS :
 		    EMAIL2_HDR_CHARS;
-		if ((err = api_common_member_str(c, r, h, hnames[i], max,
-		    &b->hdr[i])) != 0 ||
-		    (err = chars_max(c, r, hnames[i], b->hdr[i], max)) != 0)
+		if ((err = api_common_member_text(c, r, h, hnames[i], max,
+		    &b->hdr[i])) != 0)
 			return err;
 	}
-	if ((err = api_common_member_str(c, r, h, "preheader",
-	    EMAIL2_SUBJECT_CHARS, &b->preheader)) != 0 ||
-	    (err = chars_max(c, r, "preheader", b->preheader,
-	    EMAIL2_SUBJECT_CHARS)) != 0)
+	if ((err = api_common_member_text(c, r, h, "preheader",
+	    EMAIL2_SUBJECT_CHARS, &b->preheader)) != 0)
 		return err;
 	if (h != NULL && json_object_object_get_ex(h, "ccEmails", &cc) &&
 	    cc != NULL) {
@@ -676,10 +584,10 @@ read_common(struct call *c, struct resp *r, struct json_object *body,
 	if ((err = api_common_member_bool(c, r, s, "enableUrlTracking", &v,
 	    NULL)) != 0)
 		return err;
-	if ((err = member_obj(c, r, d, "html", &h)) != 0 ||
+	if ((err = api_common_member_obj(c, r, d, "html", &h)) != 0 ||
 	    (err = api_common_member_str(c, r, h, "body", EMAIL2_DATA_BYTES,
 	    &b->html)) != 0 ||
-	    (err = member_obj(c, r, d, "text", &x)) != 0 ||
+	    (err = api_common_member_obj(c, r, d, "text", &x)) != 0 ||
 	    (err = api_common_member_str(c, r, x, "body", EMAIL2_DATA_BYTES,
 	    &b->text)) != 0 ||
 	    (err = api_common_member_bool(c, r, x, "syncFromHtml", &sync,
@@ -741,9 +649,12 @@ app_data_place(struct call *c, struct resp *r, struct json_object *ad,
 	bool hf, hp, hw;
 	int err;
 
-	if ((err = member_int(c, r, ad, "folderId", &fid, &hf)) != 0 ||
-	    (err = member_int(c, r, ad, "programId", &pid, &hp)) != 0 ||
-	    (err = member_int(c, r, ad, "workspaceId", &wid, &hw)) != 0)
+	if ((err = api_common_member_id(c, r, ad, "folderId", &fid,
+	    &hf)) != 0 ||
+	    (err = api_common_member_id(c, r, ad, "programId", &pid,
+	    &hp)) != 0 ||
+	    (err = api_common_member_id(c, r, ad, "workspaceId", &wid,
+	    &hw)) != 0)
 		return err;
 	if (!hf && !hp && !hw)
 		return blank(c, r, "appData");
@@ -779,12 +690,13 @@ api_emails2_create(struct call *c, struct resp *r)
 	int err;
 
 	memset(&b, 0, sizeof(b));
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
+	if ((err = app_type(c, r)) != 0 ||
+	    (err = api_common_body(c, r, &body)) != 0 ||
 	    (err = read_common(c, r, body, &b)) != 0)
 		return err;
 	if (is_blank(b.name))
 		return blank(c, r, "name");
-	if ((err = member_obj(c, r, body, "appData", &ad)) != 0)
+	if ((err = api_common_member_obj(c, r, body, "appData", &ad)) != 0)
 		return err;
 	if (ad == NULL)
 		return blank(c, r, "appData");
@@ -808,7 +720,7 @@ api_emails2_create(struct call *c, struct resp *r)
 		return -API_ERR_SYSTEM;
 	err = repo_email_insert(c->app->db, &n, &id);
 	if (err == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, n.name);
+		return api_asset_name_taken(c, r, "Email", n.name, true);
 	if (err != 0)
 		return err_from_repo(err);
 	return answer(c, r, id, ASSET_ST_ANY);
@@ -1030,11 +942,8 @@ static int
 change_err(struct call *c, struct resp *r, const struct cid *id, int err,
     const char *msg)
 {
-	if (err == -REPO_ERR_NOT_FOUND)
-		return not_found(c, r, id->text);
-	if (err == -REPO_ERR_INVALID)
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", msg);
-	return err_from_repo(err);
+	return api_asset_change_err(c, r, err, msg, not_found_msg(c,
+	    id->text));
 }
 
 /* POST /rest/asset/v2/email/{id}/update */
@@ -1056,7 +965,8 @@ api_emails2_update(struct call *c, struct resp *r)
 	/* The body is optional (the swagger's): none changes nothing. */
 	body = api_common_body_object(c);
 	if ((err = app_type(c, r)) != 0 ||
-	    (c->req->json != NULL && (err = body_of(c, r, &body)) != 0) ||
+	    (c->req->json != NULL &&
+	    (err = api_common_body(c, r, &body)) != 0) ||
 	    (err = read_common(c, r, body, &b)) != 0 ||
 	    (err = load(c, r, c->req->path_params[0], false, &e, &id)) != 0)
 		return err;
@@ -1087,7 +997,7 @@ api_emails2_update(struct call *c, struct resp *r)
 	err = repo_email_update(c->app->db, e.id, &m, e.template_id,
 	    content ? apply_edit2 : NULL, &ed, msg);
 	if (err == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, b.name);
+		return api_asset_name_taken(c, r, "Email", b.name, true);
 	if (err != 0)
 		return change_err(c, r, &id, err, msg);
 	if (!content)
@@ -1115,8 +1025,10 @@ api_emails2_state(struct call *c, struct resp *r)
 	size_t a;
 	int err;
 
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
-	    (err = need_id(c, r, body, "contentId", &cid)) != 0)
+	if ((err = app_type(c, r)) != 0 ||
+	    (err = api_common_body(c, r, &body)) != 0 ||
+	    (err = api_common_member_id_text(c, r, body, "contentId", true,
+	    &cid)) != 0)
 		return err;
 	if ((err = api_common_member_str(c, r, body, "action", 32,
 	    &action)) != 0)
@@ -1162,9 +1074,11 @@ api_emails2_clone(struct call *c, struct resp *r)
 	int32_t nid;
 	int err;
 
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
-	    (err = need_id(c, r, body, "assetId", &aid)) != 0 ||
-	    (err = member_obj(c, r, body, "newAsset", &na)) != 0 ||
+	if ((err = app_type(c, r)) != 0 ||
+	    (err = api_common_body(c, r, &body)) != 0 ||
+	    (err = api_common_member_id_text(c, r, body, "assetId", true,
+	    &aid)) != 0 ||
+	    (err = api_common_member_obj(c, r, body, "newAsset", &na)) != 0 ||
 	    (err = api_common_member_str(c, r, na, "name", ASSET_NAME_CHARS,
 	    &name)) != 0 ||
 	    (err = api_common_member_str(c, r, na, "description",
@@ -1186,7 +1100,7 @@ api_emails2_clone(struct call *c, struct resp *r)
 	n.clone_of = e.id;
 	err = repo_email_insert(c->app->db, &n, &nid);
 	if (err == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, name);
+		return api_asset_name_taken(c, r, "Email", name, true);
 	if (err != 0)
 		return change_err(c, r, &id, err, "");
 	return answer(c, r, nid, ASSET_ST_ANY);
@@ -1214,44 +1128,11 @@ api_emails2_delete(struct call *c, struct resp *r)
 
 /* ---- Bulk, used by ------------------------------------------------------ */
 
-/* The assetIds of body: 1 to max ids (701, 1003, 1001). */
-static int
-asset_ids(struct call *c, struct resp *r, struct json_object *body,
-    size_t max, struct json_object **ids, size_t *n)
-{
-	struct json_object *v;
-	size_t i;
-
-	*ids = NULL;
-	*n = 0;
-	if (!json_object_object_get_ex(body, "assetIds", ids) ||
-	    *ids == NULL || (json_object_is_type(*ids, json_type_array) &&
-	    json_object_array_length(*ids) == 0))
-		return blank(c, r, "assetIds");
-	if (!json_object_is_type(*ids, json_type_array))
-		return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-		    "Invalid value for 'assetIds': not an array");
-	*n = json_object_array_length(*ids);
-	if (*n > max)
-		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
-		    "assetIds holds %zu ids: at most %zu per request", *n,
-		    max);
-	for (i = 0; i < *n; i++) {
-		v = json_object_array_get_idx(*ids, i);
-		if (v == NULL || (!json_object_is_type(v, json_type_string) &&
-		    !json_object_is_type(v, json_type_int)))
-			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-			    "Invalid value for 'assetIds': not an id");
-	}
-	return 0;
-}
-
 /* A warning that id names no email. */
 static void
 warn_missing(struct call *c, struct resp *r, const char *id)
 {
-	resp_warn(r, ENV_ASSET2, 702, arena_printf(&c->app->arena,
-	    "%s Email not found", api_common_echo(c, id)));
+	resp_warn(r, ENV_ASSET2, 702, not_found_msg(c, id));
 }
 
 /* Like load, but an id not found is warned about and 1 returned. */
@@ -1280,8 +1161,10 @@ api_emails2_bulk_get(struct call *c, struct resp *r)
 	size_t n, i;
 	int err;
 
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
-	    (err = asset_ids(c, r, body, EMAIL2_BULK_MAX, &ids, &n)) != 0)
+	if ((err = app_type(c, r)) != 0 ||
+	    (err = api_common_body(c, r, &body)) != 0 ||
+	    (err = api_common_member_ids(c, r, body, "assetIds",
+	    EMAIL2_BULK_MAX, &ids, &n)) != 0)
 		return err;
 	for (i = 0; i < n; i++) {
 		err = load_or_warn(c, r, json_object_get_string(
@@ -1309,8 +1192,10 @@ api_emails2_bulk_delete(struct call *c, struct resp *r)
 	size_t n, i, failed;
 	int err;
 
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
-	    (err = asset_ids(c, r, body, EMAIL2_BULK_MAX, &ids, &n)) != 0 ||
+	if ((err = app_type(c, r)) != 0 ||
+	    (err = api_common_body(c, r, &body)) != 0 ||
+	    (err = api_common_member_ids(c, r, body, "assetIds",
+	    EMAIL2_BULK_MAX, &ids, &n)) != 0 ||
 	    (err = api_common_member_bool(c, r, body, "ignoreUsedBy", &force,
 	    NULL)) != 0)
 		return err;
@@ -1353,33 +1238,6 @@ api_emails2_bulk_delete(struct call *c, struct resp *r)
 	return 0;
 }
 
-/* pageIndex and pageSize members (1001 out of range). */
-static int
-page_members(struct call *c, struct resp *r, struct json_object *body,
-    int64_t *index, int64_t *size)
-{
-	struct json_object *v;
-
-	*index = 0;
-	*size = EMAIL2_PAGE_DEFAULT;
-	if (json_object_object_get_ex(body, "pageIndex", &v) && v != NULL) {
-		if (!json_object_is_type(v, json_type_int) ||
-		    (*index = json_object_get_int64(v)) < 0 ||
-		    *index > INT32_MAX)
-			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-			    "Invalid value for 'pageIndex': 0 or more");
-	}
-	if (json_object_object_get_ex(body, "pageSize", &v) && v != NULL) {
-		if (!json_object_is_type(v, json_type_int) ||
-		    (*size = json_object_get_int64(v)) < 1 ||
-		    *size > EMAIL2_PAGE_MAX)
-			return api_common_fail(c, r, -API_ERR_INVALID_VALUE,
-			    "Invalid value for 'pageSize': 1 to %d",
-			    EMAIL2_PAGE_MAX);
-	}
-	return 0;
-}
-
 /* POST /rest/asset/v2/email/usedby {assetId, pageIndex, pageSize, type} */
 int
 api_emails2_used_by(struct call *c, struct resp *r)
@@ -1389,13 +1247,18 @@ api_emails2_used_by(struct call *c, struct resp *r)
 	struct repo_email e;
 	struct cid id;
 	const char *aid, *type;
-	int64_t index, size, total;
+	int64_t index = 0, size = EMAIL2_PAGE_DEFAULT, total;
 	size_t n, i;
 	int err;
 
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
-	    (err = need_id(c, r, body, "assetId", &aid)) != 0 ||
-	    (err = page_members(c, r, body, &index, &size)) != 0 ||
+	if ((err = app_type(c, r)) != 0 ||
+	    (err = api_common_body(c, r, &body)) != 0 ||
+	    (err = api_common_member_id_text(c, r, body, "assetId", true,
+	    &aid)) != 0 ||
+	    (err = api_common_member_int(c, r, body, "pageIndex", 0,
+	    INT32_MAX, "0 or more", &index)) != 0 ||
+	    (err = api_common_member_int(c, r, body, "pageSize", 1,
+	    EMAIL2_PAGE_MAX, "1 to " XSTR(EMAIL2_PAGE_MAX), &size)) != 0 ||
 	    (err = api_common_member_str(c, r, body, "type", 64,
 	    &type)) != 0 ||
 	    (err = load(c, r, aid, false, &e, &id)) != 0)
@@ -1437,9 +1300,10 @@ api_emails2_bulk_used_by(struct call *c, struct resp *r)
 	size_t n, i;
 	int err;
 
-	if ((err = app_type(c, r)) != 0 || (err = body_of(c, r, &body)) != 0 ||
-	    (err = asset_ids(c, r, body, EMAIL2_BULK_USEDBY_MAX, &ids,
-	    &n)) != 0)
+	if ((err = app_type(c, r)) != 0 ||
+	    (err = api_common_body(c, r, &body)) != 0 ||
+	    (err = api_common_member_ids(c, r, body, "assetIds",
+	    EMAIL2_BULK_USEDBY_MAX, &ids, &n)) != 0)
 		return err;
 	r->result = json_object_new_array();
 	for (i = 0; i < n; i++) {

@@ -49,7 +49,8 @@ int
 api_emails_ctx_err(struct call *c, struct resp *r, int32_t id, int e,
     const char *msg)
 {
-	return api_asset_change_err(c, r, e, msg, "Email", id);
+	return api_asset_change_err(c, r, e, msg,
+	    api_asset_not_found_msg(c, "Email", id));
 }
 
 /* See api_emails_ctx.h. */

@@ -37,6 +37,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "bounds.h"
 #include "model/leadfield.h"
@@ -202,33 +203,27 @@ program_filter(struct call *c, struct resp *r, const char **out)
 
 /* ---- Membership reads ---------------------------------------------- */
 
-enum member_kind {
-	KIND_LISTS,
-	KIND_PROGRAMS,
-	KIND_CAMPAIGNS
-};
-
 static const uint8_t page_kind[] = {
-	[KIND_LISTS] = TOKEN_KIND_LISTS,
-	[KIND_PROGRAMS] = TOKEN_KIND_PROGRAMS,
-	[KIND_CAMPAIGNS] = TOKEN_KIND_CAMPAIGNS,
+	[MEMBERSHIP_LISTS] = TOKEN_KIND_LISTS,
+	[MEMBERSHIP_PROGRAMS] = TOKEN_KIND_PROGRAMS,
+	[MEMBERSHIP_CAMPAIGNS] = TOKEN_KIND_CAMPAIGNS,
 };
 
 static struct json_object *
-member_json(enum member_kind kind, const struct repo_member_row *m)
+member_json(enum membership_kind kind, const struct repo_member_row *m)
 {
 	struct json_object *o = json_object_new_object();
 
 	switch (kind) {
-	case KIND_LISTS:
+	case MEMBERSHIP_LISTS:
 		json_object_object_add(o, "listId",
 		    json_object_new_int64(m->id));
 		break;
-	case KIND_CAMPAIGNS:
+	case MEMBERSHIP_CAMPAIGNS:
 		json_object_object_add(o, "smartCampaignId",
 		    json_object_new_int64(m->id));
 		break;
-	case KIND_PROGRAMS:
+	case MEMBERSHIP_PROGRAMS:
 		/* Key order of the documented example (§5.13). */
 		json_object_object_add(o, "id", json_object_new_int64(m->id));
 		json_object_object_add(o, "progressionStatus",
@@ -259,25 +254,40 @@ member_json(enum member_kind kind, const struct repo_member_row *m)
 	return o;
 }
 
-/* The three membership reads: parameters, one page, moreResult. */
-static int
-membership(struct call *c, struct resp *r, enum member_kind kind)
+/*
+ * GET /rest/v1/leads/{leadId}/listMembership.json: the static lists of
+ * the lead, [{"listId","createdAt","updatedAt"}], paged (batchSize,
+ * nextPageToken).  Returns 0 or a negative api_err (1001 bad paging).
+ * GET /rest/v1/leads/{leadId}/programMembership.json: the programs of the
+ * lead with progression status and flags, filtered by filterType=
+ * programId&filterValues and earliest/latestUpdatedAt, paged.  Returns 0
+ * or a negative api_err (1001, 1002, 1003, 1011).
+ * GET /rest/v1/leads/{leadId}/smartCampaignMembership.json: the smart
+ * campaigns of the lead, [{"smartCampaignId","createdAt","updatedAt"}],
+ * filtered by earliest/latestUpdatedAt, paged.  Returns 0 or a negative
+ * api_err (1001).
+ * The route's variant (enum membership_kind) says which; parameters, one
+ * page, moreResult.
+ */
+int
+api_lead_membership_read(struct call *c, struct resp *r)
 {
 	struct repo_member_query q;
 	struct repo_member_list l = { NULL, 0 };
 	struct page pg;
 	int64_t lead = c->req->path_ints[0];
+	enum membership_kind kind = (enum membership_kind)c->route->variant;
 	uint32_t sig;
 	char num[24], *tok;
 	size_t i, shown;
 	int err;
 
 	memset(&q, 0, sizeof(q));
-	if (kind != KIND_LISTS &&
+	if (kind != MEMBERSHIP_LISTS &&
 	    ((err = date_param(c, r, "earliestUpdatedAt", &q.earliest)) != 0 ||
 	    (err = date_param(c, r, "latestUpdatedAt", &q.latest)) != 0))
 		goto out;
-	if (kind == KIND_PROGRAMS &&
+	if (kind == MEMBERSHIP_PROGRAMS &&
 	    (err = program_filter(c, r, &q.program_ids)) != 0)
 		goto out;
 	snprintf(num, sizeof(num), "%lld", (long long)lead);
@@ -289,10 +299,10 @@ membership(struct call *c, struct resp *r, enum member_kind kind)
 	q.after = pg.after;
 	q.limit = pg.size + 1;		/* one more tells moreResult */
 	switch (kind) {
-	case KIND_LISTS:
+	case MEMBERSHIP_LISTS:
 		err = repo_programs_list_membership(c->app->db, &q, &l);
 		break;
-	case KIND_PROGRAMS:
+	case MEMBERSHIP_PROGRAMS:
 		err = repo_programs_program_membership(c->app->db, &q, &l);
 		break;
 	default:
@@ -325,40 +335,6 @@ out:
 	return err;
 }
 
-/*
- * GET /rest/v1/leads/{leadId}/listMembership.json: the static lists of
- * the lead, [{"listId","createdAt","updatedAt"}], paged (batchSize,
- * nextPageToken).  Returns 0 or a negative api_err (1001 bad paging).
- */
-int
-api_lead_membership_lists(struct call *c, struct resp *r)
-{
-	return membership(c, r, KIND_LISTS);
-}
-
-/*
- * GET /rest/v1/leads/{leadId}/programMembership.json: the programs of the
- * lead with progression status and flags, filtered by filterType=
- * programId&filterValues and earliest/latestUpdatedAt, paged.  Returns 0
- * or a negative api_err (1001, 1002, 1003, 1011).
- */
-int
-api_lead_membership_programs(struct call *c, struct resp *r)
-{
-	return membership(c, r, KIND_PROGRAMS);
-}
-
-/*
- * GET /rest/v1/leads/{leadId}/smartCampaignMembership.json: the smart
- * campaigns of the lead, [{"smartCampaignId","createdAt","updatedAt"}],
- * filtered by earliest/latestUpdatedAt, paged.  Returns 0 or a negative
- * api_err (1001).
- */
-int
-api_lead_membership_campaigns(struct call *c, struct resp *r)
-{
-	return membership(c, r, KIND_CAMPAIGNS);
-}
 
 /* ---- Partitions ---------------------------------------------------- */
 

@@ -46,6 +46,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "model/asset.h"
 #include "model/folder.h"
@@ -98,15 +99,8 @@ static int
 mutation_err(struct call *c, struct resp *r, int32_t id, int e,
     const char *msg)
 {
-	return api_asset_change_err(c, r, e, msg, LPT_WHAT, id);
-}
-
-/* 709 for a name another template has. */
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Landing page template "
-	    "name '%s' is already in use", api_common_echo(c, name));
+	return api_asset_change_err(c, r, e, msg,
+	    api_asset_not_found_msg(c, LPT_WHAT, id));
 }
 
 /* Reads template id back as the default version shows it, into r. */
@@ -193,29 +187,24 @@ api_lp_templates_browse(struct call *c, struct resp *r)
 	struct vvalue pv[4];
 	struct repo_lpt_query q;
 	struct repo_lpt *items;
-	struct repo_place place;
-	struct folder_ref ref;
+	struct api_asset_browse b;
 	char key[96] = "";
 	const char *page;
 	size_t n, i, len;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_LP_TEMPLATE, &pv[0], &pv[1],
+	    &pv[3], &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
+	q.limit = b.limit;
+	q.offset = b.offset;
 	q.status = api_asset_status(&pv[2]);
-	if (pv[3].present) {
-		if ((e = api_asset_folder(c, r, pv[3].s, &ref)) != 0 ||
-		    (e = api_asset_place(c, r, &ref, AK_LP_TEMPLATE,
-		    &place)) != 0)
-			return e;
-		q.folder_id = (int32_t)ref.id;
-	}
-	if (q.folder_id != 0 && ref.type == FOLDER_T_FOLDER) {
+	q.folder_id = (int32_t)b.folder.id;
+	if (q.folder_id != 0 && b.folder.type == FOLDER_T_FOLDER) {
 		snprintf(key, sizeof(key), "lpt/%" PRId32 "/%" PRIu64 "/%d/%"
-		    PRId64 "/%d", q.folder_id, place.gen, (int)q.status,
+		    PRId64 "/%d", q.folder_id, b.place.gen, (int)q.status,
 		    q.offset, q.limit);
 		if (pagecache_get(c->app->pages, key, &c->app->arena, &page,
 		    &len) == 0) {
@@ -316,7 +305,7 @@ api_lp_templates_create(struct call *c, struct resp *r)
 	t.enable_munchkin = pv[4].present && pv[4].b;
 	e = repo_lpt_insert(c->app->db, &t, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t.name);
+		return api_asset_name_taken(c, r, LPT_WHAT, t.name, false);
 	if (e != 0)
 		return err_from_repo(e);
 	return answer_template(c, r, id, ASSET_ST_ANY);
@@ -356,7 +345,7 @@ api_lp_templates_clone(struct call *c, struct resp *r)
 	t.clone_of = id;
 	e = repo_lpt_insert(c->app->db, &t, &nid);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t.name);
+		return api_asset_name_taken(c, r, LPT_WHAT, t.name, false);
 	if (e != 0)
 		return mutation_err(c, r, id, e, NULL);
 	return answer_template(c, r, nid, ASSET_ST_ANY);
@@ -387,7 +376,7 @@ api_lp_templates_update(struct call *c, struct resp *r)
 	m.enable_munchkin = pv[2].present ? pv[2].b : -1;
 	e = repo_lpt_update_meta(c->app->db, id, &m);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, m.name);
+		return api_asset_name_taken(c, r, LPT_WHAT, m.name, false);
 	if (e != 0)
 		return mutation_err(c, r, id, e, NULL);
 	return answer_template(c, r, id, ASSET_ST_ANY);
@@ -431,10 +420,16 @@ api_lp_templates_content_update(struct call *c, struct resp *r)
 	return 0;
 }
 
-/* The four version changes that take no parameters. */
-static int
-change(struct call *c, struct resp *r, enum asset_op op, bool answer_object)
+/*
+ * POST .../landingPageTemplate/{id}/approveDraft.json, unapprove.json,
+ * discardDraft.json and delete.json: the four version changes that take no
+ * parameters, the route's variant (an asset_op) saying which.  Approve and
+ * unapprove answer the template, the others its id.
+ */
+int
+api_lp_templates_change(struct call *c, struct resp *r)
 {
+	enum asset_op op = (enum asset_op)c->route->variant;
 	char msg[LPT_MSG_BYTES];
 	int32_t id = path_id(c);
 	int e;
@@ -443,37 +438,9 @@ change(struct call *c, struct resp *r, enum asset_op op, bool answer_object)
 	    op == ASSET_APPROVE ? check_for_approval : NULL, msg);
 	if (e != 0)
 		return mutation_err(c, r, id, e, msg);
-	if (answer_object)
+	if (op == ASSET_APPROVE || op == ASSET_UNAPPROVE)
 		return answer_template(c, r, id, op == ASSET_APPROVE ?
 		    ASSET_ST_APPROVED : ASSET_ST_ANY);
 	api_asset_id_result(r, id);
 	return 0;
-}
-
-/* POST .../landingPageTemplate/{id}/approveDraft.json */
-int
-api_lp_templates_approve(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_APPROVE, true);
-}
-
-/* POST .../landingPageTemplate/{id}/unapprove.json */
-int
-api_lp_templates_unapprove(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_UNAPPROVE, true);
-}
-
-/* POST .../landingPageTemplate/{id}/discardDraft.json */
-int
-api_lp_templates_discard(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DISCARD, false);
-}
-
-/* POST .../landingPageTemplate/{id}/delete.json */
-int
-api_lp_templates_delete(struct call *c, struct resp *r)
-{
-	return change(c, r, ASSET_DELETE, false);
 }

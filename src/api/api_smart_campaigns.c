@@ -103,6 +103,7 @@
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/router.h"
 #include "http/validate.h"
 #include "model/campaign.h"
 #include "model/folder.h"
@@ -252,10 +253,6 @@ static void
 sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
     const struct sc_read *x)
 {
-	const char *base = c->app->cfg->app_url != NULL ?
-	    c->app->cfg->app_url : "http://localhost";
-	char url[320];
-
 	buf_addc(b, '{');
 	api_asset_head_members(b, s->id, s->name, s->description,
 	    s->created_at, s->updated_at);
@@ -289,9 +286,8 @@ sc_text(struct buf *b, struct call *c, const struct repo_sc *s,
 		    (long long)s->place.id);
 	buf_adds(b, ",\"workspace\":");
 	buf_add_jsonc_str(b, s->workspace);
-	(void)snprintf(url, sizeof(url), "%s/#SC%ldA1", base, (long)s->id);
 	buf_adds(b, ",\"computedUrl\":");
-	buf_add_jsonc_str(b, url);
+	api_asset_url_write(b, c, "SC", s->id, "A1");
 	if (x != NULL && x->with_flow) {
 		buf_adds(b, ",\"flow\":");
 		flow_member(b, c, x);
@@ -307,19 +303,13 @@ sc_answer(struct call *c, struct resp *r, const struct sc_read *x)
 	return 0;
 }
 
+#define SC_WHAT	"Smart campaign"
+
 /* 702 for a change of the path's campaign, which does not exist. */
 static int
 not_found(struct call *c, struct resp *r)
 {
-	return api_common_fail(c, r, -API_ERR_NO_DATA,
-	    "%lld Smart campaign not found", (long long)c->req->path_ints[0]);
-}
-
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Smart campaign name '%s' "
-	    "is already in use", api_common_echo(c, name));
+	return api_asset_not_found(c, r, SC_WHAT, c->req->path_ints[0]);
 }
 
 /*
@@ -418,21 +408,18 @@ api_smart_campaigns_browse(struct call *c, struct resp *r)
 	struct vvalue pv[6];
 	struct repo_sc_query q;
 	struct repo_sc *items;
-	struct repo_place place;
+	struct api_asset_browse b;
 	size_t n, i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_SMART_CAMPAIGN, &pv[0],
+	    &pv[1], &pv[2], &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
-	if (pv[2].present) {
-		if ((e = api_asset_folder(c, r, pv[2].s, &q.place)) != 0 ||
-		    (e = api_asset_place(c, r, &q.place, AK_SMART_CAMPAIGN,
-		    &place)) != 0)
-			return e;
-	}
+	q.limit = b.limit;
+	q.offset = b.offset;
+	q.place = b.folder;
 	if (pv[3].present && pv[4].present && pv[3].i > pv[4].i)
 		return api_common_fail(c, r, -API_ERR_RULE, "earliestUpdatedAt "
 		    "must precede latestUpdatedAt");
@@ -748,7 +735,7 @@ insert(struct call *c, struct resp *r, const struct repo_sc_new *t)
 
 	e = repo_sc_insert(c->app->db, t, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t->name);
+		return api_asset_name_taken(c, r, SC_WHAT, t->name, false);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
@@ -802,7 +789,7 @@ api_smart_campaigns_update(struct call *c, struct resp *r)
 	e = repo_sc_update(c->app->db, id, pv[0].present ? pv[0].s : NULL,
 	    pv[1].present ? pv[1].s : NULL);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, pv[0].s);
+		return api_asset_name_taken(c, r, SC_WHAT, pv[0].s, false);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)
@@ -842,15 +829,10 @@ apply(struct call *c, struct resp *r, struct repo_sc_change *ch)
 
 	if (id == 0)
 		return not_found(c, r);
-	e = repo_sc_change(c->app->db, id, ch);
-	if (e == -REPO_ERR_NOT_FOUND && ch->msg[0] == '\0')
-		return not_found(c, r);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_common_fail(c, r, -API_ERR_NO_DATA, "%s", ch->msg);
-	if (e == -REPO_ERR_INVALID)
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", ch->msg);
-	if (e != 0)
-		return err_from_repo(e);
+	if ((e = repo_sc_change(c->app->db, id, ch)) != 0)
+		return api_asset_change_err(c, r, e, ch->msg,
+		    ch->msg[0] != '\0' ? ch->msg : api_asset_not_found_msg(c,
+		    SC_WHAT, id));
 	return answer(c, r, id, true);
 }
 
@@ -885,41 +867,23 @@ api_smart_campaigns_add_step(struct call *c, struct resp *r)
 }
 
 /*
- * Applies op to the path's step ({stepId}) and choice ({choiceId}, when
- * the path has one): the changes that take no parameter.
+ * POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/remove.json,
+ * .../flow/{stepId}/addChoice.json and
+ * .../flow/{stepId}/choice/{choiceId}/remove.json: the changes that take
+ * no parameter, applied to the path's step and choice (when the path has
+ * one), the route's variant (a repo_sc_op) saying which.
  */
-static int
-path_op(struct call *c, struct resp *r, enum repo_sc_op op)
+int
+api_smart_campaigns_path_change(struct call *c, struct resp *r)
 {
 	struct repo_sc_change ch;
 
 	memset(&ch, 0, sizeof(ch));
-	ch.op = op;
+	ch.op = (enum repo_sc_op)c->route->variant;
 	ch.step_id = api_asset_path_id(c, 1);
 	if (c->req->npath_params > 2)
 		ch.choice_id = api_asset_path_id(c, 2);
 	return apply(c, r, &ch);
-}
-
-/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/remove.json */
-int
-api_smart_campaigns_remove_step(struct call *c, struct resp *r)
-{
-	return path_op(c, r, SC_OP_REMOVE_STEP);
-}
-
-/* POST /rest/asset/v1/smartCampaign/{id}/flow/{stepId}/addChoice.json */
-int
-api_smart_campaigns_add_choice(struct call *c, struct resp *r)
-{
-	return path_op(c, r, SC_OP_ADD_CHOICE);
-}
-
-/* POST .../flow/{stepId}/choice/{choiceId}/remove.json */
-int
-api_smart_campaigns_remove_choice(struct call *c, struct resp *r)
-{
-	return path_op(c, r, SC_OP_REMOVE_CHOICE);
 }
 
 /* POST .../flow/{stepId}/choice/{choiceId}/reorder.json?newSeqNumZeroBased= */

@@ -236,19 +236,13 @@ api_smart_lists_answer(struct call *c, struct resp *r,
 	return 0;
 }
 
+#define SL_WHAT	"Smart list"
+
 /* 702 for a change of the path's list, which does not exist. */
 static int
 not_found(struct call *c, struct resp *r)
 {
-	return api_common_fail(c, r, -API_ERR_NO_DATA,
-	    "%lld Smart list not found", (long long)c->req->path_ints[0]);
-}
-
-static int
-name_taken(struct call *c, struct resp *r, const char *name)
-{
-	return api_common_fail(c, r, -API_ERR_RULE, "Smart list name '%s' is "
-	    "already in use", api_common_echo(c, name));
+	return api_asset_not_found(c, r, SL_WHAT, c->req->path_ints[0]);
 }
 
 /* Reads list id back, with its rules when with_rules, into r. */
@@ -307,13 +301,9 @@ static int
 change_err(struct call *c, struct resp *r, int e,
     const struct repo_sl_change *ch)
 {
-	if (e == -REPO_ERR_NOT_FOUND && ch->msg[0] == '\0')
-		return not_found(c, r);
-	if (e == -REPO_ERR_NOT_FOUND)
-		return api_common_fail(c, r, -API_ERR_NO_DATA, "%s", ch->msg);
-	if (e == -REPO_ERR_INVALID)
-		return api_common_fail(c, r, -API_ERR_RULE, "%s", ch->msg);
-	return err_from_repo(e);
+	return api_asset_change_err(c, r, e, ch->msg, ch->msg[0] != '\0' ?
+	    ch->msg : api_asset_not_found_msg(c, SL_WHAT,
+	    c->req->path_ints[0]));
 }
 
 /* Applies ch to the path's list and answers it with its rules. */
@@ -389,33 +379,27 @@ int
 api_smart_lists_browse(struct call *c, struct resp *r)
 {
 	static const struct vparam params[] = {
-		{ .name = "maxReturn", .type = VP_INT, .min = 1,
-		  .max = ASSET_MAX_RETURN },
-		{ .name = "offset", .type = VP_INT, .min = 0,
-		  .max = INT32_MAX },
-		{ .name = "folder", .type = VP_RAW,
-		  .max = FOLDER_PARAM_MAX_BYTES },
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+		API_ASSET_P_FOLDER_OPT,
 		{ .name = "earliestUpdatedAt", .type = VP_DATETIME },
 		{ .name = "latestUpdatedAt", .type = VP_DATETIME },
 	};
 	struct vvalue pv[5];
 	struct repo_sl_query q;
 	struct repo_sl *items;
-	struct repo_place place;
+	struct api_asset_browse b;
 	size_t n, i;
 	int e;
 
-	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_browse_query(c, r, AK_SMART_LIST, &pv[0], &pv[1],
+	    &pv[2], &b)) != 0)
 		return e;
 	memset(&q, 0, sizeof(q));
-	q.limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
-	q.offset = pv[1].present ? pv[1].i : 0;
-	if (pv[2].present) {
-		if ((e = api_asset_folder(c, r, pv[2].s, &q.place)) != 0 ||
-		    (e = api_asset_place(c, r, &q.place, AK_SMART_LIST,
-		    &place)) != 0)
-			return e;
-	}
+	q.limit = b.limit;
+	q.offset = b.offset;
+	q.place = b.folder;
 	q.earliest = pv[3].present ? api_asset_db_time(c, pv[3].i) : NULL;
 	q.latest = pv[4].present ? api_asset_db_time(c, pv[4].i) : NULL;
 	if ((e = repo_sl_browse(c->app->db, &c->app->arena, &q, &items,
@@ -671,7 +655,7 @@ insert(struct call *c, struct resp *r, const struct repo_sl_new *t)
 
 	e = repo_sl_insert(c->app->db, t, &id);
 	if (e == -REPO_ERR_CONFLICT)
-		return name_taken(c, r, t->name);
+		return api_asset_name_taken(c, r, SL_WHAT, t->name, false);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)

@@ -40,6 +40,12 @@ struct route {
 	perm_set		 perm_any;
 	perm_set		 perm_all;
 	enum path_type		 ptypes[MAX_PATH_PARAMS];
+	/*
+	 * Which of its operations a handler that serves several is called
+	 * for (an operation code of the handler's, e.g. an asset_op); 0
+	 * for the other handlers.
+	 */
+	int			 variant;
 };
 
 /* The table (routes.c), strictly increasing under route_cmp. */

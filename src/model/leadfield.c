@@ -17,6 +17,7 @@
 #include "model/leadfield.h"
 #include "util/arena.h"
 #include "util/num.h"
+#include "util/text.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 
@@ -140,18 +141,6 @@ lead_schema_find(const struct lead_schema *s, const char *name)
 			lo = mid + 1;
 	}
 	return NULL;
-}
-
-/* Code points in a valid UTF-8 string (request.c validated it). */
-static size_t
-utf8_chars(const char *s, size_t n)
-{
-	size_t i, c = 0;
-
-	for (i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
-			c++;
-	return c;
 }
 
 static bool
@@ -291,7 +280,7 @@ parse_text(const struct lead_field *f, const char *s, size_t n,
 	if (f->type == LF_TEXT) {
 		if (n > LF_TEXT_BYTES)
 			return -1;
-	} else if (utf8_chars(s, n) > (size_t)(f->length > 0 ? f->length :
+	} else if (text_chars(s, n) > (size_t)(f->length > 0 ? f->length :
 	    255))
 		return -1;
 	out->kind = LV_STR;

@@ -20,8 +20,12 @@
 #define SL_LOGIC_MAX_DEPTH	64
 /* The most rules a smart list has. */
 #define SL_MAX_RULES		500
-/* The longest message sl_logic_parse writes, with its terminator. */
-#define SL_MSG_BYTES		160
+/*
+ * The longest refusal message of a list's rules, with its terminator: room
+ * for an echoed value (TEXT_ECHO_BYTES and "...") and the constraint's
+ * operators, so no message is ever cut.
+ */
+#define SL_MSG_BYTES		256
 
 /*
  * The rule type ids of custom object filters: this plus the custom object

@@ -27,6 +27,7 @@
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/text.h"
 
 enum sl_stmt {
 	SL_STMT_GET,
@@ -1511,7 +1512,8 @@ set_cond(struct db *db, struct sl_change_tx *x, bool remove)
 {
 	struct repo_sl_change *c = x->c;
 	MYSQL_BIND in[4];
-	char ops[256], op[64];
+	char ops[256], kept[64];
+	const char *op = kept;
 	unsigned long ol, vl;
 	bool primary = false;
 	int pos = position_of(x, c->rule_id);
@@ -1540,19 +1542,21 @@ set_cond(struct db *db, struct sl_change_tx *x, bool remove)
 		return put_logic(db, x->id, x->now.match, x->now.logic);
 	}
 	if (c->cond_op != NULL)
-		(void)snprintf(op, sizeof(op), "%s", c->cond_op);
+		op = c->cond_op;
 	else {
-		r = db_query_str(db, stmt(db, SL_STMT_COND_GET), in, op,
-		    sizeof(op), "repo_sl_change");
+		r = db_query_str(db, stmt(db, SL_STMT_COND_GET), in, kept,
+		    sizeof(kept), "repo_sl_change");
 		if (r == -REPO_ERR_NOT_FOUND)
-			(void)snprintf(op, sizeof(op), "%.*s",
+			(void)snprintf(kept, sizeof(kept), "%.*s",
 			    (int)strcspn(ops, ","), ops);
 		else if (r != 0)
 			return r;
 	}
+	/* The client's operator is quoted by the one echo policy. */
 	if (!op_allowed(ops, op))
-		return refuse(c, -REPO_ERR_INVALID, "Operator '%.40s' is not "
-		    "one of the constraint's: %.60s", op, ops);
+		return refuse(c, -REPO_ERR_INVALID, "Operator '%s' is not "
+		    "one of the constraint's: %.60s", text_echo(x->a, op),
+		    ops);
 	ol = strlen(op);
 	vl = strlen(c->values_json);
 	bind_str(&in[2], op, &ol);

@@ -97,6 +97,18 @@ text_echo(struct arena *a, const char *s)
 }
 
 /* See text.h. */
+size_t
+text_chars(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; s != NULL && i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			c++;
+	return c;
+}
+
+/* See text.h. */
 int
 text_bool(const char *s, bool *out)
 {

@@ -24,6 +24,13 @@ struct arena;
 const char	*text_echo(struct arena *a, const char *s);
 
 /*
+ * Characters in the n bytes at s, as MariaDB's utf8mb4 counts them: every
+ * byte that does not continue a UTF-8 sequence starts a character.  s is
+ * well-formed UTF-8 (the request edge checked it); 0 when s is NULL.
+ */
+size_t		 text_chars(const char *s, size_t n);
+
+/*
  * A boolean as a Spring application binds a request parameter: true,
  * on, yes, 1 and false, off, no, 0, in any letter case, with white space
  * around ignored.  Returns 0 and sets *out, or -1 for anything else.

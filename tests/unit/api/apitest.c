@@ -12,6 +12,7 @@
 
 #include "api/api_leads_catalog.h"
 #include "apitest.h"
+#include "http/router.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
 #include "util/arena.h"
@@ -22,6 +23,9 @@ struct req	apitest_req;
 struct call	apitest_call;
 struct resp	apitest_resp;
 struct apitest_catalog apitest_catalog;
+
+/* The route of apitest_variant. */
+static struct route route;
 
 /* More than MAX_LIST_ITEMS, for the tests of list bounds. */
 static struct param params[MAX_LIST_ITEMS + 16];
@@ -111,6 +115,15 @@ apitest_again(void)
 	resp_clear(&apitest_resp);
 	resp_init(&apitest_resp);
 	apitest_req.nparams = 0;
+}
+
+void
+apitest_variant(int v)
+{
+	memset(&route, 0, sizeof(route));
+	route.pattern = "";
+	route.variant = v;
+	apitest_call.route = &route;
 }
 
 int

@@ -40,6 +40,11 @@ struct json_object *apitest_body_input(size_t n, const char *item);
 void	apitest_no_body(void);
 /* A new response and no parameters, for a test's next call. */
 void	apitest_again(void);
+/*
+ * Gives the running test's call a route whose variant is v, for a handler
+ * that serves several operations (the route table's .variant).
+ */
+void	apitest_variant(int v);
 /* Calls handler h with the request and response of the running test. */
 int	apitest_run(api_handler h);
 /* The result array as plain JSON text, "(none)" without one. */

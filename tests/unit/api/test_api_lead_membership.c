@@ -566,7 +566,8 @@ test_membership_paging(void **state)
 	req->path_ints[0] = 77;
 	apitest_param("batchSize", "2");
 	mock.rows = 3;			/* one more than the page */
-	assert_int_equal(apitest_run(api_lead_membership_lists), 0);
+	apitest_variant(MEMBERSHIP_LISTS);
+	assert_int_equal(apitest_run(api_lead_membership_read), 0);
 	assert_int_equal(mock.q.lead_id, 77);
 	assert_int_equal(mock.q.limit, 3);
 	assert_int_equal(mock.q.after, 0);
@@ -582,22 +583,26 @@ test_membership_paging(void **state)
 	/* The token brings back the last id shown. */
 	apitest_param("nextPageToken", token);
 	mock.rows = 1;
-	assert_int_equal(apitest_run(api_lead_membership_lists), 0);
+	apitest_variant(MEMBERSHIP_LISTS);
+	assert_int_equal(apitest_run(api_lead_membership_read), 0);
 	assert_int_equal(mock.q.after, 20);
 	assert_int_equal(resp->more_result, 0);
 	assert_null(resp->next_page_token);
 	resp_clear(&apitest_resp);
 	/* Not for another lead, nor for another read. */
 	req->path_ints[0] = 78;
-	assert_int_equal(apitest_run(api_lead_membership_lists),
+	apitest_variant(MEMBERSHIP_LISTS);
+	assert_int_equal(apitest_run(api_lead_membership_read),
 	    -API_ERR_INVALID_VALUE);
 	req->path_ints[0] = 77;
-	assert_int_equal(apitest_run(api_lead_membership_campaigns),
+	apitest_variant(MEMBERSHIP_CAMPAIGNS);
+	assert_int_equal(apitest_run(api_lead_membership_read),
 	    -API_ERR_INVALID_VALUE);
 	/* Program rows, in the documented key order. */
 	req->nparams = 0;
 	resp_clear(&apitest_resp);
-	assert_int_equal(apitest_run(api_lead_membership_programs), 0);
+	apitest_variant(MEMBERSHIP_PROGRAMS);
+	assert_int_equal(apitest_run(api_lead_membership_read), 0);
 	assert_int_equal(mock.q.limit, MAX_BATCH_SIZE + 1);
 	item = json_object_array_get_idx(resp->result, 0);
 	assert_string_equal(json_object_to_json_string_ext(item,
@@ -618,7 +623,8 @@ test_membership_params(void **state)
 	apitest_param("filterType", "programId");
 	apitest_param("filterValues", "5,6");
 	apitest_param("filterValues", "7");
-	assert_int_equal(apitest_run(api_lead_membership_programs), 0);
+	apitest_variant(MEMBERSHIP_PROGRAMS);
+	assert_int_equal(apitest_run(api_lead_membership_read), 0);
 	assert_int_equal(mock.q.limit, MAX_BATCH_SIZE + 1);
 	assert_string_equal(mock.earliest, "2024-01-02 03:04:05");
 	assert_string_equal(mock.latest, "2024-03-01 00:00:00");
@@ -627,7 +633,8 @@ test_membership_params(void **state)
 	assert_string_equal(apitest_result(), "[]");
 	resp_clear(&apitest_resp);
 	/* The list read takes no filters: they are ignored. */
-	assert_int_equal(apitest_run(api_lead_membership_lists), 0);
+	apitest_variant(MEMBERSHIP_LISTS);
+	assert_int_equal(apitest_run(api_lead_membership_read), 0);
 	assert_false(mock.has_earliest);
 	assert_false(mock.has_ids);
 }
@@ -656,13 +663,15 @@ test_membership_errors(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		req->nparams = 0;
 		apitest_param(bad[i].name, bad[i].value);
-		assert_int_equal(apitest_run(api_lead_membership_programs),
+		apitest_variant(MEMBERSHIP_PROGRAMS);
+		assert_int_equal(apitest_run(api_lead_membership_read),
 		    bad[i].err);
 	}
 	assert_int_equal(mock.calls, 0);
 	req->nparams = 0;
 	mock.err = -REPO_ERR_CONN;
-	assert_int_equal(apitest_run(api_lead_membership_campaigns),
+	apitest_variant(MEMBERSHIP_CAMPAIGNS);
+	assert_int_equal(apitest_run(api_lead_membership_read),
 	    -API_ERR_UNAVAILABLE);
 }
 

@@ -169,6 +169,7 @@ test_variants(void **state)
 		assert_ptr_not_equal(a, b);
 		assert_string_equal(a->op_id, b->op_id);
 		assert_true(a->handler == b->handler);
+		assert_int_equal(a->variant, b->variant);
 		assert_int_equal(a->body, b->body);
 		assert_int_equal(a->perm_any, b->perm_any);
 	}

@@ -153,6 +153,20 @@ test_bool_spellings(void **state)
 	assert_int_equal(text_bool(NULL, &b), -1);
 }
 
+/* Characters, not bytes: each UTF-8 sequence counts once. */
+static void
+test_chars_counts_characters(void **state)
+{
+	(void)state;
+	assert_int_equal(text_chars("", 0), 0);
+	assert_int_equal(text_chars(NULL, 4), 0);
+	assert_int_equal(text_chars("abc", 3), 3);
+	assert_int_equal(text_chars("h\xc3\xa9llo", 6), 5);
+	assert_int_equal(text_chars("\xe2\x82\xac\xf0\x9f\x98\x80", 7), 2);
+	/* Only the n bytes given are counted. */
+	assert_int_equal(text_chars("abcdef", 2), 2);
+}
+
 int
 main(void)
 {
@@ -162,6 +176,7 @@ main(void)
 		cmocka_unit_test(test_echo_cuts_long_input),
 		cmocka_unit_test(test_echo_cut_keeps_characters_whole),
 		cmocka_unit_test(test_bool_spellings),
+		cmocka_unit_test(test_chars_counts_characters),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
