@@ -40,6 +40,7 @@
 #include "repo/repo.h"
 #include "repo/repo_lead_schema.h"
 #include "util/log.h"
+#include "util/text.h"
 
 enum lead_schema_stmt {
 	LEAD_SCHEMA_STMT_COUNT_CONFLICTS,
@@ -249,7 +250,7 @@ repo_lead_schema_name_reason(enum lf_name_err e)
 const char *
 repo_lead_schema_display_check(const char *s, size_t len)
 {
-	size_t i, chars = 0;
+	size_t i;
 	bool blank = true;
 	unsigned char c;
 
@@ -257,8 +258,6 @@ repo_lead_schema_display_check(const char *s, size_t len)
 		return "must not be empty";
 	for (i = 0; i < len; i++) {
 		c = (unsigned char)s[i];
-		if ((c & 0xc0) != 0x80)
-			chars++;
 		/* C0 controls, DEL, and C1 controls (U+0080..U+009F). */
 		if (c < 0x20 || c == 0x7f || (c == 0xc2 && i + 1 < len &&
 		    (unsigned char)s[i + 1] <= 0x9f))
@@ -270,7 +269,7 @@ repo_lead_schema_display_check(const char *s, size_t len)
 	}
 	if (blank)
 		return "must not be blank";
-	if (chars > LF_DISPLAY_BYTES)
+	if (text_chars(s, len) > LF_DISPLAY_BYTES)
 		return "must be at most " XSTR(LF_DISPLAY_BYTES) " characters";
 	return NULL;
 }
@@ -279,16 +278,11 @@ repo_lead_schema_display_check(const char *s, size_t len)
 const char *
 repo_lead_schema_description_check(const char *s, size_t len)
 {
-	size_t i, chars = 0;
-
 	if (s == NULL)
 		return NULL;
 	if (memchr(s, '\0', len) != NULL)
 		return "must not contain NUL characters";
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			chars++;
-	if (chars > LF_DESCRIPTION_BYTES)
+	if (text_chars(s, len) > LF_DESCRIPTION_BYTES)
 		return "must be at most " XSTR(LF_DESCRIPTION_BYTES)
 		    " characters";
 	return NULL;
