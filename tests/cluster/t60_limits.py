@@ -93,7 +93,18 @@ try:
                       'SELECT 1;\n' % lid)
         p.stdin.flush()
         holders.append(p)
-    time.sleep(0.5)
+
+    # Each holder's lock taken before any update starts: an update that
+    # came first would commit, and its write set would abort the holders
+    # on the other nodes.
+    def held():
+        return all(sql(node, "SELECT COUNT(*) FROM information_schema."
+                       "innodb_trx WHERE trx_state = 'RUNNING' AND "
+                       "trx_rows_locked > 0 AND trx_mysql_thread_id IN "
+                       "(SELECT id FROM information_schema.processlist "
+                       "WHERE user = 'root' AND command = 'Sleep')") != '0'
+                   for node in (1, 2, 3))
+    wait_for('a lead row lock held on each node', held, 30)
     blocked = [None] * H
 
     def update(h):
