@@ -82,6 +82,12 @@ try:
     restart_hosts('export MAUTO_CONCURRENCY_LIMIT=%d\n' % C, 'c')
     st, doc, _ = sync_leads(BASE, [{'email': 'conc%s@example.com' % tag}])
     lid = doc['result'][0]['id']
+    # The new lead applied on every node first: a holder that locked the
+    # gap where the row was still to come would be aborted by the insert's
+    # write set, and its node's update would then commit at once.
+    wait_for('the new lead on every node',
+             lambda: all(sql(node, 'SELECT COUNT(*) FROM lead WHERE id = %d' % lid) == '1'
+                         for node in (1, 2, 3)), 30)
     holders = []
     for node in (1, 2, 3):
         p = subprocess.Popen(['mariadb', '--no-defaults',
@@ -89,7 +95,8 @@ try:
                               '--user=root', 'mauto_cluster'],
                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                              text=True)
-        p.stdin.write('BEGIN; SELECT id FROM lead WHERE id = %d FOR UPDATE;\n'
+        p.stdin.write('SET SESSION wsrep_sync_wait = 1;\n'
+                      'BEGIN; SELECT id FROM lead WHERE id = %d FOR UPDATE;\n'
                       'SELECT 1;\n' % lid)
         p.stdin.flush()
         holders.append(p)
