@@ -331,7 +331,7 @@ start)
 	elif ! bash "${BASH_SOURCE[0]}" start-once "$dir" ${arg:+"$arg"}; then
 		harness_log "start failed; once more on other ports"
 		stop >/dev/null 2>&1 || true
-		find "$dir" -mindepth 1 -maxdepth 1 ! -name host.env \
+		find "$dir" -mindepth 1 -maxdepth 1 ! -name host.env ! -name start.log \
 		    -exec rm -rf {} +
 		start
 	fi
