@@ -12,13 +12,17 @@
 --        GET /rest/v1/activities.json?nextPageToken=TOKEN&
 --        leadIds=<30 random lead ids of LO..HI>&batchSize=300
 --        (one page a request, nothing followed)
+--   wrk ... -s activities_page.lua URL -- list ID
+--        GET /rest/v1/lists/ID/leads.json?batchSize=300
+--        [&nextPageToken=<token>]
 --
 -- page and changes: LO..HI are the loaded activity ids.  A new client
 -- starts after a random id of them, with a token in the documented
 -- format (docs/behaviour.md §17: base32 of "<date>,<last id>"), and
 -- follows each answer's nextPageToken while moreResult is true; at the
 -- end of the log, or after an answer without a token, it starts again
--- at a random place.  wrk asks for a thread's next request right after
+-- at a random place.  list: a new client starts at the list's first
+-- page (no token) and follows the tokens likewise.  wrk asks for a thread's next request right after
 -- a connection's answer, so one queue of tokens per thread keeps as
 -- many clients as the thread has connections.  The token is looked for
 -- in the last 200 bytes of the answer, where the lead database envelope
@@ -44,6 +48,7 @@ local paths = {
 	changes = { "/rest/v1/activities/leadchanges.json?nextPageToken=",
 	    "&fields=firstName,lastName,company&batchSize=300" },
 	leads = { "/rest/v1/activities.json?nextPageToken=", "&leadIds=" },
+	list = { "/rest/v1/lists/", "/leads.json?batchSize=300" },
 }
 
 local alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
@@ -77,11 +82,12 @@ local queue, first, last = {}, 1, 0
 function init(args)
 	mode = args[1]
 	local p = paths[mode or ""]
-	lo, hi = tonumber(args[2]), tonumber(args[3])
+	lo, hi = tonumber(args[2]), tonumber(args[mode == "list" and 2 or 3])
 	fixed = args[4]
 	if p == nil or lo == nil or hi == nil or lo < 1 or hi < lo or
 	    (mode == "leads" and (fixed == nil or hi - lo < 29)) then
-		error("usage: -- page|changes LO HI | leads LO HI TOKEN")
+		error("usage: -- page|changes LO HI | leads LO HI TOKEN | " ..
+		    "list ID")
 	end
 	paths.before, paths.after = p[1], p[2]
 	head, tail = wrk.format("GET", "/@PATH@"):match("^(.-)/@PATH@(.*)$")
@@ -118,10 +124,12 @@ function request()
 		tok = queue[first]
 		queue[first] = nil
 		first = first + 1
-	else
-		tok = start()
 	end
-	return head .. paths.before .. tok .. paths.after .. tail
+	if mode == "list" then
+		return head .. paths.before .. lo .. paths.after ..
+		    (tok and "&nextPageToken=" .. tok or "") .. tail
+	end
+	return head .. paths.before .. (tok or start()) .. paths.after .. tail
 end
 
 function response(status, headers, body)
