@@ -1,6 +1,6 @@
 /*
  * bench_pk_responder: the read ceiling of tests/bench/run's leads, lpt,
- * emails and campaigns suites.
+ * emails, campaigns and activities suites.
  * bare_responder.c plus the least work a "get one lead" answer needs: a
  * master that binds one Unix socket and pre-forks N workers; each worker
  * opens its own MariaDB connection and prepares its statements once,
@@ -26,6 +26,17 @@
  *	one prepared primary-key SELECT of the same kind of columns of
  *	smart_campaign <id> (id, name, description, folder id,
  *	qualification rule type, created, updated: the campaigns suite's
+ *	ceiling);
+ *   GET /rest/v1/activities.json?nextPageToken=<token>[&...]
+ *	one prepared keyset SELECT by the primary key: the 300 activities
+ *	after the id the date token (util/datetoken.h) names, with the
+ *	columns Get Lead Activities reads (id, lead, date, type, campaign,
+ *	primary attribute id and value, attributes), written as Get Lead
+ *	Activities writes them (marketoGUID, the stored attributes as
+ *	{"name","value"} items without the null ones), then nextPageToken
+ *	(the last row's date and id) and moreResult (a full page); the
+ *	other parameters are ignored, and a token of a date alone starts at
+ *	the first activity, with no lookup by date (the activities suite's
  *	ceiling);
  *
  * with the rows written by json-c in the envelope of the lead database
@@ -58,8 +69,10 @@
 #include <json-c/json.h>
 #include <mysql.h>
 
+#include "util/datetoken.h"
 #include "util/num.h"
 #include "util/rid.h"
+#include "util/timeutil.h"
 
 #define PK_MAX_WORKERS	256
 #define PK_BACKLOG	1024
@@ -77,6 +90,11 @@
 #define PK_SC_PATH	"/rest/asset/v1/smartCampaign/"
 #define PK_FOLDER_PARAM	"folder="
 #define PK_LPT_COLS	7
+#define PK_ACT_PATH	"/rest/v1/activities.json"
+#define PK_TOKEN_PARAM	"nextPageToken="
+#define PK_ACT_COLS	8
+#define PK_ACT_PAGE	300
+#define PK_MAX_ATTRS	8192	/* an activity's attributes as JSON text */
 
 enum pk_stmt {
 	PK_STMT_BY_ID,
@@ -85,6 +103,7 @@ enum pk_stmt {
 	PK_STMT_LPT_BY_FOLDER,
 	PK_STMT_EMAIL_BY_ID,
 	PK_STMT_SC_BY_ID,
+	PK_STMT_ACT_PAGE,
 	PK_STMT__MAX
 };
 
@@ -109,6 +128,9 @@ static const char *const pk_sql[PK_STMT__MAX] = {
 	[PK_STMT_SC_BY_ID] = "SELECT id, name, description, folder_id, "
 	    "qualification_rule_type, created_at, updated_at FROM "
 	    "smart_campaign WHERE id = ?",
+	[PK_STMT_ACT_PAGE] = "SELECT id, lead_id, activity_date, "
+	    "activity_type_id, campaign_id, primary_value_id, primary_value, "
+	    "attributes FROM activity WHERE id > ? ORDER BY id LIMIT 300",
 };
 
 /*
@@ -133,6 +155,21 @@ struct pk_row {
 	my_bool		 error[6];
 };
 
+/* One fetched activity; the activity result binds point here. */
+struct pk_act_row {
+	long long	 id;
+	int		 lead;
+	MYSQL_TIME	 date;
+	int		 type;
+	int		 campaign;
+	int		 primary_id;
+	char		 primary[PK_MAX_TEXT + 1];
+	char		 attrs[PK_MAX_ATTRS + 1];
+	unsigned long	 len[PK_ACT_COLS];
+	my_bool		 null[PK_ACT_COLS];
+	my_bool		 error[PK_ACT_COLS];
+};
+
 /* One fetched landing page template; the lpt result binds point here. */
 struct pk_lpt_row {
 	int		 id;
@@ -153,11 +190,14 @@ struct pk_worker {
 	MYSQL_STMT	*stmt[PK_STMT__MAX];
 	MYSQL_BIND	 res[6];
 	MYSQL_BIND	 lres[PK_LPT_COLS];
+	MYSQL_BIND	 ares[PK_ACT_COLS];
 	long long	 key_id;
 	char		 key_email[PK_MAX_EMAIL + 1];
 	unsigned long	 key_len;
 	struct pk_row	 row;
 	struct pk_lpt_row lrow;
+	struct pk_act_row arow;
+	int		 nrows;		/* rows of the last lookup */
 };
 
 struct pk {
@@ -246,6 +286,23 @@ worker_connect(struct pk_worker *w)
 		w->lres[i].error = &w->lrow.error[i];
 	}
 
+	memset(w->ares, 0, sizeof(w->ares));
+	bind_col(&w->ares[0], MYSQL_TYPE_LONGLONG, &w->arow.id, 0);
+	bind_col(&w->ares[1], MYSQL_TYPE_LONG, &w->arow.lead, 0);
+	bind_col(&w->ares[2], MYSQL_TYPE_DATETIME, &w->arow.date, 0);
+	bind_col(&w->ares[3], MYSQL_TYPE_LONG, &w->arow.type, 0);
+	bind_col(&w->ares[4], MYSQL_TYPE_LONG, &w->arow.campaign, 0);
+	bind_col(&w->ares[5], MYSQL_TYPE_LONG, &w->arow.primary_id, 0);
+	bind_col(&w->ares[6], MYSQL_TYPE_STRING, w->arow.primary,
+	    sizeof(w->arow.primary));
+	bind_col(&w->ares[7], MYSQL_TYPE_STRING, w->arow.attrs,
+	    sizeof(w->arow.attrs));
+	for (i = 0; i < PK_ACT_COLS; i++) {
+		w->ares[i].length = &w->arow.len[i];
+		w->ares[i].is_null = &w->arow.null[i];
+		w->ares[i].error = &w->arow.error[i];
+	}
+
 	for (i = 0; i < PK_STMT__MAX; i++) {
 		memset(&par, 0, sizeof(par));
 		if (i != PK_STMT_BY_EMAIL) {
@@ -262,8 +319,8 @@ worker_connect(struct pk_worker *w)
 		if (mysql_stmt_prepare(w->stmt[i], pk_sql[i],
 		    strlen(pk_sql[i])) != 0 ||
 		    mysql_stmt_bind_param(w->stmt[i], &par) != 0 ||
-		    mysql_stmt_bind_result(w->stmt[i],
-		    IS_LPT(i) ? w->lres : w->res) != 0)
+		    mysql_stmt_bind_result(w->stmt[i], i == PK_STMT_ACT_PAGE ?
+		    w->ares : IS_LPT(i) ? w->lres : w->res) != 0)
 			die_db("prepare", mysql_stmt_error(w->stmt[i]));
 	}
 }
@@ -328,6 +385,83 @@ lpt_json(const struct pk_lpt_row *r)
 	json_object_object_add(o, "templateType",
 	    json_text(r->type, r->len[4], r->null[4]));
 	return o;
+}
+
+/*
+ * The stored attributes (a JSON object as text) as Get Lead Activities
+ * lists them: {"name", "value"} items, each value of its JSON type, the
+ * null ones left out.
+ */
+static json_object *
+act_attrs(const char *text, unsigned long len)
+{
+	json_object *list, *stored, *a;
+
+	list = json_object_new_array();
+	stored = json_tokener_parse(len > 0 ? text : "{}");
+	if (stored == NULL || !json_object_is_type(stored, json_type_object)) {
+		json_object_put(stored);
+		return list;
+	}
+	json_object_object_foreach(stored, k, v) {
+		if (v == NULL)
+			continue;
+		a = json_object_new_object();
+		json_object_object_add(a, "name", json_object_new_string(k));
+		json_object_object_add(a, "value", json_object_get(v));
+		json_object_array_add(list, a);
+	}
+	json_object_put(stored);
+	return list;
+}
+
+/* A fetched activity as Get Lead Activities writes one. */
+static json_object *
+act_json(struct pk_act_row *r)
+{
+	json_object *o;
+	char guid[32];
+
+	r->attrs[r->null[7] ? 0 : r->len[7]] = '\0';
+	snprintf(guid, sizeof(guid), "%lld", r->id);
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int64(r->id));
+	json_object_object_add(o, "marketoGUID",
+	    json_object_new_string(guid));
+	json_object_object_add(o, "leadId", json_object_new_int(r->lead));
+	json_object_object_add(o, "activityDate", json_time(&r->date));
+	json_object_object_add(o, "activityTypeId",
+	    json_object_new_int(r->type));
+	if (!r->null[4])
+		json_object_object_add(o, "campaignId",
+		    json_object_new_int(r->campaign));
+	if (!r->null[5])
+		json_object_object_add(o, "primaryAttributeValueId",
+		    json_object_new_int(r->primary_id));
+	if (!r->null[6])
+		json_object_object_add(o, "primaryAttributeValue",
+		    json_text(r->primary, r->len[6], 0));
+	json_object_object_add(o, "attributes",
+	    act_attrs(r->attrs, r->null[7] ? 0 : r->len[7]));
+	return o;
+}
+
+/*
+ * The place after the last activity fetched as a date token (its date
+ * in milliseconds and its id), as Get Lead Activities writes the next
+ * one after a full page.
+ */
+static void
+act_token(const struct pk_act_row *r, char out[DATE_TOKEN_BYTES])
+{
+	struct date_token t;
+	const MYSQL_TIME *d = &r->date;
+
+	t.ms = time_days_from_civil(d->year, (int)d->month, (int)d->day) *
+	    86400000 + (int64_t)d->hour * 3600000 + d->minute * 60000 +
+	    d->second * 1000 + d->second_part / 1000;
+	t.last = r->id;
+	date_token_encode(&t, out);
 }
 
 static int
@@ -400,10 +534,37 @@ parse_folder(struct pk_worker *w, const char *query)
 }
 
 /*
+ * The id after which a page of activities starts: the last activity of
+ * the nextPageToken (0 for a token of a date alone).  The statement, or
+ * -1 without a valid token.
+ */
+static int
+parse_token(struct pk_worker *w, const char *query)
+{
+	char buf[DATE_TOKEN_BYTES + 8];
+	struct date_token t;
+	const char *p, *end;
+	size_t n = strlen(PK_TOKEN_PARAM);
+
+	for (p = query; *p != '\0'; p = *end == '&' ? end + 1 : end) {
+		end = strchr(p, '&') != NULL ? strchr(p, '&') : p + strlen(p);
+		if (strncmp(p, PK_TOKEN_PARAM, n) != 0)
+			continue;
+		if (url_decode(buf, sizeof(buf), p + n,
+		    (size_t)(end - p) - n) <= 0 ||
+		    date_token_decode(buf, &t) != 0)
+			return -1;
+		w->key_id = t.last;
+		return PK_STMT_ACT_PAGE;
+	}
+	return -1;
+}
+
+/*
  * Finds the lookup of a request: the id of /rest/v1/lead/<id>.json or
  * of a landing page template, an email or a smart campaign, the one
- * email of a filterType=email query, or the folder of a template
- * browse.  The statement to run, or -1 when the request is none of
+ * email of a filterType=email query, the folder of a template browse,
+ * or the place of a page of activities.  The statement to run, or -1 when the request is none of
  * these.
  */
 static int
@@ -456,6 +617,8 @@ parse_lookup(struct pk_worker *w, const char *path, const char *query)
 	}
 	if (strcmp(path, PK_LPTS_PATH) == 0 && query != NULL)
 		return parse_folder(w, query);
+	if (strcmp(path, PK_ACT_PATH) == 0 && query != NULL)
+		return parse_token(w, query);
 	if (strcmp(path, PK_LEADS_PATH) != 0 || query == NULL)
 		return -1;
 	len = -1;
@@ -487,9 +650,13 @@ run_lookup(struct pk_worker *w, int i, json_object *result)
 
 	if (mysql_stmt_execute(st) != 0)
 		die_db("execute", mysql_stmt_error(st));
-	while ((rc = mysql_stmt_fetch(st)) == 0)
-		json_object_array_add(result, IS_LPT(i) ?
-		    lpt_json(&w->lrow) : row_json(&w->row));
+	w->nrows = 0;
+	while ((rc = mysql_stmt_fetch(st)) == 0) {
+		w->nrows++;
+		json_object_array_add(result, i == PK_STMT_ACT_PAGE ?
+		    act_json(&w->arow) : IS_LPT(i) ? lpt_json(&w->lrow) :
+		    row_json(&w->row));
+	}
 	if (rc != MYSQL_NO_DATA)
 		die_db("fetch", rc == MYSQL_DATA_TRUNCATED ?
 		    "a column is longer than its buffer" :
@@ -503,7 +670,8 @@ answer(struct pk_worker *w, FCGX_Request *req)
 {
 	json_object *root = NULL, *result;
 	const char *body;
-	char head[PK_MAX_HEAD], rid[RID_BYTES];
+	char head[PK_MAX_HEAD], rid[RID_BYTES], tok[DATE_TOKEN_BYTES];
+	struct date_token none = { 0, 0 };
 	size_t len;
 	int i, n;
 
@@ -522,6 +690,18 @@ answer(struct pk_worker *w, FCGX_Request *req)
 	json_object_object_add(root, "result", result);
 	run_lookup(w, i, result);
 	json_object_object_add(root, "success", json_object_new_boolean(1));
+	if (i == PK_STMT_ACT_PAGE) {
+		/* After an empty page, the same place again. */
+		none.last = w->key_id;
+		if (w->nrows > 0)
+			act_token(&w->arow, tok);
+		else
+			date_token_encode(&none, tok);
+		json_object_object_add(root, "nextPageToken",
+		    json_object_new_string(tok));
+		json_object_object_add(root, "moreResult",
+		    json_object_new_boolean(w->nrows == PK_ACT_PAGE));
+	}
 	body = json_object_to_json_string_length(root,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 	n = snprintf(head, sizeof(head), "Status: 200 OK\r\n"
