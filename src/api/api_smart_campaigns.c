@@ -109,6 +109,7 @@
 #include "model/folder.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_smart_campaigns.h"
+#include "repo/repo_sl_catalogue.h"
 #include "repo/repo_smart_lists.h"
 #include "util/buf.h"
 #include "util/config.h"

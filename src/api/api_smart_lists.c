@@ -95,6 +95,8 @@
 #include "model/folder.h"
 #include "model/smartlist.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_sl_catalogue.h"
+#include "repo/repo_sl_suggest.h"
 #include "repo/repo_smart_lists.h"
 #include "util/buf.h"
 

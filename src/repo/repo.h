@@ -62,6 +62,8 @@ enum repo_id {
 	REPO_EMAIL_TEMPLATES,
 	REPO_SEGMENTATIONS,
 	REPO_SNIPPETS,
+	REPO_SL_CATALOGUE,
+	REPO_SL_SUGGEST,
 	REPO_SMART_LISTS,
 	REPO_SMART_CAMPAIGNS,
 	REPO_EMAILS,
@@ -75,7 +77,7 @@ enum repo_id {
  * change only with the schema, read once per connection.
  */
 enum repo_cache {
-	REPO_CACHE_SL_CATALOGUE,	/* repo_smart_lists.c: rule types */
+	REPO_CACHE_SL_CATALOGUE,	/* repo_sl_catalogue.c: rule types */
 	REPO_CACHE_SC_CATALOGUE,	/* repo_smart_campaigns.c: flow steps */
 	REPO_CACHE__MAX
 };
@@ -100,6 +102,8 @@ extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;
 extern const struct db_stmt_set repo_snippets_sql;
+extern const struct db_stmt_set repo_sl_catalogue_sql;
+extern const struct db_stmt_set repo_sl_suggest_sql;
 extern const struct db_stmt_set repo_smart_lists_sql;
 extern const struct db_stmt_set repo_smart_campaigns_sql;
 extern const struct db_stmt_set repo_emails_sql;

@@ -36,6 +36,8 @@
 #include "repo/repo_folders.h"
 #include "repo/repo_programs.h"
 #include "repo/repo_smart_campaigns.h"
+#include "repo/repo_sl_catalogue.h"
+#include "repo/repo_sl_suggest.h"
 #include "repo/repo_smart_lists.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
