@@ -721,6 +721,9 @@ api_emails2_create(struct call *c, struct resp *r)
 	err = repo_email_insert(c->app->db, &n, &id);
 	if (err == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Email", n.name, true);
+	if (err == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &n.place, AK_EMAIL,
+		    "The email's template");
 	if (err != 0)
 		return err_from_repo(err);
 	return answer(c, r, id, ASSET_ST_ANY);
@@ -1101,6 +1104,9 @@ api_emails2_clone(struct call *c, struct resp *r)
 	err = repo_email_insert(c->app->db, &n, &nid);
 	if (err == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Email", name, true);
+	if (err == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &n.place, AK_EMAIL,
+		    "The email's template");
 	if (err != 0)
 		return change_err(c, r, &id, err, "");
 	return answer(c, r, nid, ASSET_ST_ANY);

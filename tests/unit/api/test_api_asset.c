@@ -1,6 +1,7 @@
 /*
  * The asset handlers' shared answers (src/api/api_asset.c): the one
- * name-taken check, the 702 message and the change-error mapper, the one
+ * name-taken check, the 702 message and the change-error mapper, the
+ * answer to a write whose parent row was deleted while it ran, the one
  * url builder of the hosted service's user interface, and the one browse
  * query.
  */
@@ -126,6 +127,32 @@ test_change_err(void **state)
 	    -REPO_ERR_CONFLICT, "m", "x"), err_from_repo(-REPO_ERR_CONFLICT));
 }
 
+/*
+ * A write that named a row deleted while it ran (-REPO_ERR_GONE, MariaDB
+ * 1452) is a refusal: 710 when the place is gone since (as a write a
+ * moment later would hear), else 709 naming what was deleted; never the
+ * 611 of an internal error.
+ */
+static void
+test_gone(void **state)
+{
+	struct folder_ref ref = { .type = FOLDER_T_FOLDER, .id = 41 };
+
+	(void)state;
+	assert_int_equal(err_from_repo(-REPO_ERR_GONE), -API_ERR_RULE);
+	place.err = -REPO_ERR_NOT_FOUND;
+	assert_int_equal(api_asset_gone(&apitest_call, &apitest_resp, &ref,
+	    AK_EMAIL, "The email's template"), -API_ERR_NO_PARENT);
+	assert_int_equal(place.asked, 41);
+	apitest_again();
+	place.err = 0;
+	place.kind = FK_EMAIL;
+	assert_int_equal(api_asset_gone(&apitest_call, &apitest_resp, &ref,
+	    AK_EMAIL, "The email's template"), -API_ERR_RULE);
+	assert_string_equal(apitest_resp.err_msg, "The email's template was "
+	    "deleted while the request ran");
+}
+
 /* app_url (or http://localhost), "/#", code, id, tail; JSON as the envelope. */
 static void
 test_url(void **state)
@@ -210,6 +237,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_not_found, setup,
 		    apitest_teardown),
 		cmocka_unit_test_setup_teardown(test_change_err, setup,
+		    apitest_teardown),
+		cmocka_unit_test_setup_teardown(test_gone, setup,
 		    apitest_teardown),
 		cmocka_unit_test_setup_teardown(test_url, setup,
 		    apitest_teardown),
