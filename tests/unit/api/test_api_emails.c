@@ -282,6 +282,26 @@ __wrap_repo_leads_get_by_id(struct db *db, struct arena *a,
 	return 0;
 }
 
+/*
+ * The running test's next call: a new response, no parameters, and part
+ * the path's part after the email id (a module, section or dynamic
+ * content id).
+ */
+static void
+next_on(const char *part)
+{
+	apitest_again();
+	apitest_req.path_params[1] = part;
+}
+
+/* The next call, on an email the store does not have (id 99). */
+static void
+next_missing(void)
+{
+	apitest_again();
+	apitest_req.path_ints[0] = 99;
+}
+
 /* The module instances the store's document holds, as JSON text. */
 static const char *
 stored_modules(void)
@@ -302,29 +322,26 @@ static void
 test_module_add(void **state)
 {
 	(void)state;
-	apitest_req.path_params[1] = "N";
+	next_on("N");
 	apitest_param("index", "0");
 	assert_int_equal(apitest_run(api_emails_module_add), 0);
 	assert_string_equal(apitest_result(), "[{\"id\":11}]");
 	assert_string_equal(stored_modules(), "[{\"id\":\"n\",\"module\":"
 	    "\"n\"},{\"id\":\"m\",\"module\":\"m\"}]");
 	/* Past the end appends; a taken id becomes <id>-2. */
-	apitest_again();
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_param("index", "9");
 	assert_int_equal(apitest_run(api_emails_module_add), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"n\",\"module\":"
 	    "\"n\"},{\"id\":\"m\",\"module\":\"m\"},{\"id\":\"m-2\","
 	    "\"module\":\"m\"}]");
 	/* A module the template does not have. */
-	apitest_again();
-	apitest_req.path_params[1] = "zz";
+	next_on("zz");
 	apitest_param("index", "0");
 	apitest_fails(api_emails_module_add, NULL, -API_ERR_NO_DATA,
 	    "Module 'zz' not found in the template");
 	/* A name that is not an id. */
-	apitest_again();
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_param("index", "0");
 	apitest_param("name", "a b");
 	apitest_fails(api_emails_module_add, NULL, -API_ERR_RULE,
@@ -338,35 +355,30 @@ test_module_change(void **state)
 {
 	(void)state;
 	store_set(TEMPLATE_ID, "{\"variables\":{\"m:label\":\"Buy\"}}");
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	assert_int_equal(apitest_run(api_emails_module_duplicate), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"m\",\"module\":"
 	    "\"m\"},{\"id\":\"m-2\",\"module\":\"m\"}]");
 	/* Rename keeps the module-scoped values. */
-	apitest_again();
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_param("name", "hero");
 	assert_int_equal(apitest_run(api_emails_module_rename), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"hero\",\"module\":"
 	    "\"m\"},{\"id\":\"m-2\",\"module\":\"m\"}]");
 	assert_non_null(strstr(store.content, "\"hero:label\":\"Buy\""));
 	assert_null(strstr(store.content, "\"m:label\""));
-	apitest_again();
-	apitest_req.path_params[1] = "hero";
+	next_on("hero");
 	apitest_param("name", "m-2");
 	apitest_fails(api_emails_module_rename, NULL, -API_ERR_RULE,
 	    "Module 'm-2' already exists");
-	apitest_again();
-	apitest_req.path_params[1] = "hero";
+	next_on("hero");
 	apitest_fails(api_emails_module_rename, NULL, -API_ERR_MISSING_PARAM,
 	    NULL);
-	apitest_again();
-	apitest_req.path_params[1] = "m-2";
+	next_on("m-2");
 	assert_int_equal(apitest_run(api_emails_module_delete), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"hero\",\"module\":"
 	    "\"m\"}]");
-	apitest_again();
-	apitest_req.path_params[1] = "m-2";
+	next_on("m-2");
 	apitest_fails(api_emails_module_delete, NULL, -API_ERR_NO_DATA,
 	    "Module 'm-2' not found");
 	assert_int_equal(store.edits, 3);
@@ -403,12 +415,11 @@ test_module_refused(void **state)
 {
 	(void)state;
 	store_set(0, "{\"html\":\"<p>own</p>\"}");
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_fails(api_emails_module_delete, NULL, -API_ERR_RULE,
 	    "The email has no module container");
-	apitest_again();
+	next_on("m");
 	apitest_req.path_ints[0] = 99;
-	apitest_req.path_params[1] = "m";
 	apitest_fails(api_emails_module_delete, NULL, -API_ERR_NO_DATA,
 	    "99 Email not found");
 	assert_int_equal(store.edits, 0);
@@ -464,7 +475,7 @@ static void
 test_section_update(void **state)
 {
 	(void)state;
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("type", "Text");
 	apitest_param("value", "<p>New <b>intro</b></p>");
 	assert_int_equal(apitest_run(api_emails_section_update), 0);
@@ -472,27 +483,23 @@ test_section_update(void **state)
 	assert_string_equal(stored_section("intro"), "{\"type\":\"Text\","
 	    "\"html\":\"<p>New <b>intro<\\/b><\\/p>\","
 	    "\"text\":\"New intro\"}");
-	apitest_again();
-	apitest_req.path_params[1] = "snip";
+	next_on("snip");
 	apitest_param("type", "Snippet");
 	apitest_param("value", "7");
 	assert_int_equal(apitest_run(api_emails_section_update), 0);
 	assert_string_equal(stored_section("snip"), "{\"type\":\"Snippet\","
 	    "\"snippet\":\"7\"}");
-	apitest_again();
-	apitest_req.path_params[1] = "snip";
+	next_on("snip");
 	apitest_param("type", "Snippet");
 	apitest_param("value", "8");
 	apitest_fails(api_emails_section_update, NULL, -API_ERR_RULE,
 	    "Snippet 8 not found");
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("type", "Text");
 	apitest_param("value", "<script>x()</script>");
 	assert_int_equal(apitest_run(api_emails_section_update),
 	    -API_ERR_RULE);
-	apitest_again();
-	apitest_req.path_params[1] = "nope";
+	next_on("nope");
 	apitest_param("type", "Text");
 	apitest_param("value", "x");
 	apitest_fails(api_emails_section_update, NULL, -API_ERR_NO_DATA,
@@ -516,33 +523,29 @@ static void
 test_dynamic(void **state)
 {
 	(void)state;
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("type", "DynamicContent");
 	apitest_param("value", "4");
 	assert_int_equal(apitest_run(api_emails_section_update), 0);
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("segment", "Gold");
 	apitest_param("value", "<i>gold</i>");
 	assert_int_equal(apitest_run(api_emails_dynamic_update), 0);
 	assert_string_equal(stored_section("intro"), "{\"type\":"
 	    "\"DynamicContent\",\"segmentation\":\"4\",\"segments\":"
 	    "{\"Gold\":{\"type\":\"HTML\",\"content\":\"<i>gold<\\/i>\"}}}");
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("segment", "Silver");
 	apitest_param("value", "s");
 	apitest_fails(api_emails_dynamic_update, NULL, -API_ERR_RULE,
 	    "Segment 'Silver' not found in segmentation 4");
-	apitest_again();
-	apitest_req.path_params[1] = "snip";
+	next_on("snip");
 	apitest_param("segment", "Gold");
 	apitest_param("value", "s");
 	apitest_fails(api_emails_dynamic_update, NULL, -API_ERR_BAD_DATE,
 	    "Invalid dynamic content id 'snip'");
 	/* Get lists every segment: the one set, the template's HTML. */
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	assert_int_equal(apitest_run(api_emails_dynamic_get), 0);
 	assert_non_null(strstr(apitest_result(), "\"segmentName\":"
 	    "\"Default\",\"type\":\"HTML\",\"content\":"
@@ -615,8 +618,7 @@ test_full_get_own(void **state)
 	store_set(0, "{\"html\":\"<p>own {{lead.First Name}}</p>\"}");
 	assert_int_equal(apitest_run(api_emails_full_get), 0);
 	assert_string_equal(full_content(), "<p>own {{lead.First Name}}</p>");
-	apitest_again();
-	apitest_req.path_ints[0] = 99;
+	next_missing();
 	assert_int_equal(apitest_run(api_emails_full_get), 0);
 	assert_string_equal(apitest_result(), "(none)");
 	assert_non_null(apitest_resp.warnings);
@@ -663,8 +665,7 @@ test_send_sample(void **state)
 	apitest_param("leadId", "4");
 	apitest_fails(api_emails_send_sample, NULL, -API_ERR_LEAD_NOT_FOUND,
 	    NULL);
-	apitest_again();
-	apitest_req.path_ints[0] = 99;
+	next_missing();
 	apitest_param("emailAddress", "to@example.com");
 	apitest_fails(api_emails_send_sample, NULL, -API_ERR_NO_DATA,
 	    "99 Email not found");
