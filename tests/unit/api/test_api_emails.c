@@ -5,10 +5,13 @@
  * delete, duplicate, rename, rearrange and their refusals) and the
  * render paths (api_emails_full.c: Get Email Full Content as HTML and
  * text, for a lead, without a template; Send Sample Email; the rendered
- * version Emails v2 reads).  The email and template store, the snippet
- * and segmentation stores, the uses, the lead read and the outbox are
- * swapped at link time (Makefile.am); an edit runs the handler's change
- * on a canned draft and keeps what it wrote.
+ * version Emails v2 reads), the version changes (api_emails.c: approve
+ * with its header check, unapprove, discard, delete and the errors they
+ * answer) and Create and Clone Email's refusals (a name taken; a folder
+ * or template deleted while they ran).  The email and template store,
+ * the folders, the snippet and segmentation stores, the uses, the lead
+ * read and the outbox are swapped at link time (Makefile.am); an edit
+ * runs the handler's change on a canned draft and keeps what it wrote.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,16 +31,24 @@
 #include "err.h"
 #include "mail/outbox.h"
 #include "model/leadfield.h"
+#include "model/asset.h"
+#include "model/folder.h"
+#include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
+#include "repo/repo_folders.h"
 #include "repo/repo_leads.h"
 #include "repo/repo_segmentations.h"
 #include "repo/repo_snippets.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/config.h"
 
 #define EMAIL_ID	11
+
+/* The configuration an answer's url reads (no app_url). */
+static struct config app_cfg;
 #define TEMPLATE_ID	5
 
 static const char tpl_html[] =
@@ -71,6 +82,19 @@ static struct {
 	char	 text[1024];
 	bool	 html;
 	enum smtp_status status;
+	/* repo_email_change: what it was asked, what it answers. */
+	int		 changes;
+	enum asset_op	 op;
+	bool		 checked;	/* given a check */
+	bool		 no_subject;	/* the draft's subject is empty */
+	int		 change_err;
+	const char	*change_msg;
+	/* repo_email_insert and the place checks of Create and Clone. */
+	int		 inserts;
+	int		 insert_err;
+	int32_t		 clone_of;
+	int		 places;
+	int		 place_err_after;	/* from the nth check on; 0 */
 } store;
 
 static void
@@ -89,7 +113,14 @@ setup(void **state)
 	store.no_lead = false;
 	store.sends = 0;
 	store.status = SMTP_NO_RELAY;
+	store.changes = store.inserts = store.places = 0;
+	store.checked = store.no_subject = false;
+	store.change_err = store.insert_err = 0;
+	store.change_msg = NULL;
+	store.clone_of = 0;
+	store.place_err_after = 0;
 	apitest_setup(state);
+	apitest_app.cfg = &app_cfg;
 	apitest_req.path_ints[0] = EMAIL_ID;
 	apitest_req.path_params[0] = "11";
 	apitest_req.npath_params = 2;
@@ -122,6 +153,92 @@ int	__wrap_outbox_send(struct db *, const struct config *,
 int	__wrap_repo_leads_get_by_id(struct db *, struct arena *,
 	    const struct lead_field *const *, size_t, int64_t,
 	    struct lead_rows *);
+int	__wrap_repo_email_change(struct db *, int32_t, enum asset_op,
+	    repo_email_check_fn, char *);
+int	__wrap_repo_email_insert(struct db *, const struct repo_email_new *,
+	    int32_t *);
+int	__wrap_repo_etpl_get(struct db *, struct arena *, int32_t, bool,
+	    struct repo_etpl *);
+int	__wrap_repo_folders_place(struct db *, const struct folder_ref *,
+	    struct repo_place *);
+
+/*
+ * As the store: approve runs the handler's check on the draft (the
+ * email's headers, the subject emptied with no_subject) and refuses with
+ * its reason; else change_err with change_msg.
+ */
+int
+__wrap_repo_email_change(struct db *db, int32_t id, enum asset_op op,
+    repo_email_check_fn check, char *msg)
+{
+	struct repo_email draft;
+	struct arena a;
+	int r;
+
+	store.changes++;
+	store.op = op;
+	store.checked = check != NULL;
+	msg[0] = '\0';
+	if (store.change_msg != NULL)
+		(void)snprintf(msg, REPO_EMAIL_MSG_BYTES, "%s",
+		    store.change_msg);
+	if (store.change_err != 0 || check == NULL)
+		return store.change_err;
+	arena_init(&a);
+	r = __wrap_repo_email_get(db, &a, id, ASSET_ST_DRAFT, false, &draft);
+	if (r == 0) {
+		draft.hdr[EMAIL_HDR_REPLY_EMAIL].type = "Text";
+		draft.hdr[EMAIL_HDR_REPLY_EMAIL].value = "a@example.com";
+		if (store.no_subject)
+			draft.hdr[EMAIL_HDR_SUBJECT].value = " ";
+		if (check(&draft, msg) != 0)
+			r = -REPO_ERR_INVALID;
+	}
+	arena_clear(&a);
+	return r;
+}
+
+/* The new email is EMAIL_ID, or insert_err. */
+int
+__wrap_repo_email_insert(struct db *db, const struct repo_email_new *e,
+    int32_t *id)
+{
+	(void)db;
+	store.inserts++;
+	store.clone_of = e->clone_of;
+	*id = store.insert_err == 0 ? EMAIL_ID : 0;
+	return store.insert_err;
+}
+
+/* Template TEMPLATE_ID, the one there is. */
+int
+__wrap_repo_etpl_get(struct db *db, struct arena *a, int32_t id,
+    bool with_content, struct repo_etpl *out)
+{
+	(void)db;
+	(void)a;
+	(void)with_content;
+	memset(out, 0, sizeof(*out));
+	if (id != TEMPLATE_ID)
+		return -REPO_ERR_NOT_FOUND;
+	out->id = id;
+	out->name = "Basic";
+	return 0;
+}
+
+/* An email folder, gone from check place_err_after on. */
+int
+__wrap_repo_folders_place(struct db *db, const struct folder_ref *ref,
+    struct repo_place *out)
+{
+	(void)db;
+	memset(out, 0, sizeof(*out));
+	out->ref = *ref;
+	out->kind = FK_EMAIL;
+	store.places++;
+	return store.place_err_after != 0 &&
+	    store.places >= store.place_err_after ? -REPO_ERR_NOT_FOUND : 0;
+}
 
 int
 __wrap_repo_email_get(struct db *db, struct arena *a, int32_t id,
@@ -706,10 +823,137 @@ test_render_version(void **state)
 	assert_null(text);
 }
 
+/* The four version changes: the op each hands the store, the id back. */
+static void
+test_versions(void **state)
+{
+	static const enum asset_op ops[] = { ASSET_APPROVE, ASSET_UNAPPROVE,
+	    ASSET_DISCARD, ASSET_DELETE };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		apitest_again();
+		apitest_variant(ops[i]);
+		assert_int_equal(apitest_run(api_emails_change), 0);
+		assert_string_equal(apitest_result(), "[{\"id\":11}]");
+		assert_int_equal(store.op, ops[i]);
+		/* Only approving checks the draft. */
+		assert_int_equal(store.checked, ops[i] == ASSET_APPROVE);
+	}
+	assert_int_equal(store.changes, 4);
+}
+
+/* Approve refuses a draft without the headers a sent email needs. */
+static void
+test_approve_check(void **state)
+{
+	(void)state;
+	store.no_subject = true;
+	apitest_variant(ASSET_APPROVE);
+	apitest_fails(api_emails_change, NULL, -API_ERR_RULE,
+	    "Cannot approve email: Subject is empty");
+}
+
+/* A change's errors: 702 with the email's id, 709 with the reason. */
+static void
+test_version_errors(void **state)
+{
+	(void)state;
+	apitest_variant(ASSET_DELETE);
+	store.change_err = -REPO_ERR_NOT_FOUND;
+	apitest_fails(api_emails_change, NULL, -API_ERR_NO_DATA,
+	    "11 Email not found");
+	store.change_err = -REPO_ERR_INVALID;
+	store.change_msg = "Cannot delete email 11: it is in use";
+	apitest_fails(api_emails_change, NULL, -API_ERR_RULE,
+	    "Cannot delete email 11: it is in use");
+	store.change_err = -REPO_ERR_DEADLOCK;
+	store.change_msg = NULL;
+	assert_int_equal(apitest_run(api_emails_change),
+	    err_from_repo(-REPO_ERR_DEADLOCK));
+}
+
+/* Create Email's parameters: a name in folder 3, template TEMPLATE_ID. */
+static void
+create_params(void)
+{
+	apitest_param("name", "Welcome");
+	apitest_param("folder", "{\"id\":3,\"type\":\"Folder\"}");
+	apitest_param("template", "5");
+}
+
+/*
+ * Create Email: made and answered; a name taken; a folder or template
+ * deleted while it ran (-REPO_ERR_GONE), answered as a moment later.
+ */
+static void
+test_create(void **state)
+{
+	(void)state;
+	create_params();
+	assert_int_equal(apitest_run(api_emails_create), 0);
+	assert_non_null(strstr(items_text(), "\"name\":\"Welcome\""));
+	apitest_again();
+	create_params();
+	store.insert_err = -REPO_ERR_CONFLICT;
+	apitest_fails(api_emails_create, NULL, -API_ERR_RULE,
+	    "Email name 'Welcome' is already in use in this folder");
+	apitest_again();
+	create_params();
+	store.insert_err = -REPO_ERR_GONE;
+	apitest_fails(api_emails_create, NULL, -API_ERR_RULE,
+	    "The email's template was deleted while the request ran");
+	/* The folder was there for the check, gone at the insert. */
+	apitest_again();
+	create_params();
+	store.places = 0;
+	store.place_err_after = 2;
+	apitest_fails(api_emails_create, NULL, -API_ERR_NO_PARENT, NULL);
+	assert_int_equal(store.places, 2);
+	assert_int_equal(store.inserts, 4);
+}
+
+/* Clone Email's parameters: a name in folder 3. */
+static void
+clone_params(void)
+{
+	apitest_param("name", "Copy");
+	apitest_param("folder", "{\"id\":3,\"type\":\"Folder\"}");
+}
+
+/* Clone Email: a copy of the email, and the same refusals. */
+static void
+test_clone(void **state)
+{
+	(void)state;
+	clone_params();
+	assert_int_equal(apitest_run(api_emails_clone), 0);
+	assert_int_equal(store.clone_of, EMAIL_ID);
+	apitest_again();
+	clone_params();
+	store.insert_err = -REPO_ERR_GONE;
+	store.places = 0;
+	store.place_err_after = 2;
+	apitest_fails(api_emails_clone, NULL, -API_ERR_NO_PARENT, NULL);
+	next_missing();
+	clone_params();
+	apitest_fails(api_emails_clone, NULL, -API_ERR_NO_DATA,
+	    "99 Email not found");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_versions, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_approve_check, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_version_errors, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_module_add, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_module_change, setup,
