@@ -15,6 +15,8 @@
 #include "http/router.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
+#include "repo/repo.h"
+#include "repo/repo_email_templates.h"
 #include "util/arena.h"
 #include "util/xmalloc.h"
 
@@ -260,4 +262,20 @@ apitest_co_field(struct co_type *t, const char *name, int type, bool dedupe)
 		f->related_field = xstrdup("id");
 		f->key_type = CO_INTEGER;
 	}
+}
+
+/* See apitest.h. */
+int
+__wrap_repo_etpl_get(struct db *db, struct arena *a, int32_t id,
+    bool with_content, struct repo_etpl *out)
+{
+	(void)db;
+	(void)a;
+	(void)with_content;
+	memset(out, 0, sizeof(*out));
+	if (id != APITEST_TEMPLATE_ID)
+		return -REPO_ERR_NOT_FOUND;
+	out->id = id;
+	out->name = "Basic";
+	return 0;
 }

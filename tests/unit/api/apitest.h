@@ -98,4 +98,15 @@ struct co_type;
 void	apitest_co_field(struct co_type *t, const char *name, int type,
 	    bool dedupe);
 
+/*
+ * The email template store as the email handler tests link it
+ * (-Wl,--wrap=repo_etpl_get): template APITEST_TEMPLATE_ID, named
+ * "Basic", read without content; any other id is not found.
+ */
+#define APITEST_TEMPLATE_ID	5
+struct arena;
+struct repo_etpl;
+int	__wrap_repo_etpl_get(struct db *db, struct arena *a, int32_t id,
+	    bool with_content, struct repo_etpl *out);
+
 #endif

@@ -30,9 +30,9 @@
 #include "apitest.h"
 #include "err.h"
 #include "mail/outbox.h"
-#include "model/leadfield.h"
 #include "model/asset.h"
 #include "model/folder.h"
+#include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
@@ -49,7 +49,7 @@
 
 /* The configuration an answer's url reads (no app_url). */
 static struct config app_cfg;
-#define TEMPLATE_ID	5
+#define TEMPLATE_ID	APITEST_TEMPLATE_ID
 
 static const char tpl_html[] =
     "<html><head>"
@@ -157,8 +157,6 @@ int	__wrap_repo_email_change(struct db *, int32_t, enum asset_op,
 	    repo_email_check_fn, char *);
 int	__wrap_repo_email_insert(struct db *, const struct repo_email_new *,
 	    int32_t *);
-int	__wrap_repo_etpl_get(struct db *, struct arena *, int32_t, bool,
-	    struct repo_etpl *);
 int	__wrap_repo_folders_place(struct db *, const struct folder_ref *,
 	    struct repo_place *);
 
@@ -208,22 +206,6 @@ __wrap_repo_email_insert(struct db *db, const struct repo_email_new *e,
 	store.clone_of = e->clone_of;
 	*id = store.insert_err == 0 ? EMAIL_ID : 0;
 	return store.insert_err;
-}
-
-/* Template TEMPLATE_ID, the one there is. */
-int
-__wrap_repo_etpl_get(struct db *db, struct arena *a, int32_t id,
-    bool with_content, struct repo_etpl *out)
-{
-	(void)db;
-	(void)a;
-	(void)with_content;
-	memset(out, 0, sizeof(*out));
-	if (id != TEMPLATE_ID)
-		return -REPO_ERR_NOT_FOUND;
-	out->id = id;
-	out->name = "Basic";
-	return 0;
 }
 
 /* An email folder, gone from check place_err_after on. */
