@@ -58,7 +58,7 @@ enum repo_err {
 	REPO_OK = 0,
 	REPO_ERR_INTERNAL,	/* anything unexpected; logged where seen */
 	REPO_ERR_NOT_FOUND,
-	REPO_ERR_CONFLICT,	/* duplicate key; 1451: a row still referenced */
+	REPO_ERR_CONFLICT,	/* duplicate key; 1451: row referenced */
 	REPO_ERR_GONE,		/* 1452: a row the write refers to is gone */
 	REPO_ERR_INVALID,	/* value refused by the schema */
 	REPO_ERR_DEADLOCK,	/* 1213 / 1205: re-run the transaction */
