@@ -17,6 +17,7 @@
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
+#include "repo/repo_folders.h"
 #include "util/arena.h"
 #include "util/xmalloc.h"
 
@@ -25,6 +26,7 @@ struct req	apitest_req;
 struct call	apitest_call;
 struct resp	apitest_resp;
 struct apitest_catalog apitest_catalog;
+struct apitest_place apitest_place;
 
 /* The route of apitest_variant. */
 static struct route route;
@@ -41,6 +43,7 @@ apitest_setup(void **state)
 	memset(&apitest_call, 0, sizeof(apitest_call));
 	memset(&apitest_catalog, 0, sizeof(apitest_catalog));
 	apitest_catalog.version = 1;
+	memset(&apitest_place, 0, sizeof(apitest_place));
 	arena_init(&apitest_app.arena);
 	apitest_req.arena = &apitest_app.arena;
 	apitest_req.params = params;
@@ -278,4 +281,21 @@ __wrap_repo_etpl_get(struct db *db, struct arena *a, int32_t id,
 	out->id = id;
 	out->name = "Basic";
 	return 0;
+}
+
+/* See apitest.h. */
+int
+__wrap_repo_folders_place(struct db *db, const struct folder_ref *ref,
+    struct repo_place *out)
+{
+	(void)db;
+	apitest_place.calls++;
+	apitest_place.asked = ref->id;
+	memset(out, 0, sizeof(*out));
+	out->ref = *ref;
+	out->kind = (enum folder_kind)apitest_place.kind;
+	out->gen = 7;
+	return apitest_place.err_from == 0 ||
+	    apitest_place.calls >= apitest_place.err_from ?
+	    apitest_place.err : 0;
 }

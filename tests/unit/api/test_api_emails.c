@@ -36,7 +36,6 @@
 #include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
-#include "repo/repo_folders.h"
 #include "repo/repo_leads.h"
 #include "repo/repo_segmentations.h"
 #include "repo/repo_snippets.h"
@@ -89,12 +88,10 @@ static struct {
 	bool		 no_subject;	/* the draft's subject is empty */
 	int		 change_err;
 	const char	*change_msg;
-	/* repo_email_insert and the place checks of Create and Clone. */
+	/* repo_email_insert: what it was asked, what it answers. */
 	int		 inserts;
 	int		 insert_err;
 	int32_t		 clone_of;
-	int		 places;
-	int		 place_err_after;	/* from the nth check on; 0 */
 } store;
 
 static void
@@ -113,14 +110,14 @@ setup(void **state)
 	store.no_lead = false;
 	store.sends = 0;
 	store.status = SMTP_NO_RELAY;
-	store.changes = store.inserts = store.places = 0;
+	store.changes = store.inserts = 0;
 	store.checked = store.no_subject = false;
 	store.change_err = store.insert_err = 0;
 	store.change_msg = NULL;
 	store.clone_of = 0;
-	store.place_err_after = 0;
 	apitest_setup(state);
 	apitest_app.cfg = &app_cfg;
+	apitest_place.kind = FK_EMAIL;
 	apitest_req.path_ints[0] = EMAIL_ID;
 	apitest_req.path_params[0] = "11";
 	apitest_req.npath_params = 2;
@@ -157,8 +154,6 @@ int	__wrap_repo_email_change(struct db *, int32_t, enum asset_op,
 	    repo_email_check_fn, char *);
 int	__wrap_repo_email_insert(struct db *, const struct repo_email_new *,
 	    int32_t *);
-int	__wrap_repo_folders_place(struct db *, const struct folder_ref *,
-	    struct repo_place *);
 
 /*
  * As the store: approve runs the handler's check on the draft (the
@@ -206,20 +201,6 @@ __wrap_repo_email_insert(struct db *db, const struct repo_email_new *e,
 	store.clone_of = e->clone_of;
 	*id = store.insert_err == 0 ? EMAIL_ID : 0;
 	return store.insert_err;
-}
-
-/* An email folder, gone from check place_err_after on. */
-int
-__wrap_repo_folders_place(struct db *db, const struct folder_ref *ref,
-    struct repo_place *out)
-{
-	(void)db;
-	memset(out, 0, sizeof(*out));
-	out->ref = *ref;
-	out->kind = FK_EMAIL;
-	store.places++;
-	return store.place_err_after != 0 &&
-	    store.places >= store.place_err_after ? -REPO_ERR_NOT_FOUND : 0;
 }
 
 int
@@ -889,10 +870,11 @@ test_create(void **state)
 	/* The folder was there for the check, gone at the insert. */
 	apitest_again();
 	create_params();
-	store.places = 0;
-	store.place_err_after = 2;
+	apitest_place.calls = 0;
+	apitest_place.err = -REPO_ERR_NOT_FOUND;
+	apitest_place.err_from = 2;
 	apitest_fails(api_emails_create, NULL, -API_ERR_NO_PARENT, NULL);
-	assert_int_equal(store.places, 2);
+	assert_int_equal(apitest_place.calls, 2);
 	assert_int_equal(store.inserts, 4);
 }
 
@@ -915,8 +897,9 @@ test_clone(void **state)
 	apitest_again();
 	clone_params();
 	store.insert_err = -REPO_ERR_GONE;
-	store.places = 0;
-	store.place_err_after = 2;
+	apitest_place.calls = 0;
+	apitest_place.err = -REPO_ERR_NOT_FOUND;
+	apitest_place.err_from = 2;
 	apitest_fails(api_emails_clone, NULL, -API_ERR_NO_PARENT, NULL);
 	next_missing();
 	clone_params();
