@@ -93,7 +93,8 @@ api_asset_gone(struct call *c, struct resp *r, const struct folder_ref *ref,
 	if ((e = api_asset_place(c, r, ref, ak, &p)) != 0)
 		return e;
 	return api_common_fail(c, r, -API_ERR_RULE, "%s was deleted while "
-	    "the request ran", what);
+	    "the request ran", what != NULL ? what :
+	    "A record the request refers to");
 }
 
 /* See api_asset.h. */

@@ -128,6 +128,11 @@ test_gone(void **state)
 	    AK_EMAIL, "The email's template"), -API_ERR_RULE);
 	assert_string_equal(apitest_resp.err_msg, "The email's template was "
 	    "deleted while the request ran");
+	apitest_again();
+	assert_int_equal(api_asset_gone(&apitest_call, &apitest_resp, &ref,
+	    AK_EMAIL, NULL), -API_ERR_RULE);
+	assert_string_equal(apitest_resp.err_msg, "A record the request "
+	    "refers to was deleted while the request ran");
 }
 
 /* app_url (or http://localhost), "/#", code, id, tail; JSON as the envelope. */

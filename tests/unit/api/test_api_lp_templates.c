@@ -5,7 +5,8 @@
  * runs, the answer each gives) and the errors a change answers (702 with
  * the template's id, 709 with the store's reason, the store's code);
  * Update Content (the draft's new content as an edit, its refusals) and
- * Create's refusals (a name taken, a folder there is not).
+ * Create's refusals (a name taken, a folder there is not or deleted
+ * while it ran).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -210,13 +211,25 @@ test_create_refusals(void **state)
 	mock.insert_err = -REPO_ERR_CONFLICT;
 	apitest_fails(api_lp_templates_create, NULL, -API_ERR_RULE,
 	    "Landing page template name 'Home' is already in use");
+	/* The folder was there for the check, gone at the insert. */
+	apitest_again();
+	apitest_param("name", "Home");
+	apitest_param("folder", "{\"id\":4,\"type\":\"Folder\"}");
+	mock.insert_err = -REPO_ERR_GONE;
+	apitest_place.calls = 0;
+	apitest_place.err = -REPO_ERR_NOT_FOUND;
+	apitest_place.err_from = 2;
+	apitest_fails(api_lp_templates_create, NULL, -API_ERR_NO_PARENT,
+	    NULL);
+	assert_int_equal(apitest_place.calls, 2);
+	apitest_place.err_from = 0;
 	apitest_again();
 	apitest_param("name", "Home");
 	apitest_param("folder", "{\"id\":4,\"type\":\"Folder\"}");
 	apitest_place.err = -REPO_ERR_NOT_FOUND;
 	apitest_fails(api_lp_templates_create, NULL, -API_ERR_NO_PARENT,
 	    NULL);
-	assert_int_equal(mock.calls, 1);
+	assert_int_equal(mock.calls, 2);
 }
 
 int
