@@ -77,6 +77,8 @@ err_from_repo(int repo_err)
 		return 0;
 	case REPO_ERR_NOT_FOUND:
 		return -API_ERR_NO_DATA;
+	case REPO_ERR_GONE:
+		return -API_ERR_RULE;
 	case REPO_ERR_DEADLOCK:
 		return -API_ERR_TIMEOUT;
 	case REPO_ERR_CONN:

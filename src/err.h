@@ -58,7 +58,8 @@ enum repo_err {
 	REPO_OK = 0,
 	REPO_ERR_INTERNAL,	/* anything unexpected; logged where seen */
 	REPO_ERR_NOT_FOUND,
-	REPO_ERR_CONFLICT,	/* duplicate key */
+	REPO_ERR_CONFLICT,	/* duplicate key; 1451: row referenced */
+	REPO_ERR_GONE,		/* 1452: a row the write refers to is gone */
 	REPO_ERR_INVALID,	/* value refused by the schema */
 	REPO_ERR_DEADLOCK,	/* 1213 / 1205: re-run the transaction */
 	REPO_ERR_CONN,		/* 2006 / 2013: connection lost; outcome unknown */
@@ -81,8 +82,10 @@ const struct err_info *err_lookup(int err);
 
 /*
  * Maps a repo_err (positive or negative) to the negative api_err a
- * handler returns: NOT_FOUND is 702, a deadlock that outlived its retries
- * 604, a lost or unusable connection 608, anything else 611.
+ * handler returns: NOT_FOUND is 702, GONE (a row the write refers to was
+ * deleted) a 709 refusal that the handler may word, a deadlock that
+ * outlived its retries 604, a lost or unusable connection 608, anything
+ * else 611.
  */
 int	err_from_repo(int repo_err);
 

@@ -83,6 +83,21 @@ api_asset_place_param(struct call *c, struct resp *r, const char *text,
 }
 
 /* See api_asset.h. */
+int
+api_asset_gone(struct call *c, struct resp *r, const struct folder_ref *ref,
+    enum asset_kind ak, const char *what)
+{
+	struct repo_place p;
+	int e;
+
+	if ((e = api_asset_place(c, r, ref, ak, &p)) != 0)
+		return e;
+	return api_common_fail(c, r, -API_ERR_RULE, "%s was deleted while "
+	    "the request ran", what != NULL ? what :
+	    "A record the request refers to");
+}
+
+/* See api_asset.h. */
 enum asset_status
 api_asset_status(const struct vvalue *v)
 {

@@ -51,6 +51,18 @@ int	api_asset_place(struct call *c, struct resp *r,
 int	api_asset_place_param(struct call *c, struct resp *r, const char *text,
 	    enum asset_kind ak, struct repo_place *out);
 
+/*
+ * The answer to a write into place ref that named a row deleted while it
+ * ran (-REPO_ERR_GONE: a foreign key's parent, MariaDB 1452), as the
+ * write would be answered a moment later: the place checked again
+ * (api_asset_place: 710 when its folder or program is gone), else a 709
+ * saying that what (e.g. "The email's template"; NULL: "A record the
+ * request refers to") was deleted.
+ */
+int	api_asset_gone(struct call *c, struct resp *r,
+	    const struct folder_ref *ref, enum asset_kind ak,
+	    const char *what);
+
 /* The status parameter (absent: ASSET_ST_ANY). */
 enum asset_status	api_asset_status(const struct vvalue *v);
 

@@ -330,6 +330,9 @@ api_emails_create(struct call *c, struct resp *r)
 	e = repo_email_insert(c->app->db, &n, &id);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Email", n.name, true);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &n.place, AK_EMAIL,
+		    "The email's template");
 	if (e != 0)
 		return err_from_repo(e);
 	return answer_email(c, r, id, ASSET_ST_ANY);
@@ -374,6 +377,9 @@ api_emails_clone(struct call *c, struct resp *r)
 	e = repo_email_insert(c->app->db, &n, &nid);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Email", n.name, true);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &n.place, AK_EMAIL,
+		    "The email's template");
 	if (e != 0)
 		return api_emails_ctx_err(c, r, id, e, NULL);
 	return answer_email(c, r, nid, ASSET_ST_ANY);

@@ -118,6 +118,7 @@
 #include "api/api_asset.h"
 #include "api/api_common.h"
 #include "api/api_emails.h"
+#include "api/api_emails_ctx.h"
 #include "bounds.h"
 #include "call.h"
 #include "err.h"
@@ -721,6 +722,9 @@ api_emails2_create(struct call *c, struct resp *r)
 	err = repo_email_insert(c->app->db, &n, &id);
 	if (err == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Email", n.name, true);
+	if (err == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &n.place, AK_EMAIL,
+		    "The email's template");
 	if (err != 0)
 		return err_from_repo(err);
 	return answer(c, r, id, ASSET_ST_ANY);
@@ -889,54 +893,6 @@ api_emails2_filter(struct call *c, struct resp *r)
 
 /* ---- Update ----------------------------------------------------------- */
 
-/* What an Update changes in the draft. */
-struct email2_edit {
-	struct call		*c;
-	const struct email2_body *b;
-	bool			 reset;		/* the template's content */
-	bool			 linked;	/* the email has a template */
-};
-
-/* Applies an Update (or nothing, for create_draft) to the draft d. */
-static int
-apply_edit2(void *arg, struct repo_email_draft *d, char *msg)
-{
-	struct email2_edit *ed = arg;
-	struct json_object *doc;
-	char *text;
-	size_t h;
-
-	(void)msg;
-	if (ed->b == NULL)
-		return 0;
-	for (h = 0; h < EMAIL_HDR__MAX; h++)
-		if (ed->b->hdr[h] != NULL) {
-			d->hdr[h].type = "Text";
-			d->hdr[h].value = ed->b->hdr[h];
-		}
-	if (ed->reset) {
-		d->content = "";
-		d->content_len = 0;
-		return 0;
-	}
-	if (ed->linked || (ed->b->html == NULL && ed->b->text == NULL &&
-	    !ed->b->drop_text))
-		return 0;
-	if ((doc = email_doc_parse(d->content, d->content_len)) == NULL)
-		return -1;
-	if (ed->b->html != NULL)
-		email_doc_set_html(doc, ed->b->html);
-	if (ed->b->text != NULL || ed->b->drop_text)
-		email_doc_set_text(doc, ed->b->text);
-	text = email_doc_text_of(doc);
-	d->content = text != NULL ? arena_strdup(&ed->c->app->arena, text) :
-	    NULL;
-	d->content_len = d->content != NULL ? strlen(d->content) : 0;
-	free(text);
-	json_object_put(doc);
-	return d->content != NULL ? 0 : -1;
-}
-
 /* A repository error of a change of content id as the API answers it. */
 static int
 change_err(struct call *c, struct resp *r, const struct cid *id, int err,
@@ -954,7 +910,7 @@ api_emails2_update(struct call *c, struct resp *r)
 	struct email2_body b;
 	struct repo_email e;
 	struct repo_email_meta m;
-	struct email2_edit ed;
+	struct email_edit ed;
 	struct cid id;
 	char msg[REPO_EMAIL_MSG_BYTES];
 	bool content;
@@ -991,11 +947,21 @@ api_emails2_update(struct call *c, struct resp *r)
 	m.template_id = b.has_template ? b.template_id : 0;
 	memset(&ed, 0, sizeof(ed));
 	ed.c = c;
-	ed.b = &b;
+	ed.open_tracking_disabled = -1;
+	for (h = 0; h < EMAIL_HDR__MAX; h++)
+		if (b.hdr[h] != NULL) {
+			ed.hdr[h].type = "Text";
+			ed.hdr[h].value = b.hdr[h];
+		}
 	ed.reset = b.has_template;
-	ed.linked = e.template_id != 0 && !b.has_template;
+	/* The content of an email linked to a template stays. */
+	if (e.template_id == 0 || b.has_template) {
+		ed.full_html = b.html;
+		ed.set_text = b.text != NULL || b.drop_text;
+		ed.text = b.text;
+	}
 	err = repo_email_update(c->app->db, e.id, &m, e.template_id,
-	    content ? apply_edit2 : NULL, &ed, msg);
+	    content ? api_emails_ctx_apply : NULL, &ed, msg);
 	if (err == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Email", b.name, true);
 	if (err != 0)
@@ -1018,7 +984,7 @@ api_emails2_state(struct call *c, struct resp *r)
 	    ASSET_DISCARD, ASSET_EDIT };
 	struct json_object *body;
 	struct repo_email e;
-	struct email2_edit ed;
+	struct email_edit ed;
 	struct cid id;
 	const char *cid, *action;
 	char msg[REPO_EMAIL_MSG_BYTES];
@@ -1051,7 +1017,9 @@ api_emails2_state(struct call *c, struct resp *r)
 			    "Email %ld already has a draft", (long)e.id);
 		memset(&ed, 0, sizeof(ed));
 		ed.c = c;
-		err = repo_email_edit(c->app->db, e.id, apply_edit2, &ed, msg);
+		ed.open_tracking_disabled = -1;
+		err = repo_email_edit(c->app->db, e.id, api_emails_ctx_apply,
+		    &ed, msg);
 	} else
 		err = repo_email_change(c->app->db, e.id, ops[a],
 		    ops[a] == ASSET_APPROVE ? api_emails_approval_check : NULL,
@@ -1101,6 +1069,9 @@ api_emails2_clone(struct call *c, struct resp *r)
 	err = repo_email_insert(c->app->db, &n, &nid);
 	if (err == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Email", name, true);
+	if (err == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &n.place, AK_EMAIL,
+		    "The email's template");
 	if (err != 0)
 		return change_err(c, r, &id, err, "");
 	return answer(c, r, nid, ASSET_ST_ANY);

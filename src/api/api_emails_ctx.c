@@ -240,9 +240,9 @@ api_emails_ctx_query(struct call *c, struct resp *r, struct email_ctx *x)
 	return e;
 }
 
-/* repo_email_edit_fn: applies ed (arg) to the draft d. */
-static int
-apply_edit(void *arg, struct repo_email_draft *d, char *msg)
+/* See api_emails_ctx.h. */
+int
+api_emails_ctx_apply(void *arg, struct repo_email_draft *d, char *msg)
 {
 	struct email_edit *ed = arg;
 	struct json_object *doc;
@@ -255,8 +255,13 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 			d->hdr[h] = ed->hdr[h];
 	if (ed->open_tracking_disabled >= 0)
 		d->open_tracking_disabled = ed->open_tracking_disabled != 0;
+	if (ed->reset) {
+		d->content = "";
+		d->content_len = 0;
+		return 0;
+	}
 	if (ed->section == NULL && ed->var_name == NULL &&
-	    ed->modules == NULL && ed->full_html == NULL)
+	    ed->modules == NULL && ed->full_html == NULL && !ed->set_text)
 		return 0;
 	if ((doc = email_doc_parse(d->content, d->content_len)) == NULL)
 		return -1;
@@ -268,6 +273,8 @@ apply_edit(void *arg, struct repo_email_draft *d, char *msg)
 		    ed->var_value);
 	if (ed->full_html != NULL)
 		email_doc_set_html(doc, ed->full_html);
+	if (ed->set_text)
+		email_doc_set_text(doc, ed->text);
 	if (ed->modules != NULL) {
 		struct json_object *mods = email_doc_modules(doc, ed->o);
 
@@ -296,7 +303,7 @@ api_emails_ctx_edit(struct call *c, struct resp *r, int32_t id,
 	int e;
 
 	ed->c = c;
-	e = repo_email_edit(c->app->db, id, apply_edit, ed, msg);
+	e = repo_email_edit(c->app->db, id, api_emails_ctx_apply, ed, msg);
 	if (e == -REPO_ERR_INVALID && ed->code != 0 && msg[0] != '\0')
 		return api_common_fail(c, r, ed->code, "%s", msg);
 	if (e != 0)

@@ -103,7 +103,20 @@ struct email_edit {
 	struct json_object	*positions;	/* rearrange */
 	int			 code;	/* a refusal's api_err; 0: 709 */
 	const char		*full_html;	/* the whole HTML, or NULL */
+	bool			 set_text;	/* text: the text part */
+	const char		*text;		/* NULL: none (from the HTML) */
+	bool			 reset;		/* the content becomes the
+						   template's ("") */
 };
+
+/*
+ * repo_email_edit_fn: applies the edit ed (arg) to the draft d, headers
+ * first; with ed->reset the content becomes the template's, else the
+ * section, variable, HTML, text and module changes ed names are made in
+ * its content document.  Both email APIs' edits go through it.
+ */
+int	api_emails_ctx_apply(void *arg, struct repo_email_draft *d,
+	    char *msg);
 
 /*
  * Runs the edit ed on email id's draft (made from the approved version

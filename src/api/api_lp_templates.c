@@ -306,6 +306,8 @@ api_lp_templates_create(struct call *c, struct resp *r)
 	e = repo_lpt_insert(c->app->db, &t, &id);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, LPT_WHAT, t.name, false);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &place.ref, AK_LP_TEMPLATE, NULL);
 	if (e != 0)
 		return err_from_repo(e);
 	return answer_template(c, r, id, ASSET_ST_ANY);
@@ -346,6 +348,8 @@ api_lp_templates_clone(struct call *c, struct resp *r)
 	e = repo_lpt_insert(c->app->db, &t, &nid);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, LPT_WHAT, t.name, false);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &place.ref, AK_LP_TEMPLATE, NULL);
 	if (e != 0)
 		return mutation_err(c, r, id, e, NULL);
 	return answer_template(c, r, nid, ASSET_ST_ANY);

@@ -108,6 +108,8 @@
 #include "model/campaign.h"
 #include "model/folder.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_sc_activation.h"
+#include "repo/repo_sl_catalogue.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "util/buf.h"
@@ -736,6 +738,9 @@ insert(struct call *c, struct resp *r, const struct repo_sc_new *t)
 	e = repo_sc_insert(c->app->db, t, &id);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, SC_WHAT, t->name, false);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &t->place, AK_SMART_CAMPAIGN,
+		    NULL);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)

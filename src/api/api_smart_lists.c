@@ -95,6 +95,8 @@
 #include "model/folder.h"
 #include "model/smartlist.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_sl_catalogue.h"
+#include "repo/repo_sl_suggest.h"
 #include "repo/repo_smart_lists.h"
 #include "util/buf.h"
 
@@ -656,6 +658,8 @@ insert(struct call *c, struct resp *r, const struct repo_sl_new *t)
 	e = repo_sl_insert(c->app->db, t, &id);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, SL_WHAT, t->name, false);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &t->place, AK_SMART_LIST, NULL);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
 	if (e != 0)

@@ -498,6 +498,8 @@ classify(struct db *db, MYSQL_STMT *stmt, const char *where, bool logged)
 	case ER_DUP_ENTRY:
 	case ER_ROW_IS_REFERENCED_2:	/* 1451: a foreign key refuses */
 		return -REPO_ERR_CONFLICT;
+	case ER_NO_REFERENCED_ROW_2:	/* 1452: the key's parent is gone */
+		return -REPO_ERR_GONE;
 	case ER_LOCK_DEADLOCK:
 	case ER_LOCK_WAIT_TIMEOUT:
 		if (!logged)

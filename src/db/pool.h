@@ -124,7 +124,9 @@ int		 db_stmt_sql_err(const struct db *db);
  * repo_err, logging the library text with where.  Marks the connection
  * broken on connection errors so the next db_ensure() reconnects.  A
  * duplicate key (1062) and a row a foreign key still references (1451)
- * are -REPO_ERR_CONFLICT: the request conflicts with stored data.
+ * are -REPO_ERR_CONFLICT: the request conflicts with stored data.  A
+ * write naming a row a foreign key finds gone (1452: an insert into a
+ * folder a delete has just removed) is -REPO_ERR_GONE: a refusal.
  */
 int		 db_error(struct db *db, MYSQL_STMT *stmt, const char *where);
 /* Whether the connection was lost and awaits db_ensure(). */

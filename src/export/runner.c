@@ -68,6 +68,7 @@
 #include "model/cotype.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
+#include "repo/repo_bulk_export_stream.h"
 #include "repo/repo_co_types.h"
 #include "util/config.h"
 #include "util/log.h"

@@ -62,8 +62,11 @@ enum repo_id {
 	REPO_EMAIL_TEMPLATES,
 	REPO_SEGMENTATIONS,
 	REPO_SNIPPETS,
+	REPO_SL_CATALOGUE,
+	REPO_SL_SUGGEST,
 	REPO_SMART_LISTS,
 	REPO_SMART_CAMPAIGNS,
+	REPO_SC_ACTIVATION,
 	REPO_EMAILS,
 	REPO_RESET,
 	REPO_OUTBOX,
@@ -75,7 +78,7 @@ enum repo_id {
  * change only with the schema, read once per connection.
  */
 enum repo_cache {
-	REPO_CACHE_SL_CATALOGUE,	/* repo_smart_lists.c: rule types */
+	REPO_CACHE_SL_CATALOGUE,	/* repo_sl_catalogue.c: rule types */
 	REPO_CACHE_SC_CATALOGUE,	/* repo_smart_campaigns.c: flow steps */
 	REPO_CACHE__MAX
 };
@@ -100,8 +103,11 @@ extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;
 extern const struct db_stmt_set repo_snippets_sql;
+extern const struct db_stmt_set repo_sl_catalogue_sql;
+extern const struct db_stmt_set repo_sl_suggest_sql;
 extern const struct db_stmt_set repo_smart_lists_sql;
 extern const struct db_stmt_set repo_smart_campaigns_sql;
+extern const struct db_stmt_set repo_sc_activation_sql;
 extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;

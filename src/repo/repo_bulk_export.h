@@ -3,11 +3,12 @@
  *
  * The API side creates, enqueues, cancels and reads jobs; the runners
  * (src/export/runner.c) take Queued jobs through the two rows of
- * export_slot, renew their lease while they stream the records, and
- * finish, fail or give back their job.  Every write that moves a job
- * between states is conditional on the state it expects (and, for a
- * runner, on still owning its slot and its attempt), so a late runner, a
- * cancel and a take-over can race without a job ending in two states.
+ * export_slot, renew their lease while they stream the records
+ * (repo_bulk_export_stream.h), and finish, fail or give back their job.
+ * Every write that moves a job between states is conditional on the
+ * state it expects (and, for a runner, on still owning its slot and its
+ * attempt), so a late runner, a cancel and a take-over can race without
+ * a job ending in two states.
  * Transactions go through db_run_tx (1213 retried as a whole, docs/galera.md).
  *
  * Times are read as "YYYY-MM-DD HH:MM:SS.ffffff" text (EXPORT_TIME_LEN),
@@ -267,56 +268,5 @@ int	repo_bulk_export_file_gone(struct db *db, int64_t id);
  * Returns the count or a negative repo_err.
  */
 int	repo_bulk_export_purge(struct db *db, int max);
-
-/* ---- Streaming the records ------------------------------------------ */
-
-/* A column of an export: a record column and how to write it. */
-struct export_column {
-	const char	*name;		/* record column (checked API name) */
-	enum co_dtype	 type;
-};
-
-/* What to select. */
-struct export_select {
-	const char			*table;	/* "co_rec_<id>" */
-	const struct export_column	*cols;
-	size_t				 ncols;
-	enum export_filter		 filter;
-	const char			*start;	/* updatedAt range, inclusive */
-	const char			*end;
-	int32_t				 list_id;
-	const char			*link_field;
-	bool				 link_by_email;	/* lead email */
-};
-
-struct export_stream;
-
-/*
- * Runs the selection of sel on db, a connection of its own: rows are
- * fetched one at a time as they come (unbuffered), so the memory used
- * does not depend on the number of records.  Values come as text in the
- * API's form (datetimes "YYYY-MM-DDTHH:MM:SSZ", booleans true/false).
- * Returns 0 and an owned *out, or a negative repo_err.  Names in sel are
- * checked again ([A-Za-z0-9_] only) before they are put into the SQL.
- */
-int	repo_bulk_export_stream_open(struct db *db,
-	    const struct export_select *sel, struct export_stream **out);
-
-/*
- * The next row: vals[i] (NULL for NULL) and lens[i] for each column,
- * borrowed until the next call.  Returns 1 with a row, 0 at the end, or
- * a negative repo_err.
- */
-int	repo_bulk_export_stream_next(struct export_stream *s,
-	    const char *const **vals, const unsigned long **lens);
-
-/*
- * Ends the stream; NULL is fine.  Closing the statement of a stream not
- * read to its end makes the client library read (and drop) the rest of
- * the rows, so a caller that stops early closes the connection first
- * (db_close), which leaves the statement nothing to read: the runner
- * opens a connection per job and always does so.
- */
-void	repo_bulk_export_stream_close(struct export_stream *s);
 
 #endif

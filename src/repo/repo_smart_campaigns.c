@@ -8,6 +8,7 @@
  * reply text is kept on the campaign's row (repo_kept.h): every flow
  * change drops it and moves the revision on in its transaction, and a
  * read that had to render it keeps it unless the revision moved.
+ * Activation is repo_sc_activation.c's.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -26,6 +27,7 @@
 #include "repo/repo.h"
 #include "repo/repo_kept.h"
 #include "repo/repo_programs.h"
+#include "repo/repo_sl_catalogue.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "repo/repo_usage.h"
@@ -48,12 +50,9 @@ enum sc_stmt {
 	SC_STMT_COPY_ATTRS,
 	SC_STMT_UPDATE,
 	SC_STMT_LOCK,
-	SC_STMT_LOCK_LIST,
 	SC_STMT_DELETE,
-	SC_STMT_ACTIVE,
 	SC_STMT_TOUCH,
 	SC_STMT_EMAILS,
-	SC_STMT_EMAIL_LOCK,
 	SC_STMT_FLOW,
 	SC_STMT_TYPES,
 	SC_STMT_TYPE,
@@ -79,7 +78,6 @@ enum sc_stmt {
 	SC_STMT_RESOLVE_LIST,
 	SC_STMT_RESOLVE_PROGRAM,
 	SC_STMT_RESOLVE_CAMPAIGN,
-	SC_STMT_STATUS,
 	SC_STMT_COUNT_FOLDER,
 	SC_STMT__MAX
 };
@@ -200,16 +198,7 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "WHERE id = ?",
 	[SC_STMT_LOCK] =
 	    "SELECT is_active FROM smart_campaign WHERE id = ? FOR UPDATE",
-	/* The smart list of campaign ?, locked shared: its row, where a
-	 * rule change locks it (a column the index of campaign_id does not
-	 * hold, else only that index's entry would be locked). */
-	[SC_STMT_LOCK_LIST] =
-	    "SELECT trigger_count FROM smart_list WHERE campaign_id = ? "
-	    "LOCK IN SHARE MODE",
 	[SC_STMT_DELETE] = "DELETE FROM smart_campaign WHERE id = ?",
-	[SC_STMT_ACTIVE] =
-	    "UPDATE smart_campaign SET is_active = ?, updated_at = "
-	    "UTC_TIMESTAMP() WHERE id = ?",
 	/* A flow change: its time, and the kept text is dropped. */
 	[SC_STMT_TOUCH] =
 	    "UPDATE smart_campaign SET updated_at = UTC_TIMESTAMP(), "
@@ -218,11 +207,6 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_EMAILS] =
 	    "SELECT DISTINCT e.id " SC_VALUES_OF "JOIN email e ON "
 	    "e.id = a.value WHERE s.campaign_id = ? AND t.data_type = 'email'",
-	/* Email ?, locked, with whether it is approved. */
-	[SC_STMT_EMAIL_LOCK] =
-	    "SELECT EXISTS (SELECT 1 FROM email_version v WHERE "
-	    "v.email_id = e.id AND v.status = 'approved') FROM email e WHERE "
-	    "e.id = ? LOCK IN SHARE MODE",
 	/* The flow of campaign ?. */
 	[SC_STMT_FLOW] =
 	    "SELECT " SC_FLOW_COLS " FROM sc_flow_step s " SC_FLOW_JOINS
@@ -284,9 +268,6 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_RESOLVE_LIST] = SC_RESOLVE("static_list"),
 	[SC_STMT_RESOLVE_PROGRAM] = SC_RESOLVE("program"),
 	[SC_STMT_RESOLVE_CAMPAIGN] = SC_RESOLVE("smart_campaign"),
-	[SC_STMT_STATUS] =
-	    "SELECT COUNT(*) FROM program_status WHERE program_id = ? AND "
-	    "name = ?",
 	[SC_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM smart_campaign WHERE folder_id = ?",
 };
@@ -443,9 +424,9 @@ repo_sc_used_by(struct db *db, struct arena *a, int32_t id,
 	return select_many(db, a, SC_STMT_USED_BY, in, 10000, out, n);
 }
 
-/* Rewrites the email uses of campaign id: its flow's, while active. */
-static int
-usage_refresh(struct db *db, int32_t id, bool active)
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_usage_refresh(struct db *db, int32_t id, bool active)
 {
 	MYSQL_BIND in[1];
 	struct db_text_rows t;
@@ -544,9 +525,9 @@ repo_sc_insert(struct db *db, const struct repo_sc_new *t, int32_t *id)
 	return r;
 }
 
-/* Locks campaign id; *active its state.  -REPO_ERR_NOT_FOUND if none. */
-static int
-lock_campaign(struct db *db, int32_t id, bool *active)
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_lock(struct db *db, int32_t id, bool *active)
 {
 	MYSQL_BIND in[1];
 	int64_t v = 0;
@@ -574,7 +555,7 @@ sc_update_tx(struct db *db, void *arg)
 	bool active;
 	int r;
 
-	if ((r = lock_campaign(db, x->id, &active)) != 0)
+	if ((r = repo_sc_lock(db, x->id, &active)) != 0)
 		return r;
 	if (x->name != NULL) {
 		nl = strlen(x->name);
@@ -611,7 +592,7 @@ sc_delete_tx(struct db *db, void *arg)
 	bool active;
 	int r;
 
-	if ((r = lock_campaign(db, *id, &active)) != 0)
+	if ((r = repo_sc_lock(db, *id, &active)) != 0)
 		return r;
 	if (active)
 		return -REPO_ERR_INVALID;
@@ -631,257 +612,6 @@ repo_sc_delete(struct db *db, int32_t id)
 	return db_run_tx(db, sc_delete_tx, &id, false);
 }
 
-/* The rules of the smart list of campaign s (none when it has none). */
-static int
-snap_rules(struct db *db, struct arena *a, const struct repo_sc *s,
-    struct campaign_snapshot *snap)
-{
-	struct repo_sl sl;
-	int r;
-
-	if ((r = repo_sl_get(db, a, s->smart_list_id, true, &sl)) != 0)
-		return r == -REPO_ERR_NOT_FOUND ? 0 : r;
-	snap->rules = sl.rules;
-	snap->nrules = sl.nrules;
-	return 0;
-}
-
-/* Orders email references by id (0, the unresolved, first). */
-static int
-ref_by_id(const void *pa, const void *pb)
-{
-	const struct campaign_ref *const *x = pa, *const *y = pb;
-
-	return ((*x)->id > (*y)->id) - ((*x)->id < (*y)->id);
-}
-
-/*
- * Locks each email snap's references name (shared, by id: the order of
- * every activation) and reads whether it is approved; an email gone
- * since it was resolved names nothing.
- */
-static int
-snap_emails(struct db *db, struct arena *a, struct campaign_ref *refs,
-    size_t n)
-{
-	struct campaign_ref **emails;
-	MYSQL_BIND in[1];
-	size_t i, k = 0;
-	int64_t v;
-	int32_t id;
-	int r = 0;
-
-	if (n == 0)
-		return 0;
-	if ((emails = arena_zalloc(a, n * sizeof(*emails))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < n; i++)
-		if (strcmp(refs[i].data_type, "email") == 0 && refs[i].id != 0)
-			emails[k++] = &refs[i];
-	qsort(emails, k, sizeof(*emails), ref_by_id);
-	for (i = 0; r == 0 && i < k; i++) {
-		id = emails[i]->id;
-		v = 0;
-		bind_i32(&in[0], &id);
-		r = db_query_i64(db, stmt(db, SC_STMT_EMAIL_LOCK), in, &v,
-		    "repo_sc_activate");
-		if (r == -REPO_ERR_NOT_FOUND) {
-			emails[i]->id = 0;
-			r = 0;
-		}
-		emails[i]->approved = v != 0;
-	}
-	return r;
-}
-
-/* How many attribute values the choices of snap's flow have at most. */
-static size_t
-flow_nattrs(const struct campaign_snapshot *snap)
-{
-	size_t i, j, n = 0;
-
-	for (i = 0; i < snap->nsteps; i++)
-		for (j = 0; j < snap->steps[i].nchoices; j++)
-			n += snap->steps[i].choices[j].nattrs;
-	return n;
-}
-
-/*
- * What the values of snap's flow name: every distinct value of a
- * reference data type (model/campaign.h, campaign_ref_kind), resolved.
- */
-static int
-snap_refs(struct db *db, struct arena *a, struct campaign_snapshot *snap)
-{
-	const struct campaign_step *st;
-	const struct campaign_attr *k;
-	struct campaign_ref *refs;
-	size_t i, j, m, n = 0, max;
-	int r;
-
-	if ((max = flow_nattrs(snap)) == 0)
-		return 0;
-	if ((refs = arena_zalloc(a, max * sizeof(*refs))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	snap->refs = refs;
-	for (i = 0; i < snap->nsteps; i++) {
-		st = &snap->steps[i];
-		for (j = 0; j < st->nchoices; j++)
-			for (m = 0; m < st->choices[j].nattrs; m++) {
-				k = &st->choices[j].attrs[m];
-				if (k->value == NULL ||
-				    campaign_ref_kind(k->data_type) == NULL ||
-				    campaign_ref_find(snap, k->data_type,
-				    k->value) != NULL)
-					continue;
-				refs[n].data_type = k->data_type;
-				refs[n].value = k->value;
-				r = repo_sc_resolve(db, k->data_type, k->value,
-				    &refs[n].id);
-				if (r != 0 && r != -REPO_ERR_NOT_FOUND)
-					return r;
-				snap->nrefs = ++n;
-			}
-	}
-	return snap_emails(db, a, refs, n);
-}
-
-/*
- * Whether each program the flow's Change Program Status values are
- * checked against (campaign_status_program) has the status.
- */
-static int
-snap_statuses(struct db *db, struct arena *a, struct campaign_snapshot *snap)
-{
-	const struct campaign_choice *ch;
-	struct campaign_status *sts;
-	MYSQL_BIND in[2];
-	unsigned long len;
-	size_t i, j, m, n;
-	int64_t v;
-	int r = 0;
-
-	if ((n = flow_nattrs(snap)) == 0)
-		return 0;
-	if ((sts = arena_zalloc(a, n * sizeof(*sts))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	snap->statuses = sts;
-	for (i = 0; r == 0 && i < snap->nsteps; i++)
-		for (j = 0; r == 0 && j < snap->steps[i].nchoices; j++) {
-			ch = &snap->steps[i].choices[j];
-			for (m = 0; r == 0 && m < ch->nattrs; m++) {
-				struct campaign_status *st =
-				    &sts[snap->nstatuses];
-
-				if (ch->attrs[m].value == NULL ||
-				    strcmp(ch->attrs[m].data_type, "status") !=
-				    0 || (st->program_id =
-				    campaign_status_program(snap, ch)) == 0)
-					continue;
-				st->name = ch->attrs[m].value;
-				len = strlen(st->name);
-				v = 0;
-				bind_i32(&in[0], &st->program_id);
-				bind_str(&in[1], st->name, &len);
-				r = db_query_i64(db, stmt(db, SC_STMT_STATUS), in,
-				    &v, "repo_sc_activate");
-				st->exists = v > 0;
-				snap->nstatuses++;
-			}
-		}
-	return r;
-}
-
-/*
- * The snapshot of campaign id activation checks, read after the locks
- * (sc_activate_tx): strings and arrays in a.
- */
-static int
-snap_read(struct db *db, struct arena *a, int32_t id, bool active,
-    struct campaign_snapshot *snap)
-{
-	struct campaign_step *steps;
-	struct repo_sc s;
-	size_t n;
-	int r;
-
-	memset(snap, 0, sizeof(*snap));
-	if ((r = repo_sc_get(db, a, id, &s)) != 0 ||
-	    (r = repo_sc_flow(db, a, id, &steps, &n)) != 0)
-		return r;
-	snap->id = id;
-	snap->active = active;
-	snap->place = s.place;
-	snap->ntriggers = s.ntriggers;
-	snap->steps = steps;
-	snap->nsteps = n;
-	if ((r = snap_rules(db, a, &s, snap)) != 0 ||
-	    (r = snap_refs(db, a, snap)) != 0)
-		return r;
-	return snap_statuses(db, a, snap);
-}
-
-struct sc_active {
-	int32_t			 id;
-	bool			 active;
-	struct arena		*a;
-	struct campaign_refusal	*why;
-};
-
-static int
-sc_active_tx(struct db *db, void *arg)
-{
-	struct sc_active *x = arg;
-	struct campaign_snapshot snap;
-	MYSQL_BIND in[2];
-	int64_t list = 0;
-	int32_t v = x->active;
-	bool now;
-	int r;
-
-	if ((r = lock_campaign(db, x->id, &now)) != 0)
-		return r;
-	if (!x->active) {
-		if (!now)
-			return -REPO_ERR_INVALID;
-	} else {
-		bind_i32(&in[0], &x->id);
-		if ((r = db_query_i64(db, stmt(db, SC_STMT_LOCK_LIST), in,
-		    &list, "repo_sc_activate")) != 0 && r !=
-		    -REPO_ERR_NOT_FOUND)
-			return r;
-		if ((r = snap_read(db, x->a, x->id, now, &snap)) != 0)
-			return r;
-		if (!campaign_check_activation(&snap, x->why))
-			return -REPO_ERR_INVALID;
-	}
-	bind_i32(&in[0], &v);
-	bind_i32(&in[1], &x->id);
-	if ((r = db_exec(db, stmt(db, SC_STMT_ACTIVE), in,
-	    "repo_sc_activate")) != 0)
-		return r;
-	return usage_refresh(db, x->id, x->active);
-}
-
-/* See repo_smart_campaigns.h. */
-int
-repo_sc_activate(struct db *db, struct arena *a, int32_t id,
-    struct campaign_refusal *why)
-{
-	struct sc_active x = { id, true, a, why };
-
-	memset(why, 0, sizeof(*why));
-	return db_run_tx(db, sc_active_tx, &x, false);
-}
-
-/* See repo_smart_campaigns.h. */
-int
-repo_sc_deactivate(struct db *db, int32_t id)
-{
-	struct sc_active x = { id, false, NULL, NULL };
-
-	return db_run_tx(db, sc_active_tx, &x, false);
-}
 
 /* ---- Flows ------------------------------------------------------------ */
 
@@ -1492,7 +1222,7 @@ sc_change_tx(struct db *db, void *arg)
 	int r;
 
 	x->c->msg[0] = '\0';
-	if ((r = lock_campaign(db, x->id, &active)) != 0)
+	if ((r = repo_sc_lock(db, x->id, &active)) != 0)
 		return r;
 	switch (x->c->op) {
 	case SC_OP_ADD_STEP:
@@ -1517,7 +1247,7 @@ sc_change_tx(struct db *db, void *arg)
 		r = -REPO_ERR_INTERNAL;
 		break;
 	}
-	if (r != 0 || (r = usage_refresh(db, x->id, active)) != 0)
+	if (r != 0 || (r = repo_sc_usage_refresh(db, x->id, active)) != 0)
 		return r;
 	bind_i32(&in[0], &x->id);
 	return db_exec(db, stmt(db, SC_STMT_TOUCH), in, "repo_sc_change");

@@ -7,6 +7,7 @@
  * runs in one transaction holding the campaign's row lock; the emails an
  * active campaign's flow sends are its uses in asset_usage
  * (repo_usage.c), rewritten with every change of its flow or state.
+ * Activation, which writes a campaign's state, is repo_sc_activation.h's.
  */
 #ifndef MAUTO_REPO_REPO_SMART_CAMPAIGNS_H
 #define MAUTO_REPO_REPO_SMART_CAMPAIGNS_H
@@ -103,24 +104,19 @@ int	repo_sc_delete(struct db *db, int32_t id);
 int	repo_sc_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);
 
 /*
- * Activates campaign id when model/campaign.c's rules allow it
- * (campaign_check_activation).  In one transaction: locks the
- * campaign's row, then its smart list's (shared: a rule change waits,
- * and a rule change under way is waited for), reads the snapshot the
- * rules check (the campaign, its list's rules, its flow, what the flow's
- * values name, each email among them locked shared with whether it is
- * approved, and the program statuses the flow names), checks it, and
- * then marks the campaign active and makes the emails its flow sends its
- * uses: no rule, flow or approval change slips between the read and the
- * write.  0; -REPO_ERR_NOT_FOUND; -REPO_ERR_INVALID with *why (strings
- * in a, pointing into the snapshot read there); another repo_err.
+ * Inside the caller's transaction: locks campaign id's row (FOR UPDATE)
+ * and reads whether it is active into *active.  -REPO_ERR_NOT_FOUND
+ * when there is no such campaign.  Every change of a campaign, its flow
+ * or its state takes it first.
  */
-int	repo_sc_activate(struct db *db, struct arena *a, int32_t id,
-	    struct campaign_refusal *why);
+int	repo_sc_lock(struct db *db, int32_t id, bool *active);
 
-/* Deactivates campaign id: 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID
- * (it is not active) or another repo_err. */
-int	repo_sc_deactivate(struct db *db, int32_t id);
+/*
+ * Inside the caller's transaction: rewrites the email uses of campaign
+ * id in asset_usage, the emails its flow sends while active (none when
+ * not).
+ */
+int	repo_sc_usage_refresh(struct db *db, int32_t id, bool active);
 
 /* ---- Flows ------------------------------------------------------------ */
 

@@ -5,9 +5,8 @@
  * the list row (FOR UPDATE), reads the rule ids by position, changes
  * them and rewrites the custom logic through model/smartlist.c so that
  * its rule numbers follow, in one transaction re-run whole on deadlock.
- * Attribute rule types are the lead fields, read from lead_field.
+ * The rules are named from the catalogue (repo_sl_catalogue.c).
  */
-#include <assert.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,9 +23,9 @@
 #include "model/smartlist.h"
 #include "repo/repo.h"
 #include "repo/repo_kept.h"
+#include "repo/repo_sl_catalogue.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
-#include "util/buf.h"
 #include "util/text.h"
 
 enum sl_stmt {
@@ -38,18 +37,12 @@ enum sl_stmt {
 	SL_STMT_GET_KEPT_BY_NAME,
 	SL_STMT_KEEP,
 	SL_STMT_BROWSE,
-	SL_STMT_FIELD_NAME,
 	SL_STMT_COUNTS,
 	SL_STMT_INSERT,
 	SL_STMT_COPY_RULES,
 	SL_STMT_COPY_CONDS,
 	SL_STMT_DELETE,
 	SL_STMT_COUNT_FOLDER,
-	SL_STMT_TYPES,
-	SL_STMT_CONSTRAINTS,
-	SL_STMT_ATTR_TYPES,
-	SL_STMT_TYPE,
-	SL_STMT_ATTR_TYPE,
 	SL_STMT_LOCK,
 	SL_STMT_SHARE,
 	SL_STMT_RULE_IDS,
@@ -65,25 +58,14 @@ enum sl_stmt {
 	SL_STMT_COND_DELETE,
 	SL_STMT_COND_GET,
 	SL_STMT_CONSTRAINT,
-	SL_STMT_SUGGEST_FORM,
-	SL_STMT_SUGGEST_LIST,
-	SL_STMT_SUGGEST_PROGRAM,
-	SL_STMT_SUGGEST_FIELD,
-	SL_STMT_SUGGEST_EMAIL,
-	SL_STMT_SUGGEST_CAMPAIGN,
 	SL_STMT_DELETE_OWNED,
 	SL_STMT_RENAME_OWNED,
-	SL_STMT_CO_TYPES,
-	SL_STMT_CO_CONSTRAINTS,
 	SL_STMT_CO_SHARE,
 	SL_STMT_CO_CONSTRAINT,
 	SL_STMT_CO_USES,
 	SL_STMT_CO_USES_LOCK,
-	SL_STMT_CO_TABLE,
 	SL_STMT__MAX
 };
-
-static_assert(REPO_CACHE__MAX <= DB_CACHE_SLOTS, "a db_cache slot each");
 
 /* The columns of one list with its place's workspace, from SL_FROM. */
 #define SL_COLS \
@@ -128,21 +110,6 @@ static const size_t rules_order[] = { SL_NCOLS + 1, SL_NCOLS + 6 };
 	"'activity' AND r.rule_type_id = 100004 AND k.attribute_id = 1 AND " \
 	"k.vals LIKE '%\"Web Service API\"%')"
 
-/* A LIKE pattern for names starting with the parameter, as written. */
-#define SL_PREFIX \
-	"CONCAT(REPLACE(REPLACE(REPLACE(?, '!', '!!'), '%', '!%'), '_', " \
-	"'!_'), '%') ESCAPE '!'"
-
-/* The id of a custom object filter as SQL text (model/smartlist.h). */
-#define SL_STR_(x)	#x
-#define SL_STR(x)	SL_STR_(x)
-#define SL_CO_BASE	SL_STR(SL_CO_RULE_BASE)
-
-/* The operators of a lead field's attribute rule. */
-#define SL_ATTR_OPS \
-	"COALESCE((SELECT o.operators FROM sl_operator o WHERE " \
-	"o.data_type = f.data_type), 'is,is not')"
-
 static const char *const sql[SL_STMT__MAX] = {
 	[SL_STMT_GET] = "SELECT " SL_COLS SL_FROM "WHERE s.id = ?",
 	/* name_key: the name of a list no campaign owns. */
@@ -159,9 +126,6 @@ static const char *const sql[SL_STMT__MAX] = {
 	    REPO_KEPT_COLS("s.rules") SL_FROM REPO_KEPT_FROM
 	    "WHERE s.name_key = ?",
 	[SL_STMT_KEEP] = REPO_KEPT_UPDATE("smart_list", "rules"),
-	/* The name of an attribute rule type (a lead field). */
-	[SL_STMT_FIELD_NAME] =
-	    "SELECT display_name FROM lead_field WHERE attr_id = ?",
 	/* Written with every change of the list's rules, which also drops
 	 * the kept text. */
 	[SL_STMT_COUNTS] = "UPDATE smart_list l SET " SL_COUNTS ", "
@@ -203,21 +167,6 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "DELETE FROM smart_list WHERE id = ? AND campaign_id IS NULL",
 	[SL_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM smart_list WHERE folder_id = ?",
-	[SL_STMT_TYPES] =
-	    "SELECT id, name, is_filter, is_trigger FROM sl_rule_type "
-	    "ORDER BY id",
-	[SL_STMT_CONSTRAINTS] =
-	    "SELECT rule_type_id, id, name, data_type, is_primary, operators "
-	    "FROM sl_constraint ORDER BY rule_type_id, position",
-	[SL_STMT_ATTR_TYPES] =
-	    "SELECT f.attr_id, f.display_name, f.data_type, " SL_ATTR_OPS
-	    ", f.name FROM lead_field f ORDER BY f.attr_id",
-	[SL_STMT_TYPE] =
-	    "SELECT id, name, is_filter, is_trigger FROM sl_rule_type "
-	    "WHERE id = ?",
-	[SL_STMT_ATTR_TYPE] =
-	    "SELECT f.attr_id, f.display_name, f.data_type, " SL_ATTR_OPS
-	    ", f.name FROM lead_field f WHERE f.attr_id = ?",
 	[SL_STMT_LOCK] =
 	    "SELECT filter_match_type, COALESCE(custom_rule_logic, '') FROM "
 	    "smart_list WHERE id = ? FOR UPDATE",
@@ -263,48 +212,10 @@ static const char *const sql[SL_STMT__MAX] = {
 	[SL_STMT_CONSTRAINT] =
 	    "SELECT operators, is_primary FROM sl_constraint WHERE "
 	    "rule_type_id = ? AND id = ?",
-	/* Parameters: prefix twice, limit; the prefix is matched literally
-	 * (SL_PREFIX escapes LIKE's wildcards). */
-	[SL_STMT_SUGGEST_FORM] =
-	    "SELECT id, name, workspace FROM form WHERE (? IS NULL OR "
-	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
-	[SL_STMT_SUGGEST_LIST] =
-	    "SELECT id, name, workspace FROM static_list WHERE (? IS NULL OR "
-	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
-	[SL_STMT_SUGGEST_PROGRAM] =
-	    "SELECT id, name, workspace FROM program WHERE (? IS NULL OR "
-	    "name LIKE " SL_PREFIX ") ORDER BY name, id LIMIT ?",
-	[SL_STMT_SUGGEST_FIELD] =
-	    "SELECT attr_id, display_name, 'Default' FROM lead_field WHERE "
-	    "(? IS NULL OR display_name LIKE " SL_PREFIX ") "
-	    "ORDER BY display_name LIMIT ?",
-	[SL_STMT_SUGGEST_EMAIL] =
-	    "SELECT e.id, e.name, w.name FROM email e JOIN workspace w ON "
-	    "w.id = e.workspace_id WHERE (? IS NULL OR e.name LIKE "
-	    SL_PREFIX ") ORDER BY e.name, e.id LIMIT ?",
-	[SL_STMT_SUGGEST_CAMPAIGN] =
-	    "SELECT c.id, c.name, w.name FROM smart_campaign c JOIN workspace "
-	    "w ON w.id = c.workspace_id WHERE (? IS NULL OR c.name LIKE "
-	    SL_PREFIX ") ORDER BY c.name, c.id LIMIT ?",
 	[SL_STMT_DELETE_OWNED] =
 	    "DELETE FROM smart_list WHERE campaign_id = ?",
 	[SL_STMT_RENAME_OWNED] =
 	    "UPDATE smart_list SET name = ? WHERE campaign_id = ?",
-	/* The custom object filters: every approved type (NULL) or one,
-	 * as (id, name, filter, trigger, type API name). */
-	[SL_STMT_CO_TYPES] =
-	    "SELECT " SL_CO_BASE " + t.id, CONCAT('Has ', v.display_name), "
-	    "1, 0, t.api_name FROM co_type t JOIN co_type_version v ON "
-	    "v.type_id = t.id AND v.is_draft = 0 WHERE t.has_approved = 1 "
-	    "AND (? IS NULL OR t.id = ?) ORDER BY t.id",
-	/* Their constraints: the approved fields, the primary first, as
-	 * SL_STMT_CONSTRAINTS's columns and the field's API name. */
-	[SL_STMT_CO_CONSTRAINTS] =
-	    "SELECT " SL_CO_BASE " + r.type_id, r.id, f.display_name, "
-	    "f.data_type, r.is_primary, " SL_ATTR_OPS ", f.name "
-	    "FROM co_field_ref r JOIN co_field f ON f.type_id = r.type_id "
-	    "AND f.is_draft = 0 AND f.name = r.name WHERE (? IS NULL OR "
-	    "r.type_id = ?) ORDER BY r.type_id, r.is_primary DESC, f.pos",
 	/* A rule change naming a type holds it (Delete Custom Object Type
 	 * and approve lock it FOR UPDATE before they read its uses). */
 	[SL_STMT_CO_SHARE] =
@@ -312,8 +223,8 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "LOCK IN SHARE MODE",
 	/* Parameters: type id, constraint id. */
 	[SL_STMT_CO_CONSTRAINT] =
-	    "SELECT " SL_ATTR_OPS ", r.is_primary FROM co_field_ref r JOIN "
-	    "co_field f ON f.type_id = r.type_id AND f.is_draft = 0 AND "
+	    "SELECT " REPO_SL_ATTR_OPS ", r.is_primary FROM co_field_ref r "
+	    "JOIN co_field f ON f.type_id = r.type_id AND f.is_draft = 0 AND "
 	    "f.name = r.name WHERE r.type_id = ? AND r.id = ?",
 	/* The lists whose rules name type ? (twice: condition fields, rule
 	 * type), with the field each condition reads. */
@@ -324,7 +235,7 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "p.id = s.program_id LEFT JOIN smart_list_condition c ON "
 	    "c.rule_id = r.id LEFT JOIN co_field_ref cr ON "
 	    "cr.id = c.attribute_id AND cr.type_id = ? WHERE "
-	    "r.kind = 'activity' AND r.rule_type_id = ? + " SL_CO_BASE
+	    "r.kind = 'activity' AND r.rule_type_id = ? + " REPO_SL_CO_BASE
 	    " ORDER BY s.id, cr.name",
 	/* The same, locked, in the transaction of a type change. */
 	[SL_STMT_CO_USES_LOCK] =
@@ -332,11 +243,8 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "smart_list_rule r LEFT JOIN smart_list_condition c ON "
 	    "c.rule_id = r.id LEFT JOIN co_field_ref cr ON "
 	    "cr.id = c.attribute_id AND cr.type_id = ? WHERE "
-	    "r.kind = 'activity' AND r.rule_type_id = ? + " SL_CO_BASE
+	    "r.kind = 'activity' AND r.rule_type_id = ? + " REPO_SL_CO_BASE
 	    " LOCK IN SHARE MODE",
-	/* Whether type ?'s record table exists (Auto Suggest reads it). */
-	[SL_STMT_CO_TABLE] =
-	    "SELECT id FROM co_type WHERE id = ? AND table_ready = 1",
 };
 
 const struct db_stmt_set repo_smart_lists_sql = {
@@ -378,252 +286,7 @@ fill(const struct db_text_rows *t, size_t i, struct repo_sl *out)
 	out->campaign_id = (int32_t)db_text_i64(t, i, 10);
 }
 
-/* ---- The catalogue the connection keeps ------------------------------ */
-
-/* An activity rule type, or one of its constraints (type_id set). */
-struct sl_cat_entry {
-	int32_t		 type_id;	/* 0 for a rule type */
-	int32_t		 id;
-	const char	*name;
-	bool		 primary;
-	int		 position;	/* of a constraint in its type, from 1 */
-};
-
-/*
- * The activity rule types and their constraints as rows of sl_rule_type
- * and sl_constraint hold them: data of the migrations, which a running
- * service does not change, so a connection reads them once (and again
- * when a rule names an id it does not know).
- */
-struct sl_catalogue {
-	struct arena		 a;
-	struct sl_cat_entry	*e;
-	size_t			 n;
-};
-
-static void
-sl_catalogue_free(void *p)
-{
-	struct sl_catalogue *k = p;
-
-	if (k == NULL)
-		return;
-	arena_clear(&k->a);
-	free(k);
-}
-
-static int	all_rows(struct db *, struct arena *, enum sl_stmt, size_t,
-		    size_t, struct db_text_rows *);
-static int	co_types(struct db *, struct arena *, int32_t,
-		    struct repo_sl_rule_type **, size_t *);
-
-/* Reads the catalogue into the connection's cache; *out borrowed. */
-static int
-sl_catalogue_load(struct db *db, const struct sl_catalogue **out)
-{
-	struct sl_catalogue *k;
-	struct db_text_rows t, c;
-	size_t i, n = 0;
-	int32_t prev = 0;
-	int pos = 0, r;
-
-	*out = NULL;
-	if ((k = calloc(1, sizeof(*k))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	arena_init(&k->a);
-	if ((r = all_rows(db, &k->a, SL_STMT_TYPES, 4, 10000, &t)) != 0 ||
-	    (r = all_rows(db, &k->a, SL_STMT_CONSTRAINTS, 6, 100000,
-	    &c)) != 0 ||
-	    (k->e = arena_zalloc(&k->a, (t.count + c.count + 1) *
-	    sizeof(*k->e))) == NULL) {
-		sl_catalogue_free(k);
-		return r != 0 ? r : -REPO_ERR_INTERNAL;
-	}
-	for (i = 0; i < t.count; i++, n++) {
-		k->e[n].id = (int32_t)db_text_i64(&t, i, 0);
-		k->e[n].name = db_text_str(&t, i, 1);
-	}
-	/* Constraints come by type, then position. */
-	for (i = 0; i < c.count; i++, n++) {
-		k->e[n].type_id = (int32_t)db_text_i64(&c, i, 0);
-		pos = i > 0 && k->e[n].type_id == prev ? pos + 1 : 1;
-		prev = k->e[n].type_id;
-		k->e[n].id = (int32_t)db_text_i64(&c, i, 1);
-		k->e[n].name = db_text_str(&c, i, 2);
-		k->e[n].primary = db_text_i64(&c, i, 4) != 0;
-		k->e[n].position = pos;
-	}
-	k->n = n;
-	db_cache_set(db, REPO_CACHE_SL_CATALOGUE, k, sl_catalogue_free);
-	*out = k;
-	return 0;
-}
-
-/* Entry id of type type_id (0: the rule type id) in k, or NULL. */
-static const struct sl_cat_entry *
-sl_catalogue_find(const struct sl_catalogue *k, int32_t type_id, int32_t id)
-{
-	size_t i;
-
-	for (i = 0; k != NULL && i < k->n; i++)
-		if (k->e[i].type_id == type_id && k->e[i].id == id)
-			return &k->e[i];
-	return NULL;
-}
-
-/*
- * Entry id of type type_id (0: the rule type id) from the connection's
- * catalogue, read first when it has none or lacks the entry; *out is
- * NULL when the catalogue has no such entry.
- */
-static int
-sl_catalogue_entry(struct db *db, int32_t type_id, int32_t id,
-    const struct sl_cat_entry **out)
-{
-	const struct sl_catalogue *k = db_cache(db, REPO_CACHE_SL_CATALOGUE);
-	int r;
-
-	*out = sl_catalogue_find(k, type_id, id);
-	if (*out != NULL)
-		return 0;
-	if ((r = sl_catalogue_load(db, &k)) != 0)
-		return r;
-	*out = sl_catalogue_find(k, type_id, id);
-	return 0;
-}
-
-/* The display name of lead field attr_id ("" when there is none). */
-static int
-field_name(struct db *db, struct arena *a, int32_t attr_id, const char **out)
-{
-	MYSQL_BIND in[1];
-	struct db_text_rows t;
-	int r;
-
-	*out = "";
-	bind_i32(&in[0], &attr_id);
-	if ((r = db_select_text(db, stmt(db, SL_STMT_FIELD_NAME), in, a, 1, 1,
-	    "repo_sl_rule_name", &t)) != 0)
-		return r;
-	if (t.count == 1 && db_text_str(&t, 0, 0) != NULL)
-		*out = db_text_str(&t, 0, 0);
-	return 0;
-}
-
-/* See repo_smart_lists.h. */
-int
-repo_sl_rule_name(struct db *db, struct arena *a, bool activity, int32_t id,
-    const char **name)
-{
-	const struct sl_cat_entry *e;
-	int r;
-
-	struct repo_sl_rule_type *co;
-	size_t nco;
-
-	*name = "";
-	if (!activity)
-		return field_name(db, a, id, name);
-	/* A custom object filter follows its type, which changes at run
-	 * time: read, not kept. */
-	if (id > SL_CO_RULE_BASE) {
-		if ((r = co_types(db, a, id - SL_CO_RULE_BASE, &co, &nco)) != 0)
-			return r;
-		if (nco > 0)
-			*name = co[0].name;
-		return 0;
-	}
-	if ((r = sl_catalogue_entry(db, 0, id, &e)) != 0)
-		return r;
-	if (e != NULL && (*name = arena_strdup(a, e->name)) == NULL)
-		return -REPO_ERR_INTERNAL;
-	return 0;
-}
-
 /* ---- Reads ------------------------------------------------------------ */
-
-/* Condition order within a rule: the constraint's position, its id. */
-static bool
-cond_before(const struct smartlist_cond *x, int px, const struct smartlist_cond *y,
-    int py)
-{
-	return px < py || (px == py && x->attribute_id < y->attribute_id);
-}
-
-/*
- * Names the rule ru and its conditions and puts the conditions in the
- * order of their constraints.
- */
-static int
-name_rule(struct db *db, struct arena *a, struct smartlist_rule *ru)
-{
-	const struct sl_cat_entry *e;
-	struct repo_sl_rule_type *co = NULL;
-	struct smartlist_cond cd;
-	size_t i, j, k, nco = 0;
-	int *pos, p, r;
-
-	/* A custom object filter: its type and fields as they are now. */
-	if (ru->activity && ru->type_id > SL_CO_RULE_BASE) {
-		if ((r = co_types(db, a, ru->type_id - SL_CO_RULE_BASE, &co,
-		    &nco)) != 0)
-			return r;
-		ru->name = nco > 0 ? co[0].name : "";
-	} else if ((r = repo_sl_rule_name(db, a, ru->activity, ru->type_id,
-	    &ru->name)) != 0)
-		return r;
-	if ((pos = arena_zalloc(a, (ru->nconds + 1) * sizeof(*pos))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < ru->nconds; i++) {
-		struct smartlist_cond *c = &ru->conds[i];
-
-		c->primary = true;
-		pos[i] = 0;
-		c->name = "";
-		if (!ru->activity) {
-			if (c->attribute_id == ru->type_id)
-				c->name = ru->name;
-			else if ((r = field_name(db, a, c->attribute_id,
-			    &c->name)) != 0)
-				return r;
-			continue;
-		}
-		if (co != NULL) {
-			/* The primary constraint comes first, then the
-			 * fields in their order. */
-			for (k = 0; nco > 0 && k < co[0].ncons; k++)
-				if (co[0].cons[k].id == c->attribute_id) {
-					c->name = co[0].cons[k].name;
-					c->primary = co[0].cons[k].primary;
-					pos[i] = (int)k + 1;
-				}
-			continue;
-		}
-		if ((r = sl_catalogue_entry(db, ru->type_id, c->attribute_id,
-		    &e)) != 0)
-			return r;
-		if (e != NULL) {
-			/* A copy: a later miss reloads the catalogue. */
-			if ((c->name = arena_strdup(a, e->name)) == NULL)
-				return -REPO_ERR_INTERNAL;
-			c->primary = e->primary;
-			pos[i] = e->position;
-		}
-	}
-	/* Insertion sort: stable, and a rule has a few conditions. */
-	for (i = 1; i < ru->nconds; i++) {
-		cd = ru->conds[i];
-		p = pos[i];
-		for (j = i; j > 0 && cond_before(&cd, p, &ru->conds[j - 1],
-		    pos[j - 1]); j--) {
-			ru->conds[j] = ru->conds[j - 1];
-			pos[j] = pos[j - 1];
-		}
-		ru->conds[j] = cd;
-		pos[j] = p;
-	}
-	return 0;
-}
 
 /* The rules of list out from the rows of t (SL_COLS, SL_RULE_COLS). */
 static int
@@ -678,7 +341,7 @@ rules_of(struct db *db, struct arena *a, struct db_text_rows *t,
 		cd->values_json = db_text_str(t, k, o + 8);
 	}
 	for (k = 0; k < n; k++)
-		if ((r = name_rule(db, a, &rules[k])) != 0)
+		if ((r = repo_sl_name_rule(db, a, &rules[k])) != 0)
 			return r;
 	out->rules = rules;
 	out->nrules = n;
@@ -988,200 +651,6 @@ repo_sl_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
 	bind_i32(&in[0], &folder_id);
 	return db_query_i64(db, stmt(db, SL_STMT_COUNT_FOLDER), in, n,
 	    "repo_sl_count_in_folder");
-}
-
-/* ---- The catalogue ---------------------------------------------------- */
-
-/*
- * An attribute rule type from row i of t (id, name, data type, ops, the
- * lead field's name).
- */
-static int
-attr_type(struct arena *a, const struct db_text_rows *t, size_t i,
-    struct repo_sl_rule_type *out)
-{
-	struct repo_sl_constraint *k;
-
-	memset(out, 0, sizeof(*out));
-	out->id = (int32_t)db_text_i64(t, i, 0);
-	out->name = db_text_str(t, i, 1);
-	out->is_filter = true;
-	if ((k = arena_zalloc(a, sizeof(*k))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	k->id = out->id;
-	k->name = out->name;
-	k->data_type = db_text_str(t, i, 2);
-	k->primary = true;
-	k->operators = db_text_str(t, i, 3);
-	k->field = db_text_str(t, i, 4);
-	out->cons = k;
-	out->ncons = 1;
-	return 0;
-}
-
-/* An activity rule type from row i of t (id, name, filter, trigger). */
-static void
-activity_type(const struct db_text_rows *t, size_t i,
-    struct repo_sl_rule_type *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->id = (int32_t)db_text_i64(t, i, 0);
-	out->name = db_text_str(t, i, 1);
-	out->activity = true;
-	out->is_filter = db_text_i64(t, i, 2) != 0;
-	out->is_trigger = db_text_i64(t, i, 3) != 0;
-}
-
-/* The constraints of the activity types (k rows) into types (n). */
-static int
-attach_constraints(struct arena *a, const struct db_text_rows *k,
-    struct repo_sl_rule_type *types, size_t n)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		size_t m = 0;
-
-		for (j = 0; j < k->count; j++)
-			if (db_text_i64(k, j, 0) == types[i].id)
-				m++;
-		if (m == 0)
-			continue;
-		if ((types[i].cons = arena_zalloc(a, m *
-		    sizeof(*types[i].cons))) == NULL)
-			return -REPO_ERR_INTERNAL;
-		for (j = 0; j < k->count; j++) {
-			struct repo_sl_constraint *c;
-
-			if (db_text_i64(k, j, 0) != types[i].id)
-				continue;
-			c = &types[i].cons[types[i].ncons++];
-			c->id = (int32_t)db_text_i64(k, j, 1);
-			c->name = db_text_str(k, j, 2);
-			c->data_type = db_text_str(k, j, 3);
-			c->primary = db_text_i64(k, j, 4) != 0;
-			c->operators = db_text_str(k, j, 5);
-			c->field = k->ncol > 6 ? db_text_str(k, j, 6) : NULL;
-		}
-	}
-	return 0;
-}
-
-/* Every row of the parameterless statement s, up to max, into *t. */
-static int
-all_rows(struct db *db, struct arena *a, enum sl_stmt s, size_t ncol,
-    size_t max, struct db_text_rows *t)
-{
-	return db_select_text(db, stmt(db, s), NULL, a, ncol, max,
-	    "repo_sl_rule_types", t);
-}
-
-/*
- * The custom object filters, of every approved type (co_id 0) or of type
- * co_id, with their constraints, into *out (n of them, in the arena).
- */
-static int
-co_types(struct db *db, struct arena *a, int32_t co_id,
-    struct repo_sl_rule_type **out, size_t *n)
-{
-	MYSQL_BIND in[2];
-	struct db_text_rows t, k;
-	struct repo_sl_rule_type *types;
-	size_t i;
-	int r;
-
-	*out = NULL;
-	*n = 0;
-	bind_i32_twice(&in[0], co_id != 0, &co_id);
-	if ((r = db_select_text(db, stmt(db, SL_STMT_CO_TYPES), in, a, 5,
-	    10000, "repo_sl_rule_types", &t)) != 0 ||
-	    (r = db_select_text(db, stmt(db, SL_STMT_CO_CONSTRAINTS), in, a,
-	    7, 100000, "repo_sl_rule_types", &k)) != 0)
-		return r;
-	if ((types = arena_zalloc(a, (t.count + 1) * sizeof(*types))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < t.count; i++) {
-		activity_type(&t, i, &types[i]);
-		types[i].co_type_id = types[i].id - SL_CO_RULE_BASE;
-		types[i].co_api_name = db_text_str(&t, i, 4);
-	}
-	if ((r = attach_constraints(a, &k, types, t.count)) != 0)
-		return r;
-	*out = types;
-	*n = t.count;
-	return 0;
-}
-
-/* See repo_smart_lists.h. */
-int
-repo_sl_rule_types(struct db *db, struct arena *a,
-    struct repo_sl_rule_type **out, size_t *n)
-{
-	struct db_text_rows t, k, f;
-	struct repo_sl_rule_type *types, *co;
-	size_t i, nco;
-	int r;
-
-	*out = NULL;
-	*n = 0;
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = all_rows(db, a, SL_STMT_TYPES, 4, 10000, &t)) != 0 ||
-	    (r = all_rows(db, a, SL_STMT_CONSTRAINTS, 6, 100000, &k)) != 0 ||
-	    (r = co_types(db, a, 0, &co, &nco)) != 0 ||
-	    (r = all_rows(db, a, SL_STMT_ATTR_TYPES, 5, 100000, &f)) != 0)
-		return r;
-	if ((types = arena_zalloc(a, (t.count + nco + f.count + 1) *
-	    sizeof(*types))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < t.count; i++)
-		activity_type(&t, i, &types[i]);
-	if ((r = attach_constraints(a, &k, types, t.count)) != 0)
-		return r;
-	for (i = 0; i < nco; i++)
-		types[t.count + i] = co[i];
-	for (i = 0; i < f.count; i++)
-		if ((r = attr_type(a, &f, i, &types[t.count + nco + i])) != 0)
-			return r;
-	*out = types;
-	*n = t.count + nco + f.count;
-	return 0;
-}
-
-/* See repo_smart_lists.h. */
-int
-repo_sl_rule_type(struct db *db, struct arena *a, bool activity, int32_t id,
-    struct repo_sl_rule_type *out)
-{
-	MYSQL_BIND in[1];
-	struct db_text_rows t, k;
-	enum sl_stmt s = activity ? SL_STMT_TYPE : SL_STMT_ATTR_TYPE;
-	struct repo_sl_rule_type *co;
-	size_t nco;
-	int r;
-
-	if (activity && id > SL_CO_RULE_BASE) {
-		if ((r = db_ensure(db)) != 0 ||
-		    (r = co_types(db, a, id - SL_CO_RULE_BASE, &co,
-		    &nco)) != 0)
-			return r;
-		if (nco == 0)
-			return -REPO_ERR_NOT_FOUND;
-		*out = co[0];
-		return 0;
-	}
-	bind_i32(&in[0], &id);
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_select_text(db, stmt(db, s), in, a, activity ? 4 : 5,
-	    1, "repo_sl_rule_type", &t)) != 0)
-		return r;
-	if (t.count == 0)
-		return -REPO_ERR_NOT_FOUND;
-	if (!activity)
-		return attr_type(a, &t, 0, out);
-	activity_type(&t, 0, out);
-	if ((r = all_rows(db, a, SL_STMT_CONSTRAINTS, 6, 100000, &k)) != 0)
-		return r;
-	return attach_constraints(a, &k, out, 1);
 }
 
 /* ---- Rule changes ----------------------------------------------------- */
@@ -1638,185 +1107,6 @@ repo_sl_change(struct db *db, int32_t id, struct repo_sl_change *c)
 	arena_clear(&a);
 	free(x);
 	return r;
-}
-
-/* ---- Auto-suggest ----------------------------------------------------- */
-
-/* See repo_smart_lists.h. */
-int
-repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
-    const char *prefix, int limit, struct repo_sl_suggestion **out,
-    size_t *n)
-{
-	struct db_text_rows t;
-	struct repo_sl_suggestion *items;
-	MYSQL_BIND in[3];
-	unsigned long pl = 0;
-	int32_t lim = limit;
-	enum sl_stmt s;
-	size_t i;
-	int r;
-
-	*out = NULL;
-	*n = 0;
-	if (strcmp(data_type, "form") == 0)
-		s = SL_STMT_SUGGEST_FORM;
-	else if (strcmp(data_type, "list") == 0)
-		s = SL_STMT_SUGGEST_LIST;
-	else if (strcmp(data_type, "program") == 0)
-		s = SL_STMT_SUGGEST_PROGRAM;
-	else if (strcmp(data_type, "field") == 0)
-		s = SL_STMT_SUGGEST_FIELD;
-	else if (strcmp(data_type, "email") == 0)
-		s = SL_STMT_SUGGEST_EMAIL;
-	else if (strcmp(data_type, "campaign") == 0)
-		s = SL_STMT_SUGGEST_CAMPAIGN;
-	else
-		return 0;
-	bind_str_twice(&in[0], prefix, &pl);
-	bind_i32(&in[2], &lim);
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_select_text(db, stmt(db, s), in, a, 3,
-	    (size_t)limit, "repo_sl_suggest", &t)) != 0)
-		return r;
-	if (t.count == 0)
-		return 0;
-	if ((items = arena_zalloc(a, t.count * sizeof(*items))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < t.count; i++) {
-		items[i].id = (int32_t)db_text_i64(&t, i, 0);
-		items[i].name = db_text_str(&t, i, 1);
-		items[i].workspace = db_text_str(&t, i, 2) != NULL ?
-		    db_text_str(&t, i, 2) : "Default";
-		items[i].workspace_id = 1;
-	}
-	*out = items;
-	*n = t.count;
-	return 0;
-}
-
-/* The data types whose values Auto Suggest answers (free text). */
-static const char *const text_types[] = {
-	"string", "text", "email", "phone", "url", "link", NULL
-};
-
-/* Whether a column name from the catalogue can be quoted as it is. */
-static bool
-ident_ok(const char *name)
-{
-	size_t i;
-
-	if (name == NULL || name[0] == '\0' || strlen(name) > 64)
-		return false;
-	for (i = 0; name[i] != '\0'; i++)
-		if (!((name[i] >= 'a' && name[i] <= 'z') ||
-		    (name[i] >= 'A' && name[i] <= 'Z') ||
-		    (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
-			return false;
-	return true;
-}
-
-/*
- * The table and column holding the values of constraint k of rule type
- * rt into table (tsize bytes) and *column; 0 when it has none (an
- * activity's constraint, a data type that is not free text, a record
- * table not made yet), 1 when found, or a negative repo_err.
- */
-static int
-values_column(struct db *db, struct arena *a,
-    const struct repo_sl_rule_type *rt, const struct repo_sl_constraint *k,
-    char *table, size_t tsize, const char **column)
-{
-	struct db_text_rows t;
-	MYSQL_BIND in[1];
-	int32_t co_id = rt->co_type_id;
-	size_t i;
-	int r;
-
-	for (i = 0; text_types[i] != NULL; i++)
-		if (k->data_type != NULL &&
-		    strcmp(k->data_type, text_types[i]) == 0)
-			break;
-	if (text_types[i] == NULL || !ident_ok(k->field))
-		return 0;
-	*column = k->field;
-	if (!rt->activity) {
-		snprintf(table, tsize, "lead");
-		return 1;
-	}
-	if (co_id == 0)
-		return 0;
-	bind_i32(&in[0], &co_id);
-	if ((r = db_select_text(db, stmt(db, SL_STMT_CO_TABLE), in, a, 1, 1,
-	    "repo_sl_suggest_values", &t)) != 0)
-		return r;
-	if (t.count == 0)
-		return 0;
-	snprintf(table, tsize, "co_rec_%ld", (long)co_id);
-	return 1;
-}
-
-/* See repo_smart_lists.h. */
-int
-repo_sl_suggest_values(struct db *db, struct arena *a,
-    const struct repo_sl_rule_type *rt, const struct repo_sl_constraint *k,
-    const char *prefix, int limit, struct repo_sl_suggestion **out,
-    size_t *n)
-{
-	struct db_text_rows t;
-	struct repo_sl_suggestion *items;
-	struct buf q;
-	MYSQL_BIND in[3];
-	MYSQL_STMT *st;
-	unsigned long pl = 0;
-	int32_t lim = limit;
-	char table[32];
-	const char *column = NULL;
-	size_t i;
-	int r;
-
-	*out = NULL;
-	*n = 0;
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = values_column(db, a, rt, k, table, sizeof(table),
-	    &column)) <= 0)
-		return r;
-	/*
-	 * The newest REPO_SL_SUGGEST_SCAN rows by primary key, whatever
-	 * indexes the column has: the cost is bounded on any table.  The
-	 * column's collation compares, LIKE included.
-	 */
-	buf_init(&q, 1024);
-	buf_printf(&q, "SELECT DISTINCT v FROM (SELECT `%s` AS v FROM `%s` "
-	    "ORDER BY `id` DESC LIMIT %d) w WHERE v <> '' AND ", column,
-	    table, REPO_SL_SUGGEST_SCAN);
-	buf_adds(&q, "(? IS NULL OR v LIKE " SL_PREFIX ") ORDER BY v LIMIT ?");
-	if (!buf_ok(&q)) {
-		buf_clear(&q);
-		return -REPO_ERR_INTERNAL;
-	}
-	bind_str_twice(&in[0], prefix, &pl);
-	bind_i32(&in[2], &lim);
-	st = db_stmt_sql(db, q.data, "repo_sl_suggest_values");
-	buf_clear(&q);
-	if (st == NULL)
-		return db_stmt_sql_err(db);
-	if ((r = db_select_text(db, st, in, a, 1, (size_t)limit,
-	    "repo_sl_suggest_values", &t)) != 0)
-		return r;
-	if (t.count == 0)
-		return 0;
-	if ((items = arena_zalloc(a, t.count * sizeof(*items))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < t.count; i++) {
-		items[i].id = (int32_t)(i + 1);
-		items[i].name = db_text_str(&t, i, 0);
-		items[i].workspace = "Default";
-		items[i].workspace_id = 1;
-	}
-	*out = items;
-	*n = t.count;
-	return 0;
 }
 
 /* ---- Uses of custom object types -------------------------------------- */

@@ -1,8 +1,7 @@
 /*
  * Smart lists (db/migrations/0014_smart_lists.sql): the only reader and
- * writer of smart_list, smart_list_rule and smart_list_condition, and the
- * reader of the rule type catalogue (sl_rule_type, sl_constraint,
- * sl_operator, and lead_field for the attribute rules).  Every change of
+ * writer of smart_list, smart_list_rule and smart_list_condition; the
+ * rule types their rules name are repo_sl_catalogue.h's.  Every change of
  * a list's rules runs in one transaction that holds the list's row lock,
  * so the rule positions and the custom logic that numbers them move
  * together; it also moves the list's rules_rev on and drops the JSON text
@@ -123,55 +122,6 @@ int	repo_sl_rename_owned(struct db *db, int32_t campaign_id,
 /* How many smart lists stand in folder folder_id (folder delete). */
 int	repo_sl_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);
 
-/* ---- The catalogue ---------------------------------------------------- */
-
-struct repo_sl_constraint {
-	int32_t		 id;
-	const char	*name;
-	const char	*data_type;
-	bool		 primary;
-	const char	*operators;	/* comma-separated, the default first */
-	const char	*field;		/* custom object filter: the field's
-					   API name; attribute rule: the
-					   lead field's (its lead column);
-					   else NULL */
-};
-
-struct repo_sl_rule_type {
-	int32_t				 id;
-	const char			*name;
-	bool				 activity;
-	bool				 is_filter;
-	bool				 is_trigger;
-	int32_t				 co_type_id;	/* custom object
-							   filter; else 0 */
-	const char			*co_api_name;	/* its type's */
-	struct repo_sl_constraint	*cons;
-	size_t				 ncons;
-};
-
-/*
- * Every rule type, activity ones first, each by id, then the custom
- * object filters (one per approved custom object type, activity-kind,
- * id SL_CO_RULE_BASE plus the type's id, its approved fields as
- * constraints), then the attribute ones.
- */
-int	repo_sl_rule_types(struct db *db, struct arena *a,
-	    struct repo_sl_rule_type **out, size_t *n);
-
-/*
- * The name of rule type id of a kind into *name ("" when there is none;
- * else a copy in a): activity types
- * from the catalogue the connection keeps, attribute types (lead
- * fields) as they are now.  0 or a negative repo_err.
- */
-int	repo_sl_rule_name(struct db *db, struct arena *a, bool activity,
-	    int32_t id, const char **name);
-
-/* Rule type id of a kind; -REPO_ERR_NOT_FOUND when there is none. */
-int	repo_sl_rule_type(struct db *db, struct arena *a, bool activity,
-	    int32_t id, struct repo_sl_rule_type *out);
-
 /* ---- Rule changes ----------------------------------------------------- */
 
 /* The longest message a rule change writes, with its terminator. */
@@ -250,43 +200,5 @@ struct repo_sl_co_use {
  */
 int	repo_sl_co_uses(struct db *db, struct arena *a, int32_t co_type_id,
 	    bool lock, struct repo_sl_co_use **out, size_t *n);
-
-/* ---- Auto-suggest ----------------------------------------------------- */
-
-struct repo_sl_suggestion {
-	int32_t		 id;
-	const char	*name;
-	const char	*workspace;
-	int32_t		 workspace_id;
-};
-
-/*
- * Up to limit values for a constraint of data type data_type (form,
- * list, program, field, email, campaign), whose names start with prefix (NULL: any).
- */
-int	repo_sl_suggest(struct db *db, struct arena *a, const char *data_type,
-	    const char *prefix, int limit, struct repo_sl_suggestion **out,
-	    size_t *n);
-
-/* The most rows of a table repo_sl_suggest_values reads. */
-#define REPO_SL_SUGGEST_SCAN	100000
-
-/*
- * Up to limit distinct values of free-text constraint k (data type
- * string, text, email, phone, url or link) of rule type rt, as read by
- * repo_sl_rule_type: the lead column of an attribute rule, the record
- * table column of a custom object filter's field.  Values are those that
- * start with prefix (NULL: any; LIKE's wildcards taken literally; case
- * as the column's collation compares), not NULL nor empty, sorted by
- * the column's collation, among the newest REPO_SL_SUGGEST_SCAN rows of
- * the table by id (the cost is bounded whether or not the column has an
- * index).  Each has its 1-based position as id, the value as name,
- * workspace "Default" (1).  No values (0, *n 0) for other constraints.
- * Returns 0 or a negative repo_err.
- */
-int	repo_sl_suggest_values(struct db *db, struct arena *a,
-	    const struct repo_sl_rule_type *rt,
-	    const struct repo_sl_constraint *k, const char *prefix,
-	    int limit, struct repo_sl_suggestion **out, size_t *n);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,4 +36,38 @@ itest_sql(struct db *db, const char *q)
 {
 	if (mysql_query(db_conn(db), q) != 0)
 		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+}
+
+void
+itest_sqlf(struct db *db, const char *fmt, ...)
+{
+	char q[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(q, sizeof(q), fmt, ap);
+	va_end(ap);
+	itest_sql(db, q);
+}
+
+int64_t
+itest_count(struct db *db, const char *fmt, ...)
+{
+	char q[1024];
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	va_list ap;
+	int64_t v = -1;
+
+	va_start(ap, fmt);
+	vsnprintf(q, sizeof(q), fmt, ap);
+	va_end(ap);
+	if (mysql_query(db_conn(db), q) != 0)
+		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
+	res = mysql_store_result(db_conn(db));
+	assert_non_null(res);
+	if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
+		v = strtoll(row[0], NULL, 10);
+	mysql_free_result(res);
+	return v;
 }

@@ -33,46 +33,6 @@ static struct config cfg;
 static struct db *db;
 static volatile sig_atomic_t no_stop, stop = 1;
 
-static void
-sql(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void
-sql(const char *fmt, ...)
-{
-	char q[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(q, sizeof(q), fmt, ap);
-	va_end(ap);
-	itest_sql(db, q);
-}
-
-static int64_t
-count(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int64_t
-count(const char *fmt, ...)
-{
-	char q[1024];
-	MYSQL_RES *res;
-	MYSQL_ROW row;
-	va_list ap;
-	int64_t v = -1;
-
-	va_start(ap, fmt);
-	vsnprintf(q, sizeof(q), fmt, ap);
-	va_end(ap);
-	if (mysql_query(db_conn(db), q) != 0)
-		fail_msg("%s: %s", q, mysql_error(db_conn(db)));
-	res = mysql_store_result(db_conn(db));
-	assert_non_null(res);
-	if ((row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
-		v = strtoll(row[0], NULL, 10);
-	mysql_free_result(res);
-	return v;
-}
-
 /* n activities of type for lead, dated days ago (and an hour). */
 static void
 add(int lead, int type, int days, int n)
@@ -80,18 +40,18 @@ add(int lead, int type, int days, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		sql("INSERT INTO activity (lead_id, activity_type_id, "
-		    "activity_date, attributes) VALUES (%d, %d, "
-		    "UTC_TIMESTAMP(3) - INTERVAL %d DAY - INTERVAL 1 HOUR, "
-		    "'{}')", PRUNE_LEAD + lead, type, days);
+		itest_sqlf(db, "INSERT INTO activity (lead_id, "
+		    "activity_type_id, activity_date, attributes) VALUES "
+		    "(%d, %d, UTC_TIMESTAMP(3) - INTERVAL %d DAY - INTERVAL 1 "
+		    "HOUR, '{}')", PRUNE_LEAD + lead, type, days);
 }
 
 /* This test's activities of lead. */
 static int64_t
 left(int lead)
 {
-	return count("SELECT COUNT(*) FROM activity WHERE lead_id = %d",
-	    PRUNE_LEAD + lead);
+	return itest_count(db, "SELECT COUNT(*) FROM activity WHERE "
+	    "lead_id = %d", PRUNE_LEAD + lead);
 }
 
 static int
@@ -113,7 +73,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	sql("DELETE FROM activity WHERE lead_id BETWEEN %d AND %d",
+	itest_sqlf(db, "DELETE FROM activity WHERE lead_id BETWEEN %d AND %d",
 	    PRUNE_LEAD, PRUNE_LEAD + 99);
 	/* The defaults (man/mautod.conf.5). */
 	cfg.activity_retention_days = 761;
@@ -128,13 +88,13 @@ static void
 test_classes(void **state)
 {
 	(void)state;
-	assert_int_equal(count("SELECT COUNT(*) FROM activity_type WHERE "
-	    "retention_class NOT IN ('activity', 'high-volume', 'deleted', "
-	    "'new-lead')"), 0);
-	assert_int_equal(count("SELECT GROUP_CONCAT(id ORDER BY id) + 0 FROM "
-	    "activity_type WHERE retention_class = 'deleted'"), 37);
-	assert_int_equal(count("SELECT COUNT(*) FROM activity_type WHERE "
-	    "retention_class = 'high-volume' AND id IN (13, 24)"), 2);
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM activity_type "
+	    "WHERE retention_class NOT IN ('activity', 'high-volume', "
+	    "'deleted', 'new-lead')"), 0);
+	assert_int_equal(itest_count(db, "SELECT GROUP_CONCAT(id ORDER BY id) "
+	    "+ 0 FROM activity_type WHERE retention_class = 'deleted'"), 37);
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM activity_type "
+	    "WHERE retention_class = 'high-volume' AND id IN (13, 24)"), 2);
 	assert_int_equal(activity_retention_days(&cfg, "deleted"), 14);
 	assert_int_equal(activity_retention_days(&cfg, "high-volume"), 90);
 	assert_int_equal(activity_retention_days(&cfg, "new-lead"), 0);

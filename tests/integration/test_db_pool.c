@@ -4,8 +4,9 @@
  * more often than the five runs it once had, and gives up when the
  * budget is spent; other errors are not run again; /metrics counts the
  * runs again and the givings up.  db_error's classification: a delete a
- * foreign key refuses (1451) is a conflict, not an internal error.  Needs MAUTO_TEST_DB_*; without them
- * it exits 77 (SKIP).
+ * foreign key refuses (1451) is a conflict and a write whose parent row
+ * is gone (1452) a refusal, not an internal error.  Needs
+ * MAUTO_TEST_DB_*; without them it exits 77 (SKIP).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -160,6 +161,18 @@ run_sql(const char *sql)
 		fail_msg("%s: %s", sql, mysql_error(c));
 }
 
+/* This test's own parent and child tables, made anew, empty. */
+static void
+fk_tables(void)
+{
+	run_sql("DROP TABLE IF EXISTS itest_fk_child, itest_fk_parent");
+	run_sql("CREATE TABLE itest_fk_parent (id INT PRIMARY KEY) "
+	    "ENGINE=InnoDB");
+	run_sql("CREATE TABLE itest_fk_child (id INT PRIMARY KEY, "
+	    "parent INT NOT NULL, FOREIGN KEY (parent) REFERENCES "
+	    "itest_fk_parent (id)) ENGINE=InnoDB");
+}
+
 /*
  * Deleting a row another row still points at (error 1451) is refused as
  * a conflict, the answer a duplicate key gets, not an internal error:
@@ -172,12 +185,7 @@ test_referenced_row_conflict(void **state)
 	MYSQL_STMT *st;
 
 	(void)state;
-	run_sql("DROP TABLE IF EXISTS itest_fk_child, itest_fk_parent");
-	run_sql("CREATE TABLE itest_fk_parent (id INT PRIMARY KEY) "
-	    "ENGINE=InnoDB");
-	run_sql("CREATE TABLE itest_fk_child (id INT PRIMARY KEY, "
-	    "parent INT NOT NULL, FOREIGN KEY (parent) REFERENCES "
-	    "itest_fk_parent (id)) ENGINE=InnoDB");
+	fk_tables();
 	run_sql("INSERT INTO itest_fk_parent VALUES (1)");
 	run_sql("INSERT INTO itest_fk_child VALUES (1, 1)");
 	st = db_stmt_sql(db, "DELETE FROM itest_fk_parent WHERE id = 1",
@@ -185,6 +193,28 @@ test_referenced_row_conflict(void **state)
 	assert_non_null(st);
 	assert_int_equal(db_exec(db, st, NULL, "test_referenced_row_conflict"),
 	    -REPO_ERR_CONFLICT);
+	assert_false(db_is_broken(db));
+	run_sql("DROP TABLE itest_fk_child, itest_fk_parent");
+}
+
+/*
+ * A row that names a parent no longer there (error 1452: an insert into
+ * a folder a delete has just removed) is refused as -REPO_ERR_GONE, which
+ * the handlers answer as a refusal, not an internal error.  The tables
+ * are this test's own.
+ */
+static void
+test_missing_parent_gone(void **state)
+{
+	MYSQL_STMT *st;
+
+	(void)state;
+	fk_tables();
+	st = db_stmt_sql(db, "INSERT INTO itest_fk_child VALUES (1, 1)",
+	    "test_missing_parent_gone");
+	assert_non_null(st);
+	assert_int_equal(db_exec(db, st, NULL, "test_missing_parent_gone"),
+	    -REPO_ERR_GONE);
 	assert_false(db_is_broken(db));
 	run_sql("DROP TABLE itest_fk_child, itest_fk_parent");
 }
@@ -197,6 +227,7 @@ main(void)
 		cmocka_unit_test(test_budget_spent),
 		cmocka_unit_test(test_other_error_once),
 		cmocka_unit_test(test_referenced_row_conflict),
+		cmocka_unit_test(test_missing_parent_gone),
 	};
 
 	if (itest_config(&cfg) != 0) {

@@ -28,6 +28,8 @@
 #include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_lp_templates.h"
+#include "repo/repo_sl_catalogue.h"
+#include "repo/repo_sl_suggest.h"
 #include "repo/repo_smart_lists.h"
 #include "repo/repo_usage.h"
 #include "util/arena.h"

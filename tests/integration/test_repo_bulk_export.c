@@ -36,6 +36,7 @@
 #include "model/cotype.h"
 #include "repo/repo.h"
 #include "repo/repo_bulk_export.h"
+#include "repo/repo_bulk_export_stream.h"
 #include "util/config.h"
 #include "itest.h"
 

@@ -15,6 +15,9 @@
 #include "http/router.h"
 #include "model/cotype.h"
 #include "model/leadfield.h"
+#include "repo/repo.h"
+#include "repo/repo_email_templates.h"
+#include "repo/repo_folders.h"
 #include "util/arena.h"
 #include "util/xmalloc.h"
 
@@ -23,6 +26,7 @@ struct req	apitest_req;
 struct call	apitest_call;
 struct resp	apitest_resp;
 struct apitest_catalog apitest_catalog;
+struct apitest_place apitest_place;
 
 /* The route of apitest_variant. */
 static struct route route;
@@ -39,6 +43,7 @@ apitest_setup(void **state)
 	memset(&apitest_call, 0, sizeof(apitest_call));
 	memset(&apitest_catalog, 0, sizeof(apitest_catalog));
 	apitest_catalog.version = 1;
+	memset(&apitest_place, 0, sizeof(apitest_place));
 	arena_init(&apitest_app.arena);
 	apitest_req.arena = &apitest_app.arena;
 	apitest_req.params = params;
@@ -260,4 +265,37 @@ apitest_co_field(struct co_type *t, const char *name, int type, bool dedupe)
 		f->related_field = xstrdup("id");
 		f->key_type = CO_INTEGER;
 	}
+}
+
+/* See apitest.h. */
+int
+__wrap_repo_etpl_get(struct db *db, struct arena *a, int32_t id,
+    bool with_content, struct repo_etpl *out)
+{
+	(void)db;
+	(void)a;
+	(void)with_content;
+	memset(out, 0, sizeof(*out));
+	if (id != APITEST_TEMPLATE_ID)
+		return -REPO_ERR_NOT_FOUND;
+	out->id = id;
+	out->name = "Basic";
+	return 0;
+}
+
+/* See apitest.h. */
+int
+__wrap_repo_folders_place(struct db *db, const struct folder_ref *ref,
+    struct repo_place *out)
+{
+	(void)db;
+	apitest_place.calls++;
+	apitest_place.asked = ref->id;
+	memset(out, 0, sizeof(*out));
+	out->ref = *ref;
+	out->kind = (enum folder_kind)apitest_place.kind;
+	out->gen = 7;
+	return apitest_place.err_from == 0 ||
+	    apitest_place.calls >= apitest_place.err_from ?
+	    apitest_place.err : 0;
 }

@@ -98,4 +98,36 @@ struct co_type;
 void	apitest_co_field(struct co_type *t, const char *name, int type,
 	    bool dedupe);
 
+/*
+ * The folders' places as the asset handler tests link them
+ * (-Wl,--wrap=repo_folders_place): every folder is of kind kind, at
+ * generation 7; the answer is err, from the err_from-th call on when
+ * err_from is not 0 (1: the first).  calls counts the calls, asked is
+ * the folder id of the last.  Reset by apitest_setup (all 0).
+ */
+struct apitest_place {
+	int		 kind;		/* enum folder_kind */
+	int		 err;
+	int		 err_from;
+	int		 calls;
+	int64_t		 asked;
+};
+extern struct apitest_place apitest_place;
+
+struct folder_ref;
+struct repo_place;
+int	__wrap_repo_folders_place(struct db *db, const struct folder_ref *ref,
+	    struct repo_place *out);
+
+/*
+ * The email template store as the email handler tests link it
+ * (-Wl,--wrap=repo_etpl_get): template APITEST_TEMPLATE_ID, named
+ * "Basic", read without content; any other id is not found.
+ */
+#define APITEST_TEMPLATE_ID	5
+struct arena;
+struct repo_etpl;
+int	__wrap_repo_etpl_get(struct db *db, struct arena *a, int32_t id,
+	    bool with_content, struct repo_etpl *out);
+
 #endif

@@ -1,6 +1,7 @@
 /*
  * The asset handlers' shared answers (src/api/api_asset.c): the one
- * name-taken check, the 702 message and the change-error mapper, the one
+ * name-taken check, the 702 message and the change-error mapper, the
+ * answer to a write whose parent row was deleted while it ran, the one
  * url builder of the hosted service's user interface, and the one browse
  * query.
  */
@@ -27,28 +28,6 @@
 
 static struct config cfg;
 
-/* The mocked place of a folder: its kind and generation, or an error. */
-static struct {
-	int			 err;
-	enum folder_kind	 kind;
-	int64_t			 asked;	/* the folder id */
-} place;
-
-int	__wrap_repo_folders_place(struct db *db,
-	    const struct folder_ref *ref, struct repo_place *out);
-
-int
-__wrap_repo_folders_place(struct db *db, const struct folder_ref *ref,
-    struct repo_place *out)
-{
-	(void)db;
-	place.asked = ref->id;
-	memset(out, 0, sizeof(*out));
-	out->ref = *ref;
-	out->kind = place.kind;
-	out->gen = 7;
-	return place.err;
-}
 static char app_url[] = "https://app.example.com";
 
 static int
@@ -56,7 +35,6 @@ setup(void **state)
 {
 	apitest_setup(state);
 	memset(&cfg, 0, sizeof(cfg));
-	memset(&place, 0, sizeof(place));
 	apitest_app.cfg = &cfg;
 	return 0;
 }
@@ -126,6 +104,37 @@ test_change_err(void **state)
 	    -REPO_ERR_CONFLICT, "m", "x"), err_from_repo(-REPO_ERR_CONFLICT));
 }
 
+/*
+ * A write that named a row deleted while it ran (-REPO_ERR_GONE, MariaDB
+ * 1452) is a refusal: 710 when the place is gone since (as a write a
+ * moment later would hear), else 709 naming what was deleted; never the
+ * 611 of an internal error.
+ */
+static void
+test_gone(void **state)
+{
+	struct folder_ref ref = { .type = FOLDER_T_FOLDER, .id = 41 };
+
+	(void)state;
+	assert_int_equal(err_from_repo(-REPO_ERR_GONE), -API_ERR_RULE);
+	apitest_place.err = -REPO_ERR_NOT_FOUND;
+	assert_int_equal(api_asset_gone(&apitest_call, &apitest_resp, &ref,
+	    AK_EMAIL, "The email's template"), -API_ERR_NO_PARENT);
+	assert_int_equal(apitest_place.asked, 41);
+	apitest_again();
+	apitest_place.err = 0;
+	apitest_place.kind = FK_EMAIL;
+	assert_int_equal(api_asset_gone(&apitest_call, &apitest_resp, &ref,
+	    AK_EMAIL, "The email's template"), -API_ERR_RULE);
+	assert_string_equal(apitest_resp.err_msg, "The email's template was "
+	    "deleted while the request ran");
+	apitest_again();
+	assert_int_equal(api_asset_gone(&apitest_call, &apitest_resp, &ref,
+	    AK_EMAIL, NULL), -API_ERR_RULE);
+	assert_string_equal(apitest_resp.err_msg, "A record the request "
+	    "refers to was deleted while the request ran");
+}
+
 /* app_url (or http://localhost), "/#", code, id, tail; JSON as the envelope. */
 static void
 test_url(void **state)
@@ -177,8 +186,8 @@ test_browse_query(void **state)
 	assert_int_equal(b.offset, 0);
 	assert_false(b.has_folder);
 	assert_int_equal(b.folder.id, 0);
-	assert_int_equal(place.asked, 0);
-	place.kind = FK_SMART_LIST;
+	assert_int_equal(apitest_place.asked, 0);
+	apitest_place.kind = FK_SMART_LIST;
 	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
 	    AK_SMART_LIST, &max, &off, &folder, &b), 0);
 	assert_int_equal(b.limit, 50);
@@ -187,16 +196,16 @@ test_browse_query(void **state)
 	assert_int_equal(b.folder.id, 12);
 	assert_int_equal(b.folder.type, FOLDER_T_FOLDER);
 	assert_int_equal(b.place.gen, 7);
-	assert_int_equal(place.asked, 12);
+	assert_int_equal(apitest_place.asked, 12);
 	/* The folder's answers: 1001, 710, 711. */
 	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
 	    AK_SMART_LIST, &none, &none, &bad, &b), -API_ERR_INVALID_VALUE);
 	apitest_again();
-	place.err = -REPO_ERR_NOT_FOUND;
+	apitest_place.err = -REPO_ERR_NOT_FOUND;
 	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
 	    AK_SMART_LIST, &none, &none, &folder, &b), -API_ERR_NO_PARENT);
-	place.err = 0;
-	place.kind = FK_EMAIL;
+	apitest_place.err = 0;
+	apitest_place.kind = FK_EMAIL;
 	assert_int_equal(api_asset_browse_query(&apitest_call, &apitest_resp,
 	    AK_SMART_LIST, &none, &none, &folder, &b), -API_ERR_FOLDER_TYPE);
 }
@@ -210,6 +219,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_not_found, setup,
 		    apitest_teardown),
 		cmocka_unit_test_setup_teardown(test_change_err, setup,
+		    apitest_teardown),
+		cmocka_unit_test_setup_teardown(test_gone, setup,
 		    apitest_teardown),
 		cmocka_unit_test_setup_teardown(test_url, setup,
 		    apitest_teardown),

@@ -5,10 +5,13 @@
  * delete, duplicate, rename, rearrange and their refusals) and the
  * render paths (api_emails_full.c: Get Email Full Content as HTML and
  * text, for a lead, without a template; Send Sample Email; the rendered
- * version Emails v2 reads).  The email and template store, the snippet
- * and segmentation stores, the uses, the lead read and the outbox are
- * swapped at link time (Makefile.am); an edit runs the handler's change
- * on a canned draft and keeps what it wrote.
+ * version Emails v2 reads), the version changes (api_emails.c: approve
+ * with its header check, unapprove, discard, delete and the errors they
+ * answer) and Create and Clone Email's refusals (a name taken; a folder
+ * or template deleted while they ran).  The email and template store,
+ * the folders, the snippet and segmentation stores, the uses, the lead
+ * read and the outbox are swapped at link time (Makefile.am); an edit
+ * runs the handler's change on a canned draft and keeps what it wrote.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,7 +30,10 @@
 #include "apitest.h"
 #include "err.h"
 #include "mail/outbox.h"
+#include "model/asset.h"
+#include "model/folder.h"
 #include "model/leadfield.h"
+#include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_leads.h"
@@ -36,9 +42,13 @@
 #include "repo/repo_usage.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/config.h"
 
 #define EMAIL_ID	11
-#define TEMPLATE_ID	5
+
+/* The configuration an answer's url reads (no app_url). */
+static struct config app_cfg;
+#define TEMPLATE_ID	APITEST_TEMPLATE_ID
 
 static const char tpl_html[] =
     "<html><head>"
@@ -71,6 +81,17 @@ static struct {
 	char	 text[1024];
 	bool	 html;
 	enum smtp_status status;
+	/* repo_email_change: what it was asked, what it answers. */
+	int		 changes;
+	enum asset_op	 op;
+	bool		 checked;	/* given a check */
+	bool		 no_subject;	/* the draft's subject is empty */
+	int		 change_err;
+	const char	*change_msg;
+	/* repo_email_insert: what it was asked, what it answers. */
+	int		 inserts;
+	int		 insert_err;
+	int32_t		 clone_of;
 } store;
 
 static void
@@ -89,7 +110,14 @@ setup(void **state)
 	store.no_lead = false;
 	store.sends = 0;
 	store.status = SMTP_NO_RELAY;
+	store.changes = store.inserts = 0;
+	store.checked = store.no_subject = false;
+	store.change_err = store.insert_err = 0;
+	store.change_msg = NULL;
+	store.clone_of = 0;
 	apitest_setup(state);
+	apitest_app.cfg = &app_cfg;
+	apitest_place.kind = FK_EMAIL;
 	apitest_req.path_ints[0] = EMAIL_ID;
 	apitest_req.path_params[0] = "11";
 	apitest_req.npath_params = 2;
@@ -122,6 +150,58 @@ int	__wrap_outbox_send(struct db *, const struct config *,
 int	__wrap_repo_leads_get_by_id(struct db *, struct arena *,
 	    const struct lead_field *const *, size_t, int64_t,
 	    struct lead_rows *);
+int	__wrap_repo_email_change(struct db *, int32_t, enum asset_op,
+	    repo_email_check_fn, char *);
+int	__wrap_repo_email_insert(struct db *, const struct repo_email_new *,
+	    int32_t *);
+
+/*
+ * As the store: approve runs the handler's check on the draft (the
+ * email's headers, the subject emptied with no_subject) and refuses with
+ * its reason; else change_err with change_msg.
+ */
+int
+__wrap_repo_email_change(struct db *db, int32_t id, enum asset_op op,
+    repo_email_check_fn check, char *msg)
+{
+	struct repo_email draft;
+	struct arena a;
+	int r;
+
+	store.changes++;
+	store.op = op;
+	store.checked = check != NULL;
+	msg[0] = '\0';
+	if (store.change_msg != NULL)
+		(void)snprintf(msg, REPO_EMAIL_MSG_BYTES, "%s",
+		    store.change_msg);
+	if (store.change_err != 0 || check == NULL)
+		return store.change_err;
+	arena_init(&a);
+	r = __wrap_repo_email_get(db, &a, id, ASSET_ST_DRAFT, false, &draft);
+	if (r == 0) {
+		draft.hdr[EMAIL_HDR_REPLY_EMAIL].type = "Text";
+		draft.hdr[EMAIL_HDR_REPLY_EMAIL].value = "a@example.com";
+		if (store.no_subject)
+			draft.hdr[EMAIL_HDR_SUBJECT].value = " ";
+		if (check(&draft, msg) != 0)
+			r = -REPO_ERR_INVALID;
+	}
+	arena_clear(&a);
+	return r;
+}
+
+/* The new email is EMAIL_ID, or insert_err. */
+int
+__wrap_repo_email_insert(struct db *db, const struct repo_email_new *e,
+    int32_t *id)
+{
+	(void)db;
+	store.inserts++;
+	store.clone_of = e->clone_of;
+	*id = store.insert_err == 0 ? EMAIL_ID : 0;
+	return store.insert_err;
+}
 
 int
 __wrap_repo_email_get(struct db *db, struct arena *a, int32_t id,
@@ -282,6 +362,26 @@ __wrap_repo_leads_get_by_id(struct db *db, struct arena *a,
 	return 0;
 }
 
+/*
+ * The running test's next call: a new response, no parameters, and part
+ * the path's part after the email id (a module, section or dynamic
+ * content id).
+ */
+static void
+next_on(const char *part)
+{
+	apitest_again();
+	apitest_req.path_params[1] = part;
+}
+
+/* The next call, on an email the store does not have (id 99). */
+static void
+next_missing(void)
+{
+	apitest_again();
+	apitest_req.path_ints[0] = 99;
+}
+
 /* The module instances the store's document holds, as JSON text. */
 static const char *
 stored_modules(void)
@@ -302,29 +402,26 @@ static void
 test_module_add(void **state)
 {
 	(void)state;
-	apitest_req.path_params[1] = "N";
+	next_on("N");
 	apitest_param("index", "0");
 	assert_int_equal(apitest_run(api_emails_module_add), 0);
 	assert_string_equal(apitest_result(), "[{\"id\":11}]");
 	assert_string_equal(stored_modules(), "[{\"id\":\"n\",\"module\":"
 	    "\"n\"},{\"id\":\"m\",\"module\":\"m\"}]");
 	/* Past the end appends; a taken id becomes <id>-2. */
-	apitest_again();
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_param("index", "9");
 	assert_int_equal(apitest_run(api_emails_module_add), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"n\",\"module\":"
 	    "\"n\"},{\"id\":\"m\",\"module\":\"m\"},{\"id\":\"m-2\","
 	    "\"module\":\"m\"}]");
 	/* A module the template does not have. */
-	apitest_again();
-	apitest_req.path_params[1] = "zz";
+	next_on("zz");
 	apitest_param("index", "0");
 	apitest_fails(api_emails_module_add, NULL, -API_ERR_NO_DATA,
 	    "Module 'zz' not found in the template");
 	/* A name that is not an id. */
-	apitest_again();
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_param("index", "0");
 	apitest_param("name", "a b");
 	apitest_fails(api_emails_module_add, NULL, -API_ERR_RULE,
@@ -338,35 +435,30 @@ test_module_change(void **state)
 {
 	(void)state;
 	store_set(TEMPLATE_ID, "{\"variables\":{\"m:label\":\"Buy\"}}");
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	assert_int_equal(apitest_run(api_emails_module_duplicate), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"m\",\"module\":"
 	    "\"m\"},{\"id\":\"m-2\",\"module\":\"m\"}]");
 	/* Rename keeps the module-scoped values. */
-	apitest_again();
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_param("name", "hero");
 	assert_int_equal(apitest_run(api_emails_module_rename), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"hero\",\"module\":"
 	    "\"m\"},{\"id\":\"m-2\",\"module\":\"m\"}]");
 	assert_non_null(strstr(store.content, "\"hero:label\":\"Buy\""));
 	assert_null(strstr(store.content, "\"m:label\""));
-	apitest_again();
-	apitest_req.path_params[1] = "hero";
+	next_on("hero");
 	apitest_param("name", "m-2");
 	apitest_fails(api_emails_module_rename, NULL, -API_ERR_RULE,
 	    "Module 'm-2' already exists");
-	apitest_again();
-	apitest_req.path_params[1] = "hero";
+	next_on("hero");
 	apitest_fails(api_emails_module_rename, NULL, -API_ERR_MISSING_PARAM,
 	    NULL);
-	apitest_again();
-	apitest_req.path_params[1] = "m-2";
+	next_on("m-2");
 	assert_int_equal(apitest_run(api_emails_module_delete), 0);
 	assert_string_equal(stored_modules(), "[{\"id\":\"hero\",\"module\":"
 	    "\"m\"}]");
-	apitest_again();
-	apitest_req.path_params[1] = "m-2";
+	next_on("m-2");
 	apitest_fails(api_emails_module_delete, NULL, -API_ERR_NO_DATA,
 	    "Module 'm-2' not found");
 	assert_int_equal(store.edits, 3);
@@ -403,12 +495,11 @@ test_module_refused(void **state)
 {
 	(void)state;
 	store_set(0, "{\"html\":\"<p>own</p>\"}");
-	apitest_req.path_params[1] = "m";
+	next_on("m");
 	apitest_fails(api_emails_module_delete, NULL, -API_ERR_RULE,
 	    "The email has no module container");
-	apitest_again();
+	next_on("m");
 	apitest_req.path_ints[0] = 99;
-	apitest_req.path_params[1] = "m";
 	apitest_fails(api_emails_module_delete, NULL, -API_ERR_NO_DATA,
 	    "99 Email not found");
 	assert_int_equal(store.edits, 0);
@@ -464,7 +555,7 @@ static void
 test_section_update(void **state)
 {
 	(void)state;
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("type", "Text");
 	apitest_param("value", "<p>New <b>intro</b></p>");
 	assert_int_equal(apitest_run(api_emails_section_update), 0);
@@ -472,27 +563,23 @@ test_section_update(void **state)
 	assert_string_equal(stored_section("intro"), "{\"type\":\"Text\","
 	    "\"html\":\"<p>New <b>intro<\\/b><\\/p>\","
 	    "\"text\":\"New intro\"}");
-	apitest_again();
-	apitest_req.path_params[1] = "snip";
+	next_on("snip");
 	apitest_param("type", "Snippet");
 	apitest_param("value", "7");
 	assert_int_equal(apitest_run(api_emails_section_update), 0);
 	assert_string_equal(stored_section("snip"), "{\"type\":\"Snippet\","
 	    "\"snippet\":\"7\"}");
-	apitest_again();
-	apitest_req.path_params[1] = "snip";
+	next_on("snip");
 	apitest_param("type", "Snippet");
 	apitest_param("value", "8");
 	apitest_fails(api_emails_section_update, NULL, -API_ERR_RULE,
 	    "Snippet 8 not found");
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("type", "Text");
 	apitest_param("value", "<script>x()</script>");
 	assert_int_equal(apitest_run(api_emails_section_update),
 	    -API_ERR_RULE);
-	apitest_again();
-	apitest_req.path_params[1] = "nope";
+	next_on("nope");
 	apitest_param("type", "Text");
 	apitest_param("value", "x");
 	apitest_fails(api_emails_section_update, NULL, -API_ERR_NO_DATA,
@@ -516,33 +603,29 @@ static void
 test_dynamic(void **state)
 {
 	(void)state;
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("type", "DynamicContent");
 	apitest_param("value", "4");
 	assert_int_equal(apitest_run(api_emails_section_update), 0);
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("segment", "Gold");
 	apitest_param("value", "<i>gold</i>");
 	assert_int_equal(apitest_run(api_emails_dynamic_update), 0);
 	assert_string_equal(stored_section("intro"), "{\"type\":"
 	    "\"DynamicContent\",\"segmentation\":\"4\",\"segments\":"
 	    "{\"Gold\":{\"type\":\"HTML\",\"content\":\"<i>gold<\\/i>\"}}}");
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	apitest_param("segment", "Silver");
 	apitest_param("value", "s");
 	apitest_fails(api_emails_dynamic_update, NULL, -API_ERR_RULE,
 	    "Segment 'Silver' not found in segmentation 4");
-	apitest_again();
-	apitest_req.path_params[1] = "snip";
+	next_on("snip");
 	apitest_param("segment", "Gold");
 	apitest_param("value", "s");
 	apitest_fails(api_emails_dynamic_update, NULL, -API_ERR_BAD_DATE,
 	    "Invalid dynamic content id 'snip'");
 	/* Get lists every segment: the one set, the template's HTML. */
-	apitest_again();
-	apitest_req.path_params[1] = "intro";
+	next_on("intro");
 	assert_int_equal(apitest_run(api_emails_dynamic_get), 0);
 	assert_non_null(strstr(apitest_result(), "\"segmentName\":"
 	    "\"Default\",\"type\":\"HTML\",\"content\":"
@@ -615,8 +698,7 @@ test_full_get_own(void **state)
 	store_set(0, "{\"html\":\"<p>own {{lead.First Name}}</p>\"}");
 	assert_int_equal(apitest_run(api_emails_full_get), 0);
 	assert_string_equal(full_content(), "<p>own {{lead.First Name}}</p>");
-	apitest_again();
-	apitest_req.path_ints[0] = 99;
+	next_missing();
 	assert_int_equal(apitest_run(api_emails_full_get), 0);
 	assert_string_equal(apitest_result(), "(none)");
 	assert_non_null(apitest_resp.warnings);
@@ -663,8 +745,7 @@ test_send_sample(void **state)
 	apitest_param("leadId", "4");
 	apitest_fails(api_emails_send_sample, NULL, -API_ERR_LEAD_NOT_FOUND,
 	    NULL);
-	apitest_again();
-	apitest_req.path_ints[0] = 99;
+	next_missing();
 	apitest_param("emailAddress", "to@example.com");
 	apitest_fails(api_emails_send_sample, NULL, -API_ERR_NO_DATA,
 	    "99 Email not found");
@@ -705,10 +786,139 @@ test_render_version(void **state)
 	assert_null(text);
 }
 
+/* The four version changes: the op each hands the store, the id back. */
+static void
+test_versions(void **state)
+{
+	static const enum asset_op ops[] = { ASSET_APPROVE, ASSET_UNAPPROVE,
+	    ASSET_DISCARD, ASSET_DELETE };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		apitest_again();
+		apitest_variant(ops[i]);
+		assert_int_equal(apitest_run(api_emails_change), 0);
+		assert_string_equal(apitest_result(), "[{\"id\":11}]");
+		assert_int_equal(store.op, ops[i]);
+		/* Only approving checks the draft. */
+		assert_int_equal(store.checked, ops[i] == ASSET_APPROVE);
+	}
+	assert_int_equal(store.changes, 4);
+}
+
+/* Approve refuses a draft without the headers a sent email needs. */
+static void
+test_approve_check(void **state)
+{
+	(void)state;
+	store.no_subject = true;
+	apitest_variant(ASSET_APPROVE);
+	apitest_fails(api_emails_change, NULL, -API_ERR_RULE,
+	    "Cannot approve email: Subject is empty");
+}
+
+/* A change's errors: 702 with the email's id, 709 with the reason. */
+static void
+test_version_errors(void **state)
+{
+	(void)state;
+	apitest_variant(ASSET_DELETE);
+	store.change_err = -REPO_ERR_NOT_FOUND;
+	apitest_fails(api_emails_change, NULL, -API_ERR_NO_DATA,
+	    "11 Email not found");
+	store.change_err = -REPO_ERR_INVALID;
+	store.change_msg = "Cannot delete email 11: it is in use";
+	apitest_fails(api_emails_change, NULL, -API_ERR_RULE,
+	    "Cannot delete email 11: it is in use");
+	store.change_err = -REPO_ERR_DEADLOCK;
+	store.change_msg = NULL;
+	assert_int_equal(apitest_run(api_emails_change),
+	    err_from_repo(-REPO_ERR_DEADLOCK));
+}
+
+/* Create Email's parameters: a name in folder 3, template TEMPLATE_ID. */
+static void
+create_params(void)
+{
+	apitest_param("name", "Welcome");
+	apitest_param("folder", "{\"id\":3,\"type\":\"Folder\"}");
+	apitest_param("template", "5");
+}
+
+/*
+ * Create Email: made and answered; a name taken; a folder or template
+ * deleted while it ran (-REPO_ERR_GONE), answered as a moment later.
+ */
+static void
+test_create(void **state)
+{
+	(void)state;
+	create_params();
+	assert_int_equal(apitest_run(api_emails_create), 0);
+	assert_non_null(strstr(items_text(), "\"name\":\"Welcome\""));
+	apitest_again();
+	create_params();
+	store.insert_err = -REPO_ERR_CONFLICT;
+	apitest_fails(api_emails_create, NULL, -API_ERR_RULE,
+	    "Email name 'Welcome' is already in use in this folder");
+	apitest_again();
+	create_params();
+	store.insert_err = -REPO_ERR_GONE;
+	apitest_fails(api_emails_create, NULL, -API_ERR_RULE,
+	    "The email's template was deleted while the request ran");
+	/* The folder was there for the check, gone at the insert. */
+	apitest_again();
+	create_params();
+	apitest_place.calls = 0;
+	apitest_place.err = -REPO_ERR_NOT_FOUND;
+	apitest_place.err_from = 2;
+	apitest_fails(api_emails_create, NULL, -API_ERR_NO_PARENT, NULL);
+	assert_int_equal(apitest_place.calls, 2);
+	assert_int_equal(store.inserts, 4);
+}
+
+/* Clone Email's parameters: a name in folder 3. */
+static void
+clone_params(void)
+{
+	apitest_param("name", "Copy");
+	apitest_param("folder", "{\"id\":3,\"type\":\"Folder\"}");
+}
+
+/* Clone Email: a copy of the email, and the same refusals. */
+static void
+test_clone(void **state)
+{
+	(void)state;
+	clone_params();
+	assert_int_equal(apitest_run(api_emails_clone), 0);
+	assert_int_equal(store.clone_of, EMAIL_ID);
+	apitest_again();
+	clone_params();
+	store.insert_err = -REPO_ERR_GONE;
+	apitest_place.calls = 0;
+	apitest_place.err = -REPO_ERR_NOT_FOUND;
+	apitest_place.err_from = 2;
+	apitest_fails(api_emails_clone, NULL, -API_ERR_NO_PARENT, NULL);
+	next_missing();
+	clone_params();
+	apitest_fails(api_emails_clone, NULL, -API_ERR_NO_DATA,
+	    "99 Email not found");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_versions, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_approve_check, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_version_errors, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_module_add, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_module_change, setup,

@@ -7,7 +7,10 @@
  * from the store; the tests assert the 709 each is worded as (byte for
  * byte as tests/http/cases/555-smartcampaign-activate.case), the echo of
  * a client's value, the answers of a campaign that is not there, and
- * what reaches the repository.
+ * what reaches the repository.  The flow changes that take no values
+ * (Add Flow Step, Remove Step, Add and Remove Choice, Reorder Choice)
+ * are checked for the change they hand the mocked store; its read back
+ * finds none, which ends them with 702.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +29,7 @@
 #include "http/response.h"
 #include "model/campaign.h"
 #include "repo/repo.h"
+#include "repo/repo_sc_activation.h"
 #include "repo/repo_smart_campaigns.h"
 
 #include "apitest.h"
@@ -52,6 +56,58 @@ static struct {
 int	__wrap_repo_sc_activate(struct db *db, struct arena *a, int32_t id,
 	    struct campaign_refusal *why);
 int	__wrap_repo_sc_deactivate(struct db *db, int32_t id);
+int	__wrap_repo_sc_change(struct db *db, int32_t id,
+	    struct repo_sc_change *c);
+int	__wrap_repo_sc_flow_type(struct db *db, struct arena *a, int32_t id,
+	    struct repo_sc_flow_type *out);
+int	__wrap_repo_sc_get_with_flow(struct db *db, struct arena *a,
+	    int32_t id, const char *name, struct repo_sc *out,
+	    struct campaign_step **steps, size_t *n, struct repo_kept *kept);
+
+/* The last flow change handed to the store. */
+static struct repo_sc_change change;
+static int changes;
+
+int
+__wrap_repo_sc_change(struct db *db, int32_t id, struct repo_sc_change *c)
+{
+	(void)db;
+	changes++;
+	mock.id = id;
+	change = *c;
+	c->msg[0] = '\0';
+	return mock.err;
+}
+
+/* Flow step type 13 (Send Email) is the one there is. */
+int
+__wrap_repo_sc_flow_type(struct db *db, struct arena *a, int32_t id,
+    struct repo_sc_flow_type *out)
+{
+	(void)db;
+	(void)a;
+	memset(out, 0, sizeof(*out));
+	out->id = id;
+	out->name = "Send Email";
+	return id == 13 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* The read back after a change: none, which ends the call (702). */
+int
+__wrap_repo_sc_get_with_flow(struct db *db, struct arena *a, int32_t id,
+    const char *name, struct repo_sc *out, struct campaign_step **steps,
+    size_t *n, struct repo_kept *kept)
+{
+	(void)db;
+	(void)a;
+	(void)id;
+	(void)name;
+	memset(out, 0, sizeof(*out));
+	memset(kept, 0, sizeof(*kept));
+	*steps = NULL;
+	*n = 0;
+	return -REPO_ERR_NOT_FOUND;
+}
 
 /* As repo_sc_activate: the rules over what its transaction read. */
 int
@@ -260,6 +316,75 @@ test_deactivate(void **state)
 	assert_false(mock.s.active);
 }
 
+/* 702 for the campaign a flow change reads back. */
+#define READ_BACK	"1001 Smart campaign not found"
+
+/* Add Flow Step: the type (checked) and index; a type there is not. */
+static void
+test_add_step(void **state)
+{
+	(void)state;
+	changes = 0;
+	apitest_param("activityType", "{\"id\":13,\"type\":\"activity\"}");
+	apitest_param("index", "2");
+	apitest_fails(api_smart_campaigns_add_step, NULL, -API_ERR_NO_DATA,
+	    READ_BACK);
+	assert_int_equal(change.op, SC_OP_ADD_STEP);
+	assert_int_equal(change.type_id, 13);
+	assert_int_equal(change.index, 2);
+	assert_int_equal(mock.id, 1001);
+	apitest_again();
+	apitest_param("activityType", "{\"id\":14,\"type\":\"activity\"}");
+	apitest_param("index", "0");
+	apitest_fails(api_smart_campaigns_add_step, NULL, -API_ERR_RULE,
+	    "Flow step type 14 not found");
+	apitest_again();
+	apitest_param("activityType", "{\"id\":13,\"type\":\"attribute\"}");
+	apitest_param("index", "0");
+	apitest_fails(api_smart_campaigns_add_step, NULL,
+	    -API_ERR_INVALID_VALUE, NULL);
+	assert_int_equal(changes, 1);
+}
+
+/*
+ * The path's changes, the route's variant saying which, on the path's
+ * step and choice; Reorder Choice's index, capped at SC_MAX_CHOICES.
+ */
+static void
+test_path_changes(void **state)
+{
+	static const enum repo_sc_op ops[] = { SC_OP_REMOVE_STEP,
+	    SC_OP_ADD_CHOICE, SC_OP_REMOVE_CHOICE };
+	size_t i;
+
+	(void)state;
+	apitest_req.path_ints[1] = 40;
+	apitest_req.path_ints[2] = 41;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		apitest_req.npath_params = ops[i] == SC_OP_REMOVE_CHOICE ? 3 :
+		    2;
+		apitest_variant(ops[i]);
+		apitest_fails(api_smart_campaigns_path_change, NULL,
+		    -API_ERR_NO_DATA, READ_BACK);
+		assert_int_equal(change.op, ops[i]);
+		assert_int_equal(change.step_id, 40);
+		assert_int_equal(change.choice_id,
+		    ops[i] == SC_OP_REMOVE_CHOICE ? 41 : 0);
+	}
+	apitest_req.npath_params = 3;
+	apitest_param("newSeqNumZeroBased", "1000");
+	apitest_fails(api_smart_campaigns_reorder_choice, NULL,
+	    -API_ERR_NO_DATA, READ_BACK);
+	assert_int_equal(change.op, SC_OP_MOVE_CHOICE);
+	assert_int_equal(change.choice_id, 41);
+	assert_int_equal(change.index, SC_MAX_CHOICES);
+	/* The store's answer: 702 with the campaign's id. */
+	mock.err = -REPO_ERR_NOT_FOUND;
+	apitest_variant(SC_OP_REMOVE_STEP);
+	apitest_fails(api_smart_campaigns_path_change, NULL,
+	    -API_ERR_NO_DATA, READ_BACK);
+}
+
 int
 main(void)
 {
@@ -274,6 +399,10 @@ main(void)
 		    apitest_teardown),
 		cmocka_unit_test_setup_teardown(test_not_found_and_errors,
 		    setup, apitest_teardown),
+		cmocka_unit_test_setup_teardown(test_add_step, setup,
+		    apitest_teardown),
+		cmocka_unit_test_setup_teardown(test_path_changes, setup,
+		    apitest_teardown),
 		cmocka_unit_test_setup_teardown(test_deactivate, setup,
 		    apitest_teardown),
 	};
