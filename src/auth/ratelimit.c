@@ -40,6 +40,14 @@
  * rate limit the excess drains within one window.  The daily quota is off
  * by at most what the hosts admit in about two sync intervals.
  *
+ * Statistics.  The same shared state counts the calls of each API
+ * client and the error codes answered (limiter_count_call,
+ * limiter_count_error) in LIMITER_STAT_SLOTS slots keyed by day, kind
+ * and item; each sync adds the counts to this host's rows of
+ * api_stats_host and takes them off the slots, so a request never waits
+ * for the database for them either.  One flush runs at a time
+ * (stats_flushing), so no count is written twice.
+ *
  * Galera (docs/galera.md): each host writes only its own row (no conflicts),
  * no GET_LOCK or LOCK TABLES, InnoDB table with a primary key.
  * A host adopts its own row's day count once after a restart so a
@@ -66,6 +74,7 @@
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
 #include "repo/repo_limits.h"
+#include "repo/repo_stats.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/timeutil.h"
@@ -88,6 +97,14 @@ struct auth_fail {
 	int32_t		 count;
 	bool		 has_good;
 	unsigned char	 good[AUTH_DIGEST_BYTES];
+};
+
+/* A count of the statistics not yet written to the database. */
+struct stat_slot {
+	int32_t		 day_key;
+	int32_t		 kind;		/* enum stats_kind */
+	int64_t		 item;		/* client row id or error code */
+	int64_t		 n;
 };
 
 /* The state shared by a host's processes (one mapping, made before fork). */
@@ -113,6 +130,12 @@ struct lim_shared {
 	_Atomic uint64_t auth_epoch;
 	struct auth_fail auth_fails[AUTH_FAIL_SLOTS];
 	unsigned char	 auth_key[AUTH_DIGEST_BYTES];	/* random, per host */
+	/* Statistics: slots [0, stats_used) are in use. */
+	uint32_t	 stats_used;
+	int64_t		 stats_dropped;	/* counts that found no slot */
+	int32_t		 stats_pruned;	/* day key of the last pruning */
+	_Atomic bool	 stats_flushing;
+	struct stat_slot stats[LIMITER_STAT_SLOTS];
 	int64_t		 ring[];	/* cap admission times */
 };
 
@@ -215,6 +238,18 @@ limiter_day_key(int64_t t)
 	local = t + (t >= start && t < end ? CDT_OFFSET : CST_OFFSET);
 	days = local / 86400 - (local % 86400 < 0);
 	time_civil_from_days(days, &y, &m, &d);
+	return (int32_t)(y * 10000 + m * 100 + d);
+}
+
+/* See ratelimit.h. */
+int32_t
+limiter_day_key_add(int32_t key, int days)
+{
+	int64_t y;
+	int m, d;
+
+	time_civil_from_days(time_days_from_civil(key / 10000,
+	    key / 100 % 100, key % 100) + days, &y, &m, &d);
 	return (int32_t)(y * 10000 + m * 100 + d);
 }
 
@@ -702,6 +737,134 @@ limiter_message(const struct limiter *lim, int err, char *buf, size_t size)
 	return msg;
 }
 
+/* Adds n to the slot of (day, kind, item), made when absent (locked). */
+static void
+stat_add(struct limiter *lim, int32_t kind, int64_t item, int64_t n)
+{
+	struct lim_shared *sh = lim->sh;
+	struct stat_slot *s;
+	uint32_t i;
+
+	day_roll(lim, limiter_day_key(lim->wall_s()));
+	for (i = 0; i < sh->stats_used; i++) {
+		s = &sh->stats[i];
+		if (s->item == item && s->kind == kind &&
+		    s->day_key == sh->day_key) {
+			s->n += n;
+			return;
+		}
+	}
+	if (sh->stats_used >= LIMITER_STAT_SLOTS) {
+		sh->stats_dropped += n;
+		return;
+	}
+	s = &sh->stats[sh->stats_used++];
+	s->day_key = sh->day_key;
+	s->kind = kind;
+	s->item = item;
+	s->n = n;
+}
+
+/* See ratelimit.h. */
+void
+limiter_count_call(struct limiter *lim, int64_t client_ref)
+{
+	if (lim == NULL || client_ref <= 0 || lim_lock(lim) != 0)
+		return;
+	stat_add(lim, STATS_CALLS, client_ref, 1);
+	lim_unlock(lim);
+}
+
+/* See ratelimit.h. */
+void
+limiter_count_error(struct limiter *lim, int32_t code, int64_t n)
+{
+	if (lim == NULL || n <= 0 || lim_lock(lim) != 0)
+		return;
+	stat_add(lim, STATS_ERRORS, code, n);
+	lim_unlock(lim);
+}
+
+/*
+ * Takes n written off the slot of w (locked); drops the slots left at
+ * zero, keeping [0, stats_used) in use.
+ */
+static void
+stat_written(struct limiter *lim, const struct stat_slot *w)
+{
+	struct lim_shared *sh = lim->sh;
+	struct stat_slot *s;
+	uint32_t i;
+
+	for (i = 0; i < sh->stats_used; i++) {
+		s = &sh->stats[i];
+		if (s->item != w->item || s->kind != w->kind ||
+		    s->day_key != w->day_key)
+			continue;
+		s->n -= w->n;
+		if (s->n <= 0)
+			*s = sh->stats[--sh->stats_used];
+		return;
+	}
+}
+
+/*
+ * Writes the counted statistics (see limiter_flush); once a day, also
+ * forgets this host's rows older than STATS_KEEP_DAYS.
+ */
+static int
+stats_flush(struct limiter *lim, struct db *db)
+{
+	struct lim_shared *sh = lim->sh;
+	struct stat_slot todo[LIMITER_STAT_SLOTS];
+	uint32_t i, n;
+	int64_t dropped;
+	int32_t today, pruned;
+	int r = 0;
+
+	if (atomic_exchange(&sh->stats_flushing, true))
+		return 0;
+	if (lim_lock(lim) != 0) {
+		r = -REPO_ERR_INTERNAL;
+		goto out;
+	}
+	day_roll(lim, limiter_day_key(lim->wall_s()));
+	n = sh->stats_used;
+	memcpy(todo, sh->stats, n * sizeof(todo[0]));
+	today = sh->day_key;
+	pruned = sh->stats_pruned;
+	dropped = sh->stats_dropped;
+	sh->stats_dropped = 0;
+	lim_unlock(lim);
+	if (dropped > 0)
+		log_warn("limiter: %lld counts of the usage statistics found "
+		    "no slot (more than %d clients and error codes between "
+		    "two flushes)", (long long)dropped, LIMITER_STAT_SLOTS);
+	for (i = 0; i < n && r == 0; i++) {
+		if ((r = repo_stats_add(db, lim->host, todo[i].day_key,
+		    (enum stats_kind)todo[i].kind, todo[i].item,
+		    todo[i].n)) != 0 || (r = lim_lock(lim)) != 0)
+			break;
+		stat_written(lim, &todo[i]);
+		lim_unlock(lim);
+	}
+	if (r == 0 && pruned != today && (r = repo_stats_forget_before(db,
+	    lim->host, limiter_day_key_add(today, 1 - STATS_KEEP_DAYS))) == 0)
+		sh->stats_pruned = today;
+out:
+	atomic_store(&sh->stats_flushing, false);
+	return r > 0 ? -REPO_ERR_INTERNAL : r;
+}
+
+/* See ratelimit.h. */
+int
+limiter_flush(struct limiter *lim, struct db *db)
+{
+	if (lim == NULL || db == NULL)
+		return 0;
+	return stats_flush(lim, db);
+}
+
 /* See ratelimit.h. */
 uint64_t
 limiter_auth_epoch(const struct limiter *lim)
@@ -794,7 +957,8 @@ lim_sync(struct limiter *lim, struct db *db, int64_t now)
 	lim_unlock(lim);
 	atomic_store_explicit(&lim->sh->auth_epoch, epoch,
 	    memory_order_release);
-	r = 0;
+	/* Last: a failing write of the statistics keeps the sums read. */
+	r = stats_flush(lim, db);
 out:
 	return r;
 }
