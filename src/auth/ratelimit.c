@@ -44,8 +44,8 @@
  * client and the error codes answered (limiter_count_call,
  * limiter_count_error) in LIMITER_STAT_SLOTS slots keyed by day, kind
  * and item; each sync adds the counts to this host's rows of
- * api_stats_host and takes them off the slots, so a request never waits
- * for the database for them either.  One flush runs at a time
+ * api_stats_host, all in one transaction, and takes them off the slots,
+ * so a request never waits for the database for them either.  One flush runs at a time
  * (stats_flushing), so no count is written twice.
  *
  * Galera (docs/galera.md): each host writes only its own row (no conflicts),
@@ -99,14 +99,6 @@ struct auth_fail {
 	unsigned char	 good[AUTH_DIGEST_BYTES];
 };
 
-/* A count of the statistics not yet written to the database. */
-struct stat_slot {
-	int32_t		 day_key;
-	int32_t		 kind;		/* enum stats_kind */
-	int64_t		 item;		/* client row id or error code */
-	int64_t		 n;
-};
-
 /* The state shared by a host's processes (one mapping, made before fork). */
 struct lim_shared {
 	pthread_mutex_t	 mu;
@@ -135,7 +127,7 @@ struct lim_shared {
 	int64_t		 stats_dropped;	/* counts that found no slot */
 	int32_t		 stats_pruned;	/* day key of the last pruning */
 	_Atomic bool	 stats_flushing;
-	struct stat_slot stats[LIMITER_STAT_SLOTS];
+	struct stats_row stats[LIMITER_STAT_SLOTS];	/* not yet written */
 	int64_t		 ring[];	/* cap admission times */
 };
 
@@ -742,7 +734,7 @@ static void
 stat_add(struct limiter *lim, int32_t kind, int64_t item, int64_t n)
 {
 	struct lim_shared *sh = lim->sh;
-	struct stat_slot *s;
+	struct stats_row *s;
 	uint32_t i;
 
 	day_roll(lim, limiter_day_key(lim->wall_s()));
@@ -790,10 +782,10 @@ limiter_count_error(struct limiter *lim, int32_t code, int64_t n)
  * zero, keeping [0, stats_used) in use.
  */
 static void
-stat_written(struct limiter *lim, const struct stat_slot *w)
+stat_written(struct limiter *lim, const struct stats_row *w)
 {
 	struct lim_shared *sh = lim->sh;
-	struct stat_slot *s;
+	struct stats_row *s;
 	uint32_t i;
 
 	for (i = 0; i < sh->stats_used; i++) {
@@ -816,7 +808,7 @@ static int
 stats_flush(struct limiter *lim, struct db *db)
 {
 	struct lim_shared *sh = lim->sh;
-	struct stat_slot todo[LIMITER_STAT_SLOTS];
+	struct stats_row todo[LIMITER_STAT_SLOTS];
 	uint32_t i, n;
 	int64_t dropped;
 	int32_t today, pruned;
@@ -840,12 +832,11 @@ stats_flush(struct limiter *lim, struct db *db)
 		log_warn("limiter: %lld counts of the usage statistics found "
 		    "no slot (more than %d clients and error codes between "
 		    "two flushes)", (long long)dropped, LIMITER_STAT_SLOTS);
-	for (i = 0; i < n && r == 0; i++) {
-		if ((r = repo_stats_add(db, lim->host, todo[i].day_key,
-		    (enum stats_kind)todo[i].kind, todo[i].item,
-		    todo[i].n)) != 0 || (r = lim_lock(lim)) != 0)
-			break;
-		stat_written(lim, &todo[i]);
+	if (n > 0 && (r = repo_stats_add(db, lim->host, todo, n)) == 0) {
+		if ((r = lim_lock(lim)) != 0)
+			goto out;
+		for (i = 0; i < n; i++)
+			stat_written(lim, &todo[i]);
 		lim_unlock(lim);
 	}
 	if (r == 0 && pruned != today && (r = repo_stats_forget_before(db,

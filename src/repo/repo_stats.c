@@ -53,26 +53,51 @@ stmt(struct db *db, enum stats_stmt s)
 	return db_stmt(db, REPO_STATS, (int)s);
 }
 
-/* See repo_stats.h. */
-int
-repo_stats_add(struct db *db, const char *host, int32_t day_key,
-    enum stats_kind kind, int64_t item, int64_t n)
-{
-	MYSQL_BIND in[5];
-	unsigned long hlen = strlen(host);
-	int64_t day = day_key, k = kind;
-	int r;
+/* What add_rows writes. */
+struct add_args {
+	const char		*host;
+	const struct stats_row	*rows;
+	size_t			 n;
+};
 
-	if ((r = db_ensure(db)) == 0) {
+/* db_run_tx body of repo_stats_add. */
+static int
+add_rows(struct db *db, void *arg)
+{
+	const struct add_args *a = arg;
+	MYSQL_BIND in[5];
+	unsigned long hlen = strlen(a->host);
+	int64_t day, kind;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < a->n && r == 0; i++) {
+		day = a->rows[i].day_key;
+		kind = a->rows[i].kind;
 		bind_i64(&in[0], &day);
-		bind_i64(&in[1], &k);
-		bind_i64(&in[2], &item);
-		bind_str(&in[3], host, &hlen);
-		bind_i64(&in[4], &n);
+		bind_i64(&in[1], &kind);
+		bind_i64(&in[2], &a->rows[i].item);
+		bind_str(&in[3], a->host, &hlen);
+		bind_i64(&in[4], &a->rows[i].n);
 		r = db_exec(db, stmt(db, STATS_STMT_ADD), in,
 		    "repo_stats_add");
 	}
 	return r;
+}
+
+/* See repo_stats.h. */
+int
+repo_stats_add(struct db *db, const char *host, const struct stats_row *rows,
+    size_t n)
+{
+	struct add_args a = { .host = host, .rows = rows, .n = n };
+	int r;
+
+	if (n == 0)
+		return 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	return db_run_tx(db, add_rows, &a, false);
 }
 
 /* See repo_stats.h. */

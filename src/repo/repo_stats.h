@@ -8,6 +8,7 @@
 #ifndef MAUTO_REPO_REPO_STATS_H
 #define MAUTO_REPO_REPO_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct arena;
@@ -28,12 +29,22 @@ enum stats_col {
 	STATS_COL__N
 };
 
+/* A count to add to a host's row (day_key, kind, item). */
+struct stats_row {
+	int32_t		 day_key;	/* yyyymmdd */
+	int32_t		 kind;		/* enum stats_kind */
+	int64_t		 item;
+	int64_t		 n;
+};
+
 /*
- * Adds n to host's row (day_key, kind, item), making it when absent.
- * Returns 0 or a negative repo_err.
+ * Adds rows[i].n to host's row (day_key, kind, item) for each of the n
+ * rows, making it when absent, all in one transaction (one write set on
+ * Galera).  Returns 0 (all added) or a negative repo_err (none added, or,
+ * when the connection was lost at COMMIT, not known).
  */
-int	repo_stats_add(struct db *db, const char *host, int32_t day_key,
-	    enum stats_kind kind, int64_t item, int64_t n);
+int	repo_stats_add(struct db *db, const char *host,
+	    const struct stats_row *rows, size_t n);
 
 /*
  * Forgets host's rows of the days before day_key (the statistics keep

@@ -56,17 +56,10 @@ int	__wrap_repo_limits_get_by_host(struct db *, const char *,
 int	__wrap_repo_limits_sum_others(struct db *, const char *, int64_t,
 	    int64_t, struct limits_sums *);
 int	__wrap_repo_auth_epoch_get(struct db *, uint64_t *);
-int	__wrap_repo_stats_add(struct db *, const char *, int32_t,
-	    enum stats_kind, int64_t, int64_t);
+int	__wrap_repo_stats_add(struct db *, const char *,
+	    const struct stats_row *, size_t);
 int	__wrap_repo_stats_forget_before(struct db *, const char *, int32_t);
 
-/* The statistics rows written, as repo_stats_add was called. */
-struct stat_write {
-	int32_t		 day_key;
-	int		 kind;
-	int64_t		 item;
-	int64_t		 n;
-};
 
 static struct {
 	int			 upserts, gets, sums, epochs;
@@ -79,7 +72,8 @@ static struct {
 	struct limits_sums	 sums_answer;
 	int			 sums_err;
 	uint64_t		 epoch;
-	struct stat_write	 stats[LIMITER_STAT_SLOTS + 8];
+	struct stats_row	 stats[LIMITER_STAT_SLOTS + 8];	/* written */
+	int			 adds;		/* repo_stats_add calls */
 	int			 nstats;
 	int			 stats_err;	/* repo_stats_add's answer */
 	int32_t			 forgot_before;
@@ -130,16 +124,20 @@ __wrap_repo_auth_epoch_get(struct db *db, uint64_t *out)
 }
 
 int
-__wrap_repo_stats_add(struct db *db, const char *host, int32_t day_key,
-    enum stats_kind kind, int64_t item, int64_t n)
+__wrap_repo_stats_add(struct db *db, const char *host,
+    const struct stats_row *rows, size_t n)
 {
+	size_t i;
+
 	(void)db;
 	(void)host;
+	mock.adds++;
 	if (mock.stats_err != 0)
 		return mock.stats_err;
-	assert_true(mock.nstats < LIMITER_STAT_SLOTS + 8);
-	mock.stats[mock.nstats++] = (struct stat_write){ .day_key = day_key,
-	    .kind = (int)kind, .item = item, .n = n };
+	for (i = 0; i < n; i++) {
+		assert_true(mock.nstats < LIMITER_STAT_SLOTS + 8);
+		mock.stats[mock.nstats++] = rows[i];
+	}
 	return 0;
 }
 
@@ -502,7 +500,7 @@ test_day_key_add(void **state)
 }
 
 /* The statistics written by a sync: one row per day, kind and item. */
-static const struct stat_write *
+static const struct stats_row *
 stat_found(int32_t day, int kind, int64_t item)
 {
 	int i;
@@ -519,7 +517,7 @@ test_stats_flush(void **state)
 {
 	struct limiter *lim = make(0, 20, 0, 0);
 	struct db *db = (struct db *)&cfg;	/* never dereferenced */
-	const struct stat_write *w;
+	const struct stats_row *w;
 
 	(void)state;
 	limiter_count_call(lim, 7);
@@ -530,6 +528,7 @@ test_stats_flush(void **state)
 	limiter_count_error(lim, 1004, 3);
 	limiter_count_error(lim, 609, 2);
 	limiter_tick(lim, db);
+	assert_int_equal(mock.adds, 1);		/* one transaction */
 	assert_int_equal(mock.nstats, 4);
 	assert_non_null(w = stat_found(20240309, STATS_CALLS, 7));
 	assert_int_equal(w->n, 2);
@@ -541,11 +540,12 @@ test_stats_flush(void **state)
 	assert_int_equal(w->n, 3);
 	/* The first flush of a day forgets the rows a month old. */
 	assert_int_equal(mock.forgot_before, 20240208);
-	/* Written counts are not written again. */
+	/* Written counts are not written again: nothing to write. */
 	mock.nstats = 0;
 	fake_mono += 250;
 	limiter_tick(lim, db);
 	assert_int_equal(mock.nstats, 0);
+	assert_int_equal(mock.adds, 1);
 	/* A failed write keeps the counts for the next sync. */
 	limiter_count_call(lim, 7);
 	mock.stats_err = -REPO_ERR_INTERNAL;
