@@ -44,9 +44,10 @@
  * client and the error codes answered (limiter_count_call,
  * limiter_count_error) in LIMITER_STAT_SLOTS slots keyed by day, kind
  * and item; each sync adds the counts to this host's rows of
- * api_stats_host, all in one transaction, and takes them off the slots,
- * so a request never waits for the database for them either.  One flush runs at a time
- * (stats_flushing), so no count is written twice.
+ * api_stats_host, all in one transaction, and takes them off the
+ * slots, so a request never waits for the database for them either.  One
+ * process flushes at a time (stats_flusher, taken over when that process
+ * died), so no count is written twice.
  *
  * Galera (docs/galera.md): each host writes only its own row (no conflicts),
  * no GET_LOCK or LOCK TABLES, InnoDB table with a primary key.
@@ -126,7 +127,7 @@ struct lim_shared {
 	uint32_t	 stats_used;
 	int64_t		 stats_dropped;	/* counts that found no slot */
 	int32_t		 stats_pruned;	/* day key of the last pruning */
-	_Atomic bool	 stats_flushing;
+	_Atomic pid_t	 stats_flusher;	/* 0: no flush running */
 	struct stats_row stats[LIMITER_STAT_SLOTS];	/* not yet written */
 	int64_t		 ring[];	/* cap admission times */
 };
@@ -473,6 +474,7 @@ limiter_create(const struct config *cfg)
 		goto mutex_err;
 	atomic_init(&lim->sh->next_sync_ms, 0);
 	atomic_init(&lim->sh->auth_epoch, 0);
+	atomic_init(&lim->sh->stats_flusher, 0);
 	if (getrandom(lim->sh->auth_key, sizeof(lim->sh->auth_key), 0) !=
 	    (ssize_t)sizeof(lim->sh->auth_key)) {
 		log_err("limiter: getrandom: %s", strerror(errno));
@@ -814,7 +816,12 @@ stats_flush(struct limiter *lim, struct db *db)
 	int32_t today, pruned;
 	int r = 0;
 
-	if (atomic_exchange(&sh->stats_flushing, true))
+	pid_t me = self_pid(), was = 0;
+
+	/* A flush left by a process that died does not stop the others. */
+	if (!atomic_compare_exchange_strong(&sh->stats_flusher, &was, me) &&
+	    (is_alive(was) || !atomic_compare_exchange_strong(
+	    &sh->stats_flusher, &was, me)))
 		return 0;
 	if (lim_lock(lim) != 0) {
 		r = -REPO_ERR_INTERNAL;
@@ -843,7 +850,7 @@ stats_flush(struct limiter *lim, struct db *db)
 	    lim->host, limiter_day_key_add(today, 1 - STATS_KEEP_DAYS))) == 0)
 		sh->stats_pruned = today;
 out:
-	atomic_store(&sh->stats_flushing, false);
+	atomic_store(&sh->stats_flusher, 0);
 	return r > 0 ? -REPO_ERR_INTERNAL : r;
 }
 

@@ -76,6 +76,7 @@ static struct {
 	int			 adds;		/* repo_stats_add calls */
 	int			 nstats;
 	int			 stats_err;	/* repo_stats_add's answer */
+	int			 die_in_add;	/* a child dies flushing */
 	int32_t			 forgot_before;
 } mock;
 
@@ -132,6 +133,8 @@ __wrap_repo_stats_add(struct db *db, const char *host,
 	(void)db;
 	(void)host;
 	mock.adds++;
+	if (mock.die_in_add)
+		kill(getpid(), SIGKILL);
 	if (mock.stats_err != 0)
 		return mock.stats_err;
 	for (i = 0; i < n; i++) {
@@ -567,6 +570,34 @@ test_stats_flush(void **state)
 }
 
 static void
+test_stats_flusher_died(void **state)
+{
+	struct limiter *lim = make(0, 20, 0, 0);
+	struct db *db = (struct db *)&cfg;	/* never dereferenced */
+	pid_t pid;
+	int st;
+
+	(void)state;
+	limiter_count_call(lim, 7);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* Killed while writing, the flush still its own. */
+		mock.die_in_add = 1;
+		(void)limiter_flush(lim, db);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	/* The next flush takes over and writes what is still counted. */
+	assert_int_equal(limiter_flush(lim, db), 0);
+	assert_int_equal(mock.nstats, 1);
+	assert_int_equal(mock.stats[0].item, 7);
+	assert_int_equal(mock.stats[0].n, 1);
+	limiter_destroy(lim);
+}
+
+static void
 test_stats_full(void **state)
 {
 	struct limiter *lim = make(0, 20, 0, 0);
@@ -898,6 +929,7 @@ main(void)
 		cmocka_unit_test_setup(test_day_key_add, setup),
 		cmocka_unit_test_setup(test_stats_flush, setup),
 		cmocka_unit_test_setup(test_stats_full, setup),
+		cmocka_unit_test_setup(test_stats_flusher_died, setup),
 		cmocka_unit_test_setup(test_tick_adopts_own_row, setup),
 		cmocka_unit_test_setup(test_tick_reclaims, setup),
 		cmocka_unit_test_setup(test_auth_lockout, setup),
