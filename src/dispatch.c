@@ -453,12 +453,11 @@ log_request(const struct call *c, const struct client *cl, int status,
 }
 
 /*
- * Counts the answered call in the usage statistics: the call under its
- * client when the limits counted it, and the error codes it answered.
+ * Counts the error codes the answered call gave in the usage statistics
+ * (limiter_release_call counts the call itself).
  */
 static void
-count_usage(struct app *app, const struct client *cl, enum envelope envl,
-    int status, int err, bool admitted)
+count_errors(struct app *app, enum envelope envl, int status, int err)
 {
 	struct api_reasons rs;
 	const char *code;
@@ -466,8 +465,6 @@ count_usage(struct app *app, const struct client *cl, enum envelope envl,
 	size_t i;
 
 	api_common_reasons_take(&rs);
-	if (admitted)
-		limiter_count_call(app->lim, cl->id);
 	if (envl == ENV_IDENTITY || status != 200)
 		return;
 	if (err != 0) {
@@ -534,9 +531,9 @@ dispatch(struct app *app, const struct req_env *env,
 	}
 	rc = write_response(app, &r, status, err == 0, w);
 	if (admitted)
-		limiter_release(app->lim);
+		limiter_release_call(app->lim, cl.id);
 	if (!scrape) {
-		count_usage(app, &cl, envl, status, err, admitted);
+		count_errors(app, envl, status, err);
 		exposition_count(app, c.route, status, err, started);
 		log_request(&c, &cl, status, err, started);
 	}

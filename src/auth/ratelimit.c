@@ -41,7 +41,7 @@
  * by at most what the hosts admit in about two sync intervals.
  *
  * Statistics.  The same shared state counts the calls of each API
- * client and the error codes answered (limiter_count_call,
+ * client and the error codes answered (limiter_release_call,
  * limiter_count_error) in LIMITER_STAT_SLOTS slots keyed by day, kind
  * and item; each sync adds the counts to this host's rows of
  * api_stats_host, all in one transaction, and takes them off the
@@ -651,12 +651,16 @@ out:
 	return r;
 }
 
+static void	stat_add(struct limiter *lim, int32_t kind, int64_t item,
+		    int64_t n);
+
 /*
- * Ends a call admitted by limiter_admit in this process; lim may be
- * NULL.
+ * Ends a call admitted by limiter_admit in this process and counts it
+ * for the client whose row id is client_ref (0: none), under one lock;
+ * lim may be NULL.
  */
 void
-limiter_release(struct limiter *lim)
+limiter_release_call(struct limiter *lim, int64_t client_ref)
 {
 	struct lim_shared *sh;
 
@@ -672,7 +676,16 @@ limiter_release(struct limiter *lim)
 		}
 	} else if (sh->inflight > 0)
 		sh->inflight--;
+	if (client_ref > 0)
+		stat_add(lim, STATS_CALLS, client_ref, 1);
 	lim_unlock(lim);
+}
+
+/* Ends a call admitted by limiter_admit, counted for no client. */
+void
+limiter_release(struct limiter *lim)
+{
+	limiter_release_call(lim, 0);
 }
 
 int64_t
@@ -757,16 +770,6 @@ stat_add(struct limiter *lim, int32_t kind, int64_t item, int64_t n)
 	s->kind = kind;
 	s->item = item;
 	s->n = n;
-}
-
-/* See ratelimit.h. */
-void
-limiter_count_call(struct limiter *lim, int64_t client_ref)
-{
-	if (lim == NULL || client_ref <= 0 || lim_lock(lim) != 0)
-		return;
-	stat_add(lim, STATS_CALLS, client_ref, 1);
-	lim_unlock(lim);
 }
 
 /* See ratelimit.h. */

@@ -29,6 +29,11 @@ void		 limiter_destroy(struct limiter *lim);
 int		 limiter_admit(struct limiter *lim);
 void		 limiter_release(struct limiter *lim);
 /*
+ * limiter_release, and the call counted in the usage statistics for the
+ * API client whose row id is client_ref (0: none), under one lock.
+ */
+void		 limiter_release_call(struct limiter *lim, int64_t client_ref);
+/*
  * This host's calls in flight (admitted, not yet released), whether or
  * not the concurrency limit is on; 0 when lim is NULL.
  */
@@ -73,14 +78,13 @@ void		 limiter_auth_succeeded(struct limiter *lim,
  * The usage and error statistics (docs/behaviour.md §18), counted in the
  * shared state with the limits and added to this host's rows of the
  * database (src/repo/repo_stats.c) by each reconciliation:
- *   limiter_count_call: one call of the API client whose row id is
- *     client_ref, on the current quota day;
+ *   limiter_release_call (above): one call of an API client, on the
+ *     current quota day;
  *   limiter_count_error: n answers (or skipped records) with error code
  *     code.
  * A host counts up to LIMITER_STAT_SLOTS distinct clients and codes
  * between two flushes; more are dropped and logged.  lim may be NULL.
  */
-void		 limiter_count_call(struct limiter *lim, int64_t client_ref);
 void		 limiter_count_error(struct limiter *lim, int32_t code,
 		    int64_t n);
 

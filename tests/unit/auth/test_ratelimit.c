@@ -490,6 +490,14 @@ test_day_key(void **state)
 		assert_int_equal(limiter_day_key(cases[i].t), cases[i].key);
 }
 
+/* One admitted call of the API client whose row id is client. */
+static void
+counted_call(struct limiter *lim, int64_t client)
+{
+	assert_int_equal(limiter_admit(lim), 0);
+	limiter_release_call(lim, client);
+}
+
 static void
 test_day_key_add(void **state)
 {
@@ -523,10 +531,10 @@ test_stats_flush(void **state)
 	const struct stats_row *w;
 
 	(void)state;
-	limiter_count_call(lim, 7);
-	limiter_count_call(lim, 7);
-	limiter_count_call(lim, 9);
-	limiter_count_call(lim, 0);	/* no client: not counted */
+	counted_call(lim, 7);
+	counted_call(lim, 7);
+	counted_call(lim, 9);
+	counted_call(lim, 0);	/* no client: not counted */
 	limiter_count_error(lim, 609, 1);
 	limiter_count_error(lim, 1004, 3);
 	limiter_count_error(lim, 609, 2);
@@ -550,7 +558,7 @@ test_stats_flush(void **state)
 	assert_int_equal(mock.nstats, 0);
 	assert_int_equal(mock.adds, 1);
 	/* A failed write keeps the counts for the next sync. */
-	limiter_count_call(lim, 7);
+	counted_call(lim, 7);
 	mock.stats_err = -REPO_ERR_INTERNAL;
 	fake_mono += 250;
 	limiter_tick(lim, db);
@@ -558,7 +566,7 @@ test_stats_flush(void **state)
 	mock.stats_err = 0;
 	/* A new day: its counts have its key; a worker's flush writes. */
 	fake_wall += 86400;
-	limiter_count_call(lim, 7);
+	counted_call(lim, 7);
 	assert_int_equal(limiter_flush(lim, db), 0);
 	assert_int_equal(mock.nstats, 2);
 	assert_non_null(w = stat_found(20240309, STATS_CALLS, 7));
@@ -578,7 +586,7 @@ test_stats_flusher_died(void **state)
 	int st;
 
 	(void)state;
-	limiter_count_call(lim, 7);
+	counted_call(lim, 7);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -606,13 +614,13 @@ test_stats_full(void **state)
 
 	(void)state;
 	for (i = 1; i <= LIMITER_STAT_SLOTS + 5; i++)
-		limiter_count_call(lim, i);
+		counted_call(lim, i);
 	/* Beyond the slots counts are dropped (and logged)... */
 	assert_int_equal(limiter_flush(lim, db), 0);
 	assert_int_equal(mock.nstats, LIMITER_STAT_SLOTS);
 	/* ... and the slots come back once written. */
 	mock.nstats = 0;
-	limiter_count_call(lim, 1);
+	counted_call(lim, 1);
 	assert_int_equal(limiter_flush(lim, db), 0);
 	assert_int_equal(mock.nstats, 1);
 	limiter_destroy(lim);
