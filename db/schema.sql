@@ -29,6 +29,15 @@ CREATE TABLE `activity_type_attr` (
   PRIMARY KEY (`type_id`,`position`),
   CONSTRAINT `activity_type_attr_type` FOREIGN KEY (`type_id`) REFERENCES `activity_type` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `api_stats_host` (
+  `day_key` int(11) NOT NULL,
+  `kind` tinyint(4) NOT NULL,
+  `item` bigint(20) NOT NULL,
+  `host` varchar(64) NOT NULL,
+  `n` bigint(20) NOT NULL,
+  PRIMARY KEY (`day_key`,`kind`,`item`,`host`),
+  KEY `api_stats_host_day` (`host`,`day_key`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `asset_usage` (
   `asset_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `asset_id` int(11) NOT NULL,

@@ -20,11 +20,17 @@
  * failed authentication with one at warn: client id and peer address,
  * never the secret or the token.
  *
+ * The usage statistics (docs/behaviour.md §18) count, once the answer is
+ * written, each call the limits counted under its API client, and the
+ * error code of every Marketo envelope answered with success:false
+ * (HTTP 200) and of every skipped record of a call that succeeded.
+ *
  * GET /metrics (exposition.h) is answered before routing: no token, not
  * counted by the limits or by the metrics themselves, not logged.  Every
  * other request is counted once its answer is written.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -32,6 +38,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "api/api_common.h"
 #include "auth/ratelimit.h"
 #include "auth/token.h"
 #include "db/pool.h"
@@ -46,6 +53,7 @@
 #include "util/arena.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/rid.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -282,6 +290,7 @@ serve(struct app *app, struct call *c, struct client *cl, struct resp *r,
 		log_info("%s: database connection restored, running again",
 		    c->request_id);
 		resp_clear(r);
+		api_common_reasons_take(NULL);
 		err = rt->handler(c, r);
 	}
 	return err;
@@ -443,6 +452,31 @@ log_request(const struct call *c, const struct client *cl, int status,
 	log_event(LOG_LVL_INFO, msg, f, sizeof(f) / sizeof(f[0]));
 }
 
+/*
+ * Counts the error codes the answered call gave in the usage statistics
+ * (limiter_release_call counts the call itself).
+ */
+static void
+count_errors(struct app *app, enum envelope envl, int status, int err)
+{
+	struct api_reasons rs;
+	const char *code;
+	int64_t n;
+	size_t i;
+
+	api_common_reasons_take(&rs);
+	if (envl == ENV_IDENTITY || status != 200)
+		return;
+	if (err != 0) {
+		if ((code = err_lookup(err)->code) != NULL &&
+		    num_parse_i64(code, 0, INT32_MAX, &n) == 0)
+			limiter_count_error(app->lim, (int32_t)n, 1);
+		return;
+	}
+	for (i = 0; i < rs.n; i++)
+		limiter_count_error(app->lim, rs.code[i], rs.count[i]);
+}
+
 int
 dispatch(struct app *app, const struct req_env *env,
     const struct resp_writer *w)
@@ -461,6 +495,7 @@ dispatch(struct app *app, const struct req_env *env,
 	memset(&c, 0, sizeof(c));
 	memset(&cl, 0, sizeof(cl));
 	resp_init(&r);
+	api_common_reasons_take(NULL);
 	rid_next(rid, sizeof(rid));
 	c.app = app;
 	c.req = &req;
@@ -496,8 +531,9 @@ dispatch(struct app *app, const struct req_env *env,
 	}
 	rc = write_response(app, &r, status, err == 0, w);
 	if (admitted)
-		limiter_release(app->lim);
+		limiter_release_call(app->lim, cl.id);
 	if (!scrape) {
+		count_errors(app, envl, status, err);
 		exposition_count(app, c.route, status, err, started);
 		log_request(&c, &cl, status, err, started);
 	}

@@ -390,6 +390,8 @@ worker_run(const struct worker_args *wa)
 	(void)kill(wa->master, WORKER_READY_SIGNAL);
 	log_debug("worker %u: ready", wa->index);
 	status = serve_loop(&app, &acc);
+	/* What the host counted since its last sync is not lost. */
+	(void)limiter_flush(app.lim, app.db);
 out:
 	acceptor_clear(&acc);
 	app_teardown(&app);

@@ -216,6 +216,19 @@ enum activities_read {
 int	api_activities_read(struct call *c, struct resp *r);
 
 /*
+ * api_stats.c: Get Daily Usage, Get Weekly Usage, Get Daily Errors and
+ * Get Weekly Errors (docs/behaviour.md §18), the route's variant (enum
+ * stats_read) saying which.
+ */
+enum stats_read {
+	STATS_READ_USAGE,
+	STATS_READ_USAGE_WEEK,
+	STATS_READ_ERRORS,
+	STATS_READ_ERRORS_WEEK,
+};
+int	api_stats_get(struct call *c, struct resp *r);
+
+/*
  * api_pending.c: the answer of every registered route whose group is not
  * built yet: code 703, "Not implemented: <operation name> (<operationId>)".
  */

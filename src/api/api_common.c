@@ -87,6 +87,36 @@ api_common_record(const char *key, struct json_object *val,
 	return o;
 }
 
+/* The skipped records' reason codes of the call being served. */
+static struct api_reasons reasons_seen;
+
+/* Counts one skipped record of reason code. */
+static void
+reason_seen(int code)
+{
+	struct api_reasons *rs = &reasons_seen;
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->code[i] == code) {
+			rs->count[i]++;
+			return;
+		}
+	if (rs->n < API_REASON_CODES) {
+		rs->code[rs->n] = code;
+		rs->count[rs->n++] = 1;
+	}
+}
+
+/* See api_common.h. */
+void
+api_common_reasons_take(struct api_reasons *out)
+{
+	if (out != NULL)
+		*out = reasons_seen;
+	reasons_seen.n = 0;
+}
+
 /* See api_common.h. */
 struct json_object *
 api_common_skipped(const char *key, struct json_object *val, int code,
@@ -100,6 +130,7 @@ api_common_skipped(const char *key, struct json_object *val, int code,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(codes, sizeof(codes), "%d", code);
+	reason_seen(code);
 	o = api_common_record(key, val, "skipped");
 	reasons = json_object_new_array();
 	reason = json_object_new_object();

@@ -50,6 +50,23 @@ struct json_object *api_common_skipped(const char *key,
 	    struct json_object *val, int code, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
 
+/*
+ * The reason codes of the skipped records made by api_common_skipped
+ * since the last api_common_reasons_take, for the error statistics
+ * (dispatch.c counts them when the call succeeds).  Up to
+ * API_REASON_CODES distinct codes are kept; a worker serves one call at
+ * a time.
+ */
+#define API_REASON_CODES	16
+struct api_reasons {
+	size_t		 n;
+	int32_t		 code[API_REASON_CODES];
+	int64_t		 count[API_REASON_CODES];
+};
+
+/* Moves the codes counted so far into *out (NULL: forgets them). */
+void	api_common_reasons_take(struct api_reasons *out);
+
 /* A lead or record id as JSON, or NULL (no "id" member) for 0. */
 struct json_object *api_common_id(int64_t id);
 

@@ -40,6 +40,15 @@
  * rate limit the excess drains within one window.  The daily quota is off
  * by at most what the hosts admit in about two sync intervals.
  *
+ * Statistics.  The same shared state counts the calls of each API
+ * client and the error codes answered (limiter_release_call,
+ * limiter_count_error) in LIMITER_STAT_SLOTS slots keyed by day, kind
+ * and item; each sync adds the counts to this host's rows of
+ * api_stats_host, all in one transaction, and takes them off the
+ * slots, so a request never waits for the database for them either.  One
+ * process flushes at a time (stats_flusher, taken over when that process
+ * died), so no count is written twice.
+ *
  * Galera (docs/galera.md): each host writes only its own row (no conflicts),
  * no GET_LOCK or LOCK TABLES, InnoDB table with a primary key.
  * A host adopts its own row's day count once after a restart so a
@@ -66,6 +75,7 @@
 #include "repo/repo.h"
 #include "repo/repo_auth.h"
 #include "repo/repo_limits.h"
+#include "repo/repo_stats.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/timeutil.h"
@@ -113,6 +123,12 @@ struct lim_shared {
 	_Atomic uint64_t auth_epoch;
 	struct auth_fail auth_fails[AUTH_FAIL_SLOTS];
 	unsigned char	 auth_key[AUTH_DIGEST_BYTES];	/* random, per host */
+	/* Statistics: slots [0, stats_used) are in use. */
+	uint32_t	 stats_used;
+	int64_t		 stats_dropped;	/* counts that found no slot */
+	int32_t		 stats_pruned;	/* day key of the last pruning */
+	_Atomic pid_t	 stats_flusher;	/* 0: no flush running */
+	struct stats_row stats[LIMITER_STAT_SLOTS];	/* not yet written */
 	int64_t		 ring[];	/* cap admission times */
 };
 
@@ -215,6 +231,18 @@ limiter_day_key(int64_t t)
 	local = t + (t >= start && t < end ? CDT_OFFSET : CST_OFFSET);
 	days = local / 86400 - (local % 86400 < 0);
 	time_civil_from_days(days, &y, &m, &d);
+	return (int32_t)(y * 10000 + m * 100 + d);
+}
+
+/* See ratelimit.h. */
+int32_t
+limiter_day_key_add(int32_t key, int days)
+{
+	int64_t y;
+	int m, d;
+
+	time_civil_from_days(time_days_from_civil(key / 10000,
+	    key / 100 % 100, key % 100) + days, &y, &m, &d);
 	return (int32_t)(y * 10000 + m * 100 + d);
 }
 
@@ -446,6 +474,7 @@ limiter_create(const struct config *cfg)
 		goto mutex_err;
 	atomic_init(&lim->sh->next_sync_ms, 0);
 	atomic_init(&lim->sh->auth_epoch, 0);
+	atomic_init(&lim->sh->stats_flusher, 0);
 	if (getrandom(lim->sh->auth_key, sizeof(lim->sh->auth_key), 0) !=
 	    (ssize_t)sizeof(lim->sh->auth_key)) {
 		log_err("limiter: getrandom: %s", strerror(errno));
@@ -622,12 +651,16 @@ out:
 	return r;
 }
 
+static void	stat_add(struct limiter *lim, int32_t kind, int64_t item,
+		    int64_t n);
+
 /*
- * Ends a call admitted by limiter_admit in this process; lim may be
- * NULL.
+ * Ends a call admitted by limiter_admit in this process and counts it
+ * for the client whose row id is client_ref (0: none), under one lock;
+ * lim may be NULL.
  */
 void
-limiter_release(struct limiter *lim)
+limiter_release_call(struct limiter *lim, int64_t client_ref)
 {
 	struct lim_shared *sh;
 
@@ -643,7 +676,16 @@ limiter_release(struct limiter *lim)
 		}
 	} else if (sh->inflight > 0)
 		sh->inflight--;
+	if (client_ref > 0)
+		stat_add(lim, STATS_CALLS, client_ref, 1);
 	lim_unlock(lim);
+}
+
+/* Ends a call admitted by limiter_admit, counted for no client. */
+void
+limiter_release(struct limiter *lim)
+{
+	limiter_release_call(lim, 0);
 }
 
 int64_t
@@ -700,6 +742,128 @@ limiter_message(const struct limiter *lim, int err, char *buf, size_t size)
 		break;
 	}
 	return msg;
+}
+
+/* Adds n to the slot of (day, kind, item), made when absent (locked). */
+static void
+stat_add(struct limiter *lim, int32_t kind, int64_t item, int64_t n)
+{
+	struct lim_shared *sh = lim->sh;
+	struct stats_row *s;
+	uint32_t i;
+
+	day_roll(lim, limiter_day_key(lim->wall_s()));
+	for (i = 0; i < sh->stats_used; i++) {
+		s = &sh->stats[i];
+		if (s->item == item && s->kind == kind &&
+		    s->day_key == sh->day_key) {
+			s->n += n;
+			return;
+		}
+	}
+	if (sh->stats_used >= LIMITER_STAT_SLOTS) {
+		sh->stats_dropped += n;
+		return;
+	}
+	s = &sh->stats[sh->stats_used++];
+	s->day_key = sh->day_key;
+	s->kind = kind;
+	s->item = item;
+	s->n = n;
+}
+
+/* See ratelimit.h. */
+void
+limiter_count_error(struct limiter *lim, int32_t code, int64_t n)
+{
+	if (lim == NULL || n <= 0 || lim_lock(lim) != 0)
+		return;
+	stat_add(lim, STATS_ERRORS, code, n);
+	lim_unlock(lim);
+}
+
+/*
+ * Takes n written off the slot of w (locked); drops the slots left at
+ * zero, keeping [0, stats_used) in use.
+ */
+static void
+stat_written(struct limiter *lim, const struct stats_row *w)
+{
+	struct lim_shared *sh = lim->sh;
+	struct stats_row *s;
+	uint32_t i;
+
+	for (i = 0; i < sh->stats_used; i++) {
+		s = &sh->stats[i];
+		if (s->item != w->item || s->kind != w->kind ||
+		    s->day_key != w->day_key)
+			continue;
+		s->n -= w->n;
+		if (s->n <= 0)
+			*s = sh->stats[--sh->stats_used];
+		return;
+	}
+}
+
+/*
+ * Writes the counted statistics (see limiter_flush); once a day, also
+ * forgets this host's rows older than STATS_KEEP_DAYS.
+ */
+static int
+stats_flush(struct limiter *lim, struct db *db)
+{
+	struct lim_shared *sh = lim->sh;
+	struct stats_row todo[LIMITER_STAT_SLOTS];
+	uint32_t i, n;
+	int64_t dropped;
+	int32_t today, pruned;
+	int r = 0;
+
+	pid_t me = self_pid(), was = 0;
+
+	/* A flush left by a process that died does not stop the others. */
+	if (!atomic_compare_exchange_strong(&sh->stats_flusher, &was, me) &&
+	    (is_alive(was) || !atomic_compare_exchange_strong(
+	    &sh->stats_flusher, &was, me)))
+		return 0;
+	if (lim_lock(lim) != 0) {
+		r = -REPO_ERR_INTERNAL;
+		goto out;
+	}
+	day_roll(lim, limiter_day_key(lim->wall_s()));
+	n = sh->stats_used;
+	memcpy(todo, sh->stats, n * sizeof(todo[0]));
+	today = sh->day_key;
+	pruned = sh->stats_pruned;
+	dropped = sh->stats_dropped;
+	sh->stats_dropped = 0;
+	lim_unlock(lim);
+	if (dropped > 0)
+		log_warn("limiter: %lld counts of the usage statistics found "
+		    "no slot (more than %d clients and error codes between "
+		    "two flushes)", (long long)dropped, LIMITER_STAT_SLOTS);
+	if (n > 0 && (r = repo_stats_add(db, lim->host, todo, n)) == 0) {
+		if ((r = lim_lock(lim)) != 0)
+			goto out;
+		for (i = 0; i < n; i++)
+			stat_written(lim, &todo[i]);
+		lim_unlock(lim);
+	}
+	if (r == 0 && pruned != today && (r = repo_stats_forget_before(db,
+	    lim->host, limiter_day_key_add(today, 1 - STATS_KEEP_DAYS))) == 0)
+		sh->stats_pruned = today;
+out:
+	atomic_store(&sh->stats_flusher, 0);
+	return r > 0 ? -REPO_ERR_INTERNAL : r;
+}
+
+/* See ratelimit.h. */
+int
+limiter_flush(struct limiter *lim, struct db *db)
+{
+	if (lim == NULL || db == NULL)
+		return 0;
+	return stats_flush(lim, db);
 }
 
 /* See ratelimit.h. */
@@ -794,7 +958,8 @@ lim_sync(struct limiter *lim, struct db *db, int64_t now)
 	lim_unlock(lim);
 	atomic_store_explicit(&lim->sh->auth_epoch, epoch,
 	    memory_order_release);
-	r = 0;
+	/* Last: a failing write of the statistics keeps the sums read. */
+	r = stats_flush(lim, db);
 out:
 	return r;
 }

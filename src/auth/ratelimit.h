@@ -29,6 +29,11 @@ void		 limiter_destroy(struct limiter *lim);
 int		 limiter_admit(struct limiter *lim);
 void		 limiter_release(struct limiter *lim);
 /*
+ * limiter_release, and the call counted in the usage statistics for the
+ * API client whose row id is client_ref (0: none), under one lock.
+ */
+void		 limiter_release_call(struct limiter *lim, int64_t client_ref);
+/*
  * This host's calls in flight (admitted, not yet released), whether or
  * not the concurrency limit is on; 0 when lim is NULL.
  */
@@ -69,6 +74,27 @@ bool		 limiter_auth_failed(struct limiter *lim, const char *client_id);
 void		 limiter_auth_succeeded(struct limiter *lim,
 		    const char *client_id, const unsigned char *digest);
 
+/*
+ * The usage and error statistics (docs/behaviour.md §18), counted in the
+ * shared state with the limits and added to this host's rows of the
+ * database (src/repo/repo_stats.c) by each reconciliation:
+ *   limiter_release_call (above): one call of an API client, on the
+ *     current quota day;
+ *   limiter_count_error: n answers (or skipped records) with error code
+ *     code.
+ * A host counts up to LIMITER_STAT_SLOTS distinct clients and codes
+ * between two flushes; more are dropped and logged.  lim may be NULL.
+ */
+void		 limiter_count_error(struct limiter *lim, int32_t code,
+		    int64_t n);
+
+/*
+ * Adds what this host counted and has not written yet to the database
+ * (a worker stopping calls it, so a graceful restart loses no count).
+ * Returns 0 or a negative repo_err; nothing when lim or db is NULL.
+ */
+int		 limiter_flush(struct limiter *lim, struct db *db);
+
 /* The auth epoch last read from the database (token caches compare it). */
 uint64_t	 limiter_auth_epoch(const struct limiter *lim);
 
@@ -79,6 +105,9 @@ uint64_t	 limiter_auth_epoch(const struct limiter *lim);
  * March 02:00 to first Sunday of November 02:00) without tzdata.
  */
 int32_t		 limiter_day_key(int64_t unix_secs);
+
+/* The day key days days after key (before, when days is negative). */
+int32_t		 limiter_day_key_add(int32_t key, int days);
 
 /*
  * Test hook: replaces the clocks the limiter reads, mono_ms (a monotonic
@@ -95,5 +124,7 @@ void		 limiter_set_clock(struct limiter *lim, int64_t (*mono_ms)(void),
 #define LIMITER_FRESH_INTERVALS	4
 /* ... but never less than this (milliseconds). */
 #define LIMITER_FRESH_MIN_MS	1000
+/* Distinct (day, client or error code) counts kept between flushes. */
+#define LIMITER_STAT_SLOTS	512
 
 #endif

@@ -70,6 +70,7 @@ enum repo_id {
 	REPO_EMAILS,
 	REPO_RESET,
 	REPO_OUTBOX,
+	REPO_STATS,
 	REPO__MAX
 };
 
@@ -99,6 +100,7 @@ extern const struct db_stmt_set repo_cookies_sql;
 extern const struct db_stmt_set repo_merge_sql;
 extern const struct db_stmt_set repo_folders_sql;
 extern const struct db_stmt_set repo_usage_sql;
+extern const struct db_stmt_set repo_stats_sql;
 extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;

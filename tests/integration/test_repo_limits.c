@@ -22,6 +22,9 @@
 #include "err.h"
 #include "repo/repo.h"
 #include "repo/repo_limits.h"
+#include "repo/repo_stats.h"
+#include "db/query.h"
+#include "util/arena.h"
 #include "util/config.h"
 #include "itest.h"
 
@@ -55,6 +58,7 @@ setup(void **state)
 {
 	(void)state;
 	sql("DELETE FROM limits_host");
+	sql("DELETE FROM api_stats_host");
 	return 0;
 }
 
@@ -237,6 +241,135 @@ test_restart_keeps_day(void **state)
 	limiter_destroy(a);
 }
 
+/* One admitted call of the API client whose row id is client. */
+static void
+counted_call(struct limiter *lim, int64_t client)
+{
+	assert_int_equal(limiter_admit(lim), 0);
+	limiter_release_call(lim, client);
+}
+
+/* Three clients: 9001 and 9003 act as one API user. */
+static void
+stats_clients(void)
+{
+	sql("DELETE FROM auth_client WHERE id IN (9001, 9002, 9003)");
+	sql("INSERT INTO auth_client (id, client_id, name, role_id, scope, "
+	    "secret_hash, created_at) SELECT 9000 + n, "
+	    "CONCAT('00000000-0000-4000-8000-00000000000', n), "
+	    "CONCAT('stats', n), r.id, IF(n = 2, 'b@example.com', "
+	    "'a@example.com'), 'x', 0 FROM auth_role r JOIN (SELECT 1 AS n "
+	    "UNION ALL SELECT 2 UNION ALL SELECT 3) k WHERE r.name = 'admin'");
+}
+
+/* The row of day and item in t (-1 when absent: its count). */
+static int64_t
+stats_count(const struct db_text_rows *t, int32_t day, const char *item)
+{
+	size_t i;
+
+	for (i = 0; i < t->count; i++)
+		if (db_text_i64(t, i, STATS_COL_DAY) == day &&
+		    strcmp(db_text_str(t, i, STATS_COL_ITEM), item) == 0)
+			return db_text_i64(t, i, STATS_COL_COUNT);
+	return -1;
+}
+
+static void
+test_stats_rows(void **state)
+{
+	static const struct stats_row h1[] = {
+		{ 20240310, STATS_CALLS, 9001, 5 },
+		{ 20240310, STATS_CALLS, 9001, 2 },	/* the same row */
+		{ 20240309, STATS_CALLS, 9002, 8 },
+		{ 20240301, STATS_CALLS, 9002, 1 },
+		{ 20240310, STATS_ERRORS, 609, 1 },
+		{ 20240310, STATS_ERRORS, 1004, 2 },
+	}, h2[] = {
+		{ 20240310, STATS_CALLS, 9003, 4 },
+		{ 20240310, STATS_CALLS, 9002, 1 },
+		{ 20240310, STATS_ERRORS, 609, 3 },
+	};
+	struct arena a;
+	struct db_text_rows t;
+
+	(void)state;
+	arena_init(&a);
+	stats_clients();
+	assert_int_equal(repo_stats_add(db, "h1", h1, 0), 0);
+	assert_int_equal(repo_stats_add(db, "h1", h1, 6), 0);
+	assert_int_equal(repo_stats_add(db, "h2", h2, 3), 0);
+	/* Calls by API user (scope), summed over hosts and clients. */
+	assert_int_equal(repo_stats_read(db, &a, STATS_CALLS, 20240304,
+	    20240310, &t), 0);
+	assert_int_equal(t.count, 3);
+	assert_int_equal(db_text_i64(&t, 0, STATS_COL_DAY), 20240310);
+	assert_string_equal(db_text_str(&t, 0, STATS_COL_ITEM),
+	    "a@example.com");
+	assert_int_equal(stats_count(&t, 20240310, "a@example.com"), 11);
+	assert_int_equal(stats_count(&t, 20240310, "b@example.com"), 1);
+	assert_int_equal(stats_count(&t, 20240309, "b@example.com"), 8);
+	assert_int_equal(repo_stats_read(db, &a, STATS_ERRORS, 20240310,
+	    20240310, &t), 0);
+	assert_int_equal(t.count, 2);
+	assert_int_equal(stats_count(&t, 20240310, "609"), 4);
+	assert_int_equal(stats_count(&t, 20240310, "1004"), 2);
+	/* A host forgets only its own old rows. */
+	assert_int_equal(repo_stats_forget_before(db, "h1", 20240310), 0);
+	assert_int_equal(repo_stats_read(db, &a, STATS_CALLS, 20240301,
+	    20240310, &t), 0);
+	assert_int_equal(t.count, 2);
+	assert_int_equal(stats_count(&t, 20240309, "b@example.com"), -1);
+	sql("DELETE FROM api_stats_host");
+	sql("DELETE FROM auth_client WHERE id IN (9001, 9002, 9003)");
+	arena_clear(&a);
+}
+
+/* Two hosts count calls and errors; the database has both. */
+static void
+test_stats_two_hosts(void **state)
+{
+	struct limiter *a, *b;
+	struct arena ar;
+	struct db_text_rows t;
+	int32_t today = limiter_day_key((int64_t)time(NULL));
+
+	(void)state;
+	arena_init(&ar);
+	stats_clients();
+	a = host_with("host-a", 0, 0, 20, 60000);
+	b = host_with("host-b", 0, 0, 20, 60000);
+	limiter_set_clock(a, fake_mono_ms, NULL);
+	limiter_set_clock(b, fake_mono_ms, NULL);
+	counted_call(a, 9001);
+	counted_call(a, 9002);
+	counted_call(b, 9003);
+	limiter_count_error(a, 1003, 1);
+	limiter_count_error(b, 1003, 2);
+	fake_now_ms += 60000;
+	limiter_tick(a, db);
+	limiter_tick(b, db);
+	/* A restart of host A after a graceful stop loses nothing. */
+	counted_call(a, 9001);
+	assert_int_equal(limiter_flush(a, db), 0);
+	limiter_destroy(a);
+	a = host_with("host-a", 0, 0, 20, 60000);
+	counted_call(a, 9001);
+	assert_int_equal(limiter_flush(a, db), 0);
+	assert_int_equal(repo_stats_read(db, &ar, STATS_CALLS, today, today,
+	    &t), 0);
+	assert_int_equal(stats_count(&t, today, "a@example.com"), 4);
+	assert_int_equal(stats_count(&t, today, "b@example.com"), 1);
+	assert_int_equal(repo_stats_read(db, &ar, STATS_ERRORS, today, today,
+	    &t), 0);
+	assert_int_equal(stats_count(&t, today, "1003"), 3);
+	limiter_destroy(a);
+	limiter_destroy(b);
+	sql("DELETE FROM api_stats_host");
+	sql("DELETE FROM auth_client WHERE id IN (9001, 9002, 9003)");
+	arena_clear(&ar);
+}
+
 /* Reads the test database settings; returns -1 when they are not set. */
 static int
 config_from_env(void)
@@ -254,6 +387,8 @@ main(void)
 		cmocka_unit_test_setup(test_sum_others, setup),
 		cmocka_unit_test_setup(test_two_hosts, setup),
 		cmocka_unit_test_setup(test_restart_keeps_day, setup),
+		cmocka_unit_test_setup(test_stats_rows, setup),
+		cmocka_unit_test_setup(test_stats_two_hosts, setup),
 	};
 
 	if (config_from_env() != 0) {

@@ -24,6 +24,7 @@
 #include "bounds.h"
 #include "repo/repo.h"
 #include "repo/repo_limits.h"
+#include "repo/repo_stats.h"
 #include "util/config.h"
 
 /* ---- injected clocks ---- */
@@ -55,6 +56,10 @@ int	__wrap_repo_limits_get_by_host(struct db *, const char *,
 int	__wrap_repo_limits_sum_others(struct db *, const char *, int64_t,
 	    int64_t, struct limits_sums *);
 int	__wrap_repo_auth_epoch_get(struct db *, uint64_t *);
+int	__wrap_repo_stats_add(struct db *, const char *,
+	    const struct stats_row *, size_t);
+int	__wrap_repo_stats_forget_before(struct db *, const char *, int32_t);
+
 
 static struct {
 	int			 upserts, gets, sums, epochs;
@@ -67,6 +72,12 @@ static struct {
 	struct limits_sums	 sums_answer;
 	int			 sums_err;
 	uint64_t		 epoch;
+	struct stats_row	 stats[LIMITER_STAT_SLOTS + 8];	/* written */
+	int			 adds;		/* repo_stats_add calls */
+	int			 nstats;
+	int			 stats_err;	/* repo_stats_add's answer */
+	int			 die_in_add;	/* a child dies flushing */
+	int32_t			 forgot_before;
 } mock;
 
 int
@@ -110,6 +121,36 @@ __wrap_repo_auth_epoch_get(struct db *db, uint64_t *out)
 	(void)db;
 	mock.epochs++;
 	*out = mock.epoch;
+	return 0;
+}
+
+int
+__wrap_repo_stats_add(struct db *db, const char *host,
+    const struct stats_row *rows, size_t n)
+{
+	size_t i;
+
+	(void)db;
+	(void)host;
+	mock.adds++;
+	if (mock.die_in_add)
+		kill(getpid(), SIGKILL);
+	if (mock.stats_err != 0)
+		return mock.stats_err;
+	for (i = 0; i < n; i++) {
+		assert_true(mock.nstats < LIMITER_STAT_SLOTS + 8);
+		mock.stats[mock.nstats++] = rows[i];
+	}
+	return 0;
+}
+
+int
+__wrap_repo_stats_forget_before(struct db *db, const char *host,
+    int32_t day_key)
+{
+	(void)db;
+	(void)host;
+	mock.forgot_before = day_key;
 	return 0;
 }
 
@@ -449,6 +490,142 @@ test_day_key(void **state)
 		assert_int_equal(limiter_day_key(cases[i].t), cases[i].key);
 }
 
+/* One admitted call of the API client whose row id is client. */
+static void
+counted_call(struct limiter *lim, int64_t client)
+{
+	assert_int_equal(limiter_admit(lim), 0);
+	limiter_release_call(lim, client);
+}
+
+static void
+test_day_key_add(void **state)
+{
+	(void)state;
+	assert_int_equal(limiter_day_key_add(20240301, -1), 20240229);
+	assert_int_equal(limiter_day_key_add(20240229, 1), 20240301);
+	assert_int_equal(limiter_day_key_add(20250101, -6), 20241226);
+	assert_int_equal(limiter_day_key_add(20241231, 1), 20250101);
+	assert_int_equal(limiter_day_key_add(20241110, 0), 20241110);
+	assert_int_equal(limiter_day_key_add(20241110, -30), 20241011);
+}
+
+/* The statistics written by a sync: one row per day, kind and item. */
+static const struct stats_row *
+stat_found(int32_t day, int kind, int64_t item)
+{
+	int i;
+
+	for (i = 0; i < mock.nstats; i++)
+		if (mock.stats[i].day_key == day && mock.stats[i].kind ==
+		    kind && mock.stats[i].item == item)
+			return &mock.stats[i];
+	return NULL;
+}
+
+static void
+test_stats_flush(void **state)
+{
+	struct limiter *lim = make(0, 20, 0, 0);
+	struct db *db = (struct db *)&cfg;	/* never dereferenced */
+	const struct stats_row *w;
+
+	(void)state;
+	counted_call(lim, 7);
+	counted_call(lim, 7);
+	counted_call(lim, 9);
+	counted_call(lim, 0);	/* no client: not counted */
+	limiter_count_error(lim, 609, 1);
+	limiter_count_error(lim, 1004, 3);
+	limiter_count_error(lim, 609, 2);
+	limiter_tick(lim, db);
+	assert_int_equal(mock.adds, 1);		/* one transaction */
+	assert_int_equal(mock.nstats, 4);
+	assert_non_null(w = stat_found(20240309, STATS_CALLS, 7));
+	assert_int_equal(w->n, 2);
+	assert_non_null(w = stat_found(20240309, STATS_CALLS, 9));
+	assert_int_equal(w->n, 1);
+	assert_non_null(w = stat_found(20240309, STATS_ERRORS, 609));
+	assert_int_equal(w->n, 3);
+	assert_non_null(w = stat_found(20240309, STATS_ERRORS, 1004));
+	assert_int_equal(w->n, 3);
+	/* The first flush of a day forgets the rows a month old. */
+	assert_int_equal(mock.forgot_before, 20240208);
+	/* Written counts are not written again: nothing to write. */
+	mock.nstats = 0;
+	fake_mono += 250;
+	limiter_tick(lim, db);
+	assert_int_equal(mock.nstats, 0);
+	assert_int_equal(mock.adds, 1);
+	/* A failed write keeps the counts for the next sync. */
+	counted_call(lim, 7);
+	mock.stats_err = -REPO_ERR_INTERNAL;
+	fake_mono += 250;
+	limiter_tick(lim, db);
+	assert_int_equal(mock.nstats, 0);
+	mock.stats_err = 0;
+	/* A new day: its counts have its key; a worker's flush writes. */
+	fake_wall += 86400;
+	counted_call(lim, 7);
+	assert_int_equal(limiter_flush(lim, db), 0);
+	assert_int_equal(mock.nstats, 2);
+	assert_non_null(w = stat_found(20240309, STATS_CALLS, 7));
+	assert_int_equal(w->n, 1);
+	assert_non_null(w = stat_found(20240310, STATS_CALLS, 7));
+	assert_int_equal(w->n, 1);
+	assert_int_equal(mock.forgot_before, 20240209);
+	limiter_destroy(lim);
+}
+
+static void
+test_stats_flusher_died(void **state)
+{
+	struct limiter *lim = make(0, 20, 0, 0);
+	struct db *db = (struct db *)&cfg;	/* never dereferenced */
+	pid_t pid;
+	int st;
+
+	(void)state;
+	counted_call(lim, 7);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* Killed while writing, the flush still its own. */
+		mock.die_in_add = 1;
+		(void)limiter_flush(lim, db);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	/* The next flush takes over and writes what is still counted. */
+	assert_int_equal(limiter_flush(lim, db), 0);
+	assert_int_equal(mock.nstats, 1);
+	assert_int_equal(mock.stats[0].item, 7);
+	assert_int_equal(mock.stats[0].n, 1);
+	limiter_destroy(lim);
+}
+
+static void
+test_stats_full(void **state)
+{
+	struct limiter *lim = make(0, 20, 0, 0);
+	struct db *db = (struct db *)&cfg;	/* never dereferenced */
+	int64_t i;
+
+	(void)state;
+	for (i = 1; i <= LIMITER_STAT_SLOTS + 5; i++)
+		counted_call(lim, i);
+	/* Beyond the slots counts are dropped (and logged)... */
+	assert_int_equal(limiter_flush(lim, db), 0);
+	assert_int_equal(mock.nstats, LIMITER_STAT_SLOTS);
+	/* ... and the slots come back once written. */
+	mock.nstats = 0;
+	counted_call(lim, 1);
+	assert_int_equal(limiter_flush(lim, db), 0);
+	assert_int_equal(mock.nstats, 1);
+	limiter_destroy(lim);
+}
+
 static void
 test_daily_rollover(void **state)
 {
@@ -757,6 +934,10 @@ main(void)
 		cmocka_unit_test_setup(test_off, setup),
 		cmocka_unit_test_setup(test_check_order, setup),
 		cmocka_unit_test_setup(test_tick_remote, setup),
+		cmocka_unit_test_setup(test_day_key_add, setup),
+		cmocka_unit_test_setup(test_stats_flush, setup),
+		cmocka_unit_test_setup(test_stats_full, setup),
+		cmocka_unit_test_setup(test_stats_flusher_died, setup),
 		cmocka_unit_test_setup(test_tick_adopts_own_row, setup),
 		cmocka_unit_test_setup(test_tick_reclaims, setup),
 		cmocka_unit_test_setup(test_auth_lockout, setup),
