@@ -486,11 +486,15 @@ out:
 	return r;
 }
 
-/* See repo_leads.h. */
-int
-repo_leads_list_by_program(struct db *db, struct arena *a,
-    const struct lead_field *const *cols, size_t ncols, int64_t program_id,
-    int64_t after, int limit, struct lead_rows *out)
+/*
+ * The leads of a program (program true: with their membership) or of a
+ * static list, key its id, as repo_leads_list_by_program says.
+ */
+static int
+list_members(struct db *db, struct arena *a,
+    const struct lead_field *const *cols, size_t ncols, bool program,
+    int64_t key, int64_t after, int limit, struct lead_rows *out,
+    const char *where)
 {
 	struct buf b;
 	struct params p;
@@ -509,21 +513,46 @@ repo_leads_list_by_program(struct db *db, struct arena *a,
 		r = -REPO_ERR_INVALID;
 		goto out;
 	}
-	buf_adds(&b, ", " MEMBERSHIP_COLUMNS MEMBERSHIP_JOIN
-	    " JOIN lead l ON l.`id` = pm.lead_id WHERE pm.program_id = ? AND "
-	    "pm.lead_id > ? ORDER BY pm.lead_id LIMIT ?");
-	params_i64(&p, program_id);
+	if (program)
+		buf_adds(&b, ", " MEMBERSHIP_COLUMNS MEMBERSHIP_JOIN
+		    " JOIN lead l ON l.`id` = pm.lead_id WHERE "
+		    "pm.program_id = ? AND pm.lead_id > ? "
+		    "ORDER BY pm.lead_id LIMIT ?");
+	else
+		buf_adds(&b, " FROM list_member lm JOIN lead l ON "
+		    "l.`id` = lm.lead_id WHERE lm.list_id = ? AND "
+		    "lm.lead_id > ? ORDER BY lm.lead_id LIMIT ?");
+	params_i64(&p, key);
 	params_i64(&p, after);
 	params_i64(&p, limit);
-	if ((r = query_text(db, dyn(db, &b, "repo_leads_list_by_program"), &p,
-	    a, 1 + ncols + MEMBERSHIP_NCOLS, (size_t)limit,
-	    "repo_leads_list_by_program", &t)) != 0)
+	if ((r = query_text(db, dyn(db, &b, where), &p, a, 1 + ncols +
+	    (program ? MEMBERSHIP_NCOLS : 0), (size_t)limit, where, &t)) != 0)
 		goto out;
-	r = to_lead_rows(&t, a, ncols, true, out);
+	r = to_lead_rows(&t, a, ncols, program, out);
 out:
 	params_clear(&p);
 	buf_clear(&b);
 	return r;
+}
+
+/* See repo_leads.h. */
+int
+repo_leads_list_by_program(struct db *db, struct arena *a,
+    const struct lead_field *const *cols, size_t ncols, int64_t program_id,
+    int64_t after, int limit, struct lead_rows *out)
+{
+	return list_members(db, a, cols, ncols, true, program_id, after,
+	    limit, out, "repo_leads_list_by_program");
+}
+
+/* See repo_leads.h. */
+int
+repo_leads_list_by_list(struct db *db, struct arena *a,
+    const struct lead_field *const *cols, size_t ncols, int64_t list_id,
+    int64_t after, int limit, struct lead_rows *out)
+{
+	return list_members(db, a, cols, ncols, false, list_id, after,
+	    limit, out, "repo_leads_list_by_list");
 }
 
 /* ---- Programs, partitions, forms ------------------------------------ */

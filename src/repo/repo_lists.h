@@ -1,9 +1,9 @@
 /*
  * Static lists and their members (migration 0004 static_list,
- * list_member).  Lists are made by mautoctl (no operation in scope
- * creates them); members are added by mautoctl and read by the
- * membership operations (repo_programs.h) and Bulk Export's static list
- * filter.
+ * list_member): made by mautoctl and the asset operations; members
+ * added and removed by mautoctl and the list operations of the lead
+ * database, and read by those, the membership operations
+ * (repo_programs.h) and Bulk Export's static list filter.
  */
 #ifndef MAUTO_REPO_REPO_LISTS_H
 #define MAUTO_REPO_REPO_LISTS_H
@@ -13,7 +13,9 @@
 
 #include "repo/repo.h"
 
+struct arena;
 struct db;
+struct db_text_rows;
 
 /* Creates a static list; -REPO_ERR_CONFLICT when the name is taken. */
 int	repo_lists_insert(struct db *db, const char *name, int32_t *id);
@@ -47,5 +49,64 @@ int	repo_lists_members_move(struct db *db, int64_t to, int64_t from);
  */
 int	repo_lists_member_count(struct db *db, int32_t list_id, int64_t cap,
 	    int64_t *count);
+
+/* Which lists repo_lists_browse reads; an empty list does not filter. */
+struct list_filter {
+	const int64_t		*ids;
+	size_t			 nids;
+	const char *const	*names;		/* exact names */
+	size_t			 nnames;
+	const char *const	*programs;	/* names of their programs */
+	size_t			 nprograms;
+	const char *const	*workspaces;	/* names of their workspaces */
+	size_t			 nworkspaces;
+};
+
+/* The columns of a repo_lists_browse row. */
+enum {
+	LIST_COL_ID,
+	LIST_COL_NAME,
+	LIST_COL_DESCRIPTION,		/* NULL: none */
+	LIST_COL_PROGRAM,		/* the program's name; NULL: none */
+	LIST_COL_WORKSPACE_ID,		/* NULL: a workspace with no row */
+	LIST_COL_WORKSPACE,
+	LIST_COL_CREATED,		/* "YYYY-MM-DD HH:MM:SS" UTC */
+	LIST_COL_UPDATED,
+	LIST_NCOLS
+};
+
+/*
+ * The lists matching f with id > after, by id, at most limit rows, into
+ * *out (text in the arena a).  Returns 0 or a negative repo_err.
+ */
+int	repo_lists_browse(struct db *db, struct arena *a,
+	    const struct list_filter *f, int64_t after, int limit,
+	    struct db_text_rows *out);
+
+/* What repo_lists_members_apply does to each lead. */
+enum list_op {
+	LIST_OP_ADD,		/* add, with Add to List (24) when added */
+	LIST_OP_REMOVE,		/* remove, with Remove from List (25) */
+	LIST_OP_READ,		/* only say where the lead stands */
+};
+
+/* Where a lead stood towards the list before the operation. */
+enum list_state {
+	LIST_NO_LEAD,		/* there is no such lead */
+	LIST_WAS_MEMBER,
+	LIST_WAS_NOT_MEMBER,
+};
+
+/*
+ * One transaction over the leads of list_id, in order: adds or removes
+ * each existing lead (an Add to List or Remove from List activity for
+ * each one that changed), or only reads; out[i] (n entries, caller's)
+ * says where leads[i] stood before.  A lead given twice is seen the
+ * second time as the first left it.  Returns 0, -REPO_ERR_NOT_FOUND
+ * when there is no such list, or another negative repo_err.
+ */
+int	repo_lists_members_apply(struct db *db, int32_t list_id,
+	    enum list_op op, const int64_t *leads, size_t n,
+	    enum list_state *out);
 
 #endif

@@ -23,6 +23,7 @@
 #include <mysql.h>
 
 #include "db/pool.h"
+#include "db/query.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
@@ -33,6 +34,7 @@
 #include "repo/repo_merge.h"
 #include "repo/repo_partitions.h"
 #include "repo/repo_programs.h"
+#include "util/arena.h"
 #include "util/config.h"
 #include "util/num.h"
 #include "itest.h"
@@ -849,6 +851,91 @@ test_merge_custom_field(void **state)
 	sql("ALTER TABLE lead DROP COLUMN itestScore");
 }
 
+/*
+ * The list operations of the lead database: add, remove and read each
+ * lead's standing (an unknown lead is LIST_NO_LEAD, a lead given twice
+ * sees what the first time did), an activity for each change only, and
+ * the browse filters.
+ */
+static void
+test_list_members_apply(void **state)
+{
+	static const char *const names[] = { "M2", "nothing" };
+	static const char *const progs[] = { "P" };
+	struct list_filter f;
+	struct db_text_rows t;
+	struct arena a;
+	enum list_state st[4];
+	int64_t leads[4], ids[2];
+	int32_t l1, l2, pid;
+
+	(void)state;
+	arena_init(&a);
+	leads[0] = lead_new("a@example.com", "");
+	leads[1] = 99999999;
+	leads[2] = lead_new("b@example.com", "");
+	leads[3] = leads[0];
+	assert_int_equal(repo_lists_insert(db, "M1", &l1), 0);
+	assert_int_equal(repo_lists_insert(db, "M2", &l2), 0);
+	assert_int_equal(repo_lists_members_apply(db, l2 + 1000, LIST_OP_ADD,
+	    leads, 4, st), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_lists_members_apply(db, l1, LIST_OP_ADD, leads,
+	    4, st), 0);
+	assert_int_equal(st[0], LIST_WAS_NOT_MEMBER);
+	assert_int_equal(st[1], LIST_NO_LEAD);
+	assert_int_equal(st[2], LIST_WAS_NOT_MEMBER);
+	assert_int_equal(st[3], LIST_WAS_MEMBER);
+	assert_int_equal(int_of("SELECT COUNT(*) FROM list_member WHERE "
+	    "list_id = %d", l1), 2);
+	assert_int_equal(int_of("SELECT COUNT(*) FROM activity WHERE "
+	    "activity_type_id = 24 AND primary_value_id = %d", l1), 2);
+	assert_int_equal(repo_lists_members_apply(db, l2, LIST_OP_READ, leads,
+	    3, st), 0);
+	assert_int_equal(st[0], LIST_WAS_NOT_MEMBER);
+	assert_int_equal(st[1], LIST_NO_LEAD);
+	assert_int_equal(repo_lists_members_apply(db, l1, LIST_OP_READ, leads,
+	    1, st), 0);
+	assert_int_equal(st[0], LIST_WAS_MEMBER);
+	assert_int_equal(repo_lists_members_apply(db, l1, LIST_OP_REMOVE,
+	    leads, 4, st), 0);
+	assert_int_equal(st[0], LIST_WAS_MEMBER);
+	assert_int_equal(st[1], LIST_NO_LEAD);
+	assert_int_equal(st[2], LIST_WAS_MEMBER);
+	assert_int_equal(st[3], LIST_WAS_NOT_MEMBER);
+	assert_int_equal(int_of("SELECT COUNT(*) FROM list_member"), 0);
+	assert_int_equal(int_of("SELECT COUNT(*) FROM activity WHERE "
+	    "activity_type_id = 25 AND primary_value = 'M1' AND attributes = "
+	    "'{\"List ID\":%d,\"Source\":\"Web service API\"}'", l1), 2);
+
+	pid = program_new("P");
+	sql("UPDATE static_list SET program_id = %d WHERE id = %d", pid, l2);
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(repo_lists_browse(db, &a, &f, 0, 10, &t), 0);
+	assert_int_equal(t.count, 2);
+	assert_int_equal(repo_lists_browse(db, &a, &f, l1, 10, &t), 0);
+	assert_int_equal(t.count, 1);
+	assert_int_equal(db_text_i64(&t, 0, LIST_COL_ID), l2);
+	assert_string_equal(db_text_str(&t, 0, LIST_COL_PROGRAM), "P");
+	assert_string_equal(db_text_str(&t, 0, LIST_COL_WORKSPACE),
+	    "Default");
+	f.names = names;
+	f.nnames = 2;
+	assert_int_equal(repo_lists_browse(db, &a, &f, 0, 10, &t), 0);
+	assert_int_equal(t.count, 1);
+	ids[0] = l1;
+	ids[1] = l2;
+	f.ids = ids;
+	f.nids = 2;
+	f.programs = progs;
+	f.nprograms = 1;
+	assert_int_equal(repo_lists_browse(db, &a, &f, 0, 10, &t), 0);
+	assert_int_equal(t.count, 1);
+	f.nids = 1;
+	assert_int_equal(repo_lists_browse(db, &a, &f, 0, 10, &t), 0);
+	assert_int_equal(t.count, 0);
+	arena_clear(&a);
+}
+
 int
 main(void)
 {
@@ -858,6 +945,7 @@ main(void)
 		cmocka_unit_test_setup(test_programs, setup),
 		cmocka_unit_test_setup(test_member_status, setup),
 		cmocka_unit_test_setup(test_lists_forms_campaigns, setup),
+		cmocka_unit_test_setup(test_list_members_apply, setup),
 		cmocka_unit_test_setup(test_membership_reads, setup),
 		cmocka_unit_test_setup(test_cookies, setup),
 		cmocka_unit_test_setup(test_merge, setup),
