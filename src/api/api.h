@@ -65,6 +65,17 @@ int	api_lists_get(struct call *c, struct resp *r);
 int	api_lists_members(struct call *c, struct resp *r);
 
 /*
+ * api_static_lists.c: static lists as assets: browse, by id, by name,
+ * create, update, delete.
+ */
+int	api_static_lists_browse(struct call *c, struct resp *r);
+int	api_static_lists_get(struct call *c, struct resp *r);
+int	api_static_lists_get_by_name(struct call *c, struct resp *r);
+int	api_static_lists_create(struct call *c, struct resp *r);
+int	api_static_lists_update(struct call *c, struct resp *r);
+int	api_static_lists_delete(struct call *c, struct resp *r);
+
+/*
  * api_leads.c: Get Lead by Id, Get Leads by Filter Type, Get Leads by
  * Program Id, Get Leads by List Id (both paths), Sync Leads, Delete
  * Leads (POST delete.json and DELETE leads.json), Push Lead to Marketo,

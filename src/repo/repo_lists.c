@@ -36,13 +36,31 @@ enum lists_stmt {
 	LISTS_STMT_BROWSE,
 	LISTS_STMT_MEMBER_DELETE,
 	LISTS_STMT_MEMBER_STATE,
+	LISTS_STMT_ASSET_GET,
+	LISTS_STMT_ASSET_GET_BY_NAME,
+	LISTS_STMT_ASSET_BROWSE,
+	LISTS_STMT_UPDATE,
+	LISTS_STMT_DELETE,
+	LISTS_STMT_COUNT_FOLDER,
 	LISTS_STMT__MAX
 };
 
+/* The columns of a list as an asset (LIST_ASSET_COL_*). */
+#define ASSET_COLS \
+	"id, name, description, folder_id, program_id, workspace, " \
+	"created_at, updated_at"
+
 static const char *const sql[LISTS_STMT__MAX] = {
+	/*
+	 * name, description, program, folder, program, workspace: a list
+	 * of no program and no folder stands in the Lead Database root.
+	 */
 	[LISTS_STMT_INSERT] =
-	    "INSERT INTO static_list (name, created_at, updated_at) "
-	    "VALUES (?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	    "INSERT INTO static_list (name, description, folder_id, "
+	    "program_id, workspace, created_at, updated_at) "
+	    "SELECT ?, ?, IF(? IS NULL, COALESCE(?, MIN(f.id)), NULL), ?, "
+	    "COALESCE(?, 'Default'), UTC_TIMESTAMP(), UTC_TIMESTAMP() "
+	    "FROM folder f WHERE f.kind = 'staticList' AND f.parent_id IS NULL",
 	[LISTS_STMT_GET_BY_NAME] =
 	    "SELECT id FROM static_list WHERE name = ?",
 	[LISTS_STMT_GET_BY_ID] =
@@ -86,6 +104,25 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	[LISTS_STMT_MEMBER_STATE] =
 	    "SELECT l.id, m.lead_id FROM lead l LEFT JOIN list_member m "
 	    "ON m.list_id = ? AND m.lead_id = l.id WHERE l.id = ?",
+	[LISTS_STMT_ASSET_GET] =
+	    "SELECT " ASSET_COLS " FROM static_list WHERE id = ?",
+	[LISTS_STMT_ASSET_GET_BY_NAME] =
+	    "SELECT " ASSET_COLS " FROM static_list WHERE name = ?",
+	[LISTS_STMT_ASSET_BROWSE] =
+	    "SELECT " ASSET_COLS " FROM static_list WHERE "
+	    "(? IS NULL OR folder_id = ?) AND (? IS NULL OR program_id = ?) "
+	    "AND (? IS NULL OR updated_at >= ?) "
+	    "AND (? IS NULL OR updated_at <= ?) "
+	    "ORDER BY id LIMIT ? OFFSET ?",
+	/* name (NULL: kept), description (NULL: kept), id. */
+	[LISTS_STMT_UPDATE] =
+	    "UPDATE static_list SET name = COALESCE(?, name), "
+	    "description = COALESCE(?, description), "
+	    "updated_at = UTC_TIMESTAMP() WHERE id = ?",
+	[LISTS_STMT_DELETE] =
+	    "DELETE FROM static_list WHERE id = ?",
+	[LISTS_STMT_COUNT_FOLDER] =
+	    "SELECT COUNT(*) FROM static_list WHERE folder_id = ?",
 };
 
 const struct db_stmt_set repo_lists_sql = {
@@ -101,22 +138,59 @@ stmt(struct db *db, enum lists_stmt s)
 }
 
 struct list_insert {
-	const char	*name;
-	int32_t		 id;
+	const struct list_new	*t;
+	int32_t			 id;
 };
 
 static int
 list_insert_tx(struct db *db, void *arg)
 {
-	struct list_insert *a = arg;
-	MYSQL_BIND in[1];
-	unsigned long len = strlen(a->name);
+	struct list_insert *x = arg;
+	const struct list_new *t = x->t;
+	MYSQL_BIND in[6];
+	unsigned long len[3];
+	int32_t place = (int32_t)t->place.id;
+	bool program = t->has_place && t->place.type == FOLDER_T_PROGRAM;
+	bool folder = t->has_place && !program;
 	MYSQL_STMT *st = stmt(db, LISTS_STMT_INSERT);
 	int r;
 
-	bind_str(&in[0], a->name, &len);
-	if ((r = db_exec(db, st, in, "repo_lists_insert")) == 0)
-		a->id = (int32_t)mysql_stmt_insert_id(st);
+	memset(in, 0, sizeof(in));
+	len[0] = strlen(t->name);
+	len[1] = t->description != NULL ? strlen(t->description) : 0;
+	len[2] = t->workspace != NULL ? strlen(t->workspace) : 0;
+	bind_str(&in[0], t->name, &len[0]);
+	if (t->description != NULL)
+		bind_str(&in[1], t->description, &len[1]);
+	else
+		bind_null(&in[1]);
+	/* The program (the IF's test), the folder, the program again. */
+	bind_null(&in[2]);
+	bind_null(&in[3]);
+	bind_null(&in[4]);
+	if (program) {
+		bind_i32(&in[2], &place);
+		bind_i32(&in[4], &place);
+	} else if (folder)
+		bind_i32(&in[3], &place);
+	if (t->workspace != NULL)
+		bind_str(&in[5], t->workspace, &len[2]);
+	else
+		bind_null(&in[5]);
+	if ((r = db_exec(db, st, in, "repo_lists_create")) == 0)
+		x->id = (int32_t)mysql_stmt_insert_id(st);
+	return r;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_create(struct db *db, const struct list_new *t, int32_t *id)
+{
+	struct list_insert x = { t, 0 };
+	int r;
+
+	r = db_run_tx(db, list_insert_tx, &x, false);
+	*id = r == 0 ? x.id : 0;
 	return r;
 }
 
@@ -124,12 +198,11 @@ list_insert_tx(struct db *db, void *arg)
 int
 repo_lists_insert(struct db *db, const char *name, int32_t *id)
 {
-	struct list_insert a = { name, 0 };
-	int r;
+	struct list_new t;
 
-	r = db_run_tx(db, list_insert_tx, &a, false);
-	*id = r == 0 ? a.id : 0;
-	return r;
+	memset(&t, 0, sizeof(t));
+	t.name = name;
+	return repo_lists_create(db, &t, id);
 }
 
 /* See repo_lists.h. */
@@ -447,4 +520,129 @@ repo_lists_members_apply(struct db *db, int32_t list_id, enum list_op op,
 	struct list_apply b = { list_id, op, leads, n, out };
 
 	return db_run_tx(db, list_apply_tx, &b, op == LIST_OP_READ);
+}
+
+/* ---- The asset operations ------------------------------------------ */
+
+/* See repo_lists.h. */
+int
+repo_lists_asset_get(struct db *db, struct arena *a, int32_t id,
+    const char *name, struct db_text_rows *out)
+{
+	MYSQL_BIND in[1];
+	unsigned long len;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	memset(in, 0, sizeof(in));
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	if (name != NULL) {
+		len = strlen(name);
+		bind_str(&in[0], name, &len);
+	} else
+		bind_i32(&in[0], &id);
+	if ((r = db_select_text(db, stmt(db, name != NULL ?
+	    LISTS_STMT_ASSET_GET_BY_NAME : LISTS_STMT_ASSET_GET), in, a,
+	    LIST_ASSET_NCOLS, 1, "repo_lists_asset_get", out)) != 0)
+		return r;
+	return out->count == 1 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_asset_browse(struct db *db, struct arena *a,
+    const struct list_asset_query *q, struct db_text_rows *out)
+{
+	MYSQL_BIND in[10];
+	unsigned long elen, llen;
+	int32_t place = (int32_t)q->place.id;
+	int64_t lim = q->limit, off = q->offset;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	memset(in, 0, sizeof(in));
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_i32_twice(&in[0], q->has_place &&
+	    q->place.type == FOLDER_T_FOLDER, &place);
+	bind_i32_twice(&in[2], q->has_place &&
+	    q->place.type == FOLDER_T_PROGRAM, &place);
+	elen = q->earliest != NULL ? strlen(q->earliest) : 0;
+	llen = q->latest != NULL ? strlen(q->latest) : 0;
+	bind_str_twice(&in[4], q->earliest, &elen);
+	bind_str_twice(&in[6], q->latest, &llen);
+	bind_i64(&in[8], &lim);
+	bind_i64(&in[9], &off);
+	return db_select_text(db, stmt(db, LISTS_STMT_ASSET_BROWSE), in, a,
+	    LIST_ASSET_NCOLS, (size_t)q->limit, "repo_lists_asset_browse",
+	    out);
+}
+
+struct list_update {
+	int32_t		 id;
+	const char	*name;
+	const char	*description;
+};
+
+static int
+list_update_tx(struct db *db, void *arg)
+{
+	struct list_update *u = arg;
+	MYSQL_BIND in[3];
+	unsigned long nlen = 0, dlen = 0;
+	char name[512];
+	int r;
+
+	/* The row lock, and -REPO_ERR_NOT_FOUND for no list. */
+	if ((r = list_lock_name(db, u->id, name, sizeof(name))) != 0)
+		return r;
+	memset(in, 0, sizeof(in));
+	nlen = u->name != NULL ? strlen(u->name) : 0;
+	dlen = u->description != NULL ? strlen(u->description) : 0;
+	bind_str_twice(&in[0], u->name, &nlen);
+	bind_str_twice(&in[1], u->description, &dlen);
+	bind_i32(&in[2], &u->id);
+	return db_exec(db, stmt(db, LISTS_STMT_UPDATE), in,
+	    "repo_lists_update");
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_update(struct db *db, int32_t id, const char *name,
+    const char *description)
+{
+	struct list_update u = { id, name, description };
+
+	return db_run_tx(db, list_update_tx, &u, false);
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_delete(struct db *db, int32_t id)
+{
+	MYSQL_BIND in[1];
+	uint64_t n = 0;
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &id);
+	if ((r = db_exec_n(db, stmt(db, LISTS_STMT_DELETE), in, &n,
+	    "repo_lists_delete")) != 0)
+		return r;
+	return n == 1 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
+{
+	MYSQL_BIND in[1];
+
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &folder_id);
+	return db_query_i64(db, stmt(db, LISTS_STMT_COUNT_FOLDER), in, n,
+	    "repo_lists_count_in_folder");
 }

@@ -8,16 +8,33 @@
 #ifndef MAUTO_REPO_REPO_LISTS_H
 #define MAUTO_REPO_REPO_LISTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/folder.h"
 #include "repo/repo.h"
 
 struct arena;
 struct db;
 struct db_text_rows;
 
-/* Creates a static list; -REPO_ERR_CONFLICT when the name is taken. */
+/* A new static list.  Strings are borrowed. */
+struct list_new {
+	const char		*name;
+	const char		*description;	/* NULL: none */
+	bool			 has_place;	/* false: the Lead Database root */
+	struct folder_ref	 place;		/* a staticList folder or a program */
+	const char		*workspace;	/* NULL: "Default" */
+};
+
+/*
+ * Creates a static list, its id into *id; -REPO_ERR_CONFLICT when the
+ * name is taken (names are unique in the instance).
+ */
+int	repo_lists_create(struct db *db, const struct list_new *t,
+	    int32_t *id);
+/* repo_lists_create of a list with only a name (mautoctl). */
 int	repo_lists_insert(struct db *db, const char *name, int32_t *id);
 /* The id of the static list named name; -REPO_ERR_NOT_FOUND. */
 int	repo_lists_get_id_by_name(struct db *db, const char *name,
@@ -108,5 +125,60 @@ enum list_state {
 int	repo_lists_members_apply(struct db *db, int32_t list_id,
 	    enum list_op op, const int64_t *leads, size_t n,
 	    enum list_state *out);
+
+/* ---- The asset operations (§B.2.2) ---------------------------------- */
+
+/* The columns of a list read as an asset. */
+enum {
+	LIST_ASSET_COL_ID,
+	LIST_ASSET_COL_NAME,
+	LIST_ASSET_COL_DESCRIPTION,	/* NULL: none */
+	LIST_ASSET_COL_FOLDER,		/* NULL: in a program */
+	LIST_ASSET_COL_PROGRAM,		/* NULL: in a folder */
+	LIST_ASSET_COL_WORKSPACE,
+	LIST_ASSET_COL_CREATED,		/* "YYYY-MM-DD HH:MM:SS" UTC */
+	LIST_ASSET_COL_UPDATED,
+	LIST_ASSET_NCOLS
+};
+
+/*
+ * The list id, or when name is not NULL the list of that exact name, as
+ * one row into *out (text in the arena a).  Returns 0,
+ * -REPO_ERR_NOT_FOUND or another negative repo_err.
+ */
+int	repo_lists_asset_get(struct db *db, struct arena *a, int32_t id,
+	    const char *name, struct db_text_rows *out);
+
+/* What a browse of lists reads. */
+struct list_asset_query {
+	bool			 has_place;
+	struct folder_ref	 place;		/* lists directly in it */
+	const char		*earliest;	/* updated since; NULL: any */
+	const char		*latest;	/* updated until; NULL: any */
+	int			 limit;
+	int64_t			 offset;
+};
+
+/* The lists q asks for, by id, into *out (text in the arena a). */
+int	repo_lists_asset_browse(struct db *db, struct arena *a,
+	    const struct list_asset_query *q, struct db_text_rows *out);
+
+/*
+ * Renames list id and/or sets its description (NULL: kept).  Returns 0,
+ * -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT (the name is taken) or another
+ * negative repo_err.
+ */
+int	repo_lists_update(struct db *db, int32_t id, const char *name,
+	    const char *description);
+
+/*
+ * Deletes list id with its members.  Returns 0, -REPO_ERR_NOT_FOUND or
+ * another negative repo_err.
+ */
+int	repo_lists_delete(struct db *db, int32_t id);
+
+/* How many lists stand directly in folder folder_id (the folder delete). */
+int	repo_lists_count_in_folder(struct db *db, int32_t folder_id,
+	    int64_t *n);
 
 #endif
