@@ -183,6 +183,9 @@ api_static_lists_create(struct call *c, struct resp *r)
 	e = repo_lists_create(c->app->db, &t, &id);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, WHAT, t.name, false);
+	/* The program went after api_asset_new found it. */
+	if (e == -REPO_ERR_NOT_FOUND)
+		return -API_ERR_NO_PARENT;
 	if (e != 0)
 		return err_from_repo(e);
 	return answer(c, r, id, NULL);

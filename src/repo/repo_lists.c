@@ -153,8 +153,16 @@ list_insert_tx(struct db *db, void *arg)
 	bool program = t->has_place && t->place.type == FOLDER_T_PROGRAM;
 	bool folder = t->has_place && !program;
 	MYSQL_STMT *st = stmt(db, LISTS_STMT_INSERT);
+	char pname[256];
 	int r;
 
+	/* A program's list needs the program (static_list has no key). */
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &place);
+	if (program && (r = db_query_str(db, stmt(db,
+	    LISTS_STMT_PROGRAM_NAME), in, pname, sizeof(pname),
+	    "repo_lists_create")) != 0)
+		return r;
 	memset(in, 0, sizeof(in));
 	len[0] = strlen(t->name);
 	len[1] = t->description != NULL ? strlen(t->description) : 0;

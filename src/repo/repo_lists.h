@@ -30,7 +30,8 @@ struct list_new {
 
 /*
  * Creates a static list, its id into *id; -REPO_ERR_CONFLICT when the
- * name is taken (names are unique in the instance).
+ * name is taken (names are unique in the instance), -REPO_ERR_NOT_FOUND
+ * when its program does not exist.
  */
 int	repo_lists_create(struct db *db, const struct list_new *t,
 	    int32_t *id);

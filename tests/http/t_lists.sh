@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # name: static lists of the lead database on real leads and lists
-# docs/behaviour.md §18.  Fixtures: leads by SQL, lists (one of a program)
-# through mautoctl, in the database of this run's mautod.  Then through
-# HTTP: Add to List (query ids, JSON body, both), Remove from List (DELETE
+# docs/behaviour.md §18.  Fixtures: leads by SQL, lists through mautoctl
+# (one made in a program), in the database of this run's mautod.  Then
+# through HTTP: Add to List (query ids, JSON body, both), Remove from List (DELETE
 # and POST ?_method=DELETE, 1015 and 1004), Member of List (GET with query
 # ids, POST ?_method=GET with a JSON body), Get Leads by List Id on both
 # paths with paging, Get Lists with each filter and paging, Get List by
@@ -25,10 +25,15 @@ c=$(lead c)
 none=999999991
 
 l1=$(ctl list create --name "L1-$tag")
-l2=$(ctl list create --name "L2-$tag")
 prog=$(ctl program create --name "Prog-$tag")
-dbsql "UPDATE static_list SET program_id = $prog, description = 'of a program'
-    WHERE id = $l2"
+l2=$(ctl list create --name "L2-$tag" --program "$prog")
+dbsql "UPDATE static_list SET description = 'of a program' WHERE id = $l2"
+if ctl list create --name "L3-$tag" --program 999999991 2>"$work/err"; then
+	echo "not ok - mautoctl list create in no program succeeded"
+	failed=1
+else
+	echo "ok - mautoctl list create in no program fails: $(cat "$work/err")"
+fi
 
 # ---- Add to List --------------------------------------------------------
 api POST "/rest/v1/lists/$l1/leads.json?id=$a&id=$none"
