@@ -1,4 +1,4 @@
--- Static lists as assets (docs/behaviour.md §18): a list stands in a
+-- Static lists as assets (docs/behaviour.md §20): a list stands in a
 -- folder of the Lead Database tree (folders of kind 'staticList', under
 -- a system root made here) or in a program (program_id), never both.
 -- Lists made before stand in the root unless a program holds them.

@@ -1,10 +1,10 @@
 /*
- * Static lists of the lead database (docs/behaviour.md §18): Get Lists,
+ * Static lists of the lead database (docs/behaviour.md §20): Get Lists,
  * Get List by Id, Add to List, Remove from List and Member of List.  Get
  * Leads by List Id is a lead read (api_leads.c).
  *
  * Choices where the service is undocumented (beyond-seed §D, decided in
- * docs/behaviour.md §18):
+ * docs/behaviour.md §20):
  * - An unknown list id is the request-level 1013 "Static list not
  *   found" for the operations on one list; Get Lists with filters that
  *   match nothing answers an empty result.

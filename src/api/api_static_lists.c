@@ -1,10 +1,10 @@
 /*
- * Static lists as assets (docs/behaviour.md §18): browse, by id, by
+ * Static lists as assets (docs/behaviour.md §20): browse, by id, by
  * name, create, update and delete, over the lists the lead database
  * operations use (api_lists.c).
  *
  * Choices where the service is undocumented (decided in
- * docs/behaviour.md §18):
+ * docs/behaviour.md §20):
  * - A list stands in a folder of the Lead Database tree (kind
  *   staticList) or in a program; elsewhere is 711, a place that does
  *   not exist 710.  Names are unique in the instance (709).

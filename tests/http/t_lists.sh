@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: static lists of the lead database on real leads and lists
-# docs/behaviour.md §18.  Fixtures: leads by SQL, lists through mautoctl
+# docs/behaviour.md §20.  Fixtures: leads by SQL, lists through mautoctl
 # (one made in a program), in the database of this run's mautod.  Then
 # through HTTP: Add to List (query ids, JSON body, both), Remove from List (DELETE
 # and POST ?_method=DELETE, 1015 and 1004), Member of List (GET with query

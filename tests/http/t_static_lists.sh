@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # name: static lists as assets: create in the Lead Database tree or a program, read, update, delete
-# docs/behaviour.md §18.  The Lead Database root's id comes from the
+# docs/behaviour.md §20.  The Lead Database root's id comes from the
 # database (migration 0025 made it).  Then through HTTP: Create Static
 # List (form body as grouparoo sends it, the query string with a Python
 # folder as marketorestpython sends it, into a program), 709 for a taken
