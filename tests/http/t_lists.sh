@@ -118,6 +118,10 @@ api GET "/rest/v1/leads/$a/listMembership.json"
 expect "the lead is in the list of the program only" \
     "[x['listId'] for x in d['result']] == [$l2]"
 
+api DELETE "/rest/v1/lists/$l2/leads.json" "{\"input\": [{\"id\": $c}]}"
+expect "DELETE with a JSON body (as marketorestpython and mrkt send it)" \
+    "d['result'] == [{'id': $c, 'status': 'removed'}]"
+
 # ---- Get Lists, Get List by Id ------------------------------------------
 api GET "/rest/v1/lists/$l2.json"
 expect "list by id: program, workspace, dates, in the service's key order" \
