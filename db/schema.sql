@@ -788,12 +788,16 @@ CREATE TABLE `static_list` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
   `name` varchar(255) NOT NULL,
   `description` varchar(2000) DEFAULT NULL,
+  `folder_id` int(11) DEFAULT NULL,
   `program_id` int(11) DEFAULT NULL,
   `workspace` varchar(255) NOT NULL DEFAULT 'Default',
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
   PRIMARY KEY (`id`),
-  UNIQUE KEY `static_list_name` (`name`)
+  UNIQUE KEY `static_list_name` (`name`),
+  KEY `static_list_folder` (`folder_id`,`id`),
+  KEY `static_list_program` (`program_id`,`id`),
+  CONSTRAINT `static_list_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `workspace` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

@@ -51,13 +51,40 @@ int	api_lead_membership_associate(struct call *c, struct resp *r);
 int	api_lead_membership_merge(struct call *c, struct resp *r);
 
 /*
+ * api_lists.c: the static lists of the lead database: Get Lists, Get
+ * List by Id, and Add to List, Remove from List and Member of List, the
+ * route's variant (enum list_members_op) saying which of the three.
+ */
+enum list_members_op {
+	LIST_MEMBERS_ADD,
+	LIST_MEMBERS_REMOVE,
+	LIST_MEMBERS_ISMEMBER,
+};
+int	api_lists_browse(struct call *c, struct resp *r);
+int	api_lists_get(struct call *c, struct resp *r);
+int	api_lists_members(struct call *c, struct resp *r);
+
+/*
+ * api_static_lists.c: static lists as assets: browse, by id, by name,
+ * create, update, delete.
+ */
+int	api_static_lists_browse(struct call *c, struct resp *r);
+int	api_static_lists_get(struct call *c, struct resp *r);
+int	api_static_lists_get_by_name(struct call *c, struct resp *r);
+int	api_static_lists_create(struct call *c, struct resp *r);
+int	api_static_lists_update(struct call *c, struct resp *r);
+int	api_static_lists_delete(struct call *c, struct resp *r);
+
+/*
  * api_leads.c: Get Lead by Id, Get Leads by Filter Type, Get Leads by
- * Program Id, Sync Leads, Delete Leads (POST delete.json and DELETE
- * leads.json), Push Lead to Marketo, Submit Form.
+ * Program Id, Get Leads by List Id (both paths), Sync Leads, Delete
+ * Leads (POST delete.json and DELETE leads.json), Push Lead to Marketo,
+ * Submit Form.
  */
 int	api_leads_get(struct call *c, struct resp *r);
 int	api_leads_list(struct call *c, struct resp *r);
 int	api_leads_list_by_program(struct call *c, struct resp *r);
+int	api_leads_list_by_list(struct call *c, struct resp *r);
 int	api_leads_sync(struct call *c, struct resp *r);
 int	api_leads_delete(struct call *c, struct resp *r);
 int	api_leads_push(struct call *c, struct resp *r);

@@ -47,6 +47,7 @@
 #include "repo/repo.h"
 #include "repo/repo_forms.h"
 #include "repo/repo_leads.h"
+#include "repo/repo_lists.h"
 #include "repo/repo_partitions.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
@@ -56,6 +57,7 @@
 /* Token kinds: a token of one read is refused by the other. */
 #define TOKEN_KIND_FILTER	1
 #define TOKEN_KIND_PROGRAM	2
+#define TOKEN_KIND_LIST		3
 
 /*
  * The body's "input": an array of 1..MAX_BATCH_RECORDS items.  Missing
@@ -411,7 +413,54 @@ out:
 	return e;
 }
 
-/* ---- Get Leads by Program Id (§5.13) ------------------------------- */
+/* ---- Get Leads by Program Id (§5.13), by List Id ------------------ */
+
+/*
+ * The members of a program (list false) or of a static list (list true),
+ * path_ints[0] its id, a page of them with the fields asked for.
+ */
+static int
+members_read(struct call *c, struct resp *r, bool list)
+{
+	const struct lead_schema *s = NULL;
+	const struct lead_field **cols = NULL;
+	struct lead_rows rows;
+	char idtext[32];
+	size_t ncols = 0;
+	int64_t id = c->req->path_ints[0], after;
+	uint8_t kind = list ? TOKEN_KIND_LIST : TOKEN_KIND_PROGRAM;
+	int32_t found;
+	uint32_t sig;
+	int batch, e;
+
+	if ((e = read_fields(c, r, &s, &cols, &ncols)) != 0 ||
+	    (e = batch_size(c, r, &batch)) != 0)
+		return e;
+	snprintf(idtext, sizeof(idtext), "%lld", (long long)id);
+	sig = page_token_sig(PAGE_TOKEN_SIG_INIT, idtext, strlen(idtext));
+	if ((e = page_after(c, r, kind, sig, &after)) != 0)
+		return e;
+	if (list) {
+		e = id > INT32_MAX ? -REPO_ERR_NOT_FOUND :
+		    repo_lists_find(c->app->db, (int32_t)id, NULL, &found);
+		if (e == -REPO_ERR_NOT_FOUND)
+			return api_common_fail(c, r,
+			    -API_ERR_OBJECT_NOT_FOUND,
+			    "Static list not found");
+		if (e == 0)
+			e = repo_leads_list_by_list(c->app->db,
+			    &c->app->arena,
+			    (const struct lead_field *const *)cols, ncols, id,
+			    after, batch + 1, &rows);
+	} else
+		e = repo_leads_list_by_program(c->app->db, &c->app->arena,
+		    (const struct lead_field *const *)cols, ncols, id, after,
+		    batch + 1, &rows);
+	if (e != 0)
+		return err_from_repo(e);
+	return page_out(c, r, &rows, (const struct lead_field *const *)cols,
+	    ncols, batch, kind, sig);
+}
 
 /*
  * GET /rest/v1/leads/programs/{programId}.json?fields=&batchSize=
@@ -422,32 +471,20 @@ out:
 int
 api_leads_list_by_program(struct call *c, struct resp *r)
 {
-	const struct lead_schema *s = NULL;
-	const struct lead_field **cols = NULL;
-	struct lead_rows rows;
-	char idtext[32];
-	size_t ncols = 0;
-	int64_t pid = c->req->path_ints[0], after;
-	uint32_t sig;
-	int batch, e;
+	return members_read(c, r, false);
+}
 
-	if ((e = read_fields(c, r, &s, &cols, &ncols)) != 0 ||
-	    (e = batch_size(c, r, &batch)) != 0)
-		goto out;
-	snprintf(idtext, sizeof(idtext), "%lld", (long long)pid);
-	sig = page_token_sig(PAGE_TOKEN_SIG_INIT, idtext, strlen(idtext));
-	if ((e = page_after(c, r, TOKEN_KIND_PROGRAM, sig, &after)) != 0)
-		goto out;
-	if ((e = repo_leads_list_by_program(c->app->db, &c->app->arena,
-	    (const struct lead_field *const *)cols, ncols, pid, after,
-	    batch + 1, &rows)) != 0) {
-		e = err_from_repo(e);
-		goto out;
-	}
-	e = page_out(c, r, &rows, (const struct lead_field *const *)cols,
-	    ncols, batch, TOKEN_KIND_PROGRAM, sig);
-out:
-	return e;
+/*
+ * GET /rest/v1/lists/{listId}/leads.json and the older
+ * /rest/v1/list/{listId}/leads.json, ?fields=&batchSize=&nextPageToken=:
+ * the members of a static list, by lead id.  Returns 0, 1013 "Static
+ * list not found", -API_ERR_FIELD_NOT_FOUND, -API_ERR_INVALID_REQUEST
+ * (bad batchSize or token) or another negative api_err.
+ */
+int
+api_leads_list_by_list(struct call *c, struct resp *r)
+{
+	return members_read(c, r, true);
 }
 
 /* ---- Records of the writes ---------------------------------------- */

@@ -518,30 +518,42 @@ ctl_program(int argc, char **argv, const struct config *cfg)
 }
 
 /*
- * mautoctl list create --name N | add --list ID --lead ID...  argv[0] is
- * "list".  Returns the exit status: 0, or 1 after a message on stderr.
+ * mautoctl list create --name N [--program ID] | add --list ID --lead
+ * ID...  argv[0] is "list".  Returns the exit status: 0, or 1 after a message on stderr.
  */
 int
 ctl_list(int argc, char **argv, const struct config *cfg)
 {
 	struct args *a = NULL;
 	struct db *db = NULL;
+	struct list_new t;
 	int32_t id;
 	int r, rc = 1;
 
 	if (argc < 2 || (strcmp(argv[1], "create") != 0 &&
 	    strcmp(argv[1], "add") != 0)) {
-		fprintf(stderr, "mautoctl: usage: list create --name NAME | "
-		    "list add --list ID --lead ID...\n");
+		fprintf(stderr, "mautoctl: usage: list create --name NAME "
+		    "[--program ID] | list add --list ID --lead ID...\n");
 		goto out;
 	}
 	a = xcalloc(1, sizeof(*a));
 	if (strcmp(argv[1], "create") == 0) {
-		if (parse_args(argc, argv, 2, O_NAME, a) != 0 ||
+		if (parse_args(argc, argv, 2, O_NAME | O_PROGRAM, a) != 0 ||
 		    need_name("list create", a->name) != 0 ||
 		    open_db(&db, cfg) != 0)
 			goto out;
-		r = repo_lists_insert(db, a->name, &id);
+		/* In the program, or the Lead Database root. */
+		memset(&t, 0, sizeof(t));
+		t.name = a->name;
+		t.has_place = a->program != 0;
+		t.place.type = FOLDER_T_PROGRAM;
+		t.place.id = a->program;
+		r = repo_lists_create(db, &t, &id);
+		if (r == -REPO_ERR_NOT_FOUND) {
+			fprintf(stderr, "mautoctl: no program %ld\n",
+			    (long)a->program);
+			goto out;
+		}
 		if (r == -REPO_ERR_CONFLICT) {
 			fprintf(stderr, "mautoctl: a static list named '%s' "
 			    "exists\n", a->name);

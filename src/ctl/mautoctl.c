@@ -32,7 +32,7 @@ static const struct subcommand subcommands[] = {
 	{ "form", ctl_form,
 	  "form create --name NAME --field FIELD... [--program ID]" },
 	{ "list", ctl_list,
-	  "list create --name NAME | add --list ID --lead ID..." },
+	  "list create --name NAME [--program ID] | add --list ID --lead ID..." },
 	{ "migrate", ctl_migrate, "migrate [--dir DIR] [--status]" },
 	{ "outbox", ctl_outbox,
 	  "outbox list [--limit N] | show ID | send-test --to ADDRESS "

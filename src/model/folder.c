@@ -246,6 +246,7 @@ static const char *const kind_names[FK__MAX] = {
 	[FK_EMAIL_TEMPLATE] = "emailTemplate",
 	[FK_LP_TEMPLATE] = "landingPageTemplate",
 	[FK_SMART_LIST] = "smartList",
+	[FK_STATIC_LIST] = "staticList",
 };
 
 /* The asset each kind of folder other than marketing holds. */
@@ -255,6 +256,7 @@ static const enum asset_kind kind_assets[FK__MAX] = {
 	[FK_EMAIL_TEMPLATE] = AK_EMAIL_TEMPLATE,
 	[FK_LP_TEMPLATE] = AK_LP_TEMPLATE,
 	[FK_SMART_LIST] = AK_SMART_LIST,
+	[FK_STATIC_LIST] = AK_STATIC_LIST,
 };
 
 /* See folder.h. */
@@ -286,7 +288,7 @@ folder_may_hold(enum folder_kind fk, bool is_program, enum asset_kind ak)
 		return false;
 	if (is_program)
 		return ak == AK_EMAIL || ak == AK_SMART_LIST ||
-		    ak == AK_SMART_CAMPAIGN;
+		    ak == AK_SMART_CAMPAIGN || ak == AK_STATIC_LIST;
 	if ((unsigned)fk >= FK__MAX)
 		return false;
 	/*

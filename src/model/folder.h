@@ -27,7 +27,7 @@ struct folder_ref {
 /*
  * What a folder may hold (the folder table's kind column): the words are
  * "marketing", "email", "emailTemplate", "landingPageTemplate",
- * "smartList".
+ * "smartList", "staticList" (the Lead Database tree).
  */
 enum folder_kind {
 	FK_MARKETING,		/* programs and marketing folders */
@@ -35,6 +35,7 @@ enum folder_kind {
 	FK_EMAIL_TEMPLATE,
 	FK_LP_TEMPLATE,
 	FK_SMART_LIST,
+	FK_STATIC_LIST,
 	FK__MAX
 };
 
@@ -47,6 +48,7 @@ enum asset_kind {
 	AK_LP_TEMPLATE,
 	AK_SMART_LIST,
 	AK_SMART_CAMPAIGN,
+	AK_STATIC_LIST,
 	AK__MAX
 };
 
@@ -83,7 +85,8 @@ int		 folder_kind_parse(const char *word);
 /*
  * Whether an asset of kind ak may be put in a place: a folder of kind fk
  * (is_program false), or a program (is_program true, fk ignored).
- * Programs hold emails, smart lists and smart campaigns; a marketing
+ * Programs hold emails, smart lists, smart campaigns and static lists; a
+ * marketing
  * folder holds programs, smart campaigns and marketing folders; every
  * other folder holds folders of its own kind and its own asset kind.
  */

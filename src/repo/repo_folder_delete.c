@@ -15,6 +15,7 @@
 #include "repo/repo_emails.h"
 #include "repo/repo_folder_delete.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_lists.h"
 #include "repo/repo_lp_templates.h"
 #include "repo/repo_programs.h"
 #include "repo/repo_smart_campaigns.h"
@@ -37,6 +38,7 @@ static int (*const counts[])(struct db *, int32_t, int64_t *) = {
 	count_emails,
 	repo_sl_count_in_folder,
 	repo_sc_count_in_folder,
+	repo_lists_count_in_folder,
 };
 
 static int

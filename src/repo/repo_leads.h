@@ -132,6 +132,15 @@ int	repo_leads_list_by_program(struct db *db, struct arena *a,
 	    int64_t program_id, int64_t after, int limit,
 	    struct lead_rows *out);
 
+/*
+ * The members of static list list_id with lead id > after, by id, at
+ * most limit rows, with the columns cols.  An unknown list has none.
+ */
+int	repo_leads_list_by_list(struct db *db, struct arena *a,
+	    const struct lead_field *const *cols, size_t ncols,
+	    int64_t list_id, int64_t after, int limit,
+	    struct lead_rows *out);
+
 /* ---- The upsert ---------------------------------------------------- */
 
 enum lead_action {

@@ -1,7 +1,8 @@
 /*
- * Static lists (repo_lists.h): creating and finding them, adding leads
- * with the "Add to List" activity, and handing a merged lead's
- * memberships to the winner.  Every write is one db_run_tx transaction;
+ * Static lists (repo_lists.h): creating, finding and browsing them,
+ * adding and removing leads with the "Add to List" and "Remove from
+ * List" activities, and handing a merged lead's memberships to the
+ * winner.  Every write is one db_run_tx transaction;
  * a list row is locked in share mode while members are added.
  */
 #include <stdbool.h>
@@ -20,6 +21,7 @@
 #include "repo/repo_activity.h"
 #include "repo/repo_lead_lock.h"
 #include "repo/repo_lists.h"
+#include "util/arena.h"
 
 enum lists_stmt {
 	LISTS_STMT_INSERT,
@@ -31,13 +33,34 @@ enum lists_stmt {
 	LISTS_STMT_MEMBER_MOVE,
 	LISTS_STMT_MEMBER_DELETE_BY_LEAD,
 	LISTS_STMT_MEMBER_COUNT,
+	LISTS_STMT_BROWSE,
+	LISTS_STMT_MEMBER_DELETE,
+	LISTS_STMT_MEMBER_STATE,
+	LISTS_STMT_ASSET_GET,
+	LISTS_STMT_ASSET_GET_BY_NAME,
+	LISTS_STMT_ASSET_BROWSE,
+	LISTS_STMT_UPDATE,
+	LISTS_STMT_DELETE,
+	LISTS_STMT_COUNT_FOLDER,
 	LISTS_STMT__MAX
 };
 
+/* The columns of a list as an asset (LIST_ASSET_COL_*). */
+#define ASSET_COLS \
+	"id, name, description, folder_id, program_id, workspace, " \
+	"created_at, updated_at"
+
 static const char *const sql[LISTS_STMT__MAX] = {
+	/*
+	 * name, description, program, folder, program, workspace: a list
+	 * of no program and no folder stands in the Lead Database root.
+	 */
 	[LISTS_STMT_INSERT] =
-	    "INSERT INTO static_list (name, created_at, updated_at) "
-	    "VALUES (?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	    "INSERT INTO static_list (name, description, folder_id, "
+	    "program_id, workspace, created_at, updated_at) "
+	    "SELECT ?, ?, IF(? IS NULL, COALESCE(?, MIN(f.id)), NULL), ?, "
+	    "COALESCE(?, 'Default'), UTC_TIMESTAMP(), UTC_TIMESTAMP() "
+	    "FROM folder f WHERE f.kind = 'staticList' AND f.parent_id IS NULL",
 	[LISTS_STMT_GET_BY_NAME] =
 	    "SELECT id FROM static_list WHERE name = ?",
 	[LISTS_STMT_GET_BY_ID] =
@@ -60,6 +83,46 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	[LISTS_STMT_MEMBER_COUNT] =
 	    "SELECT COUNT(*) FROM (SELECT 1 FROM list_member "
 	    "WHERE list_id = ? LIMIT ?) m",
+	/*
+	 * Each filter is a JSON array of the values asked for, or NULL (no
+	 * filter), bound twice: one statement whatever the filters.
+	 */
+	[LISTS_STMT_BROWSE] =
+	    "SELECT s.id, s.name, s.description, p.name, w.id, s.workspace, "
+	    "s.created_at, s.updated_at FROM static_list s "
+	    "LEFT JOIN program p ON p.id = s.program_id "
+	    "LEFT JOIN workspace w ON w.name = s.workspace "
+	    "WHERE s.id > ? "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, CAST(s.id AS CHAR))) "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(s.name))) "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(p.name))) "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(s.workspace))) "
+	    "ORDER BY s.id LIMIT ?",
+	[LISTS_STMT_MEMBER_DELETE] =
+	    "DELETE FROM list_member WHERE list_id = ? AND lead_id = ?",
+	/* lead id; one row with the member's lead id, NULL when not one. */
+	[LISTS_STMT_MEMBER_STATE] =
+	    "SELECT l.id, m.lead_id FROM lead l LEFT JOIN list_member m "
+	    "ON m.list_id = ? AND m.lead_id = l.id WHERE l.id = ?",
+	[LISTS_STMT_ASSET_GET] =
+	    "SELECT " ASSET_COLS " FROM static_list WHERE id = ?",
+	[LISTS_STMT_ASSET_GET_BY_NAME] =
+	    "SELECT " ASSET_COLS " FROM static_list WHERE name = ?",
+	[LISTS_STMT_ASSET_BROWSE] =
+	    "SELECT " ASSET_COLS " FROM static_list WHERE "
+	    "(? IS NULL OR folder_id = ?) AND (? IS NULL OR program_id = ?) "
+	    "AND (? IS NULL OR updated_at >= ?) "
+	    "AND (? IS NULL OR updated_at <= ?) "
+	    "ORDER BY id LIMIT ? OFFSET ?",
+	/* name (NULL: kept), description (NULL: kept), id. */
+	[LISTS_STMT_UPDATE] =
+	    "UPDATE static_list SET name = COALESCE(?, name), "
+	    "description = COALESCE(?, description), "
+	    "updated_at = UTC_TIMESTAMP() WHERE id = ?",
+	[LISTS_STMT_DELETE] =
+	    "DELETE FROM static_list WHERE id = ?",
+	[LISTS_STMT_COUNT_FOLDER] =
+	    "SELECT COUNT(*) FROM static_list WHERE folder_id = ?",
 };
 
 const struct db_stmt_set repo_lists_sql = {
@@ -75,22 +138,67 @@ stmt(struct db *db, enum lists_stmt s)
 }
 
 struct list_insert {
-	const char	*name;
-	int32_t		 id;
+	const struct list_new	*t;
+	int32_t			 id;
 };
 
 static int
 list_insert_tx(struct db *db, void *arg)
 {
-	struct list_insert *a = arg;
-	MYSQL_BIND in[1];
-	unsigned long len = strlen(a->name);
+	struct list_insert *x = arg;
+	const struct list_new *t = x->t;
+	MYSQL_BIND in[6];
+	unsigned long len[3];
+	int32_t place = (int32_t)t->place.id;
+	bool program = t->has_place && t->place.type == FOLDER_T_PROGRAM;
+	bool folder = t->has_place && !program;
 	MYSQL_STMT *st = stmt(db, LISTS_STMT_INSERT);
+	char pname[256];
 	int r;
 
-	bind_str(&in[0], a->name, &len);
-	if ((r = db_exec(db, st, in, "repo_lists_insert")) == 0)
-		a->id = (int32_t)mysql_stmt_insert_id(st);
+	/* A program's list needs the program (static_list has no key). */
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &place);
+	if (program && (r = db_query_str(db, stmt(db,
+	    LISTS_STMT_PROGRAM_NAME), in, pname, sizeof(pname),
+	    "repo_lists_create")) != 0)
+		return r;
+	memset(in, 0, sizeof(in));
+	len[0] = strlen(t->name);
+	len[1] = t->description != NULL ? strlen(t->description) : 0;
+	len[2] = t->workspace != NULL ? strlen(t->workspace) : 0;
+	bind_str(&in[0], t->name, &len[0]);
+	if (t->description != NULL)
+		bind_str(&in[1], t->description, &len[1]);
+	else
+		bind_null(&in[1]);
+	/* The program (the IF's test), the folder, the program again. */
+	bind_null(&in[2]);
+	bind_null(&in[3]);
+	bind_null(&in[4]);
+	if (program) {
+		bind_i32(&in[2], &place);
+		bind_i32(&in[4], &place);
+	} else if (folder)
+		bind_i32(&in[3], &place);
+	if (t->workspace != NULL)
+		bind_str(&in[5], t->workspace, &len[2]);
+	else
+		bind_null(&in[5]);
+	if ((r = db_exec(db, st, in, "repo_lists_create")) == 0)
+		x->id = (int32_t)mysql_stmt_insert_id(st);
+	return r;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_create(struct db *db, const struct list_new *t, int32_t *id)
+{
+	struct list_insert x = { t, 0 };
+	int r;
+
+	r = db_run_tx(db, list_insert_tx, &x, false);
+	*id = r == 0 ? x.id : 0;
 	return r;
 }
 
@@ -98,12 +206,11 @@ list_insert_tx(struct db *db, void *arg)
 int
 repo_lists_insert(struct db *db, const char *name, int32_t *id)
 {
-	struct list_insert a = { name, 0 };
-	int r;
+	struct list_new t;
 
-	r = db_run_tx(db, list_insert_tx, &a, false);
-	*id = r == 0 ? a.id : 0;
-	return r;
+	memset(&t, 0, sizeof(t));
+	t.name = name;
+	return repo_lists_create(db, &t, id);
 }
 
 /* See repo_lists.h. */
@@ -176,16 +283,106 @@ list_lock_name(struct db *db, int32_t id, char *out, size_t size)
 	return 0;
 }
 
+/*
+ * The Add to List or Remove from List activity (type) of list id named
+ * name, without its lead: attributes List ID and Source (an API write;
+ * owned by a->attributes, free it).
+ */
+static void
+list_activity(struct activity *a, int type, int32_t id, const char *name)
+{
+	struct json_object *o;
+
+	o = json_object_new_object();
+	json_object_object_add(o, "List ID", json_object_new_int64(id));
+	json_object_object_add(o, "Source",
+	    json_object_new_string("Web service API"));
+	memset(a, 0, sizeof(*a));
+	a->type = type;
+	a->primary_id = id;
+	a->primary_value = name;
+	a->attributes = repo_activity_attrs(o);
+}
+
+/* Where lead stands towards the list (LISTS_STMT_MEMBER_STATE). */
+static int
+member_state(struct db *db, int32_t list, int64_t lead,
+    enum list_state *out)
+{
+	MYSQL_BIND in[2], res[2];
+	MYSQL_STMT *st = stmt(db, LISTS_STMT_MEMBER_STATE);
+	int64_t id, member;
+	my_bool nul[2];
+	int r;
+
+	memset(in, 0, sizeof(in));
+	memset(res, 0, sizeof(res));
+	bind_i32(&in[0], &list);
+	bind_i64(&in[1], &lead);
+	bind_out_i64(&res[0], &id, &nul[0]);
+	bind_out_i64(&res[1], &member, &nul[1]);
+	*out = LIST_NO_LEAD;
+	if ((r = db_exec(db, st, in, "repo_lists_members_apply")) != 0 ||
+	    (r = db_fetch_one(db, st, res, "repo_lists_members_apply")) != 0)
+		return r == -REPO_ERR_NOT_FOUND ? 0 : r;
+	*out = nul[1] ? LIST_WAS_NOT_MEMBER : LIST_WAS_MEMBER;
+	return 0;
+}
+
+/*
+ * Inside the transaction that share-locked list id (named name): does op
+ * to each lead, out[i] (when out is not NULL) where it stood.
+ */
+static int
+members_change(struct db *db, int32_t id, const char *name, enum list_op op,
+    const int64_t *leads, size_t n, enum list_state *out)
+{
+	struct activity a;
+	enum list_state st = LIST_NO_LEAD;
+	MYSQL_BIND in[2];
+	uint64_t changed;
+	size_t i;
+	int r = 0;
+
+	memset(&a, 0, sizeof(a));
+	if (op != LIST_OP_READ)
+		list_activity(&a, op == LIST_OP_ADD ? ACT_ADD_TO_LIST :
+		    ACT_REMOVE_FROM_LIST, id, name);
+	for (i = 0; i < n && r == 0; i++) {
+		if (op == LIST_OP_READ) {
+			r = member_state(db, id, leads[i], &st);
+		} else if ((r = repo_lead_lock(db, leads[i], NULL)) != 0) {
+			st = LIST_NO_LEAD;
+			if (r == -REPO_ERR_NOT_FOUND)
+				r = 0;
+		} else {
+			memset(in, 0, sizeof(in));
+			bind_i32(&in[0], &id);
+			bind_i64(&in[1], &leads[i]);
+			if ((r = db_exec_n(db, stmt(db, op == LIST_OP_ADD ?
+			    LISTS_STMT_MEMBER_INSERT :
+			    LISTS_STMT_MEMBER_DELETE), in, &changed,
+			    "repo_lists_members_apply")) != 0)
+				break;
+			/* One changed row: an add joined, a remove left. */
+			st = (changed == 1) == (op == LIST_OP_ADD) ?
+			    LIST_WAS_NOT_MEMBER : LIST_WAS_MEMBER;
+			a.lead_id = leads[i];
+			if (changed == 1)
+				r = repo_activity_insert(db, &a);
+		}
+		if (out != NULL)
+			out[i] = st;
+	}
+	free((char *)(uintptr_t)a.attributes);
+	return r;
+}
+
 static int
 list_member_tx(struct db *db, void *arg)
 {
 	struct list_batch *b = arg;
-	struct activity a;
-	struct json_object *o;
-	MYSQL_BIND in[2];
-	uint64_t added;
 	char name[512];
-	size_t i;
 	int r;
 
 	memset(b->miss, 0, sizeof(*b->miss));
@@ -198,29 +395,8 @@ list_member_tx(struct db *db, void *arg)
 	}
 	if ((r = repo_lead_lock_all(db, b->leads, b->n, b->miss)) != 0)
 		return r;
-	o = json_object_new_object();
-	json_object_object_add(o, "List ID", json_object_new_int64(b->id));
-	json_object_object_add(o, "Source",
-	    json_object_new_string("Web service API"));
-	memset(&a, 0, sizeof(a));
-	a.type = ACT_ADD_TO_LIST;
-	a.primary_id = b->id;
-	a.primary_value = name;
-	a.attributes = repo_activity_attrs(o);
-	for (i = 0; i < b->n; i++) {
-		bind_i32(&in[0], &b->id);
-		bind_i64(&in[1], &b->leads[i]);
-		if ((r = db_exec_n(db, stmt(db, LISTS_STMT_MEMBER_INSERT), in,
-		    &added, "repo_lists_member_add")) != 0)
-			break;
-		if (added != 1)
-			continue;
-		a.lead_id = b->leads[i];
-		if ((r = repo_activity_insert(db, &a)) != 0)
-			break;
-	}
-	free((char *)(uintptr_t)a.attributes);
-	return r;
+	return members_change(db, b->id, name, LIST_OP_ADD, b->leads, b->n,
+	    NULL);
 }
 
 /* See repo_lists.h. */
@@ -263,4 +439,218 @@ repo_lists_member_count(struct db *db, int32_t list_id, int64_t cap,
 	bind_i64(&in[1], &cap);
 	return db_query_i64(db, stmt(db, LISTS_STMT_MEMBER_COUNT), in, count,
 	    "repo_lists_member_count");
+}
+
+/* JSON array text of a filter's values into the arena, NULL for none. */
+static const char *
+filter_json(struct arena *ar, const int64_t *ids, const char *const *s,
+    size_t n)
+{
+	struct json_object *o;
+	const char *t = NULL;
+	size_t i;
+
+	if (n == 0)
+		return NULL;
+	o = json_object_new_array();
+	for (i = 0; i < n; i++)
+		json_object_array_add(o, ids != NULL ?
+		    json_object_new_int64(ids[i]) :
+		    json_object_new_string(s[i]));
+	t = arena_strdup(ar, json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return t;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_browse(struct db *db, struct arena *a,
+    const struct list_filter *f, int64_t after, int limit,
+    struct db_text_rows *out)
+{
+	MYSQL_BIND in[10];
+	const char *v[4];
+	unsigned long len[4];
+	int64_t lim = limit;
+	size_t i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (limit < 1)
+		return -REPO_ERR_INVALID;
+	v[0] = filter_json(a, f->ids, NULL, f->nids);
+	v[1] = filter_json(a, NULL, f->names, f->nnames);
+	v[2] = filter_json(a, NULL, f->programs, f->nprograms);
+	v[3] = filter_json(a, NULL, f->workspaces, f->nworkspaces);
+	if ((f->nids > 0 && v[0] == NULL) || (f->nnames > 0 && v[1] == NULL) ||
+	    (f->nprograms > 0 && v[2] == NULL) ||
+	    (f->nworkspaces > 0 && v[3] == NULL))
+		return -REPO_ERR_INTERNAL;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	memset(in, 0, sizeof(in));
+	bind_i64(&in[0], &after);
+	for (i = 0; i < 4; i++) {
+		len[i] = v[i] != NULL ? strlen(v[i]) : 0;
+		bind_str_twice(&in[1 + 2 * i], v[i], &len[i]);
+	}
+	bind_i64(&in[9], &lim);
+	return db_select_text(db, stmt(db, LISTS_STMT_BROWSE), in, a,
+	    LIST_NCOLS, (size_t)limit, "repo_lists_browse", out);
+}
+
+struct list_apply {
+	int32_t			 id;
+	enum list_op		 op;
+	const int64_t		*leads;
+	size_t			 n;
+	enum list_state		*out;
+};
+
+static int
+list_apply_tx(struct db *db, void *arg)
+{
+	struct list_apply *b = arg;
+	char name[512];
+	int r;
+
+	if ((r = list_lock_name(db, b->id, name, sizeof(name))) != 0)
+		return r;
+	return members_change(db, b->id, name, b->op, b->leads, b->n, b->out);
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_members_apply(struct db *db, int32_t list_id, enum list_op op,
+    const int64_t *leads, size_t n, enum list_state *out)
+{
+	struct list_apply b = { list_id, op, leads, n, out };
+
+	return db_run_tx(db, list_apply_tx, &b, op == LIST_OP_READ);
+}
+
+/* ---- The asset operations ------------------------------------------ */
+
+/* See repo_lists.h. */
+int
+repo_lists_asset_get(struct db *db, struct arena *a, int32_t id,
+    const char *name, struct db_text_rows *out)
+{
+	MYSQL_BIND in[1];
+	unsigned long len;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	memset(in, 0, sizeof(in));
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	if (name != NULL) {
+		len = strlen(name);
+		bind_str(&in[0], name, &len);
+	} else
+		bind_i32(&in[0], &id);
+	if ((r = db_select_text(db, stmt(db, name != NULL ?
+	    LISTS_STMT_ASSET_GET_BY_NAME : LISTS_STMT_ASSET_GET), in, a,
+	    LIST_ASSET_NCOLS, 1, "repo_lists_asset_get", out)) != 0)
+		return r;
+	return out->count == 1 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_asset_browse(struct db *db, struct arena *a,
+    const struct list_asset_query *q, struct db_text_rows *out)
+{
+	MYSQL_BIND in[10];
+	unsigned long elen, llen;
+	int32_t place = (int32_t)q->place.id;
+	int64_t lim = q->limit, off = q->offset;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	memset(in, 0, sizeof(in));
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_i32_twice(&in[0], q->has_place &&
+	    q->place.type == FOLDER_T_FOLDER, &place);
+	bind_i32_twice(&in[2], q->has_place &&
+	    q->place.type == FOLDER_T_PROGRAM, &place);
+	elen = q->earliest != NULL ? strlen(q->earliest) : 0;
+	llen = q->latest != NULL ? strlen(q->latest) : 0;
+	bind_str_twice(&in[4], q->earliest, &elen);
+	bind_str_twice(&in[6], q->latest, &llen);
+	bind_i64(&in[8], &lim);
+	bind_i64(&in[9], &off);
+	return db_select_text(db, stmt(db, LISTS_STMT_ASSET_BROWSE), in, a,
+	    LIST_ASSET_NCOLS, (size_t)q->limit, "repo_lists_asset_browse",
+	    out);
+}
+
+struct list_update {
+	int32_t		 id;
+	const char	*name;
+	const char	*description;
+};
+
+static int
+list_update_tx(struct db *db, void *arg)
+{
+	struct list_update *u = arg;
+	MYSQL_BIND in[3];
+	unsigned long nlen = 0, dlen = 0;
+	char name[512];
+	int r;
+
+	/* The row lock, and -REPO_ERR_NOT_FOUND for no list. */
+	if ((r = list_lock_name(db, u->id, name, sizeof(name))) != 0)
+		return r;
+	memset(in, 0, sizeof(in));
+	nlen = u->name != NULL ? strlen(u->name) : 0;
+	dlen = u->description != NULL ? strlen(u->description) : 0;
+	bind_str_twice(&in[0], u->name, &nlen);
+	bind_str_twice(&in[1], u->description, &dlen);
+	bind_i32(&in[2], &u->id);
+	return db_exec(db, stmt(db, LISTS_STMT_UPDATE), in,
+	    "repo_lists_update");
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_update(struct db *db, int32_t id, const char *name,
+    const char *description)
+{
+	struct list_update u = { id, name, description };
+
+	return db_run_tx(db, list_update_tx, &u, false);
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_delete(struct db *db, int32_t id)
+{
+	MYSQL_BIND in[1];
+	uint64_t n = 0;
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &id);
+	if ((r = db_exec_n(db, stmt(db, LISTS_STMT_DELETE), in, &n,
+	    "repo_lists_delete")) != 0)
+		return r;
+	return n == 1 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_count_in_folder(struct db *db, int32_t folder_id, int64_t *n)
+{
+	MYSQL_BIND in[1];
+
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &folder_id);
+	return db_query_i64(db, stmt(db, LISTS_STMT_COUNT_FOLDER), in, n,
+	    "repo_lists_count_in_folder");
 }

@@ -9,7 +9,7 @@
  * page templates and their versions, email templates and their dynamic
  * sections, segmentations and their segments, snippets, program
  * statuses, programs, the
- * folders made after the migrations (the five roots stay), the records
+ * folders made after the migrations (the six roots stay), the records
  * of every custom object type (the rows of each co_rec_<id> table),
  * leads, the partitions made after the migrations (all but Default, id
  * 1), every bulk export job and the outbox.

@@ -294,9 +294,9 @@ want=""
 for t in $data_tables; do
 	want="$want$t=0 "
 done
-want="${want}lead_partition=1 folder=5 co_rec=0 "
+want="${want}lead_partition=1 folder=6 co_rec=0 "
 if [ "$after" = "$want" ]; then
-	echo "ok - the data tables are empty, the Default partition and the five root folders stay"
+	echo "ok - the data tables are empty, the Default partition and the six root folders stay"
 else
 	echo "not ok - after the reset: $after"
 	failed=1

@@ -249,6 +249,7 @@ test_names(void **state)
 	assert_string_equal(folder_kind_name(FK_LP_TEMPLATE),
 	    "landingPageTemplate");
 	assert_string_equal(folder_kind_name(FK_SMART_LIST), "smartList");
+	assert_string_equal(folder_kind_name(FK_STATIC_LIST), "staticList");
 	assert_string_equal(folder_kind_name(FK__MAX), "");
 	for (k = 0; k < FK__MAX; k++)
 		assert_int_equal(folder_kind_parse(
@@ -266,13 +267,14 @@ test_may_hold(void **state)
 {
 	/* Rows: folder kinds, then a program; columns: enum asset_kind. */
 	static const bool table[FK__MAX + 1][AK__MAX] = {
-		/*		folder program email emailT lpT  list  campaign */
-		[FK_MARKETING] =      { 1, 1, 0, 0, 0, 0, 1 },
-		[FK_EMAIL] =          { 1, 0, 1, 0, 0, 0, 0 },
-		[FK_EMAIL_TEMPLATE] = { 1, 0, 0, 1, 0, 0, 0 },
-		[FK_LP_TEMPLATE] =    { 1, 0, 0, 0, 1, 0, 0 },
-		[FK_SMART_LIST] =     { 1, 0, 0, 0, 0, 1, 0 },
-		[FK__MAX] =           { 0, 0, 1, 0, 0, 1, 1 },
+		/*	folder program email emailT lpT  list  campaign static */
+		[FK_MARKETING] =      { 1, 1, 0, 0, 0, 0, 1, 0 },
+		[FK_EMAIL] =          { 1, 0, 1, 0, 0, 0, 0, 0 },
+		[FK_EMAIL_TEMPLATE] = { 1, 0, 0, 1, 0, 0, 0, 0 },
+		[FK_LP_TEMPLATE] =    { 1, 0, 0, 0, 1, 0, 0, 0 },
+		[FK_SMART_LIST] =     { 1, 0, 0, 0, 0, 1, 0, 0 },
+		[FK_STATIC_LIST] =    { 1, 0, 0, 0, 0, 0, 0, 1 },
+		[FK__MAX] =           { 0, 0, 1, 0, 0, 1, 1, 1 },
 	};
 	int fk, ak;
 
