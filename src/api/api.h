@@ -221,4 +221,13 @@ int	api_activities_read(struct call *c, struct resp *r);
  */
 int	api_pending(struct call *c, struct resp *r);
 
+/*
+ * api_folders.c: Folders, the reads (Get Folders, by id, by name, Get
+ * Folder Contents).
+ */
+int	api_folders_browse(struct call *c, struct resp *r);
+int	api_folders_get(struct call *c, struct resp *r);
+int	api_folders_get_by_name(struct call *c, struct resp *r);
+int	api_folders_content(struct call *c, struct resp *r);
+
 #endif

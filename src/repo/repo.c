@@ -28,6 +28,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_EMAILS] = &repo_emails_sql,
 	[REPO_RESET] = &repo_reset_sql,
 	[REPO_OUTBOX] = &repo_outbox_sql,
+	[REPO_FOLDER_TREE] = &repo_folder_tree_sql,
 };
 
 /*

@@ -67,6 +67,7 @@ enum repo_id {
 	REPO_EMAILS,
 	REPO_RESET,
 	REPO_OUTBOX,
+	REPO_FOLDER_TREE,
 	REPO__MAX
 };
 
@@ -105,6 +106,7 @@ extern const struct db_stmt_set repo_smart_campaigns_sql;
 extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;
+extern const struct db_stmt_set repo_folder_tree_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets
