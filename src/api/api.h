@@ -230,4 +230,9 @@ int	api_folders_get(struct call *c, struct resp *r);
 int	api_folders_get_by_name(struct call *c, struct resp *r);
 int	api_folders_content(struct call *c, struct resp *r);
 
+/* api_tokens.c: Tokens of folders and programs (get, create, delete). */
+int	api_tokens_get(struct call *c, struct resp *r);
+int	api_tokens_create(struct call *c, struct resp *r);
+int	api_tokens_delete(struct call *c, struct resp *r);
+
 #endif

@@ -1,7 +1,7 @@
 /*
- * What the folder handlers share (api_folders.c): the folder tree of a
- * request, the folder object of the replies, and the Folder/Program type
- * word.
+ * What the folder handlers share (api_folders.c, api_tokens.c): the
+ * folder tree of a request, the folder object of the replies, and the
+ * Folder/Program type word.
  */
 #ifndef MAUTO_API_API_FOLDERS_H
 #define MAUTO_API_API_FOLDERS_H

@@ -68,6 +68,7 @@ enum repo_id {
 	REPO_RESET,
 	REPO_OUTBOX,
 	REPO_FOLDER_TREE,
+	REPO_TOKENS,
 	REPO__MAX
 };
 
@@ -107,6 +108,7 @@ extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;
 extern const struct db_stmt_set repo_folder_tree_sql;
+extern const struct db_stmt_set repo_tokens_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets
