@@ -281,6 +281,7 @@ CREATE TABLE `folder` (
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
   `content_gen` bigint(20) NOT NULL DEFAULT 0,
+  `is_archive` tinyint(1) NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   UNIQUE KEY `folder_sibling_name` (`parent_id`,`name`),
   KEY `folder_workspace` (`workspace_id`),

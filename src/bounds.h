@@ -148,6 +148,8 @@
 
 /* Folder names a worker keeps (repo_folders_names), by id. */
 #define FOLDER_NAMES_CACHE	1024
+/* How long a worker trusts a folder name it read (repo_folders_names). */
+#define FOLDER_NAMES_TTL_MS	5000
 
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200

@@ -1,6 +1,7 @@
 /*
  * Folders (docs/behaviour.md §18): Get Folders, Get Folder by Id, Get
- * Folder by Name and Get Folder Contents under /rest/asset/v1/folder(s).
+ * Folder by Name, Get Folder Contents, Create Folder, Update Folder
+ * Metadata and Delete Folder under /rest/asset/v1/folder(s).
  * The tree is mauto's folder tree, the programs in it folders of type
  * Program.  Parameters are read from the query string or the body alike.
  *
@@ -17,7 +18,15 @@
  *   - maxReturn is 1 to 200 (default 20), offset 0 or more, maxDepth 0 or
  *     more (default 2);
  *   - content items are {id, type}, type one of Folder, Program, Email,
- *     Email Template, Landing Page Template, Smart List, Smart Campaign.
+ *     Email Template, Landing Page Template, Smart List, Smart Campaign;
+ *   - a new folder takes its parent's kind; a program as parent is 711
+ *     (programs hold assets, not folders), a parent that does not exist
+ *     710, a name its parent already has 709;
+ *   - Update and Delete with type=Program are 709 "Program Programs cant
+ *     be updated (deleted) with Folder API" (the delete message is
+ *     recorded); a system folder cannot be changed or deleted (709); a
+ *     folder that holds folders or assets cannot be deleted (709);
+ *     unknown ids are 702 "<id> Folder not found" (recorded).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,7 +44,9 @@
 #include "http/validate.h"
 #include "model/folder.h"
 #include "model/foldertree.h"
+#include "repo/repo_folder_delete.h"
 #include "repo/repo_folder_tree.h"
+#include "repo/repo_folders.h"
 #include "util/buf.h"
 
 /* The url codes of a marketing folder and of a program. */
@@ -384,5 +395,149 @@ api_folders_content(struct call *c, struct resp *r)
 		buf_add_jsonc_str(b, content_word(items[i].kind));
 		buf_addc(b, '}');
 	}
+	return 0;
+}
+
+/* ---- Changes ---------------------------------------------------------- */
+
+/* The folder of this request's tree with id id, answered. */
+static int
+answer_folder(struct call *c, struct resp *r, int32_t id)
+{
+	struct folder_ref ref = { .id = id, .type = FOLDER_T_FOLDER };
+	struct ftree t;
+	const struct ftree_node *f;
+	int e;
+
+	if ((e = api_folders_tree(c, &t)) != 0)
+		return e;
+	if ((f = ftree_find(&t, &ref)) == NULL)
+		return api_asset_not_found(c, r, "Folder", id);
+	api_folders_text(resp_add_text(r), c, &t, f);
+	return 0;
+}
+
+/*
+ * The path's folder of a change, with the type parameter pv: 1001 for a
+ * bad type, 709 for a program (msg), 702 for an id beyond the ids.
+ */
+static int
+change_target(struct call *c, struct resp *r, const struct vvalue *pv,
+    const char *verb, int32_t *id)
+{
+	enum folder_type type;
+	int e;
+
+	if ((e = type_param(c, r, pv, &type)) != 0)
+		return e;
+	if (type == FOLDER_T_PROGRAM)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program Programs "
+		    "cant be %s with Folder API", verb);
+	if ((*id = api_asset_path_id(c, 0)) == 0)
+		return api_asset_not_found(c, r, "Folder", c->req->path_ints[0]);
+	return 0;
+}
+
+/* POST /rest/asset/v1/folders.json: name, parent, description. */
+int
+api_folders_create(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_NAME,
+		{ .name = "parent", .type = VP_RAW,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = FOLDER_PARAM_MAX_BYTES },
+		API_ASSET_P_DESCRIPTION,
+	};
+	struct vvalue pv[3];
+	struct repo_place parent;
+	int32_t id;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_place_param(c, r, pv[1].s, AK_FOLDER,
+	    &parent)) != 0)
+		return e;
+	e = repo_folders_insert(c->app->db, pv[0].s,
+	    pv[2].present ? pv[2].s : NULL, parent.kind,
+	    (int32_t)parent.ref.id, &id);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return -API_ERR_NO_PARENT;
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Folder", pv[0].s, true);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer_folder(c, r, id);
+}
+
+/*
+ * POST /rest/asset/v1/folder/{id}.json: type, name, description,
+ * isArchive.
+ */
+int
+api_folders_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		P_TYPE,
+		{ .name = "name", .type = VP_STR,
+		  .max = ASSET_NAME_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
+		{ .name = "isArchive", .type = VP_BOOL },
+	};
+	struct vvalue pv[4];
+	bool is_system;
+	int32_t id;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = change_target(c, r, &pv[0], "updated", &id)) != 0)
+		return e;
+	e = repo_folders_update(c->app->db, id, pv[1].present ? pv[1].s :
+	    NULL, pv[2].present ? pv[2].s : NULL, pv[3].present ?
+	    (pv[3].b ? 1 : 0) : -1, &is_system);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Folder", id);
+	if (e == -REPO_ERR_CONFLICT && is_system)
+		return api_common_fail(c, r, -API_ERR_RULE, "System folder %d "
+		    "cannot be changed", (int)id);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Folder", pv[1].s, true);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer_folder(c, r, id);
+}
+
+/* POST /rest/asset/v1/folder/{id}/delete.json: type. */
+int
+api_folders_delete(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		P_TYPE,
+	};
+	struct vvalue pv[1];
+	struct folder_ref ref = { .type = FOLDER_T_FOLDER };
+	struct ftree t;
+	const struct ftree_node *f;
+	int32_t id;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = change_target(c, r, &pv[0], "deleted", &id)) != 0)
+		return e;
+	ref.id = id;
+	if ((e = api_folders_tree(c, &t)) != 0)
+		return e;
+	if ((f = ftree_find(&t, &ref)) != NULL && f->is_system)
+		return api_common_fail(c, r, -API_ERR_RULE, "System folder %d "
+		    "cannot be deleted", (int)id);
+	e = repo_folder_delete(c->app->db, id);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Folder", id);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_common_fail(c, r, -API_ERR_RULE, "Folder %d is not "
+		    "empty: delete its folders and assets first", (int)id);
+	if (e != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, id);
 	return 0;
 }

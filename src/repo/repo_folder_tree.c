@@ -31,14 +31,14 @@ enum tree_stmt {
 	TREE_STMT__MAX
 };
 
-#define TREE_FOLDER_COLS	9
+#define TREE_FOLDER_COLS	10
 #define TREE_PROGRAM_COLS	7
 
 static const char *const sql[TREE_STMT__MAX] = {
 	[TREE_STMT_FOLDERS] =
 	    "SELECT f.id, f.name, f.description, f.kind, "
 	    "COALESCE(f.parent_id, 0), w.name, f.is_system, f.created_at, "
-	    "f.updated_at FROM folder f JOIN workspace w "
+	    "f.updated_at, f.is_archive FROM folder f JOIN workspace w "
 	    "ON w.id = f.workspace_id ORDER BY f.id",
 	[TREE_STMT_PROGRAMS] =
 	    "SELECT id, name, description, folder_id, workspace, created_at, "
@@ -113,6 +113,7 @@ repo_folder_tree_read(struct db *db, struct arena *a, struct ftree_node **out,
 		v[i].is_system = db_text_i64(&f, i, 6) != 0;
 		v[i].created_at = db_text_str(&f, i, 7);
 		v[i].updated_at = db_text_str(&f, i, 8);
+		v[i].is_archive = db_text_i64(&f, i, 9) != 0;
 	}
 	for (i = 0; i < p.count; i++) {
 		k = f.count + i;

@@ -1,7 +1,8 @@
 /*
  * The folder tree against a real MariaDB: its reads (repo_folder_tree.c:
  * every folder and program as nodes, the workspace lookup, the content
- * of a folder and of a program) and its tokens (repo_tokens.c: create or
+ * of a folder and of a program), Update Folder's change
+ * (repo_folders_update) and its tokens (repo_tokens.c: create or
  * update by name, list, delete, the tokens in effect at a place,
  * inherited from the folders above with the nearest definition winning,
  * and the tokens going with their folder).  Other integration tests run at
@@ -341,6 +342,54 @@ test_folder_delete_takes_tokens(void **state)
 	assert_int_equal(n, 0);
 }
 
+static void
+test_update(void **state)
+{
+	struct ftree_node *nodes;
+	struct ftree t;
+	const struct ftree_node *f;
+	struct folder_ref ref;
+	size_t n;
+	int32_t xid, yid;
+	bool sys;
+
+	(void)state;
+	assert_int_equal(repo_folders_insert(db, named("fu-x"), "old",
+	    FK_MARKETING, 1, &xid), 0);
+	assert_int_equal(repo_folders_insert(db, named("fu-y"), NULL,
+	    FK_MARKETING, 1, &yid), 0);
+	assert_int_equal(repo_folders_update(db, xid, named("fu-renamed"),
+	    NULL, 1, &sys), 0);
+	assert_false(sys);
+	assert_int_equal(repo_folder_tree_read(db, &a, &nodes, &n), 0);
+	assert_int_equal(ftree_index(&t, nodes, n, &a), 0);
+	ref = (struct folder_ref){ .id = xid, .type = FOLDER_T_FOLDER };
+	assert_non_null(f = ftree_find(&t, &ref));
+	assert_string_equal(f->name, named("fu-renamed"));
+	assert_string_equal(f->description, "old");
+	assert_true(f->is_archive);
+	/* Nothing given: only updatedAt moves; archive 0 unarchives. */
+	assert_int_equal(repo_folders_update(db, xid, NULL, "new", 0, &sys),
+	    0);
+	assert_int_equal(repo_folder_tree_read(db, &a, &nodes, &n), 0);
+	assert_int_equal(ftree_index(&t, nodes, n, &a), 0);
+	assert_non_null(f = ftree_find(&t, &ref));
+	assert_string_equal(f->name, named("fu-renamed"));
+	assert_string_equal(f->description, "new");
+	assert_false(f->is_archive);
+	/* A sibling's name, a system folder, no such folder. */
+	assert_int_equal(repo_folders_update(db, yid, named("fu-renamed"),
+	    NULL, -1, &sys), -REPO_ERR_CONFLICT);
+	assert_false(sys);
+	assert_int_equal(repo_folders_update(db, 1, NULL, "x", -1, &sys),
+	    -REPO_ERR_CONFLICT);
+	assert_true(sys);
+	assert_int_equal(repo_folders_update(db, INT32_MAX, NULL, "x", -1,
+	    &sys), -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_folder_delete(db, xid), 0);
+	assert_int_equal(repo_folder_delete(db, yid), 0);
+}
+
 int
 main(void)
 {
@@ -348,6 +397,7 @@ main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_workspace),
 		cmocka_unit_test(test_content),
+		cmocka_unit_test(test_update),
 		cmocka_unit_test(test_upsert_list_delete),
 		cmocka_unit_test(test_effective),
 		cmocka_unit_test(test_folder_delete_takes_tokens),
