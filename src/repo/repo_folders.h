@@ -1,8 +1,11 @@
 /*
  * The folder tree (db/migrations/0010_assets.sql): folders, and programs
- * as places of assets.  The only reader and writer of the folder and
- * workspace tables; program rows are read through repo_programs.c and
- * the assets in a folder are counted by their own repositories.
+ * as places of assets.  The only writer of the folder and workspace
+ * tables; program rows are read through repo_programs.c and the assets
+ * in a folder are counted by their own repositories.  Two read the
+ * folder rows too, without writing them: repo_folder_tree.c (the whole
+ * tree for the Folders operations) and repo_tokens.c (a place and its
+ * parents).
  */
 #ifndef MAUTO_REPO_REPO_FOLDERS_H
 #define MAUTO_REPO_REPO_FOLDERS_H
