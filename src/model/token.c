@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -176,4 +177,33 @@ token_name_normalize(const char *name, char *out, size_t size)
 	if (strstr(out, "{{") != NULL || strstr(out, "}}") != NULL)
 		return -1;
 	return 0;
+}
+
+/* By name, then nearest, then as given. */
+static int
+cmp_def(const void *pa, const void *pb)
+{
+	const struct token_def *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c != 0)
+		return c;
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* See token.h. */
+size_t
+token_nearest(struct token_def *defs, size_t n)
+{
+	size_t i, k = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(defs, n, sizeof(*defs), cmp_def);
+	for (i = 0; i < n; i++)
+		if (k == 0 || strcmp(defs[i].name, defs[k - 1].name) != 0)
+			defs[k++] = defs[i];
+	return k;
 }

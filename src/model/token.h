@@ -7,6 +7,7 @@
 #define MAUTO_MODEL_TOKEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The longest token name, in characters (the documented bound). */
 #define TOKEN_NAME_CHARS	50
@@ -48,5 +49,24 @@ int	token_value_check(enum token_type t, const char *value);
  * stand in content as {{my.<name>}}).
  */
 int	token_name_normalize(const char *name, char *out, size_t size);
+
+/*
+ * One definition of a token seen from a place: its name, how far up the
+ * tree it stands (0: the place itself; a program's folder 1, that
+ * folder's parent 2, ...) and the caller's index of it.
+ */
+struct token_def {
+	const char	*name;
+	int64_t		 depth;
+	size_t		 index;
+};
+
+/*
+ * The definitions in effect at the place, of the n given in any order:
+ * for each name the nearest (the smallest depth; of two as near, the one
+ * given first), by name (bytewise).  Rearranges defs so that those come
+ * first and returns how many they are.
+ */
+size_t	token_nearest(struct token_def *defs, size_t n);
 
 #endif

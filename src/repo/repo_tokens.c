@@ -4,7 +4,8 @@
  * place: the other id is bound NULL and matches nothing.  Writes take a
  * shared lock on the place's row first, so a token is never made on a
  * folder or program being deleted (that delete takes its tokens with it).
- * The tokens in effect are one recursive read up the folder tree.
+ * The tokens in effect are one recursive read up the folder tree, of
+ * which model/token.c keeps the nearest definition of each name.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -69,7 +70,7 @@ static const char *const sql[TOKENS_STMT__MAX] = {
 	    "SELECT t.name, t.type, t.value, up.depth, up.fid FROM up "
 	    "JOIN folder_token t ON t.folder_id = up.fid "
 	    "UNION ALL SELECT name, type, value, 0, program_id "
-	    "FROM folder_token WHERE program_id = ? ORDER BY 1, 4",
+	    "FROM folder_token WHERE program_id = ?",
 };
 
 const struct db_stmt_set repo_tokens_sql = {
@@ -235,9 +236,9 @@ repo_tokens_effective(struct db *db, struct arena *a,
 	MYSQL_BIND in[3];
 	struct db_text_rows t;
 	struct repo_token *v;
+	struct token_def *defs;
 	int32_t id;
-	const char *name, *last = NULL;
-	size_t i, k = 0;
+	size_t i, k, row;
 	int r;
 
 	*out = NULL;
@@ -260,21 +261,24 @@ repo_tokens_effective(struct db *db, struct arena *a,
 		return r;
 	if (t.count == 0)
 		return 0;
-	if ((v = arena_zalloc(a, t.count * sizeof(*v))) == NULL)
+	if ((v = arena_zalloc(a, t.count * sizeof(*v))) == NULL ||
+	    (defs = arena_alloc(a, t.count * sizeof(*defs))) == NULL)
 		return -REPO_ERR_INTERNAL;
-	/* By name, then nearest first: the first row of each name wins. */
 	for (i = 0; i < t.count; i++) {
-		name = db_text_str(&t, i, 0);
-		if (name == NULL || (last != NULL && strcmp(name, last) == 0))
-			continue;
-		last = name;
-		v[k].name = name;
-		v[k].type = type_of(db_text_str(&t, i, 1));
-		v[k].value = db_text_str(&t, i, 2);
-		v[k].place.type = db_text_i64(&t, i, 3) == 0 ?
-		    FOLDER_T_PROGRAM : FOLDER_T_FOLDER;
-		v[k].place.id = db_text_i64(&t, i, 4);
-		k++;
+		defs[i].name = db_text_str(&t, i, 0) != NULL ?
+		    db_text_str(&t, i, 0) : "";
+		defs[i].depth = db_text_i64(&t, i, 3);
+		defs[i].index = i;
+	}
+	k = token_nearest(defs, t.count);
+	for (i = 0; i < k; i++) {
+		row = defs[i].index;
+		v[i].name = defs[i].name;
+		v[i].type = type_of(db_text_str(&t, row, 1));
+		v[i].value = db_text_str(&t, row, 2);
+		v[i].place.type = defs[i].depth == 0 ? FOLDER_T_PROGRAM :
+		    FOLDER_T_FOLDER;
+		v[i].place.id = db_text_i64(&t, row, 4);
 	}
 	*out = v;
 	*n = k;

@@ -1,6 +1,7 @@
 /*
- * model/token.c: the token types, the value checks and the name as a
- * client may send it.  No database.
+ * model/token.c: the token types, the value checks, the name as a client
+ * may send it, and which definition of a name is in effect at a place.
+ * No database.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,6 +146,36 @@ test_names(void **state)
 	refuse_name("nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn");
 }
 
+static void
+test_nearest(void **state)
+{
+	/* Given in no order: "b" at the place and above, "a" twice above. */
+	struct token_def d[] = {
+		{ "b", 3, 0 }, { "a", 2, 1 }, { "b", 0, 2 }, { "c", 1, 3 },
+		{ "a", 1, 4 }, { "a", 1, 5 },
+	};
+	size_t n;
+
+	(void)state;
+	n = token_nearest(d, sizeof(d) / sizeof(d[0]));
+	assert_int_equal(n, 3);
+	assert_string_equal(d[0].name, "a");
+	assert_int_equal(d[0].depth, 1);
+	/* Two as near: the one given first. */
+	assert_int_equal(d[0].index, 4);
+	assert_string_equal(d[1].name, "b");
+	assert_int_equal(d[1].index, 2);
+	assert_string_equal(d[2].name, "c");
+	assert_int_equal(d[2].index, 3);
+	/* Names are exact: "A" is not "a". */
+	{
+		struct token_def e[] = { { "a", 1, 0 }, { "A", 2, 1 } };
+
+		assert_int_equal(token_nearest(e, 2), 2);
+	}
+	assert_int_equal(token_nearest(d, 0), 0);
+}
+
 int
 main(void)
 {
@@ -155,6 +186,7 @@ main(void)
 		cmocka_unit_test(test_scores),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_nearest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
