@@ -290,11 +290,27 @@ CREATE TABLE `folder` (
   `created_at` datetime NOT NULL,
   `updated_at` datetime NOT NULL,
   `content_gen` bigint(20) NOT NULL DEFAULT 0,
+  `is_archive` tinyint(1) NOT NULL DEFAULT 0,
   PRIMARY KEY (`id`),
   UNIQUE KEY `folder_sibling_name` (`parent_id`,`name`),
   KEY `folder_workspace` (`workspace_id`),
   CONSTRAINT `folder_parent` FOREIGN KEY (`parent_id`) REFERENCES `folder` (`id`),
   CONSTRAINT `folder_ws` FOREIGN KEY (`workspace_id`) REFERENCES `workspace` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `folder_token` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `folder_id` int(11) DEFAULT NULL,
+  `program_id` int(11) DEFAULT NULL,
+  `name` varchar(50) NOT NULL,
+  `type` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `value` text NOT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `folder_token_folder` (`folder_id`,`name`),
+  UNIQUE KEY `folder_token_program` (`program_id`,`name`),
+  CONSTRAINT `folder_token_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`) ON DELETE CASCADE,
+  CONSTRAINT `folder_token_program_fk` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `form` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

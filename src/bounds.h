@@ -84,6 +84,7 @@
 #define MOD_ID_BYTES		(ASSET_NAME_CHARS * 4 + 1)
 #define ASSET_DESCRIPTION_CHARS	2000
 #define MAX_FOLDERS_LISTED	100000	/* mautoctl folder list */
+#define FOLDER_BROWSE_DEPTH	2	/* Get Folders: maxDepth when not given */
 /* Emails v2 (docs/behaviour.md §9): pages and bulk calls. */
 #define EMAIL2_PAGE_DEFAULT	20	/* List Emails, Used By: pageSize */
 #define EMAIL2_PAGE_MAX		50
@@ -147,6 +148,8 @@
 
 /* Folder names a worker keeps (repo_folders_names), by id. */
 #define FOLDER_NAMES_CACHE	1024
+/* How long a worker trusts a folder name it read (repo_folders_names). */
+#define FOLDER_NAMES_TTL_MS	5000
 
 /* Log lines: untrusted text is escaped and cut to this. */
 #define MAX_LOG_FIELD_BYTES	200

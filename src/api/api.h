@@ -261,4 +261,21 @@ int	api_stats_get(struct call *c, struct resp *r);
  */
 int	api_pending(struct call *c, struct resp *r);
 
+/*
+ * api_folders.c: Folders (Get Folders, by id, by name, Get Folder
+ * Contents, Create, Update Metadata, Delete).
+ */
+int	api_folders_browse(struct call *c, struct resp *r);
+int	api_folders_get(struct call *c, struct resp *r);
+int	api_folders_get_by_name(struct call *c, struct resp *r);
+int	api_folders_content(struct call *c, struct resp *r);
+int	api_folders_create(struct call *c, struct resp *r);
+int	api_folders_update(struct call *c, struct resp *r);
+int	api_folders_delete(struct call *c, struct resp *r);
+
+/* api_tokens.c: Tokens of folders and programs (get, create, delete). */
+int	api_tokens_get(struct call *c, struct resp *r);
+int	api_tokens_create(struct call *c, struct resp *r);
+int	api_tokens_delete(struct call *c, struct resp *r);
+
 #endif

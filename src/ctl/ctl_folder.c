@@ -1,6 +1,6 @@
 /*
  * mautoctl folder create|list|delete: the folder tree assets live in
- * (docs/assets.md), which no API operation in scope creates.  A folder
+ * (docs/assets.md), which the Folders operations change too.  A folder
  * is made under a parent (taking its kind) or, with --kind, as a new
  * root.  Output as the other subcommands: a create prints the new id, a
  * list is tab-separated with a header line, errors go to stderr with

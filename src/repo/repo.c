@@ -32,6 +32,8 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_RESET] = &repo_reset_sql,
 	[REPO_OUTBOX] = &repo_outbox_sql,
 	[REPO_STATS] = &repo_stats_sql,
+	[REPO_FOLDER_TREE] = &repo_folder_tree_sql,
+	[REPO_TOKENS] = &repo_tokens_sql,
 };
 
 /*

@@ -71,6 +71,8 @@ enum repo_id {
 	REPO_RESET,
 	REPO_OUTBOX,
 	REPO_STATS,
+	REPO_FOLDER_TREE,
+	REPO_TOKENS,
 	REPO__MAX
 };
 
@@ -113,6 +115,8 @@ extern const struct db_stmt_set repo_sc_activation_sql;
 extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;
+extern const struct db_stmt_set repo_folder_tree_sql;
+extern const struct db_stmt_set repo_tokens_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets

@@ -21,6 +21,7 @@
 #include "repo/repo_folders.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
+#include "util/timeutil.h"
 
 enum folders_stmt {
 	FOLDERS_STMT_GET,
@@ -32,6 +33,7 @@ enum folders_stmt {
 	FOLDERS_STMT_DELETE,
 	FOLDERS_STMT_CHILD_ID,
 	FOLDERS_STMT_WORKSPACE,
+	FOLDERS_STMT_UPDATE,
 	FOLDERS_STMT__MAX
 };
 
@@ -59,6 +61,13 @@ static const char *const sql[FOLDERS_STMT__MAX] = {
 	    "SELECT id FROM folder WHERE parent_id = ? AND name = ?",
 	[FOLDERS_STMT_WORKSPACE] =
 	    "SELECT name FROM workspace WHERE id = ?",
+	/* Parameters: name, description, is_archive (NULL: unchanged), id. */
+	[FOLDERS_STMT_UPDATE] =
+	    "UPDATE folder SET name = COALESCE(?, name), "
+	    "description = COALESCE(?, description), "
+	    "is_archive = COALESCE(?, is_archive), "
+	    "updated_at = UTC_TIMESTAMP(), content_gen = content_gen + 1 "
+	    "WHERE id = ?",
 };
 
 const struct db_stmt_set repo_folders_sql = {
@@ -137,9 +146,15 @@ repo_folders_place(struct db *db, const struct folder_ref *ref,
 	return 0;
 }
 
-/* This worker's folder names by id (repo_folders_names), direct-mapped. */
+/*
+ * This worker's folder names by id (repo_folders_names), direct-mapped,
+ * each trusted for FOLDER_NAMES_TTL_MS after it was read: Update Folder
+ * renames a folder in another worker, so a name read here may be that
+ * long out of date.
+ */
 static struct {
 	int32_t	id;
+	int64_t	read_ms;
 	char	name[MAX_NAME_BYTES + 1];
 	char	workspace[MAX_NAME_BYTES + 1];
 } names[FOLDER_NAMES_CACHE];
@@ -152,12 +167,16 @@ repo_folders_names(struct db *db, struct arena *a, int32_t id,
 	struct folder_ref ref = { .id = id, .type = FOLDER_T_FOLDER };
 	struct repo_place p;
 	size_t k = (size_t)(uint32_t)id % FOLDER_NAMES_CACHE;
+	int64_t now;
 	int r;
 
-	if (id <= 0 || names[k].id != id) {
+	now = time_mono_ms();
+	if (id <= 0 || names[k].id != id ||
+	    now - names[k].read_ms > FOLDER_NAMES_TTL_MS) {
 		if ((r = repo_folders_place(db, &ref, &p)) != 0)
 			return r;
 		names[k].id = id;
+		names[k].read_ms = now;
 		memcpy(names[k].name, p.name, sizeof(names[k].name));
 		memcpy(names[k].workspace, p.workspace,
 		    sizeof(names[k].workspace));
@@ -378,4 +397,60 @@ repo_folders_child_id(struct db *db, int32_t parent_id, const char *name,
 		return r;
 	*id = (int32_t)v;
 	return 0;
+}
+
+struct folder_update {
+	int32_t			 id;
+	const char		*name;
+	const char		*description;
+	int			 archive;
+	bool			*is_system;
+};
+
+static int
+folder_update_tx(struct db *db, void *arg)
+{
+	struct folder_update *u = arg;
+	MYSQL_BIND in[4];
+	unsigned long nlen = 0, dlen = 0;
+	int32_t archive = u->archive;
+	int64_t sys;
+	int r;
+
+	bind_i32(&in[0], &u->id);
+	if ((r = db_query_i64(db, stmt(db, FOLDERS_STMT_LOCK), in, &sys,
+	    "repo_folders_update")) != 0)
+		return r;
+	*u->is_system = sys != 0;
+	if (sys != 0)
+		return -REPO_ERR_CONFLICT;
+	if (u->name != NULL) {
+		nlen = strlen(u->name);
+		bind_str(&in[0], u->name, &nlen);
+	} else
+		bind_null(&in[0]);
+	if (u->description != NULL) {
+		dlen = strlen(u->description);
+		bind_str(&in[1], u->description, &dlen);
+	} else
+		bind_null(&in[1]);
+	if (u->archive >= 0)
+		bind_i32(&in[2], &archive);
+	else
+		bind_null(&in[2]);
+	bind_i32(&in[3], &u->id);
+	return db_exec(db, stmt(db, FOLDERS_STMT_UPDATE), in,
+	    "repo_folders_update");
+}
+
+/* See repo_folders.h. */
+int
+repo_folders_update(struct db *db, int32_t id, const char *name,
+    const char *description, int archive, bool *is_system)
+{
+	struct folder_update u = { id, name, description, archive,
+	    is_system };
+
+	*is_system = false;
+	return db_run_tx(db, folder_update_tx, &u, false);
 }

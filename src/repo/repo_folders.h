@@ -1,8 +1,11 @@
 /*
  * The folder tree (db/migrations/0010_assets.sql): folders, and programs
- * as places of assets.  The only reader and writer of the folder and
- * workspace tables; program rows are read through repo_programs.c and
- * the assets in a folder are counted by their own repositories.
+ * as places of assets.  The only writer of the folder and workspace
+ * tables; program rows are read through repo_programs.c and the assets
+ * in a folder are counted by their own repositories.  Two read the
+ * folder rows too, without writing them: repo_folder_tree.c (the whole
+ * tree for the Folders operations) and repo_tokens.c (a place and its
+ * parents).
  */
 #ifndef MAUTO_REPO_REPO_FOLDERS_H
 #define MAUTO_REPO_REPO_FOLDERS_H
@@ -39,10 +42,11 @@ int	repo_folders_place(struct db *db, const struct folder_ref *ref,
 
 /*
  * The name and workspace name of folder id, copied into the arena a.
- * A folder's name and workspace never change (mautoctl makes and
- * deletes folders; nothing renames one) and a folder id is never used
- * again, so this worker keeps them by id after the first read.  Returns
- * 0, -REPO_ERR_NOT_FOUND or another negative repo_err.
+ * A folder's workspace never changes and its name seldom does (Update
+ * Folder), and a folder id is never used again, so this worker keeps
+ * them by id for FOLDER_NAMES_TTL_MS after a read: a rename shows in
+ * the replies of other assets within that time.  Returns 0,
+ * -REPO_ERR_NOT_FOUND or another negative repo_err.
  */
 int	repo_folders_names(struct db *db, struct arena *a, int32_t id,
 	    const char **name, const char **workspace);
@@ -99,5 +103,16 @@ int	repo_folders_lock_empty(struct db *db, int32_t id);
  * stores' counts: deletes folder id's row.
  */
 int	repo_folders_delete_locked(struct db *db, int32_t id);
+
+/*
+ * Update Folder Metadata: folder id's name and description (NULL keeps
+ * each) and its archive flag (1, 0, or -1 to keep it), under its row
+ * lock; updatedAt moves on.  Returns 0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_CONFLICT (*is_system when the folder is a system folder,
+ * which cannot be changed; otherwise a sibling has that name) or another
+ * negative repo_err.
+ */
+int	repo_folders_update(struct db *db, int32_t id, const char *name,
+	    const char *description, int archive, bool *is_system);
 
 #endif

@@ -56,6 +56,7 @@ static const char *const names[RESET__MAX] = {
 	[RESET_SEGMENT] = "segment",
 	[RESET_SEGMENTATION] = "segmentation",
 	[RESET_SNIPPET] = "snippet",
+	[RESET_FOLDER_TOKEN] = "folder_token",
 	[RESET_PROGRAM_STATUS] = "program_status",
 	[RESET_PROGRAM] = "program",
 	[RESET_FOLDER] = "folder",
@@ -91,6 +92,7 @@ static const char *const sql[RESET_STMT__MAX] = {
 	[RESET_SEGMENT] = "DELETE FROM segment",
 	[RESET_SEGMENTATION] = "DELETE FROM segmentation",
 	[RESET_SNIPPET] = "DELETE FROM snippet",
+	[RESET_FOLDER_TOKEN] = "DELETE FROM folder_token",
 	[RESET_PROGRAM_STATUS] = "DELETE FROM program_status",
 	[RESET_PROGRAM] = "DELETE FROM program",
 	/*

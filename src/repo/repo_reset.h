@@ -7,8 +7,8 @@
  * members, forms and their fields, static lists, asset usage, smart
  * campaigns with their flows, smart lists, emails, landing
  * page templates and their versions, email templates and their dynamic
- * sections, segmentations and their segments, snippets, program
- * statuses, programs, the
+ * sections, segmentations and their segments, snippets, the tokens of
+ * folders and programs (the roots' too), program statuses, programs, the
  * folders made after the migrations (the six roots stay), the records
  * of every custom object type (the rows of each co_rec_<id> table),
  * leads, the partitions made after the migrations (all but Default, id
@@ -65,6 +65,7 @@ enum repo_reset_table {
 	RESET_SEGMENT,
 	RESET_SEGMENTATION,
 	RESET_SNIPPET,
+	RESET_FOLDER_TOKEN,
 	RESET_PROGRAM_STATUS,
 	RESET_PROGRAM,
 	RESET_FOLDER,

@@ -2,9 +2,9 @@
 # name: mautoctl reset empties the data and keeps clients, roles and schema
 # On a stack of its own: data made through the API (leads with their
 # activities, a tracking cookie, a custom lead field, a custom object type
-# with records, a completed bulk export and its file) and through
-# mautoctl (partition, program, static list, form, smart campaign
-# members, the demo set).  Then: reset without --yes and without a
+# with records, a completed bulk export and its file, a token on a root
+# folder) and through mautoctl (partition, program, static list, form,
+# smart campaign members, the demo set).  Then: reset without --yes and without a
 # terminal refuses and deletes nothing; on a terminal it asks, "no"
 # deletes nothing and "yes" goes on; --yes deletes every row of the data tables (the
 # Default partition stays), the export file, and keeps the client (its
@@ -120,6 +120,11 @@ expect "a landing page template is made" "d['success']"
 lpt=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["result"][0]["id"])' \
     "$work/out")
 dbsql "INSERT INTO asset_usage VALUES ('landingPageTemplate', $lpt, 'landingPage', 1)"
+# A token on the Marketing Activities root, which stays.
+curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" -d folderType=Folder \
+    -d type=text -d name=Reset-Token -d value=x \
+    "$base/rest/asset/v1/folder/1/tokens.json" >"$work/out"
+expect "a token is made on a root folder" "d['success']"
 # seed-demo made a segmentation and an email template; a snippet too.
 printf '<p>Reset footer</p>' >"$work/snippet.html"
 ctl snippet create --name "Reset-Snippet" --file "$work/snippet.html" >/dev/null
@@ -192,7 +197,7 @@ data_tables="activity lead_cookie campaign_member list_member program_member
     form_field form static_list asset_usage email_version email
     lp_template_version lp_template
     email_template_dynamic email_template segment segmentation snippet
-    sc_choice_attr sc_step_choice sc_flow_step smart_campaign
+    folder_token sc_choice_attr sc_step_choice sc_flow_step smart_campaign
     smart_list_condition smart_list_rule smart_list
     program_status program lead export_job outbox"
 # counts: "table=rows ..." of the data tables, partitions and records.

@@ -3,8 +3,9 @@
 # docs/behaviour.md §0 "Request bodies": an operation of named parameters
 # reads a JSON object body as the same parameters as a form body.  This
 # runs the cases of the asset operations of named parameters (landing
-# page templates, emails v1, smart lists, smart campaigns; not the v2
-# emails, whose body is a JSON document) on a stack of their own, with
+# page templates, emails v1, smart lists, smart campaigns, folders and
+# their tokens; not the v2 emails, whose body is a JSON document) on a
+# stack of their own, with
 # MAUTO_TEST_JSON_BODIES=1: run.sh turns each urlencoded body into a JSON
 # object of its parameters (a repeated name as an array) and expects the
 # answers the case expects of the form.
@@ -28,5 +29,6 @@ dbenv=$MAUTO_TEST_DB_ENV
 	# shellcheck disable=SC1090
 	. "$dbenv"
 	export MAUTO_TEST_JSON_BODIES=1
-	"$here/run.sh" '40[0-9]-*.case' '45[0-9]-*.case' '5[0-9][0-9]-*.case'
+	"$here/run.sh" '40[0-9]-*.case' '45[0-9]-*.case' '5[0-9][0-9]-*.case' \
+	    '6[0-2][0-9]-*.case'
 )
