@@ -18,7 +18,8 @@
  *   - maxReturn is 1 to 200 (default 20), offset 0 or more, maxDepth 0 or
  *     more (default 2);
  *   - content items are {id, type}, type one of Folder, Program, Email,
- *     Email Template, Landing Page Template, Smart List, Smart Campaign;
+ *     Email Template, Landing Page Template, Smart List, Smart Campaign,
+ *     Static List;
  *   - a new folder takes its parent's kind; a program as parent is 711
  *     (programs hold assets, not folders), a parent that does not exist
  *     710, a name its parent already has 709;
@@ -356,6 +357,8 @@ content_word(enum repo_content_kind k)
 		return "Smart List";
 	case RCK_SMART_CAMPAIGN:
 		return "Smart Campaign";
+	case RCK_STATIC_LIST:
+		return "Static List";
 	}
 	return "Folder";
 }

@@ -198,7 +198,9 @@ ftree_path(struct buf *b, const struct ftree *t,
 	const struct ftree_node *root = top(t, node);
 	const char *a = area(root->kind);
 
-	if (a != NULL) {
+	/* A root named as its area (the static lists' Lead Database) is
+	 * the area itself. */
+	if (a != NULL && (root->name == NULL || strcmp(root->name, a) != 0)) {
 		buf_addc(b, '/');
 		buf_adds(b, a);
 	}

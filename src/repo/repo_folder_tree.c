@@ -54,6 +54,7 @@ static const char *const sql[TREE_STMT__MAX] = {
 	    "UNION ALL SELECT id, 6 FROM smart_list WHERE folder_id = ? "
 	    "AND campaign_id IS NULL "
 	    "UNION ALL SELECT id, 7 FROM smart_campaign WHERE folder_id = ? "
+	    "UNION ALL SELECT id, 8 FROM static_list WHERE folder_id = ? "
 	    "ORDER BY k, id LIMIT ? OFFSET ?",
 	[TREE_STMT_PROGRAM_CONTENT] =
 	    "SELECT id, 3 AS k FROM email WHERE place_type = 'Program' "
@@ -61,6 +62,7 @@ static const char *const sql[TREE_STMT__MAX] = {
 	    "UNION ALL SELECT id, 6 FROM smart_list WHERE program_id = ? "
 	    "AND campaign_id IS NULL "
 	    "UNION ALL SELECT id, 7 FROM smart_campaign WHERE program_id = ? "
+	    "UNION ALL SELECT id, 8 FROM static_list WHERE program_id = ? "
 	    "ORDER BY k, id LIMIT ? OFFSET ?",
 };
 
@@ -157,7 +159,7 @@ repo_folder_tree_content(struct db *db, struct arena *a,
     const struct folder_ref *ref, int limit, int64_t offset,
     struct repo_content_item **out, size_t *n)
 {
-	MYSQL_BIND in[9];
+	MYSQL_BIND in[10];
 	struct db_text_rows t;
 	struct repo_content_item *v;
 	int64_t lim = limit;
@@ -173,7 +175,7 @@ repo_folder_tree_content(struct db *db, struct arena *a,
 	id = (int32_t)ref->id;
 	s = ref->type == FOLDER_T_FOLDER ? TREE_STMT_FOLDER_CONTENT :
 	    TREE_STMT_PROGRAM_CONTENT;
-	nplace = ref->type == FOLDER_T_FOLDER ? 7 : 3;
+	nplace = ref->type == FOLDER_T_FOLDER ? 8 : 4;
 	for (k = 0; k < nplace; k++)
 		bind_i32(&in[k], &id);
 	bind_i64(&in[k++], &lim);

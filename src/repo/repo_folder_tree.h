@@ -38,6 +38,7 @@ enum repo_content_kind {
 	RCK_LP_TEMPLATE,
 	RCK_SMART_LIST,
 	RCK_SMART_CAMPAIGN,
+	RCK_STATIC_LIST,
 };
 
 struct repo_content_item {
@@ -47,8 +48,8 @@ struct repo_content_item {
 
 /*
  * The content of place ref: subfolders, programs, emails, email
- * templates, landing page templates, smart lists (not a campaign's own)
- * and smart campaigns, in that order, each by id; limit items from
+ * templates, landing page templates, smart lists (not a campaign's own),
+ * smart campaigns and static lists, in that order, each by id; limit items from
  * offset, in the arena a.  Returns 0 or a negative repo_err.
  */
 int	repo_folder_tree_content(struct db *db, struct arena *a,

@@ -55,6 +55,11 @@ expect "browse a program" "[x['id'] for x in d['result']] == [$b]"
 form GET /rest/asset/v1/staticLists.json -G --data-urlencode "folder={\"id\":$root,\"type\":\"Folder\"}" \
     -d maxReturn=200
 expect "browse the root" "$a in [x['id'] for x in d['result']] and $b not in [x['id'] for x in d['result']]"
+form GET "/rest/asset/v1/folder/$root/content.json" -G -d type=Folder -d maxReturn=200
+expect "Get Folder Contents of the root lists it as a Static List" \
+    "{'id': $a, 'type': 'Static List'} in d['result']"
+form GET "/rest/asset/v1/folder/$prog/content.json" -G -d type=Program -d maxReturn=200
+expect "and of the program" "{'id': $b, 'type': 'Static List'} in d['result']"
 form GET /rest/asset/v1/staticLists.json -G -d maxReturn=1 -d offset=0 -d earliestUpdatedAt=2000-01-01T00:00:00Z
 expect "maxReturn 1" "len(d['result']) == 1"
 

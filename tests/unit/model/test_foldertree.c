@@ -22,7 +22,8 @@
 /*
  * Marketing Activities (1) > Campaigns (10) > Q1 (12), program 10 (in
  * 10) and program 3 (in 1); Emails (2) > Newsletters (11); Smart Lists
- * (5), in another workspace.  Given out of order on purpose.
+ * (5), in another workspace; Lead Database (6) > Customers (13), the
+ * static lists' tree.  Given out of order on purpose.
  */
 static const struct ftree_node nodes[] = {
 	{ .id = 12, .type = F, .name = "Q1", .parent_id = 10,
@@ -41,6 +42,10 @@ static const struct ftree_node nodes[] = {
 	  .workspace = "Default" },
 	{ .id = 5, .type = F, .name = "Smart Lists", .kind = FK_SMART_LIST,
 	  .is_system = true, .workspace = "Other" },
+	{ .id = 6, .type = F, .name = "Lead Database", .kind = FK_STATIC_LIST,
+	  .is_system = true, .workspace = "Default" },
+	{ .id = 13, .type = F, .name = "Customers", .kind = FK_STATIC_LIST,
+	  .parent_id = 6, .workspace = "Default" },
 };
 #define NNODES	(sizeof(nodes) / sizeof(nodes[0]))
 
@@ -137,6 +142,8 @@ test_paths(void **state)
 	expect_path(&fx->t, 2, F, "/Design Studio/Emails");
 	expect_path(&fx->t, 11, F, "/Design Studio/Emails/Newsletters");
 	expect_path(&fx->t, 5, F, "/Lead Database/Smart Lists");
+	expect_path(&fx->t, 6, F, "/Lead Database");
+	expect_path(&fx->t, 13, F, "/Lead Database/Customers");
 }
 
 static void
@@ -180,9 +187,10 @@ test_browse(void **state)
 	static const struct folder_ref d2[] = { { 1, F }, { 10, F },
 	    { 3, P }, { 12, F }, { 10, P } };
 	static const struct folder_ref roots[] = { { 1, F }, { 2, F },
-	    { 5, F } };
+	    { 5, F }, { 6, F } };
 	static const struct folder_ref all[] = { { 1, F }, { 2, F },
-	    { 5, F }, { 10, F }, { 3, P }, { 11, F }, { 12, F }, { 10, P } };
+	    { 5, F }, { 6, F }, { 10, F }, { 3, P }, { 11, F }, { 13, F },
+	    { 12, F }, { 10, P } };
 	static const struct folder_ref other[] = { { 5, F } };
 	static const struct folder_ref prog[] = { { 10, P } };
 
@@ -190,8 +198,8 @@ test_browse(void **state)
 	expect_browse(fx, ma, 1, NULL, d1, 3);
 	expect_browse(fx, ma, 2, NULL, d2, 5);
 	expect_browse(fx, ma, 100, NULL, d2, 5);
-	expect_browse(fx, NULL, 0, NULL, roots, 3);
-	expect_browse(fx, NULL, 2, NULL, all, 8);
+	expect_browse(fx, NULL, 0, NULL, roots, 4);
+	expect_browse(fx, NULL, 2, NULL, all, 10);
 	expect_browse(fx, NULL, 2, "other", other, 1);
 	expect_browse(fx, find(&fx->t, 10, P), 2, NULL, prog, 1);
 }
