@@ -10,10 +10,12 @@
 #include <mysql.h>
 
 #include "db/bind.h"
+#include "db/params.h"
 #include "db/pool.h"
 #include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
+#include "util/buf.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
 
@@ -53,11 +55,20 @@ static_assert(ACTIVITY_FILTER_TYPES == 10 && ACTIVITY_FILTER_ASSETS == 10 &&
 	"WHERE m.list_id = ? AND m.lead_id = a.lead_id)) " \
 	"ORDER BY a.id LIMIT ?"
 
+/*
+ * The insert of one activity; repo_activity_insert_batch repeats the row
+ * (its text is built, one row per activity).
+ */
+#define INSERT_HEAD \
+	"INSERT INTO activity (lead_id, activity_type_id, activity_date, " \
+	"primary_value_id, primary_value, attributes) VALUES "
+#define INSERT_ROW	"(?, ?, UTC_TIMESTAMP(3), ?, ?, ?)"
+#define INSERT_PARAMS	5
+/* The longest batch text (MAX_STMT_PARAMS / 5 rows fit). */
+#define BATCH_SQL_MAX_BYTES	(1024 * 1024)
+
 static const char *const sql[ACTIVITY_STMT__MAX] = {
-	[ACTIVITY_STMT_INSERT] =
-	    "INSERT INTO activity (lead_id, activity_type_id, activity_date, "
-	    "primary_value_id, primary_value, attributes) "
-	    "VALUES (?, ?, UTC_TIMESTAMP(3), ?, ?, ?)",
+	[ACTIVITY_STMT_INSERT] = INSERT_HEAD INSERT_ROW,
 	[ACTIVITY_STMT_LIST_BY_LEAD] =
 	    "SELECT id, lead_id, activity_type_id, "
 	    "COALESCE(primary_value_id, 0), COALESCE(primary_value, ''), "
@@ -126,6 +137,50 @@ repo_activity_insert(struct db *db, const struct activity *a)
 	bind_str(&in[4], attrs, &alen);
 	return db_exec(db, stmt(db, ACTIVITY_STMT_INSERT), in,
 	    "repo_activity_insert");
+}
+
+/* See repo_activity.h. */
+int
+repo_activity_insert_batch(struct db *db, const struct activity *acts,
+    size_t n)
+{
+	const char *const where = "repo_activity_insert_batch";
+	struct buf b;
+	struct params p;
+	size_t i, start, end;
+	int r = 0;
+
+	buf_init(&b, BATCH_SQL_MAX_BYTES);
+	memset(&p, 0, sizeof(p));
+	for (start = 0; start < n; start = end) {
+		end = start + params_rows_per_stmt(INSERT_PARAMS);
+		if (end > n)
+			end = n;
+		buf_reset(&b);
+		params_clear(&p);
+		params_init(&p, INSERT_PARAMS * (end - start));
+		buf_adds(&b, INSERT_HEAD);
+		for (i = start; i < end; i++) {
+			if (i > start)
+				buf_addc(&b, ',');
+			buf_adds(&b, INSERT_ROW);
+			params_i64(&p, acts[i].lead_id);
+			params_i64(&p, acts[i].type);
+			if (acts[i].primary_id != 0)
+				params_i64(&p, acts[i].primary_id);
+			else
+				params_null(&p);
+			params_str(&p, acts[i].primary_value);
+			params_str(&p, acts[i].attributes != NULL ?
+			    acts[i].attributes : "{}");
+		}
+		if ((r = params_exec(db, params_stmt(db, &b, where), &p,
+		    where)) != 0)
+			break;
+	}
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
 }
 
 /* See repo_activity.h. */

@@ -41,6 +41,15 @@ struct activity {
 /* Inserts one activity dated now (UTC, milliseconds). */
 int	repo_activity_insert(struct db *db, const struct activity *a);
 
+/*
+ * Inserts the n activities acts dated now in one multi-row statement
+ * (more only past MAX_STMT_PARAMS: 12,000 rows), for the batch writers
+ * (Sync Leads, Push Lead), whatever their types.  Returns 0 or a
+ * negative repo_err.
+ */
+int	repo_activity_insert_batch(struct db *db, const struct activity *acts,
+	    size_t n);
+
 /* A stored activity, as tests and readers see it. */
 struct activity_row {
 	int64_t	 id;

@@ -22,6 +22,7 @@
 #include "repo/repo.h"
 #include "repo/repo_co_records.h"
 #include "repo/repo_co_types.h"
+#include "repo/repo_lead_sql.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
@@ -50,30 +51,6 @@ repo_co_records_key_text(struct buf *b, const struct lead_value *vals,
 		default:
 			break;
 		}
-	}
-}
-
-/* Binds one typed value (NULL for LV_NULL and LV_ABSENT). */
-static void
-bind_value(MYSQL_BIND *b, const struct lead_value *v, unsigned long *len)
-{
-	switch (v->kind) {
-	case LV_INT:
-	case LV_BOOL:
-		bind_i64(b, &v->i);
-		break;
-	case LV_DBL:
-		memset(b, 0, sizeof(*b));
-		b->buffer_type = MYSQL_TYPE_DOUBLE;
-		b->buffer = (void *)(uintptr_t)&v->d;
-		break;
-	case LV_STR:
-		*len = (unsigned long)v->len;
-		bind_str(b, v->s, len);
-		break;
-	default:
-		bind_null(b);
-		break;
 	}
 }
 
@@ -272,7 +249,7 @@ repo_co_records_lookup(struct db *db, const struct co_type *t,
 	in = xcalloc(nkeys * nkey + 2, sizeof(*in));
 	lens = xcalloc(nkeys * nkey + 2, sizeof(*lens));
 	for (i = 0; i < nkeys * nkey; i++) {
-		bind_value(&in[np], &keys[i], &lens[np]);
+		repo_lead_sql_bind(&in[np], NULL, &keys[i], &lens[np]);
 		np++;
 	}
 	bind_i64(&in[np++], &after_id);
@@ -373,7 +350,8 @@ write_creates(struct db *db, struct write_arg *a, size_t from, size_t n,
 		bind_str(&in[np++], w->guid, &glen);
 		for (j = 0; j < t->nfields; j++) {
 			buf_adds(&q, ", ?");
-			bind_value(&in[np], &w->vals[j], &lens[np]);
+			repo_lead_sql_bind(&in[np], NULL, &w->vals[j],
+			    &lens[np]);
 			np++;
 		}
 		buf_adds(&q, ")");
@@ -421,7 +399,8 @@ write_upserts(struct db *db, struct write_arg *a, const size_t *idx,
 			if (!(mask & ((uint64_t)1 << j)))
 				continue;
 			buf_adds(&q, ", ?");
-			bind_value(&in[np], &w->vals[j], &lens[np]);
+			repo_lead_sql_bind(&in[np], NULL, &w->vals[j],
+			    &lens[np]);
 			np++;
 		}
 		buf_adds(&q, ")");
@@ -461,7 +440,7 @@ write_update(struct db *db, struct write_arg *a, struct co_write *w)
 		if (w->vals[j].kind == LV_ABSENT)
 			continue;
 		buf_printf(&q, ", `%s` = ?", t->fields[j].name);
-		bind_value(&in[np], &w->vals[j], &lens[np]);
+		repo_lead_sql_bind(&in[np], NULL, &w->vals[j], &lens[np]);
 		np++;
 	}
 	buf_adds(&q, " WHERE `id` = ?");

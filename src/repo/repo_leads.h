@@ -31,6 +31,13 @@
  *      a "Change Data Value" activity per field a value changed, what
  *      Push Lead and Submit Form add, and one DELETE of the claims.
  *
+ * The reads and Delete are in repo_leads.c, the upsert in
+ * repo_leads_sync.c.  Each table has one writer: the upsert writes lead
+ * and lead_claim itself, its activities through repo_activity.c
+ * (repo_activity_insert_batch: one statement for a batch, whatever the
+ * type) and Push Lead's memberships through repo_programs.c
+ * (repo_programs_members_upsert), inside this transaction.
+ *
  * A multi-row INSERT splits only past the placeholder limit
  * (MAX_STMT_PARAMS), which a batch of 300 reaches only when it changes
  * some 40 fields of every lead.
@@ -56,22 +63,6 @@
 
 struct arena;
 struct db;
-
-/* "YYYY-MM-DD HH:MM:SS" and a NUL. */
-#define LEAD_TIME_BYTES	20
-
-/* A lead's membership of one program (Get Leads by Program Id, Push). */
-struct lead_membership {
-	int64_t		 program_id;
-	const char	*status;	/* progression status; NULL: none */
-	bool		 acquired_by;
-	bool		 reached_success;
-	bool		 is_exhausted;
-	const char	*stream;	/* NULL when none */
-	const char	*cadence;	/* NULL when none */
-	char		 membership_date[LEAD_TIME_BYTES];
-	char		 updated_at[LEAD_TIME_BYTES];
-};
 
 /* One lead read: the requested columns as MariaDB writes them as text. */
 struct lead_row {

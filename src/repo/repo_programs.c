@@ -17,6 +17,7 @@
 #include <mysql.h>
 
 #include "db/bind.h"
+#include "db/params.h"
 #include "db/pool.h"
 #include "db/query.h"
 #include "bounds.h"
@@ -56,6 +57,9 @@ enum programs_stmt {
 
 /* Datetimes as the Lead DB API writes them (docs/behaviour.md §2.4). */
 #define ISO(col)	"DATE_FORMAT(" col ", '%Y-%m-%dT%H:%i:%sZ')"
+
+/* The longest text of a batch of members (MAX_BATCH_RECORDS rows). */
+#define MEMBERS_SQL_MAX_BYTES	(64 * 1024)
 
 /* The columns of program_member a merge carries over. */
 #define MEMBER_COLS \
@@ -721,6 +725,73 @@ campaign_member_tx(struct db *db, void *arg)
 			return r;
 	}
 	return 0;
+}
+
+/* See repo_programs.h. */
+int
+repo_programs_members_upsert(struct db *db, int32_t program_id,
+    const struct program_member_new *m, size_t n, int64_t step,
+    bool success, bool forward)
+{
+	const char *const where = "repo_programs_members_upsert";
+	struct buf b;
+	struct params p;
+	size_t i;
+	int r;
+
+	if (n == 0)
+		return 0;
+	if (n > MAX_BATCH_RECORDS)
+		return -REPO_ERR_INVALID;
+	buf_init(&b, MEMBERS_SQL_MAX_BYTES);
+	params_init(&p, 5 * n);
+	buf_adds(&b, "INSERT INTO program_member (program_id, lead_id, "
+	    "status_step, acquired_by, reached_success, is_exhausted, "
+	    "membership_date, updated_at) VALUES ");
+	for (i = 0; i < n; i++) {
+		buf_adds(&b, i == 0 ? "(?, ?, ?, ?, ?, 0, UTC_TIMESTAMP(), "
+		    "UTC_TIMESTAMP())" : ",(?, ?, ?, ?, ?, 0, UTC_TIMESTAMP(), "
+		    "UTC_TIMESTAMP())");
+		params_i64(&p, program_id);
+		params_i64(&p, m[i].lead_id);
+		params_i64(&p, step);
+		params_i64(&p, m[i].acquired_by ? 1 : 0);
+		params_i64(&p, success ? 1 : 0);
+	}
+	/* Assignments run left to right: status_step goes last. */
+	if (forward)
+		buf_adds(&b, " ON DUPLICATE KEY UPDATE reached_success = "
+		    "reached_success OR (VALUES(status_step) > status_step AND "
+		    "VALUES(reached_success)), updated_at = "
+		    "IF(VALUES(status_step) > status_step, VALUES(updated_at), "
+		    "updated_at), status_step = GREATEST(status_step, "
+		    "VALUES(status_step))");
+	else
+		buf_adds(&b, " ON DUPLICATE KEY UPDATE program_id = "
+		    "program_id");
+	r = params_exec(db, params_stmt(db, &b, where), &p, where);
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
+}
+
+/* See repo_programs.h. */
+void
+repo_programs_membership_fill(const struct db_text_rows *t, size_t row,
+    size_t c, struct lead_membership *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->status = db_text_str(t, row, c);
+	m->acquired_by = db_text_i64(t, row, c + 1) != 0;
+	m->reached_success = db_text_i64(t, row, c + 2) != 0;
+	m->is_exhausted = db_text_i64(t, row, c + 3) != 0;
+	m->stream = db_text_str(t, row, c + 4);
+	m->cadence = db_text_str(t, row, c + 5);
+	db_copy_text(m->membership_date, LEAD_TIME_BYTES,
+	    db_text_str(t, row, c + 6), SIZE_MAX);
+	db_copy_text(m->updated_at, LEAD_TIME_BYTES,
+	    db_text_str(t, row, c + 7), SIZE_MAX);
+	m->program_id = db_text_i64(t, row, c + 8);
 }
 
 /* See repo_programs.h. */

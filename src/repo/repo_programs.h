@@ -20,6 +20,7 @@
 #include "repo/repo.h"
 
 struct db;
+struct db_text_rows;
 struct lead_field;
 
 /* ---- Programs ---------------------------------------------------- */
@@ -125,6 +126,61 @@ struct repo_status_change {
 int	repo_programs_member_status_update(struct db *db,
 	    const struct repo_program *p, size_t st,
 	    struct repo_status_change *recs, size_t n);
+
+/* A lead a batch makes a member of a program (Push Lead). */
+struct program_member_new {
+	int64_t	 lead_id;
+	bool	 acquired_by;	/* the batch created the lead */
+};
+
+/*
+ * Inside the caller's transaction, makes the n leads members of
+ * program_id in one multi-row statement: a new member at status step
+ * (0: none) with reached_success success, acquiredBy as each says; with
+ * forward, an existing member moves forward to step (never back, and a
+ * success once reached stays), otherwise it is left as it is.  Returns 0
+ * or a negative repo_err.
+ */
+int	repo_programs_members_upsert(struct db *db, int32_t program_id,
+	    const struct program_member_new *m, size_t n, int64_t step,
+	    bool success, bool forward);
+
+/* "YYYY-MM-DD HH:MM:SS" and a NUL. */
+#define LEAD_TIME_BYTES	20
+
+/* A lead's membership of one program (Get Leads by Program Id, Push). */
+struct lead_membership {
+	int64_t		 program_id;
+	const char	*status;	/* progression status; NULL: none */
+	bool		 acquired_by;
+	bool		 reached_success;
+	bool		 is_exhausted;
+	const char	*stream;	/* NULL when none */
+	const char	*cadence;	/* NULL when none */
+	char		 membership_date[LEAD_TIME_BYTES];
+	char		 updated_at[LEAD_TIME_BYTES];
+};
+
+/*
+ * The columns of a lead's membership, for the lead store's reads that
+ * join program_member pm (PROGRAM_MEMBERSHIP_JOIN is the FROM clause),
+ * and the filler of one from them.
+ */
+#define PROGRAM_MEMBERSHIP_COLUMNS \
+	"ps.name, pm.acquired_by, pm.reached_success, pm.is_exhausted, " \
+	"pm.stream, pm.nurture_cadence, pm.membership_date, pm.updated_at, " \
+	"pm.program_id"
+#define PROGRAM_MEMBERSHIP_NCOLS	9
+#define PROGRAM_MEMBERSHIP_JOIN \
+	" FROM program_member pm LEFT JOIN program_status ps ON " \
+	"ps.program_id = pm.program_id AND ps.step = pm.status_step"
+
+/*
+ * Fills *m from the PROGRAM_MEMBERSHIP_COLUMNS that start at column c of
+ * row of t; its strings are t's.
+ */
+void	repo_programs_membership_fill(const struct db_text_rows *t,
+	    size_t row, size_t c, struct lead_membership *m);
 
 /* ---- Smart campaign members ------------------------------------- */
 

@@ -56,8 +56,40 @@
  * whose affected-row count is not 300 (cofresh) or 600 (coupdate) is
  * counted as an error.
  *
- * usage: bench_insert fresh|update|cofresh|coupdate table threads seconds
- *	  tag [base]
+ * Modes syncfresh and syncupdate are the leads suite's second ceiling:
+ * the rows a Sync Leads request writes, in the statements it writes them
+ * with, so that mauto's ratio to it is the cost of mauto's own code
+ * rather than of what its semantics write.  Per batch, in one
+ * transaction:
+ *
+ *   INSERT INTO <table>_claim (k) VALUES (?) x 300
+ *	ON DUPLICATE KEY UPDATE k = k	(a 64-bit hash of each email, sorted)
+ *   SELECT id, email, firstName, lastName, company FROM <table>
+ *	WHERE email IN (?, ... x 300)
+ *   syncfresh:  INSERT INTO <table> (id, email, ...) VALUES (...) x 300
+ *		 RETURNING id
+ *		 INSERT INTO <table>_activity (lead_id, activity_type_id,
+ *		 activity_date, primary_value_id, primary_value, attributes)
+ *		 VALUES (?, ?, UTC_TIMESTAMP(3), ?, ?, ?) x 300
+ *		 (New Lead: the lead's id, its full name, the attributes of
+ *		 Sync Leads' New Lead)
+ *   syncupdate: the upsert by id of mode update, then the same activity
+ *		 INSERT x 900 (Change Data Value of firstName, lastName and
+ *		 company: the field's id and display name, its old value from
+ *		 the SELECT and its new one, Reason and Source)
+ *   DELETE c FROM (SELECT ? AS k UNION ALL SELECT ? ... x 300) AS v
+ *	STRAIGHT_JOIN <table>_claim AS c FORCE INDEX (PRIMARY) ON c.k = v.k
+ *   COMMIT
+ *
+ * <table>_claim and <table>_activity are copies of lead_claim and
+ * activity (CREATE TABLE ... LIKE), made by the runner.  What mauto does
+ * beyond this is its own: the locking reads of the matched leads (before
+ * and after the update), JSON, per-record results, HTTP.  A batch whose
+ * lookup, lead write or activity insert has another count than expected
+ * is counted as an error.
+ *
+ * usage: bench_insert fresh|update|cofresh|coupdate|syncfresh|syncupdate
+ *	  table threads seconds tag [base]
  *
  * The database comes from MAUTO_DB_SOCKET, MAUTO_DB_NAME, MAUTO_DB_USER
  * and MAUTO_DB_PASSWORD.  Output, one line in report.lua's format (a
@@ -87,12 +119,18 @@
 #define INS_MAX_THREADS	64
 #define INS_MAX_LAT	(1 << 20)	/* batches per thread kept for p99 */
 #define INS_STR		64
-#define INS_SQL_MAX	(256 + INS_ROWS * 20)
 #define INS_HASH	1024	/* > 2 * INS_ROWS, a power of two */
+#define INS_FIELDS	3	/* the fields an update changes */
+#define INS_ACTS	(INS_ROWS * INS_FIELDS)	/* activities of a batch */
+#define INS_ACOLS	5	/* lead, type, primary id and value, attrs */
+#define INS_ATTRS	384
+#define INS_SQL_MAX	(1024 + INS_ACTS * 40)
+#define INS_TABLE_MAX	48
 
 struct ins_run {
 	bool		 update;
 	bool		 co;		/* cofresh, coupdate */
+	bool		 sync;		/* syncfresh, syncupdate */
 	const char	*table;
 	int		 threads;
 	int64_t		 seconds;
@@ -110,7 +148,7 @@ struct ins_thread {
 	MYSQL_STMT	*sel;
 	MYSQL_STMT	*ups;
 	MYSQL_BIND	 sel_par[INS_ROWS];
-	MYSQL_BIND	 sel_res[2];
+	MYSQL_BIND	 sel_res[2 + INS_FIELDS];
 	MYSQL_BIND	 par[INS_ROWS * INS_COLS];
 	int		 id[INS_ROWS];
 	my_bool		 id_null[INS_ROWS];
@@ -120,6 +158,28 @@ struct ins_thread {
 	int		 found_id;	/* the SELECT's result row */
 	char		 found_email[INS_STR];
 	unsigned long	 found_len;
+	char		 found_old[INS_FIELDS][INS_STR];
+	unsigned long	 found_old_len[INS_FIELDS];
+	/* The sync modes: claims, the ids returned, activities. */
+	MYSQL_STMT	*claim_ins;
+	MYSQL_STMT	*claim_del;
+	MYSQL_STMT	*act;
+	MYSQL_BIND	 claim_par[INS_ROWS];
+	uint64_t	 claim[INS_ROWS];
+	MYSQL_BIND	 ret_res[1];
+	int		 ret_id;
+	char		 old[INS_ROWS][INS_FIELDS][INS_STR];
+	unsigned long	 old_len[INS_ROWS][INS_FIELDS];
+	int		 nacts;
+	MYSQL_BIND	 act_par[INS_ACTS * INS_ACOLS];
+	int64_t		 act_lead[INS_ACTS];
+	int		 act_type[INS_ACTS];
+	int		 act_pid[INS_ACTS];
+	char		 act_pval[INS_ACTS][INS_STR];
+	unsigned long	 act_pval_len[INS_ACTS];
+	char		 act_attrs[INS_ACTS][INS_ATTRS];
+	unsigned long	 act_attrs_len[INS_ACTS];
+	char		 new_lead_attrs[INS_ATTRS];
 	short		 slot[INS_HASH];	/* email hash -> row + 1 */
 	uint32_t	*lat;		/* microseconds per batch */
 	int64_t		 batches;
@@ -148,81 +208,124 @@ is_past(const struct timespec *deadline)
 	    now.tv_nsec >= deadline->tv_nsec);
 }
 
-/* Appends INS_ROWS comma-separated copies of group at sql + *off. */
-static int
-add_groups(char *sql, size_t size, size_t *off, const char *group)
-{
-	int i, n;
+/* The statements of a batch. */
+enum ins_sql {
+	INS_SQL_LOOKUP,
+	INS_SQL_UPSERT,		/* the lead rows (co: the records) */
+	INS_SQL_CLAIM_INS,
+	INS_SQL_CLAIM_DEL,
+	INS_SQL_ACT
+};
 
-	for (i = 0; i < INS_ROWS; i++) {
-		n = snprintf(sql + *off, size - *off, "%s%s", i ? "," : "",
+/* Appends n copies of group at sql + *off, each after sep but the first. */
+static int
+add_groups(char *sql, size_t size, size_t *off, int n, const char *sep,
+    const char *group)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		k = snprintf(sql + *off, size - *off, "%s%s", i ? sep : "",
 		    group);
-		if (n < 0 || (size_t)n >= size - *off)
+		if (k < 0 || (size_t)k >= size - *off)
 			return -1;
-		*off += (size_t)n;
+		*off += (size_t)k;
 	}
 	return 0;
 }
 
-/* The lookup (upsert = false) or the upsert, into sql. */
+/* Appends the printf-style text at sql + *off. */
 static int
-build_sql(char *sql, size_t size, const char *table, bool upsert, bool co)
+add_text(char *sql, size_t size, size_t *off, const char *fmt, const char *a)
 {
-	size_t off;
-	int n;
+	int k = snprintf(sql + *off, size - *off, fmt, a);
 
-	if (co) {
-		n = snprintf(sql, size, "INSERT INTO `%s` (year, vin, make, "
-		    "model, marketoGUID, createdAt, updatedAt) VALUES ",
-		    table);
-		if (n < 0 || (size_t)n >= size)
-			return -1;
-		off = (size_t)n;
-		if (add_groups(sql, size, &off, "(?,?,?,?,?,?,?)") != 0)
-			return -1;
-		n = snprintf(sql + off, size - off, " ON DUPLICATE KEY "
-		    "UPDATE make = VALUES(make), model = VALUES(model), "
-		    "year = VALUES(year), updatedAt = VALUES(updatedAt)");
-		return n < 0 || (size_t)n >= size - off ? -1 : 0;
-	}
-	if (upsert)
-		n = snprintf(sql, size, "INSERT INTO `%s` (id, email, "
+	if (k < 0 || (size_t)k >= size - *off)
+		return -1;
+	*off += (size_t)k;
+	return 0;
+}
+
+/* The statement which of the run's mode, into sql. */
+static int
+build_sql(char *sql, size_t size, const struct ins_run *run,
+    enum ins_sql which)
+{
+	const char *t = run->table;
+	size_t off = 0;
+
+	switch (which) {
+	case INS_SQL_LOOKUP:
+		return add_text(sql, size, &off, run->sync ? "SELECT id, "
+		    "email, firstName, lastName, company FROM `%s` WHERE "
+		    "email IN (" : "SELECT id, email FROM `%s` WHERE "
+		    "email IN (", t) != 0 ||
+		    add_groups(sql, size, &off, INS_ROWS, ",", "?") != 0 ||
+		    add_text(sql, size, &off, "%s", ")") != 0 ? -1 : 0;
+	case INS_SQL_UPSERT:
+		if (run->co)
+			return add_text(sql, size, &off, "INSERT INTO `%s` "
+			    "(year, vin, make, model, marketoGUID, createdAt, "
+			    "updatedAt) VALUES ", t) != 0 ||
+			    add_groups(sql, size, &off, INS_ROWS, ",",
+			    "(?,?,?,?,?,?,?)") != 0 ||
+			    add_text(sql, size, &off, "%s", " ON DUPLICATE "
+			    "KEY UPDATE make = VALUES(make), model = "
+			    "VALUES(model), year = VALUES(year), updatedAt = "
+			    "VALUES(updatedAt)") != 0 ? -1 : 0;
+		return add_text(sql, size, &off, "INSERT INTO `%s` (id, email, "
 		    "firstName, lastName, company, createdAt, updatedAt) "
-		    "VALUES ", table);
-	else
-		n = snprintf(sql, size, "SELECT id, email FROM `%s` "
-		    "WHERE email IN (", table);
-	if (n < 0 || (size_t)n >= size)
-		return -1;
-	off = (size_t)n;
-	if (add_groups(sql, size, &off, upsert ? "(?,?,?,?,?,?,?)" : "?") != 0)
-		return -1;
-	if (upsert)
-		n = snprintf(sql + off, size - off, " ON DUPLICATE KEY "
-		    "UPDATE firstName = VALUES(firstName), lastName = "
-		    "VALUES(lastName), company = VALUES(company), "
-		    "updatedAt = VALUES(updatedAt)");
-	else
-		n = snprintf(sql + off, size - off, ")");
-	return n < 0 || (size_t)n >= size - off ? -1 : 0;
+		    "VALUES ", t) != 0 ||
+		    add_groups(sql, size, &off, INS_ROWS, ",",
+		    "(?,?,?,?,?,?,?)") != 0 ||
+		    add_text(sql, size, &off, "%s", run->sync && !run->update ?
+		    " RETURNING id" : " ON DUPLICATE KEY UPDATE firstName = "
+		    "VALUES(firstName), lastName = VALUES(lastName), company = "
+		    "VALUES(company), updatedAt = VALUES(updatedAt)") != 0 ?
+		    -1 : 0;
+	case INS_SQL_CLAIM_INS:
+		return add_text(sql, size, &off, "INSERT INTO `%s_claim` (k) "
+		    "VALUES ", t) != 0 ||
+		    add_groups(sql, size, &off, INS_ROWS, ",", "(?)") != 0 ||
+		    add_text(sql, size, &off, "%s",
+		    " ON DUPLICATE KEY UPDATE k = k") != 0 ? -1 : 0;
+	case INS_SQL_CLAIM_DEL:
+		return add_text(sql, size, &off, "%s", "DELETE c FROM (SELECT "
+		    "? AS k") != 0 ||
+		    add_groups(sql, size, &off, INS_ROWS - 1, "",
+		    " UNION ALL SELECT ?") != 0 ||
+		    add_text(sql, size, &off, ") AS v STRAIGHT_JOIN `%s_claim` "
+		    "AS c FORCE INDEX (PRIMARY) ON c.k = v.k", t) != 0 ? -1 : 0;
+	case INS_SQL_ACT:
+		return add_text(sql, size, &off, "INSERT INTO `%s_activity` "
+		    "(lead_id, activity_type_id, activity_date, "
+		    "primary_value_id, primary_value, attributes) VALUES ",
+		    t) != 0 ||
+		    add_groups(sql, size, &off, run->update ? INS_ACTS :
+		    INS_ROWS, ",", "(?, ?, UTC_TIMESTAMP(3), ?, ?, ?)") != 0 ?
+		    -1 : 0;
+	}
+	return -1;
 }
 
 static MYSQL_STMT *
-prepare(struct ins_thread *t, bool upsert)
+prepare(struct ins_thread *t, enum ins_sql which)
 {
-	char sql[INS_SQL_MAX];
-	MYSQL_STMT *st;
+	char *q;
+	MYSQL_STMT *st = NULL;
 
-	if (build_sql(sql, sizeof(sql), t->run->table, upsert,
-	    t->run->co) != 0 ||
+	if ((q = malloc(INS_SQL_MAX)) == NULL ||
+	    build_sql(q, INS_SQL_MAX, t->run, which) != 0 ||
 	    (st = mysql_stmt_init(t->db)) == NULL)
-		return NULL;
-	if (mysql_stmt_prepare(st, sql, strlen(sql)) != 0) {
+		goto out;
+	if (mysql_stmt_prepare(st, q, strlen(q)) != 0) {
 		fprintf(stderr, "bench_insert: prepare: %s\n",
 		    mysql_stmt_error(st));
 		mysql_stmt_close(st);
-		return NULL;
+		st = NULL;
 	}
+out:
+	free(q);
 	return st;
 }
 
@@ -236,7 +339,58 @@ bind_str(struct ins_thread *t, MYSQL_BIND *b, int row, int col)
 	b->length = &t->len[row][col];
 }
 
-/* Connects, prepares both statements and binds every placeholder once. */
+/*
+ * Binds the sync modes' claims (both statements read claim[]) and
+ * activity rows; the New Lead attributes are the ones Sync Leads writes.
+ */
+static int
+sync_bind(struct ins_thread *t)
+{
+	MYSQL_BIND *b;
+	int i;
+
+	memset(t->claim_par, 0, sizeof(t->claim_par));
+	memset(t->act_par, 0, sizeof(t->act_par));
+	memset(t->ret_res, 0, sizeof(t->ret_res));
+	for (i = 0; i < INS_ROWS; i++) {
+		t->claim_par[i].buffer_type = MYSQL_TYPE_LONGLONG;
+		t->claim_par[i].buffer = &t->claim[i];
+		t->claim_par[i].is_unsigned = 1;
+	}
+	for (i = 0; i < INS_ACTS; i++) {
+		b = &t->act_par[i * INS_ACOLS];
+		b[0].buffer_type = MYSQL_TYPE_LONGLONG;
+		b[0].buffer = &t->act_lead[i];
+		b[1].buffer_type = MYSQL_TYPE_LONG;
+		b[1].buffer = &t->act_type[i];
+		b[2].buffer_type = MYSQL_TYPE_LONG;
+		b[2].buffer = &t->act_pid[i];
+		b[3].buffer_type = MYSQL_TYPE_STRING;
+		b[3].buffer = t->act_pval[i];
+		b[3].buffer_length = INS_STR;
+		b[3].length = &t->act_pval_len[i];
+		b[4].buffer_type = MYSQL_TYPE_STRING;
+		b[4].buffer = t->act_attrs[i];
+		b[4].buffer_length = INS_ATTRS;
+		b[4].length = &t->act_attrs_len[i];
+	}
+	t->ret_res[0].buffer_type = MYSQL_TYPE_LONG;
+	t->ret_res[0].buffer = &t->ret_id;
+	snprintf(t->new_lead_attrs, INS_ATTRS, "{\"Source Type\":\"Web "
+	    "service API\",\"API Method Name\":\"syncLead\",\"Modifying "
+	    "User\":\"bench\",\"Request Id\":\"%x#%s0000000\"}", t->index,
+	    t->run->tag);
+	if (mysql_stmt_bind_param(t->claim_ins, t->claim_par) != 0 ||
+	    mysql_stmt_bind_param(t->claim_del, t->claim_par) != 0 ||
+	    mysql_stmt_bind_param(t->act, t->act_par) != 0) {
+		fprintf(stderr, "bench_insert: bind: %s %s\n",
+		    mysql_stmt_error(t->claim_ins), mysql_stmt_error(t->act));
+		return -1;
+	}
+	return 0;
+}
+
+/* Connects, prepares the statements and binds every placeholder once. */
 static int
 thread_setup(struct ins_thread *t)
 {
@@ -258,8 +412,13 @@ thread_setup(struct ins_thread *t)
 		return -1;
 	}
 	if (mysql_autocommit(t->db, 0) != 0 ||
-	    (!t->run->co && (t->sel = prepare(t, false)) == NULL) ||
-	    (t->ups = prepare(t, true)) == NULL)
+	    (!t->run->co && (t->sel = prepare(t, INS_SQL_LOOKUP)) == NULL) ||
+	    (t->ups = prepare(t, INS_SQL_UPSERT)) == NULL)
+		return -1;
+	if (t->run->sync && ((t->claim_ins = prepare(t, INS_SQL_CLAIM_INS)) ==
+	    NULL || (t->claim_del = prepare(t, INS_SQL_CLAIM_DEL)) == NULL ||
+	    (t->act = prepare(t, INS_SQL_ACT)) == NULL ||
+	    sync_bind(t) != 0))
 		return -1;
 	memset(t->sel_par, 0, sizeof(t->sel_par));
 	memset(t->sel_res, 0, sizeof(t->sel_res));
@@ -283,6 +442,13 @@ thread_setup(struct ins_thread *t)
 	t->sel_res[1].buffer = t->found_email;
 	t->sel_res[1].buffer_length = sizeof(t->found_email);
 	t->sel_res[1].length = &t->found_len;
+	for (col = 0; col < INS_FIELDS; col++) {
+		b = &t->sel_res[2 + col];
+		b->buffer_type = MYSQL_TYPE_STRING;
+		b->buffer = t->found_old[col];
+		b->buffer_length = INS_STR;
+		b->length = &t->found_old_len[col];
+	}
 	if ((!t->run->co &&
 	    (mysql_stmt_bind_param(t->sel, t->sel_par) != 0 ||
 	    mysql_stmt_bind_result(t->sel, t->sel_res) != 0)) ||
@@ -301,16 +467,31 @@ put(struct ins_thread *t, int row, int col, int n)
 	    (unsigned long)n;
 }
 
-/* FNV-1a of an email, for the lookup's email -> row table. */
-static unsigned
-hash(const char *s, unsigned long n)
+/* A 64-bit FNV-1a of an email: its claim in the sync modes. */
+static uint64_t
+hash64(const char *s, unsigned long n)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = 14695981039346656037ull;
 	unsigned long i;
 
 	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h & (INS_HASH - 1);
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The email's slot in the lookup's email -> row table. */
+static unsigned
+hash(const char *s, unsigned long n)
+{
+	return (unsigned)(hash64(s, n) & (INS_HASH - 1));
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* Fills the bound buffers with the next batch of this thread. */
@@ -388,7 +569,10 @@ fill_batch(struct ins_thread *t)
 		while (t->slot[h] != 0)
 			h = (h + 1) & (INS_HASH - 1);
 		t->slot[h] = (short)(row + 1);
+		t->claim[row] = hash64(t->str[row][0], t->len[row][0]);
 	}
+	if (run->sync)
+		qsort(t->claim, INS_ROWS, sizeof(t->claim[0]), cmp_u64);
 }
 
 /*
@@ -400,7 +584,7 @@ static int
 lookup(struct ins_thread *t)
 {
 	unsigned h;
-	int rc, row, found = 0;
+	int f, rc, row, found = 0;
 
 	if (mysql_stmt_execute(t->sel) != 0)
 		return -1;
@@ -413,6 +597,13 @@ lookup(struct ins_thread *t)
 			    t->found_len) == 0) {
 				t->id[row] = t->found_id;
 				t->id_null[row] = 0;
+				for (f = 0; f < INS_FIELDS; f++) {
+					memcpy(t->old[row][f],
+					    t->found_old[f], INS_STR);
+					t->old_len[row][f] =
+					    t->found_old_len[f] < INS_STR ?
+					    t->found_old_len[f] : INS_STR - 1;
+				}
 				found++;
 				break;
 			}
@@ -422,34 +613,149 @@ lookup(struct ins_thread *t)
 	return rc == MYSQL_NO_DATA ? found : -1;
 }
 
-/* One batch: lookup, upsert, commit; a deadlock rolls back and retries. */
+/*
+ * The activity rows of a batch after its lead write: New Lead for each
+ * new lead (its id, its full name), or Change Data Value for each field
+ * an update changed (the catalogue's id and display name of firstName,
+ * lastName and company, migration 0004); the number that did not change
+ * (0 in a sound run).
+ */
+static int
+fill_acts(struct ins_thread *t)
+{
+	static const int pid[INS_FIELDS] = { 53, 55, 4 };
+	static const char *const pname[INS_FIELDS] = { "First Name",
+	    "Last Name", "Company Name" };
+	int row, f, n, i = 0, same = 0;
+
+	for (row = 0; row < INS_ROWS; row++) {
+		if (!t->run->update) {
+			t->act_lead[i] = t->id[row];
+			t->act_pid[i] = t->id[row];
+			t->act_type[i] = 12;
+			n = snprintf(t->act_pval[i], INS_STR, "%.*s %.*s",
+			    (int)t->len[row][1], t->str[row][1],
+			    (int)t->len[row][2], t->str[row][2]);
+			t->act_pval_len[i] = n < 0 ? 0 : n >= INS_STR ?
+			    INS_STR - 1 : (unsigned long)n;
+			t->act_attrs_len[i] = (unsigned long)snprintf(
+			    t->act_attrs[i], INS_ATTRS, "%s", t->new_lead_attrs);
+			i++;
+			continue;
+		}
+		for (f = 0; f < INS_FIELDS; f++, i++) {
+			if (t->old_len[row][f] == t->len[row][f + 1] &&
+			    memcmp(t->old[row][f], t->str[row][f + 1],
+			    t->old_len[row][f]) == 0)
+				same++;
+			t->act_lead[i] = t->id[row];
+			t->act_pid[i] = pid[f];
+			t->act_type[i] = 13;
+			t->act_pval_len[i] = (unsigned long)snprintf(
+			    t->act_pval[i], INS_STR, "%s", pname[f]);
+			n = snprintf(t->act_attrs[i], INS_ATTRS, "{\"New Value\":"
+			    "\"%.*s\",\"Old Value\":\"%.*s\",\"Reason\":\"Web "
+			    "service API\",\"Source\":\"Web service API\"}",
+			    (int)t->len[row][f + 1], t->str[row][f + 1],
+			    (int)t->old_len[row][f], t->old[row][f]);
+			t->act_attrs_len[i] = n < 0 ? 0 : n >= INS_ATTRS ?
+			    INS_ATTRS - 1 : (unsigned long)n;
+		}
+	}
+	t->nacts = i;
+	return same;
+}
+
+/*
+ * A sync mode's statements up to the COMMIT: *found leads looked up,
+ * *written lead rows (the ids returned, or the upsert's affected rows),
+ * *bad activities that did not change or were not all inserted.
+ */
+static int
+sync_batch(struct ins_thread *t, int *found, int64_t *written, int *bad)
+{
+	int rc;
+
+	*written = 0;
+	if (mysql_stmt_execute(t->claim_ins) != 0 ||
+	    (*found = lookup(t)) < 0 || mysql_stmt_execute(t->ups) != 0)
+		return -1;
+	if (t->run->update)
+		*written = (int64_t)mysql_stmt_affected_rows(t->ups);
+	else {
+		if (mysql_stmt_bind_result(t->ups, t->ret_res) != 0)
+			return -1;
+		while ((rc = mysql_stmt_fetch(t->ups)) == 0)
+			if (*written < INS_ROWS)
+				t->id[(*written)++] = t->ret_id;
+		mysql_stmt_free_result(t->ups);
+		if (rc != MYSQL_NO_DATA)
+			return -1;
+	}
+	*bad = fill_acts(t);
+	if (mysql_stmt_execute(t->act) != 0 ||
+	    mysql_stmt_execute(t->claim_del) != 0)
+		return -1;
+	if (mysql_stmt_affected_rows(t->act) != (my_ulonglong)t->nacts)
+		(*bad)++;
+	return 0;
+}
+
+/* Whether the failed batch met a deadlock (then it is retried). */
+static bool
+is_deadlock(struct ins_thread *t)
+{
+	MYSQL_STMT *st[] = { t->sel, t->ups, t->claim_ins, t->claim_del,
+	    t->act };
+	size_t i;
+
+	if (mysql_errno(t->db) == ER_LOCK_DEADLOCK)
+		return true;
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		if (st[i] != NULL && mysql_stmt_errno(st[i]) ==
+		    ER_LOCK_DEADLOCK)
+			return true;
+	return false;
+}
+
+/* One batch: its statements, commit; a deadlock rolls back and retries. */
 static int
 run_batch(struct ins_thread *t)
 {
-	my_ulonglong want;
-	int found;
+	int64_t want, written;
+	int found, bad = 0;
+	bool ok;
 
 	want = t->run->update ? 2 * INS_ROWS : INS_ROWS;
 	for (;;) {
 		found = t->run->update && t->run->co ? INS_ROWS : 0;
-		if ((t->run->co || (found = lookup(t)) >= 0) &&
-		    mysql_stmt_execute(t->ups) == 0 &&
-		    mysql_commit(t->db) == 0)
+		written = 0;
+		if (t->run->sync)
+			ok = sync_batch(t, &found, &written, &bad) == 0 &&
+			    mysql_commit(t->db) == 0;
+		else {
+			ok = (t->run->co || (found = lookup(t)) >= 0) &&
+			    mysql_stmt_execute(t->ups) == 0 &&
+			    mysql_commit(t->db) == 0;
+			written = (int64_t)mysql_stmt_affected_rows(t->ups);
+		}
+		if (ok)
 			break;
-		if (mysql_errno(t->db) != ER_LOCK_DEADLOCK &&
-		    (t->sel == NULL ||
-		    mysql_stmt_errno(t->sel) != ER_LOCK_DEADLOCK) &&
-		    mysql_stmt_errno(t->ups) != ER_LOCK_DEADLOCK) {
-			fprintf(stderr, "bench_insert: %s %s %s\n",
+		if (!is_deadlock(t)) {
+			fprintf(stderr, "bench_insert: %s %s %s %s %s\n",
 			    t->sel != NULL ? mysql_stmt_error(t->sel) : "",
-			    mysql_stmt_error(t->ups), mysql_error(t->db));
+			    mysql_stmt_error(t->ups),
+			    t->claim_ins != NULL ?
+			    mysql_stmt_error(t->claim_ins) : "",
+			    t->act != NULL ? mysql_stmt_error(t->act) : "",
+			    mysql_error(t->db));
 			return -1;
 		}
 		mysql_rollback(t->db);
 		t->retries++;
 	}
-	if (found != (t->run->update ? INS_ROWS : 0) ||
-	    mysql_stmt_affected_rows(t->ups) != want)
+	if (found != (t->run->update ? INS_ROWS : 0) || written != want ||
+	    bad != 0)
 		t->bad++;
 	return 0;
 }
@@ -502,9 +808,15 @@ parse_args(struct ins_run *run, int argc, char **argv)
 		run->co = true;
 	else if (strcmp(argv[1], "coupdate") == 0)
 		run->update = run->co = true;
+	else if (strcmp(argv[1], "syncfresh") == 0)
+		run->sync = true;
+	else if (strcmp(argv[1], "syncupdate") == 0)
+		run->update = run->sync = true;
 	else
 		goto usage;
 	run->table = argv[2];
+	if (strlen(run->table) == 0 || strlen(run->table) > INS_TABLE_MAX)
+		goto usage;
 	for (p = run->table; *p != '\0'; p++)
 		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
 		    (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
@@ -526,12 +838,12 @@ parse_args(struct ins_run *run, int argc, char **argv)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench_insert fresh|update|cofresh|coupdate "
-	    "table threads seconds tag [base]\n  table [A-Za-z0-9_]+, "
-	    "threads 1..%d, tag [a-z0-9]{1,12}; update and coupdate need "
-	    "base >= 300 * threads (the rows "
-	    "lead0000001..base@bench.example.com or vin0000001..base)\n",
-	    INS_MAX_THREADS);
+	fprintf(stderr, "usage: bench_insert fresh|update|cofresh|coupdate|"
+	    "syncfresh|syncupdate table threads seconds tag [base]\n"
+	    "  table [A-Za-z0-9_]{1,%d}, threads 1..%d, tag [a-z0-9]{1,12}; "
+	    "update, coupdate and syncupdate need base >= 300 * threads (the "
+	    "rows lead0000001..base@bench.example.com or vin0000001..base)\n",
+	    INS_TABLE_MAX, INS_MAX_THREADS);
 	return -1;
 }
 
@@ -613,6 +925,12 @@ out:
 				mysql_stmt_close(th[i].sel);
 			if (th[i].ups != NULL)
 				mysql_stmt_close(th[i].ups);
+			if (th[i].claim_ins != NULL)
+				mysql_stmt_close(th[i].claim_ins);
+			if (th[i].claim_del != NULL)
+				mysql_stmt_close(th[i].claim_del);
+			if (th[i].act != NULL)
+				mysql_stmt_close(th[i].act);
 			if (th[i].db != NULL)
 				mysql_close(th[i].db);
 			free(th[i].lat);

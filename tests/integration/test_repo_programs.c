@@ -1,9 +1,10 @@
 /*
  * repo_programs against a real MariaDB: partitions, programs and status
- * changes, lists, forms, campaign members, the membership reads, cookies,
- * and Merge Leads (what moves, what is kept, and that a failure half-way
- * leaves every lead as it was).  Needs MAUTO_TEST_DB_* (migrated); exits
- * 77 (automake's SKIP) without them.
+ * changes, the batch writers of Push Lead (members, and activities through
+ * repo_activity.c), lists, forms, campaign members, the membership reads,
+ * cookies, and Merge Leads (what moves, what is kept, and that a failure
+ * half-way leaves every lead as it was).  Needs MAUTO_TEST_DB_* (migrated);
+ * exits 77 (automake's SKIP) without them.
  *
  * The tests empty the lead tables, and other integration tests use them
  * at the same time (make -j): this one works on a private copy of the
@@ -345,6 +346,86 @@ test_programs(void **state)
 	assert_true(l.items[1].statuses[1].success);
 	assert_string_equal(l.items[1].type, "engagement");
 	repo_programs_list_free(&l);
+}
+
+/* The membership of lead in program pid: step, acquired, success. */
+static const char *
+member_of(int32_t pid, int64_t lead)
+{
+	return str_of("SELECT CONCAT(status_step, ' ', acquired_by, ' ', "
+	    "reached_success) FROM program_member WHERE program_id = %d AND "
+	    "lead_id = %lld", pid, (long long)lead);
+}
+
+/*
+ * The batch writers of Push Lead: members made in one statement, an
+ * existing one moved only forward and only when asked; activities of
+ * several types in one call.
+ */
+static void
+test_batch_writes(void **state)
+{
+	struct program_member_new m[2];
+	struct activity acts[3];
+	int32_t pid;
+	int64_t a, b;
+
+	(void)state;
+	pid = program_new("Batch Program");
+	a = lead_new("batch-a@example.com", "");
+	b = lead_new("batch-b@example.com", "");
+	memset(m, 0, sizeof(m));
+	m[0].lead_id = a;
+	m[0].acquired_by = true;
+	m[1].lead_id = b;
+	assert_int_equal(repo_programs_members_upsert(db, pid, m, 0, 3,
+	    false, false), 0);
+	assert_int_equal(repo_programs_members_upsert(db, pid, m, 2, 3,
+	    false, false), 0);
+	assert_string_equal(member_of(pid, a), "3 1 0");
+	assert_string_equal(member_of(pid, b), "3 0 0");
+	/* Not forward: an existing member stays as it is. */
+	assert_int_equal(repo_programs_members_upsert(db, pid, m, 1, 4,
+	    true, false), 0);
+	assert_string_equal(member_of(pid, a), "3 1 0");
+	/* Forward to a success step, and never back. */
+	assert_int_equal(repo_programs_members_upsert(db, pid, m, 1, 4,
+	    true, true), 0);
+	assert_string_equal(member_of(pid, a), "4 1 1");
+	assert_int_equal(repo_programs_members_upsert(db, pid, m, 1, 2,
+	    false, true), 0);
+	assert_string_equal(member_of(pid, a), "4 1 1");
+
+	memset(acts, 0, sizeof(acts));
+	acts[0].lead_id = a;
+	acts[0].type = ACT_NEW_LEAD;
+	acts[0].primary_id = a;
+	acts[0].primary_value = "Ann Lee";
+	acts[1].lead_id = b;
+	acts[1].type = ACT_PUSH_LEAD;
+	acts[1].primary_id = pid;
+	acts[1].primary_value = "Batch Program";
+	acts[1].attributes = "{\"Source\":\"x\"}";
+	acts[2].lead_id = a;
+	acts[2].type = ACT_CHANGE_DATA_VALUE;
+	assert_int_equal(repo_activity_insert_batch(db, acts, 0), 0);
+	assert_int_equal(repo_activity_insert_batch(db, acts, 3), 0);
+	assert_int_equal(int_of("SELECT COUNT(*) FROM activity WHERE "
+	    "lead_id IN (%lld, %lld)", (long long)a, (long long)b), 3);
+	assert_int_equal(int_of("SELECT primary_value_id FROM activity "
+	    "WHERE lead_id = %lld AND activity_type_id = %d", (long long)a,
+	    ACT_NEW_LEAD), a);
+	assert_string_equal(str_of("SELECT CONCAT(primary_value, ' ', "
+	    "attributes) FROM activity WHERE lead_id = %lld AND "
+	    "activity_type_id = %d", (long long)a, ACT_NEW_LEAD),
+	    "Ann Lee {}");
+	assert_string_equal(str_of("SELECT attributes FROM activity WHERE "
+	    "lead_id = %lld AND activity_type_id = %d", (long long)b,
+	    ACT_PUSH_LEAD), "{\"Source\":\"x\"}");
+	assert_int_equal(int_of("SELECT COUNT(*) FROM activity WHERE "
+	    "lead_id = %lld AND activity_type_id = %d AND primary_value_id "
+	    "IS NULL AND primary_value IS NULL", (long long)a,
+	    ACT_CHANGE_DATA_VALUE), 1);
 }
 
 static void
@@ -1012,6 +1093,7 @@ main(void)
 		cmocka_unit_test_setup(test_partitions, setup),
 		cmocka_unit_test_setup(test_partition_update, setup),
 		cmocka_unit_test_setup(test_programs, setup),
+		cmocka_unit_test_setup(test_batch_writes, setup),
 		cmocka_unit_test_setup(test_member_status, setup),
 		cmocka_unit_test_setup(test_lists_forms_campaigns, setup),
 		cmocka_unit_test_setup(test_list_members_apply, setup),
