@@ -493,13 +493,13 @@ repo_leads_list_by_list(struct db *db, struct arena *a,
 	int r = -REPO_ERR_INVALID;
 
 	memset(out, 0, sizeof(*out));
-	buf_init(&b, SQL_MAX_BYTES);
+	buf_init(&b, LEAD_SQL_MAX_BYTES);
 	params_init(&p, 3);
 	if (limit < 1 || (r = db_ensure(db)) != 0)
 		goto out;
 	buf_adds(&b, "SELECT l.`id`");
 	r = -REPO_ERR_INVALID;
-	if (!add_cols(&b, "l.", cols, ncols))
+	if (!repo_lead_sql_cols(&b, "l.", cols, ncols))
 		goto out;
 	/* By the list_member key (list_id, lead_id): a range of it. */
 	buf_adds(&b, " FROM list_member lm JOIN lead l ON l.`id` = lm.lead_id "
@@ -508,8 +508,9 @@ repo_leads_list_by_list(struct db *db, struct arena *a,
 	params_i64(&p, list_id);
 	params_i64(&p, after);
 	params_i64(&p, limit);
-	if ((r = query_text(db, dyn(db, &b, "repo_leads_list_by_list"), &p, a,
-	    1 + ncols, (size_t)limit, "repo_leads_list_by_list", &t)) == 0)
+	if ((r = params_query(db, params_stmt(db, &b,
+	    "repo_leads_list_by_list"), &p, a, 1 + ncols, (size_t)limit,
+	    "repo_leads_list_by_list", &t)) == 0)
 		r = to_lead_rows(&t, a, ncols, false, out);
 out:
 	params_clear(&p);
