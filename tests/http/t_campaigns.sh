@@ -5,7 +5,8 @@
 # Campaign by Id as get_campaign_by_id sends it (the id in the path and
 # the query), Get Campaigns as get_multiple_campaigns does (POST
 # ?_method=GET with names, programName and paging in the query, ids in a
-# form body) page by page until no nextPageToken, and each filter.
+# form body) page by page until no nextPageToken, each filter, and the
+# campaign permissions.
 set -euo pipefail
 
 # shellcheck source=tests/http/lib.sh
@@ -91,5 +92,26 @@ expect "a deleted campaign is 1013" \
      'message': 'Campaign not found'}]"
 api GET "/rest/v1/campaigns.json?programName=CP-$tag"
 expect "and is no longer listed" "[x['id'] for x in d['result']] == [$p1]"
+
+# Permissions: a role without Read-Only Campaigns is refused (603); one
+# with Read-Write Campaigns alone reads (it implies the read).
+for perms in "Read-Only Lead" "Read-Write Campaigns"; do
+	role="cr-$tag-${perms// /-}"
+	ctl role create "$role" --permission "$perms" >/dev/null
+	harness_client_create "$envf" "cr-$tag-${perms// /-}" "$role" \
+	    "$work/client"
+	# shellcheck disable=SC1091
+	tok=$(. "$work/client"; harness_token "$base" "$MAUTO_CLIENT_ID" \
+	    "$MAUTO_CLIENT_SECRET")
+	curl -sS --max-time 30 -H "Authorization: Bearer $tok" \
+	    "$base/rest/v1/campaigns/$p1.json" >"$work/out"
+	if [ "$perms" = "Read-Only Lead" ]; then
+		expect "a client without a campaign permission is refused (603)" \
+		    "not d['success'] and d['errors'][0]['code'] == '603'"
+	else
+		expect "Read-Write Campaigns alone reads campaigns" \
+		    "d['success'] and d['result'][0]['id'] == $p1"
+	fi
+done
 
 exit "$failed"
