@@ -44,6 +44,8 @@ PERMS = {
     'Read-Write Schema Custom Field': 'PERM_READ_WRITE_SCHEMA_CUSTOM_FIELD',
     'Read-Only Activity': 'PERM_READ_ONLY_ACTIVITY',
     'Read-Write Activity': 'PERM_READ_WRITE_ACTIVITY',
+    'Read-Only Campaigns': 'PERM_READ_ONLY_CAMPAIGNS',
+    'Read-Write Campaigns': 'PERM_READ_WRITE_CAMPAIGNS',
 }
 
 # Variants real clients send, each served as the operation it copies

@@ -65,6 +65,14 @@ int	api_lists_get(struct call *c, struct resp *r);
 int	api_lists_members(struct call *c, struct resp *r);
 
 /*
+ * api_campaigns.c: the campaigns of the lead database (the smart
+ * campaigns, read as the older API shows them): Get Campaigns, Get
+ * Campaign by Id.
+ */
+int	api_campaigns_browse(struct call *c, struct resp *r);
+int	api_campaigns_get(struct call *c, struct resp *r);
+
+/*
  * api_static_lists.c: static lists as assets: browse, by id, by name,
  * create, update, delete.
  */

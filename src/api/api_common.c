@@ -11,13 +11,17 @@
 #include <json-c/json.h>
 
 #include "api/api_common.h"
+#include "bounds.h"
 #include "call.h"
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
+#include "http/validate.h"
+#include "repo/repo.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/num.h"
+#include "util/pagetoken.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -513,5 +517,103 @@ api_common_input(struct call *c, struct resp *r,
 		    rule->max_msg);
 	}
 	*out = in;
+	return 0;
+}
+
+/* ---- Lead-database browses ------------------------------------------- */
+
+/*
+ * The values of list parameter name into *items and *n, each added to
+ * the query signature *sig.
+ */
+static int
+filter_param(struct call *c, const char *name, const char ***items,
+    size_t *n, uint32_t *sig)
+{
+	int k;
+	size_t i;
+
+	*items = NULL;
+	*n = 0;
+	if ((k = req_param_list(c->req, name, items)) < 0)
+		return k;
+	*n = (size_t)k;
+	*sig = page_token_sig(*sig, name, strlen(name));
+	for (i = 0; i < *n; i++)
+		*sig = page_token_sig(*sig, (*items)[i], strlen((*items)[i]));
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_browse_filter(struct call *c, struct resp *r,
+    struct repo_filter *f, uint32_t *sig)
+{
+	const char **ids, **names, **progs, **wss;
+	int64_t *idv = NULL;
+	size_t nids, i;
+	int e;
+
+	memset(f, 0, sizeof(*f));
+	if ((e = filter_param(c, "id", &ids, &nids, sig)) != 0 ||
+	    (e = filter_param(c, "name", &names, &f->nnames, sig)) != 0 ||
+	    (e = filter_param(c, "programName", &progs, &f->nprograms,
+	    sig)) != 0 ||
+	    (e = filter_param(c, "workspaceName", &wss, &f->nworkspaces,
+	    sig)) != 0)
+		return e;
+	f->names = names;
+	f->programs = progs;
+	f->workspaces = wss;
+	if (nids > 0 && (idv = arena_alloc(&c->app->arena,
+	    nids * sizeof(*idv))) == NULL)
+		return -API_ERR_SYSTEM;
+	for (i = 0; i < nids; i++)
+		if (num_parse_i64(ids[i], 1, INT32_MAX, &idv[i]) != 0)
+			return api_common_invalid(c, r, ids[i], "Integer");
+	f->ids = idv;
+	f->nids = nids;
+	return 0;
+}
+
+static const struct vparam page_params[] = {
+	{ .name = "batchSize", .type = VP_INT, .min = 1,
+	  .bad_err = -API_ERR_INVALID_REQUEST,
+	  .bad_msg = "Invalid batchSize '%s': an integer from 1 to "
+	      API_STR(MAX_BATCH_SIZE) },
+	{ .name = "nextPageToken", .type = VP_STR },
+};
+
+/* See api_common.h. */
+int
+api_common_browse_page(struct call *c, struct resp *r, uint8_t kind,
+    uint32_t sig, int *batch, int64_t *after)
+{
+	struct vvalue v[2];
+	int e;
+
+	*batch = MAX_BATCH_SIZE;
+	*after = 0;
+	if ((e = VALIDATE(c->req, r, page_params, v)) != 0)
+		return e;
+	if (v[0].present && v[0].i < MAX_BATCH_SIZE)
+		*batch = (int)v[0].i;
+	if (v[1].present && page_token_decode(v[1].s, kind, sig, after) != 0)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "Invalid nextPageToken");
+	return 0;
+}
+
+/* See api_common.h. */
+int
+api_common_browse_next(struct call *c, struct resp *r, uint8_t kind,
+    uint32_t sig, int64_t last)
+{
+	char tok[PAGE_TOKEN_BYTES];
+
+	page_token_encode(kind, sig, last, tok);
+	if ((r->next_page_token = arena_strdup(&c->app->arena, tok)) == NULL)
+		return -API_ERR_SYSTEM;
+	r->more_result = 1;
 	return 0;
 }

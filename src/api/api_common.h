@@ -224,6 +224,38 @@ struct api_input {
 int	api_common_input(struct call *c, struct resp *r,
 	    const struct api_input *rule, struct json_object **out, size_t *n);
 
+/* ---- Lead-database browses (Get Lists, Get Campaigns) ---------------- */
+
+struct repo_filter;
+
+/*
+ * The filters id, name, programName and workspaceName of a lead-database
+ * browse, each repeated or comma-separated, into *f (arrays in the
+ * request arena), each name and value added to the paging signature
+ * *sig.  Returns 0, the 1001 of an id that is not an integer from 1 to
+ * INT32_MAX, or another negative api_err.
+ */
+int	api_common_browse_filter(struct call *c, struct resp *r,
+	    struct repo_filter *f, uint32_t *sig);
+
+/*
+ * batchSize and nextPageToken of a position-paged browse whose tokens
+ * are of kind (util/pagetoken.h) and signature sig: *batch (1 to
+ * MAX_BATCH_SIZE, larger read as MAX_BATCH_SIZE, MAX_BATCH_SIZE when
+ * absent) and *after (the last id of the previous page, 0 without a
+ * token).  Returns 0, or 1003 for a bad batchSize or a token of another
+ * read.
+ */
+int	api_common_browse_page(struct call *c, struct resp *r, uint8_t kind,
+	    uint32_t sig, int *batch, int64_t *after);
+
+/*
+ * Marks r as having a next page after id last (nextPageToken of kind
+ * and sig, moreResult true).  Returns 0 or -API_ERR_SYSTEM.
+ */
+int	api_common_browse_next(struct call *c, struct resp *r, uint8_t kind,
+	    uint32_t sig, int64_t last);
+
 /* A macro's value as a string literal, for bounds in constant messages. */
 #define API_STR(x)	API_STR_(x)
 #define API_STR_(x)	#x

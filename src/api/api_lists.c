@@ -76,36 +76,6 @@ list_json(const struct db_text_rows *t, size_t i)
 }
 
 /*
- * The values of list parameter name into *items and *n, each added to
- * the query signature *sig.
- */
-static int
-filter_param(struct call *c, const char *name, const char ***items,
-    size_t *n, uint32_t *sig)
-{
-	int k;
-	size_t i;
-
-	*items = NULL;
-	*n = 0;
-	if ((k = req_param_list(c->req, name, items)) < 0)
-		return k;
-	*n = (size_t)k;
-	*sig = page_token_sig(*sig, name, strlen(name));
-	for (i = 0; i < *n; i++)
-		*sig = page_token_sig(*sig, (*items)[i], strlen((*items)[i]));
-	return 0;
-}
-
-static const struct vparam page_params[] = {
-	{ .name = "batchSize", .type = VP_INT, .min = 1,
-	  .bad_err = -API_ERR_INVALID_REQUEST,
-	  .bad_msg = "Invalid batchSize '%s': an integer from 1 to "
-	      API_STR(MAX_BATCH_SIZE) },
-	{ .name = "nextPageToken", .type = VP_STR },
-};
-
-/*
  * GET /rest/v1/lists.json?id=&name=&programName=&workspaceName=
  * &batchSize=&nextPageToken= (also POST with _method=GET): the lists
  * matching every filter given, by id.  Returns 0 or a negative api_err
@@ -114,42 +84,17 @@ static const struct vparam page_params[] = {
 int
 api_lists_browse(struct call *c, struct resp *r)
 {
-	struct list_filter f;
+	struct repo_filter f;
 	struct db_text_rows t;
-	struct vvalue v[2];
-	const char **ids = NULL, **names, **progs, **wss;
-	char tok[PAGE_TOKEN_BYTES];
-	int64_t *idv = NULL, after = 0;
+	int64_t after;
 	uint32_t sig = PAGE_TOKEN_SIG_INIT;
-	size_t nids = 0, i, shown;
-	int batch = MAX_BATCH_SIZE, e;
+	size_t i, shown;
+	int batch, e;
 
-	memset(&f, 0, sizeof(f));
-	if ((e = filter_param(c, "id", &ids, &nids, &sig)) != 0 ||
-	    (e = filter_param(c, "name", &names, &f.nnames, &sig)) != 0 ||
-	    (e = filter_param(c, "programName", &progs, &f.nprograms,
-	    &sig)) != 0 ||
-	    (e = filter_param(c, "workspaceName", &wss, &f.nworkspaces,
-	    &sig)) != 0 ||
-	    (e = VALIDATE(c->req, r, page_params, v)) != 0)
+	if ((e = api_common_browse_filter(c, r, &f, &sig)) != 0 ||
+	    (e = api_common_browse_page(c, r, TOKEN_KIND_STATIC_LISTS, sig,
+	    &batch, &after)) != 0)
 		return e;
-	f.names = names;
-	f.programs = progs;
-	f.workspaces = wss;
-	if (nids > 0 && (idv = arena_alloc(&c->app->arena,
-	    nids * sizeof(*idv))) == NULL)
-		return -API_ERR_SYSTEM;
-	for (i = 0; i < nids; i++)
-		if (num_parse_i64(ids[i], 1, INT32_MAX, &idv[i]) != 0)
-			return api_common_invalid(c, r, ids[i], "Integer");
-	f.ids = idv;
-	f.nids = nids;
-	if (v[0].present && v[0].i < MAX_BATCH_SIZE)
-		batch = (int)v[0].i;
-	if (v[1].present && page_token_decode(v[1].s, TOKEN_KIND_STATIC_LISTS,
-	    sig, &after) != 0)
-		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
-		    "Invalid nextPageToken");
 	if ((e = repo_lists_browse(c->app->db, &c->app->arena, &f, after,
 	    batch + 1, &t)) != 0)
 		return err_from_repo(e);
@@ -158,14 +103,9 @@ api_lists_browse(struct call *c, struct resp *r)
 	shown = t.count > (size_t)batch ? (size_t)batch : t.count;
 	for (i = 0; i < shown; i++)
 		resp_add(r, list_json(&t, i));
-	if (t.count > shown) {
-		page_token_encode(TOKEN_KIND_STATIC_LISTS, sig,
-		    db_text_i64(&t, shown - 1, LIST_COL_ID), tok);
-		if ((r->next_page_token = arena_strdup(&c->app->arena,
-		    tok)) == NULL)
-			return -API_ERR_SYSTEM;
-		r->more_result = 1;
-	}
+	if (t.count > shown)
+		return api_common_browse_next(c, r, TOKEN_KIND_STATIC_LISTS,
+		    sig, db_text_i64(&t, shown - 1, LIST_COL_ID));
 	return 0;
 }
 
@@ -184,7 +124,7 @@ no_list(struct call *c, struct resp *r)
 int
 api_lists_get(struct call *c, struct resp *r)
 {
-	struct list_filter f;
+	struct repo_filter f;
 	struct db_text_rows t;
 	int64_t id = c->req->path_ints[0];
 	int e;

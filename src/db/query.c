@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
 #include <mysql.h>
 #include <mysqld_error.h>
 
@@ -445,4 +446,32 @@ db_copy_text(char *dst, size_t size, const char *src, size_t len)
 	if (n > 0)
 		memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+/* See query.h. */
+int
+db_bind_json_list(MYSQL_BIND *b, struct arena *a, const int64_t *ids,
+    const char *const *s, size_t n, unsigned long *len)
+{
+	struct json_object *o;
+	const char *t = NULL;
+	size_t i;
+
+	*len = 0;
+	if (n > 0) {
+		if ((o = json_object_new_array()) == NULL)
+			return -REPO_ERR_INTERNAL;
+		for (i = 0; i < n; i++)
+			json_object_array_add(o, ids != NULL ?
+			    json_object_new_int64(ids[i]) :
+			    json_object_new_string(s[i]));
+		t = arena_strdup(a, json_object_to_json_string_ext(o,
+		    JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		if (t == NULL)
+			return -REPO_ERR_INTERNAL;
+		*len = strlen(t);
+	}
+	bind_str_twice(b, t, len);
+	return 0;
 }

@@ -91,6 +91,18 @@ int	db_select_text(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
 	    struct db_text_rows *out);
 
 /*
+ * Binds b[0] and b[1] as bind_str_twice does to the JSON array text of
+ * the n values a filter asks for: the integers ids when not NULL, else
+ * the strings s; NULL (no filter) when n is 0.  One statement then
+ * serves every combination of filters: "(? IS NULL OR JSON_CONTAINS(?,
+ * ...))".  The text is kept in the arena a, its length in *len.
+ * -REPO_ERR_INTERNAL when out of memory, else 0.
+ */
+int		 db_bind_json_list(MYSQL_BIND *b, struct arena *a,
+		    const int64_t *ids, const char *const *s, size_t n,
+		    unsigned long *len);
+
+/*
  * Sorts the rows of t by the integer values of columns keys[0..nkeys-1]
  * (db_text_i64), ascending, rows of equal keys in the order they came;
  * the row arrays are new ones from the arena a.  For the ordered reads

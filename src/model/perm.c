@@ -34,6 +34,8 @@ static const char *const names[PERM__MAX] = {
 	    "Read-Write Schema Custom Field",
 	[PERM_READ_ONLY_ACTIVITY] = "Read-Only Activity",
 	[PERM_READ_WRITE_ACTIVITY] = "Read-Write Activity",
+	[PERM_READ_ONLY_CAMPAIGNS] = "Read-Only Campaigns",
+	[PERM_READ_WRITE_CAMPAIGNS] = "Read-Write Campaigns",
 };
 
 static_assert(sizeof(names) / sizeof(names[0]) == PERM__MAX,
@@ -60,6 +62,7 @@ static const struct {
 	{ PERM_READ_WRITE_CUSTOM_OBJECT_TYPE,
 	    PERM_READ_ONLY_CUSTOM_OBJECT_TYPE },
 	{ PERM_READ_WRITE_ACTIVITY, PERM_READ_ONLY_ACTIVITY },
+	{ PERM_READ_WRITE_CAMPAIGNS, PERM_READ_ONLY_CAMPAIGNS },
 };
 
 /*

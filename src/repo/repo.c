@@ -1,5 +1,6 @@
 #include <assert.h>
 
+#include "db/query.h"
 #include "repo/repo.h"
 
 static const struct db_stmt_set *const modules[REPO__MAX] = {
@@ -65,3 +66,21 @@ const struct db_schema repo_schema = {
 	.session_init = session_init,
 	.begin = begin,
 };
+
+/* See repo.h. */
+int
+repo_filter_bind(MYSQL_BIND *b, struct arena *a, const struct repo_filter *f,
+    unsigned long len[4])
+{
+	int r;
+
+	if ((r = db_bind_json_list(&b[0], a, f->ids, NULL, f->nids,
+	    &len[0])) != 0 ||
+	    (r = db_bind_json_list(&b[2], a, NULL, f->names, f->nnames,
+	    &len[1])) != 0 ||
+	    (r = db_bind_json_list(&b[4], a, NULL, f->programs, f->nprograms,
+	    &len[2])) != 0)
+		return r;
+	return db_bind_json_list(&b[6], a, NULL, f->workspaces,
+	    f->nworkspaces, &len[3]);
+}

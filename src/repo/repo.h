@@ -40,6 +40,33 @@ struct repo_missing {
 	size_t		 index;		/* which input (field, status) */
 };
 
+/*
+ * Which rows a lead-database browse reads (Get Lists, Get Campaigns):
+ * those with one of the ids, one of the exact names, in one of the
+ * programs and in one of the workspaces named; an empty list does not
+ * filter.
+ */
+struct repo_filter {
+	const int64_t		*ids;
+	size_t			 nids;
+	const char *const	*names;		/* exact names */
+	size_t			 nnames;
+	const char *const	*programs;	/* names of their programs */
+	size_t			 nprograms;
+	const char *const	*workspaces;	/* names of their workspaces */
+	size_t			 nworkspaces;
+};
+
+/*
+ * Binds b[0..7] to f's four filters in that order (ids, names, programs,
+ * workspaces), each as db_bind_json_list does, lengths in len[0..3]: for
+ * a statement of "(? IS NULL OR JSON_CONTAINS(?, ...))" four times.
+ * Returns 0 or -REPO_ERR_INTERNAL.
+ */
+struct arena;
+int	repo_filter_bind(MYSQL_BIND *b, struct arena *a,
+	    const struct repo_filter *f, unsigned long len[4]);
+
 /* Repository modules, in the order their statements are prepared. */
 enum repo_id {
 	REPO_AUTH,

@@ -441,60 +441,26 @@ repo_lists_member_count(struct db *db, int32_t list_id, int64_t cap,
 	    "repo_lists_member_count");
 }
 
-/* JSON array text of a filter's values into the arena, NULL for none. */
-static const char *
-filter_json(struct arena *ar, const int64_t *ids, const char *const *s,
-    size_t n)
-{
-	struct json_object *o;
-	const char *t = NULL;
-	size_t i;
-
-	if (n == 0)
-		return NULL;
-	o = json_object_new_array();
-	for (i = 0; i < n; i++)
-		json_object_array_add(o, ids != NULL ?
-		    json_object_new_int64(ids[i]) :
-		    json_object_new_string(s[i]));
-	t = arena_strdup(ar, json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	return t;
-}
-
 /* See repo_lists.h. */
 int
 repo_lists_browse(struct db *db, struct arena *a,
-    const struct list_filter *f, int64_t after, int limit,
+    const struct repo_filter *f, int64_t after, int limit,
     struct db_text_rows *out)
 {
 	MYSQL_BIND in[10];
-	const char *v[4];
 	unsigned long len[4];
 	int64_t lim = limit;
-	size_t i;
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	if (limit < 1)
 		return -REPO_ERR_INVALID;
-	v[0] = filter_json(a, f->ids, NULL, f->nids);
-	v[1] = filter_json(a, NULL, f->names, f->nnames);
-	v[2] = filter_json(a, NULL, f->programs, f->nprograms);
-	v[3] = filter_json(a, NULL, f->workspaces, f->nworkspaces);
-	if ((f->nids > 0 && v[0] == NULL) || (f->nnames > 0 && v[1] == NULL) ||
-	    (f->nprograms > 0 && v[2] == NULL) ||
-	    (f->nworkspaces > 0 && v[3] == NULL))
-		return -REPO_ERR_INTERNAL;
-	if ((r = db_ensure(db)) != 0)
-		return r;
 	memset(in, 0, sizeof(in));
 	bind_i64(&in[0], &after);
-	for (i = 0; i < 4; i++) {
-		len[i] = v[i] != NULL ? strlen(v[i]) : 0;
-		bind_str_twice(&in[1 + 2 * i], v[i], &len[i]);
-	}
+	if ((r = repo_filter_bind(&in[1], a, f, len)) != 0)
+		return r;
+	if ((r = db_ensure(db)) != 0)
+		return r;
 	bind_i64(&in[9], &lim);
 	return db_select_text(db, stmt(db, LISTS_STMT_BROWSE), in, a,
 	    LIST_NCOLS, (size_t)limit, "repo_lists_browse", out);

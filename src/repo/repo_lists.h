@@ -68,18 +68,6 @@ int	repo_lists_members_move(struct db *db, int64_t to, int64_t from);
 int	repo_lists_member_count(struct db *db, int32_t list_id, int64_t cap,
 	    int64_t *count);
 
-/* Which lists repo_lists_browse reads; an empty list does not filter. */
-struct list_filter {
-	const int64_t		*ids;
-	size_t			 nids;
-	const char *const	*names;		/* exact names */
-	size_t			 nnames;
-	const char *const	*programs;	/* names of their programs */
-	size_t			 nprograms;
-	const char *const	*workspaces;	/* names of their workspaces */
-	size_t			 nworkspaces;
-};
-
 /* The columns of a repo_lists_browse row. */
 enum {
 	LIST_COL_ID,
@@ -98,7 +86,7 @@ enum {
  * *out (text in the arena a).  Returns 0 or a negative repo_err.
  */
 int	repo_lists_browse(struct db *db, struct arena *a,
-	    const struct list_filter *f, int64_t after, int limit,
+	    const struct repo_filter *f, int64_t after, int limit,
 	    struct db_text_rows *out);
 
 /* What repo_lists_members_apply does to each lead. */

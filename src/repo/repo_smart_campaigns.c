@@ -41,6 +41,7 @@ enum sc_stmt {
 	SC_STMT_GET_BY_NAME_KEPT,
 	SC_STMT_KEEP,
 	SC_STMT_BROWSE,
+	SC_STMT_FIND,
 	SC_STMT_USED_BY,
 	SC_STMT_INSERT,
 	SC_STMT_SET_LIST,
@@ -97,11 +98,12 @@ enum sc_stmt {
 	"c.qualification_rule_interval, c.qualification_rule_unit, " \
 	"c.max_members, c.created_at, " SC_UPDATED ", " \
 	"COALESCE(l.trigger_count, 0), COALESCE(l.filter_count, 0), " \
-	"COALESCE(l.api_requested, 0)"
-#define SC_NCOLS	20
+	"COALESCE(l.api_requested, 0), p.name"
+#define SC_NCOLS	21
 #define SC_FROM \
 	" FROM smart_campaign c JOIN workspace w ON w.id = c.workspace_id " \
-	"LEFT JOIN smart_list l ON l.id = c.smart_list_id "
+	"LEFT JOIN smart_list l ON l.id = c.smart_list_id " \
+	"LEFT JOIN program p ON p.id = c.program_id "
 
 /* The values of the flow's attributes of data type ?, with their step. */
 #define SC_VALUES_OF \
@@ -154,6 +156,20 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "(? IS NULL OR " SC_UPDATED " >= ?) AND "
 	    "(? IS NULL OR " SC_UPDATED " <= ?) AND "
 	    "(? = 0 OR c.is_active = 1) ORDER BY c.id LIMIT ? OFFSET ?",
+	/*
+	 * Parameters: after this id; ids, names, program names, workspace
+	 * names (each a JSON array, or NULL for any, twice); triggerable
+	 * only (active with a Web Service API request trigger); limit.
+	 */
+	[SC_STMT_FIND] =
+	    "SELECT " SC_COLS SC_FROM
+	    "WHERE c.id > ? "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, CAST(c.id AS CHAR))) "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(c.name))) "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(p.name))) "
+	    "AND (? IS NULL OR JSON_CONTAINS(?, JSON_QUOTE(w.name))) "
+	    "AND (? = 0 OR (c.is_active = 1 AND l.api_requested = 1)) "
+	    "ORDER BY c.id LIMIT ?",
 	/* Parameter: the requested campaign's id as text. */
 	[SC_STMT_USED_BY] =
 	    "SELECT " SC_COLS SC_FROM "WHERE c.id IN (SELECT s.campaign_id "
@@ -318,6 +334,7 @@ fill(const struct db_text_rows *t, size_t i, struct repo_sc *out)
 	out->ntriggers = db_text_i64(t, i, 17);
 	out->nfilters = db_text_i64(t, i, 18);
 	out->requested_by_api = db_text_i64(t, i, 19) != 0;
+	out->program_name = db_text_str(t, i, 20);
 }
 
 /* The rows of s with in (at most max) as campaigns. */
@@ -407,6 +424,29 @@ repo_sc_browse(struct db *db, struct arena *a, const struct repo_sc_query *q,
 	bind_i32(&in[9], &limit);
 	bind_i64(&in[10], &offset);
 	return select_many(db, a, SC_STMT_BROWSE, in, (size_t)limit, out, n);
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_find(struct db *db, struct arena *a, const struct repo_filter *f,
+    bool triggerable, int64_t after, int limit, struct repo_sc **out,
+    size_t *n)
+{
+	MYSQL_BIND in[11];
+	unsigned long len[4];
+	int32_t trig = triggerable, lim = limit;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if (limit < 1)
+		return -REPO_ERR_INVALID;
+	bind_i64(&in[0], &after);
+	if ((r = repo_filter_bind(&in[1], a, f, len)) != 0)
+		return r;
+	bind_i32(&in[9], &trig);
+	bind_i32(&in[10], &lim);
+	return select_many(db, a, SC_STMT_FIND, in, (size_t)limit, out, n);
 }
 
 /* See repo_smart_campaigns.h. */

@@ -18,6 +18,7 @@
 
 #include "model/campaign.h"
 #include "model/folder.h"
+#include "repo/repo.h"
 #include "repo/repo_kept.h"
 
 struct arena;
@@ -51,6 +52,7 @@ struct repo_sc {
 	int64_t		 ntriggers;		/* rules of its smart list */
 	int64_t		 nfilters;
 	bool		 requested_by_api;	/* a Web Service API trigger */
+	const char	*program_name;		/* NULL: not in a program */
 	char		 created_at[REPO_SC_TIME_BYTES];
 	char		 updated_at[REPO_SC_TIME_BYTES];
 };
@@ -74,6 +76,16 @@ struct repo_sc_query {
 /* Browse by id. */
 int	repo_sc_browse(struct db *db, struct arena *a,
 	    const struct repo_sc_query *q, struct repo_sc **out, size_t *n);
+
+/*
+ * The campaigns f selects (repo.h), and when triggerable only the
+ * active ones a Web Service API "Campaign is Requested" trigger starts,
+ * by id after after, at most limit (>= 1) of them: the lead database's
+ * Get Campaigns.  0 or a negative repo_err; strings in the arena.
+ */
+int	repo_sc_find(struct db *db, struct arena *a,
+	    const struct repo_filter *f, bool triggerable, int64_t after,
+	    int limit, struct repo_sc **out, size_t *n);
 
 /* The campaigns whose flow requests campaign id (Request Campaign). */
 int	repo_sc_used_by(struct db *db, struct arena *a, int32_t id,

@@ -106,7 +106,8 @@ test_seeded_roles(void **state)
 	    PERM_BIT(PERM_READ_ONLY_CUSTOM_OBJECT) |
 	    PERM_BIT(PERM_READ_ONLY_CUSTOM_OBJECT_TYPE) |
 	    PERM_BIT(PERM_ACCESS_DESIGN_STUDIO) | PERM_BIT(PERM_ACCESS_EMAIL) |
-	    PERM_BIT(PERM_READ_ONLY_ACTIVITY);
+	    PERM_BIT(PERM_READ_ONLY_ACTIVITY) |
+	    PERM_BIT(PERM_READ_ONLY_CAMPAIGNS);
 
 	(void)state;
 	assert_int_equal(repo_auth_role_list(db, &l), 0);
@@ -296,7 +297,8 @@ test_expired_then_purged(void **state)
 	    PERM_BIT(PERM_READ_ONLY_CUSTOM_OBJECT) |
 	    PERM_BIT(PERM_READ_ONLY_CUSTOM_OBJECT_TYPE) |
 	    PERM_BIT(PERM_ACCESS_DESIGN_STUDIO) | PERM_BIT(PERM_ACCESS_EMAIL) |
-	    PERM_BIT(PERM_READ_ONLY_ACTIVITY)));
+	    PERM_BIT(PERM_READ_ONLY_ACTIVITY) |
+	    PERM_BIT(PERM_READ_ONLY_CAMPAIGNS)));
 	app_init(&app, NULL);
 	assert_int_equal(token_authenticate(&app, tok, &who),
 	    -API_ERR_TOKEN_EXPIRED);

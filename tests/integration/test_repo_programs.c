@@ -944,7 +944,7 @@ test_list_members_apply(void **state)
 {
 	static const char *const names[] = { "M2", "nothing" };
 	static const char *const progs[] = { "P" };
-	struct list_filter f;
+	struct repo_filter f;
 	struct db_text_rows t;
 	struct arena a;
 	enum list_state st[4];

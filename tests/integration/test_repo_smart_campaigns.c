@@ -5,6 +5,8 @@
  * last), clone copying list and flow, activation and the emails an
  * active campaign uses, delete taking list, flow and members with it;
  * a folder holding a campaign is not deleted (repo_folder_delete.c);
+ * the lead database's read of campaigns (repo_sc_find: each filter,
+ * triggerable, paging by id);
  * and Auto Suggest of a lead column's values (repo_smart_lists.c).
  * Other integration tests run at the same time on the same database, so
  * every row here is made under names of this run.  Needs MAUTO_TEST_DB_*;
@@ -404,6 +406,139 @@ test_clone_activate_delete(void **state)
 	assert_int_equal(repo_sc_get(db, &a, clone, &s), 0);
 }
 
+/* The ids of what repo_sc_find found, in order, as "1,2,3". */
+static const char *
+found_ids(struct repo_sc *found, size_t n)
+{
+	const char *t = "";
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		t = arena_printf(&a, "%s%s%ld", t, i > 0 ? "," : "",
+		    (long)found[i].id);
+	return t;
+}
+
+/*
+ * Get Campaigns' read: every filter given must match, names exactly;
+ * triggerable keeps the active campaigns with a Web Service API request
+ * trigger; rows by id after the position, at most the limit; a campaign
+ * of a program carries the program's name.
+ */
+static void
+test_find(void **state)
+{
+	static const char *const statuses[] = { "Member" };
+	static const bool success[] = { false };
+	struct repo_program_new pn;
+	struct repo_sc_new t;
+	struct repo_filter f;
+	struct repo_sc *found;
+	const char *names[3], *progs[1], *wss[1];
+	int64_t ids[3];
+	int32_t prog, c[3];
+	size_t n, i;
+
+	(void)state;
+	memset(&pn, 0, sizeof(pn));
+	pn.name = named("find-prog");
+	pn.type = "Default";
+	pn.channel = "Operational";
+	pn.statuses = statuses;
+	pn.success = success;
+	pn.nstatuses = 1;
+	assert_int_equal(repo_programs_insert(db, &pn, &prog), 0);
+	c[0] = campaign_new("find-0", 0);
+	for (i = 1; i < 3; i++) {
+		memset(&t, 0, sizeof(t));
+		t.name = named(i == 1 ? "find-1" : "find-2");
+		t.place.type = FOLDER_T_PROGRAM;
+		t.place.id = prog;
+		assert_int_equal(repo_sc_insert(db, &t, &c[i]), 0);
+	}
+	for (i = 0; i < 3; i++)
+		ids[i] = c[2 - i];
+	memset(&f, 0, sizeof(f));
+	f.ids = ids;
+	f.nids = 3;
+	assert_int_equal(repo_sc_find(db, &a, &f, false, 0, 10, &found, &n),
+	    0);
+	assert_string_equal(found_ids(found, n), arena_printf(&a,
+	    "%ld,%ld,%ld", (long)c[0], (long)c[1], (long)c[2]));
+	assert_null(found[0].program_name);
+	assert_int_equal(found[0].place.type, FOLDER_T_FOLDER);
+	assert_string_equal(found[1].program_name, pn.name);
+	assert_int_equal(found[1].place.id, prog);
+	assert_string_equal(found[1].workspace, "Default");
+
+	/* Paging: after the first, one at a time. */
+	assert_int_equal(repo_sc_find(db, &a, &f, false, c[0], 1, &found, &n),
+	    0);
+	assert_string_equal(found_ids(found, n), arena_printf(&a, "%ld",
+	    (long)c[1]));
+	assert_int_equal(repo_sc_find(db, &a, &f, false, c[2], 1, &found, &n),
+	    0);
+	assert_int_equal(n, 0);
+	assert_int_equal(repo_sc_find(db, &a, &f, false, 0, 0, &found, &n),
+	    -REPO_ERR_INVALID);
+
+	/* Names exactly; program and workspace names. */
+	memset(&f, 0, sizeof(f));
+	names[0] = named("find-0");
+	names[1] = named("find-2");
+	names[2] = named("FIND-1");
+	f.names = names;
+	f.nnames = 3;
+	assert_int_equal(repo_sc_find(db, &a, &f, false, 0, 10, &found, &n),
+	    0);
+	assert_string_equal(found_ids(found, n), arena_printf(&a, "%ld,%ld",
+	    (long)c[0], (long)c[2]));
+	progs[0] = pn.name;
+	f.programs = progs;
+	f.nprograms = 1;
+	assert_int_equal(repo_sc_find(db, &a, &f, false, 0, 10, &found, &n),
+	    0);
+	assert_string_equal(found_ids(found, n), arena_printf(&a, "%ld",
+	    (long)c[2]));
+	wss[0] = "Default";
+	f.workspaces = wss;
+	f.nworkspaces = 1;
+	assert_int_equal(repo_sc_find(db, &a, &f, false, 0, 10, &found, &n),
+	    0);
+	assert_int_equal(n, 1);
+	wss[0] = "Elsewhere";
+	assert_int_equal(repo_sc_find(db, &a, &f, false, 0, 10, &found, &n),
+	    0);
+	assert_int_equal(n, 0);
+
+	/*
+	 * Triggerable: active and requested by the API, not one without
+	 * the other (the two columns set directly: the rules that let a
+	 * campaign be so are activation's, tested above).
+	 */
+	itest_sqlf(db, "UPDATE smart_campaign SET is_active = 1 WHERE id IN "
+	    "(%ld, %ld)", (long)c[0], (long)c[1]);
+	itest_sqlf(db, "UPDATE smart_list l JOIN smart_campaign c ON "
+	    "c.smart_list_id = l.id SET l.api_requested = 1, "
+	    "l.trigger_count = 1 WHERE c.id IN (%ld, %ld)", (long)c[1],
+	    (long)c[2]);
+	memset(&f, 0, sizeof(f));
+	f.ids = ids;
+	f.nids = 3;
+	assert_int_equal(repo_sc_find(db, &a, &f, true, 0, 10, &found, &n),
+	    0);
+	assert_string_equal(found_ids(found, n), arena_printf(&a, "%ld",
+	    (long)c[1]));
+	assert_true(found[0].active);
+	assert_true(found[0].requested_by_api);
+	assert_int_equal(found[0].ntriggers, 1);
+	itest_sqlf(db, "UPDATE smart_campaign SET is_active = 0 WHERE id IN "
+	    "(%ld, %ld)", (long)c[0], (long)c[1]);
+	assert_int_equal(repo_sc_find(db, &a, &f, true, 0, 10, &found, &n),
+	    0);
+	assert_int_equal(n, 0);
+}
+
 /* The attribute rule type of lead field name, from the catalogue. */
 static const struct repo_sl_rule_type *
 attr_rule(const struct repo_sl_rule_type *types, size_t n, const char *name)
@@ -635,6 +770,7 @@ main(void)
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_kept_flow),
 		cmocka_unit_test(test_clone_activate_delete),
+		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_suggest_values),
 		cmocka_unit_test(test_activate_checks_under_lock),
 		cmocka_unit_test(test_folder_with_campaign),

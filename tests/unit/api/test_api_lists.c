@@ -35,7 +35,7 @@ static struct {
 	int64_t		 leads[400];
 	size_t		 n;
 	int		 err;
-	struct list_filter f;
+	struct repo_filter f;
 	int64_t		 after;
 	int		 limit;
 } mock;
@@ -43,7 +43,7 @@ static struct {
 int	__wrap_repo_lists_members_apply(struct db *, int32_t, enum list_op,
 	    const int64_t *, size_t, enum list_state *);
 int	__wrap_repo_lists_browse(struct db *, struct arena *,
-	    const struct list_filter *, int64_t, int, struct db_text_rows *);
+	    const struct repo_filter *, int64_t, int, struct db_text_rows *);
 
 /* Lead 7 is a member, 404 is no lead, any other is not a member. */
 int
@@ -69,7 +69,7 @@ __wrap_repo_lists_members_apply(struct db *db, int32_t list, enum list_op op,
 /* No lists (the filters and paging are what is looked at). */
 int
 __wrap_repo_lists_browse(struct db *db, struct arena *a,
-    const struct list_filter *f, int64_t after, int limit,
+    const struct repo_filter *f, int64_t after, int limit,
     struct db_text_rows *out)
 {
 	(void)db;

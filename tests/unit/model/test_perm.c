@@ -98,6 +98,9 @@ test_expand(void **state)
 	s = perm_expand(PERM_BIT(PERM_READ_WRITE_CUSTOM_OBJECT_TYPE));
 	assert_true(s & PERM_BIT(PERM_READ_ONLY_CUSTOM_OBJECT_TYPE));
 	assert_false(s & PERM_BIT(PERM_READ_ONLY_CUSTOM_OBJECT));
+	s = perm_expand(PERM_BIT(PERM_READ_WRITE_CAMPAIGNS));
+	assert_true(s & PERM_BIT(PERM_READ_ONLY_CAMPAIGNS));
+	assert_false(s & PERM_BIT(PERM_ACTIVATE_CAMPAIGN));
 	/* Read-Only never implies Read-Write; others imply nothing. */
 	assert_true(perm_expand(PERM_BIT(PERM_READ_ONLY_LEAD)) ==
 	    PERM_BIT(PERM_READ_ONLY_LEAD));
