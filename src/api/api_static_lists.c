@@ -12,6 +12,8 @@
  *   for by id, update and delete, as a recorded reply has it for by id;
  *   by name and browse that find nothing answer the "No assets found"
  *   warning.
+ * - Delete refuses a list that a smart list condition or a flow step
+ *   names (709), as the service refuses a list another asset uses.
  * - The reply leaves description out when there is none and writes
  *   folder as {"id", "type"} and computedUrl, as recorded replies do.
  */
@@ -231,6 +233,10 @@ api_static_lists_delete(struct call *c, struct resp *r)
 	e = repo_lists_delete(c->app->db, id);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return not_found(c, r);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Static list %ld is used by another asset and cannot be "
+		    "deleted", (long)id);
 	if (e != 0)
 		return err_from_repo(e);
 	api_asset_id_result(r, id);

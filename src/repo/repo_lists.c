@@ -41,6 +41,8 @@ enum lists_stmt {
 	LISTS_STMT_ASSET_BROWSE,
 	LISTS_STMT_UPDATE,
 	LISTS_STMT_DELETE,
+	LISTS_STMT_DELETE_LOCK,
+	LISTS_STMT_USES,
 	LISTS_STMT_COUNT_FOLDER,
 	LISTS_STMT__MAX
 };
@@ -121,6 +123,28 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	    "updated_at = UTC_TIMESTAMP() WHERE id = ?",
 	[LISTS_STMT_DELETE] =
 	    "DELETE FROM static_list WHERE id = ?",
+	[LISTS_STMT_DELETE_LOCK] =
+	    "SELECT name FROM static_list WHERE id = ? FOR UPDATE",
+	/*
+	 * The assets that name a list, by its name or id: the list
+	 * conditions of smart lists (Member of List; a campaign's own smart
+	 * list too) and the list attributes of flow steps (Add to List,
+	 * Remove from List).  Values: name, id, id as JSON, name, id.
+	 */
+	[LISTS_STMT_USES] =
+	    "SELECT (SELECT COUNT(*) FROM smart_list_condition c "
+	    "JOIN smart_list_rule r ON r.id = c.rule_id "
+	    "JOIN sl_constraint k ON k.rule_type_id = r.rule_type_id "
+	    "AND k.id = c.attribute_id WHERE k.data_type = 'list' AND "
+	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(?)) OR "
+	    "JSON_CONTAINS(c.vals, JSON_QUOTE(?)) OR "
+	    "JSON_CONTAINS(c.vals, ?))) + "
+	    "(SELECT COUNT(*) FROM sc_choice_attr a "
+	    "JOIN sc_step_choice ch ON ch.id = a.choice_id "
+	    "JOIN sc_flow_step s ON s.id = ch.step_id "
+	    "JOIN sc_flow_attrib fa ON fa.flow_type_id = s.flow_type_id "
+	    "AND fa.id = a.attrib_id WHERE fa.data_type = 'list' AND "
+	    "(a.value = ? OR a.value = ?))",
 	[LISTS_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM static_list WHERE folder_id = ?",
 };
@@ -591,22 +615,49 @@ repo_lists_update(struct db *db, int32_t id, const char *name,
 	return db_run_tx(db, list_update_tx, &u, false);
 }
 
-/* See repo_lists.h. */
-int
-repo_lists_delete(struct db *db, int32_t id)
+static int
+list_delete_tx(struct db *db, void *arg)
 {
-	MYSQL_BIND in[1];
+	int32_t id = *(int32_t *)arg;
+	MYSQL_BIND in[5];
+	unsigned long nlen, ilen;
+	char name[256], ids[16];
+	int64_t uses = 0;
 	uint64_t n = 0;
 	int r;
 
-	if ((r = db_ensure(db)) != 0)
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &id);
+	if ((r = db_query_str(db, stmt(db, LISTS_STMT_DELETE_LOCK), in, name,
+	    sizeof(name), "repo_lists_delete")) != 0)
 		return r;
+	(void)snprintf(ids, sizeof(ids), "%ld", (long)id);
+	nlen = strlen(name);
+	ilen = strlen(ids);
+	memset(in, 0, sizeof(in));
+	bind_str(&in[0], name, &nlen);
+	bind_str(&in[1], ids, &ilen);
+	bind_str(&in[2], ids, &ilen);
+	bind_str(&in[3], name, &nlen);
+	bind_str(&in[4], ids, &ilen);
+	if ((r = db_query_i64(db, stmt(db, LISTS_STMT_USES), in, &uses,
+	    "repo_lists_delete")) != 0)
+		return r;
+	if (uses > 0)
+		return -REPO_ERR_CONFLICT;
 	memset(in, 0, sizeof(in));
 	bind_i32(&in[0], &id);
 	if ((r = db_exec_n(db, stmt(db, LISTS_STMT_DELETE), in, &n,
 	    "repo_lists_delete")) != 0)
 		return r;
 	return n == 1 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_delete(struct db *db, int32_t id)
+{
+	return db_run_tx(db, list_delete_tx, &id, false);
 }
 
 /* See repo_lists.h. */

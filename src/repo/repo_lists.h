@@ -161,8 +161,10 @@ int	repo_lists_update(struct db *db, int32_t id, const char *name,
 	    const char *description);
 
 /*
- * Deletes list id with its members.  Returns 0, -REPO_ERR_NOT_FOUND or
- * another negative repo_err.
+ * Deletes list id with its members, unless an asset names it (a smart
+ * list's Member of List condition, a flow step's list) by its name or
+ * id.  Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT when it is in
+ * use, or another negative repo_err.
  */
 int	repo_lists_delete(struct db *db, int32_t id);
 

@@ -80,6 +80,42 @@ expect_sql "Add to List names the program's list <program>.<list>" \
     "SELECT primary_value FROM activity WHERE activity_type_id = 24 AND primary_value_id = $b" \
     "SLProg-$tag.B2-$tag"
 
+# A list an asset names cannot be deleted: a smart list's Member of List
+# condition naming it, a flow step's list naming it by id.
+form POST /rest/asset/v1/staticLists.json --data-urlencode "name=Used-$tag" \
+    --data-urlencode "folder={\"type\":\"Folder\",\"id\":$root}"
+u=$(py "d['result'][0]['id']")
+form POST /rest/asset/v1/smartLists.json --data-urlencode "name=SLU-$tag" \
+    --data-urlencode 'folder={"id":5,"type":"Folder"}'
+sl=$(py "d['result'][0]['id']")
+form POST "/rest/asset/v1/smartList/$sl/rules.json" \
+    --data-urlencode 'ruleId={"id":100001,"type":"activity"}' -d index=1
+rule=$(py "d['result'][0]['rules']['filters'][0]['id']")
+form POST "/rest/asset/v1/smartList/$sl/rule/$rule.json" \
+    --data-urlencode 'attributeId={"id":1,"type":"activity"}' \
+    --data-urlencode "values=Used-$tag"
+expect "a Member of List condition names the list" \
+    "d['success'] and d['result'][0]['rules']['filters'][0]['conditions'][0]['values'] == ['Used-$tag']"
+form POST "/rest/asset/v1/staticList/$u/delete.json"
+expect "so deleting it is 709" \
+    "d['errors'] == [{'code': '709', 'message': 'Static list $u is used by another asset and cannot be deleted'}]"
+form POST "/rest/asset/v1/smartList/$sl/delete.json"
+form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=SCU-$tag" \
+    --data-urlencode 'folder={"id":1,"type":"Folder"}'
+sc=$(py "d['result'][0]['id']")
+form POST "/rest/asset/v1/smartCampaign/$sc/flows.json" \
+    --data-urlencode 'activityType={"id":24,"type":"activity"}' -d index=0
+step=$(py "d['result'][0]['flow']['steps'][0]['id']")
+choice=$(py "d['result'][0]['flow']['steps'][0]['stepChoice'][0]['id']")
+form POST "/rest/asset/v1/smartCampaign/$sc/flow/$step/choice/$choice.json" \
+    --data-urlencode "attributes={\"1\":\"$u\"}"
+expect "an Add to List step names it by id" "d['success']"
+form POST "/rest/asset/v1/staticList/$u/delete.json"
+expect "so deleting it is 709 again" "d['errors'][0]['code'] == '709'"
+form POST "/rest/asset/v1/smartCampaign/$sc/delete.json"
+form POST "/rest/asset/v1/staticList/$u/delete.json"
+expect "once no asset names it, it is deleted" "d['success'] and d['result'] == [{'id': $u}]"
+
 form POST "/rest/asset/v1/staticList/$b/delete.json"
 expect "delete answers the id" "d['success'] and d['result'] == [{'id': $b}]"
 expect_sql "its members went with it" "SELECT COUNT(*) FROM list_member WHERE list_id = $b" "0"
