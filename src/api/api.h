@@ -278,4 +278,9 @@ int	api_tokens_get(struct call *c, struct resp *r);
 int	api_tokens_create(struct call *c, struct resp *r);
 int	api_tokens_delete(struct call *c, struct resp *r);
 
+/* api_programs.c: Programs (Get Programs, by id, by name). */
+int	api_programs_browse(struct call *c, struct resp *r);
+int	api_programs_get(struct call *c, struct resp *r);
+int	api_programs_get_by_name(struct call *c, struct resp *r);
+
 #endif

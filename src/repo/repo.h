@@ -73,6 +73,7 @@ enum repo_id {
 	REPO_STATS,
 	REPO_FOLDER_TREE,
 	REPO_TOKENS,
+	REPO_PROGRAM_ASSETS,
 	REPO__MAX
 };
 
@@ -117,6 +118,7 @@ extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;
 extern const struct db_stmt_set repo_folder_tree_sql;
 extern const struct db_stmt_set repo_tokens_sql;
+extern const struct db_stmt_set repo_program_assets_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets

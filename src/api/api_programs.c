@@ -1,0 +1,270 @@
+/*
+ * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id and
+ * Get Program by Name under /rest/asset/v1/program(s).  The programs are
+ * the ones mautoctl program create makes, each standing in a folder of
+ * the tree (§19).  Parameters are read from the query string or the body
+ * alike.
+ *
+ * Choices where the real service is silent:
+ *   - the stored type program is Default, engagement is Engagement;
+ *     status is "" for a Default program and "off" for an Engagement
+ *     program (its streams do not run in mauto);
+ *   - filterType is id, programId (both program ids), folderId (the
+ *     folder a program stands in) or workspace, any letter case;
+ *     filterValues (comma-separated or repeated) goes with it, and one
+ *     without the other is 1003; an id that is not a number is 1003;
+ *   - earliestUpdatedAt and latestUpdatedAt keep the programs created or
+ *     last updated within the range (either end may be left out);
+ *   - status on or off filters Engagement programs, locked and unlocked
+ *     Email programs (mauto has none);
+ *   - tags and costs are null (no program has any yet); by id always
+ *     shows them, by name with includeTags and includeCosts, the browse
+ *     never;
+ *   - headStart appears on Email programs only (mauto has none), as the
+ *     recorded replies show it;
+ *   - an id or a name that is no program's answers the "No assets found"
+ *     warning, as every asset query does.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api/api.h"
+#include "api/api_asset.h"
+#include "api/api_common.h"
+#include "bounds.h"
+#include "err.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/validate.h"
+#include "model/folder.h"
+#include "repo/repo_program_assets.h"
+#include "util/arena.h"
+#include "util/buf.h"
+
+/* The url code of a program. */
+#define PROGRAM_URL_PREFIX	"PG"
+
+/* The longest filterValues text joined again (200 ids or names). */
+#define FILTER_VALUES_MAX_BYTES	(MAX_PARAM_VALUE_BYTES)
+
+/* The stored type and the type and status a reply shows. */
+static const struct {
+	const char	*stored;
+	const char	*type;
+	const char	*status;
+} types[] = {
+	{ "program", "Default", "" },
+	{ "engagement", "Engagement", "off" },
+};
+
+/* The row of types for a stored type (the first for an unknown one). */
+static size_t
+type_row(const char *stored)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (stored != NULL && strcmp(stored, types[i].stored) == 0)
+			return i;
+	return 0;
+}
+
+/* Which of tags, costs a program object shows. */
+#define SHOW_TAGS	0x1
+#define SHOW_COSTS	0x2
+
+/* The program object p as JSON text on b. */
+static void
+program_text(struct buf *b, struct call *c,
+    const struct repo_program_asset *p, unsigned show)
+{
+	size_t t = type_row(p->type);
+
+	buf_printf(b, "{\"id\":%lld,\"name\":", (long long)p->id);
+	buf_add_jsonc_str(b, p->name != NULL ? p->name : "");
+	buf_adds(b, ",\"description\":");
+	buf_add_jsonc_str(b, p->description != NULL ? p->description : "");
+	buf_adds(b, ",\"createdAt\":");
+	api_asset_time_write(b, p->created_at);
+	buf_adds(b, ",\"updatedAt\":");
+	api_asset_time_write(b, p->updated_at);
+	buf_adds(b, ",\"url\":");
+	api_asset_url_write(b, c, PROGRAM_URL_PREFIX, p->id, "A1");
+	buf_adds(b, ",\"type\":");
+	buf_add_jsonc_str(b, types[t].type);
+	buf_adds(b, ",\"channel\":");
+	buf_add_jsonc_str(b, p->channel != NULL ? p->channel : "");
+	buf_adds(b, ",\"folder\":");
+	api_asset_folder_write(b, FOLDER_T_FOLDER, p->folder_id,
+	    p->folder_name);
+	buf_adds(b, ",\"status\":");
+	buf_add_jsonc_str(b, types[t].status);
+	buf_adds(b, ",\"workspace\":");
+	buf_add_jsonc_str(b, p->workspace != NULL ? p->workspace : "Default");
+	if (show & SHOW_TAGS)
+		buf_adds(b, ",\"tags\":null");
+	if (show & SHOW_COSTS)
+		buf_adds(b, ",\"costs\":null");
+	buf_addc(b, '}');
+}
+
+/* What filterType names. */
+enum filter_type { FT_ID, FT_PROGRAM_ID, FT_FOLDER_ID, FT_WORKSPACE };
+static const char *const filter_words[] = {
+	"id", "programId", "folderId", "workspace", NULL
+};
+/* What status names: the first two Engagement, the others Email. */
+static const char *const status_words[] = {
+	"on", "off", "locked", "unlocked", NULL
+};
+
+/*
+ * The filterValues items of pv joined by commas into *out, in the request
+ * arena; each must be a number when numeric.  0 or 1003.
+ */
+static int
+join_values(struct call *c, struct resp *r, const struct vvalue *pv,
+    bool numeric, const char **out)
+{
+	struct buf b;
+	size_t i, k;
+	const char *s;
+	char *copy;
+
+	buf_init(&b, FILTER_VALUES_MAX_BYTES);
+	for (i = 0; i < pv->n; i++) {
+		s = pv->items[i];
+		for (k = 0; numeric && s[k] != '\0'; k++)
+			if (s[k] < '0' || s[k] > '9' || k >= 10)
+				break;
+		if (numeric && (k == 0 || s[k] != '\0')) {
+			buf_clear(&b);
+			return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+			    "Invalid filterValues '%s'",
+			    api_common_echo(c, s));
+		}
+		if (i > 0)
+			buf_addc(&b, ',');
+		buf_adds(&b, s);
+	}
+	if (!buf_ok(&b) || b.data == NULL ||
+	    (copy = arena_strdup(&c->app->arena, b.data)) == NULL) {
+		buf_clear(&b);
+		return -API_ERR_SYSTEM;
+	}
+	buf_clear(&b);
+	*out = copy;
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/programs.json?maxReturn=&offset=&status=&filterType=
+ * &filterValues=&earliestUpdatedAt=&latestUpdatedAt=
+ */
+int
+api_programs_browse(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = status_words },
+		{ .name = "filterType", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = filter_words },
+		{ .name = "filterValues", .type = VP_LIST,
+		  .max = ASSET_MAX_RETURN },
+		{ .name = "earliestUpdatedAt", .type = VP_DATETIME },
+		{ .name = "latestUpdatedAt", .type = VP_DATETIME },
+	};
+	struct vvalue pv[7];
+	struct repo_program_filter f;
+	struct repo_program_asset *items;
+	const char *joined = NULL;
+	size_t n, i;
+	int e, limit;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	memset(&f, 0, sizeof(f));
+	if (pv[3].present != pv[4].present)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "filterType and filterValues go together");
+	if (pv[3].present) {
+		if ((e = join_values(c, r, &pv[4],
+		    pv[3].i != FT_WORKSPACE, &joined)) != 0)
+			return e;
+		if (pv[3].i == FT_FOLDER_ID)
+			f.folders = joined;
+		else if (pv[3].i == FT_WORKSPACE)
+			f.workspaces = joined;
+		else
+			f.ids = joined;
+	}
+	if (pv[2].present) {
+		/* on, locked and unlocked: no program of mauto has them. */
+		if (pv[2].i != 1)
+			return api_asset_none(r);
+		f.type = types[1].stored;
+	}
+	if ((pv[5].present &&
+	    (f.earliest = api_asset_db_time(c, pv[5].i)) == NULL) ||
+	    (pv[6].present &&
+	    (f.latest = api_asset_db_time(c, pv[6].i)) == NULL))
+		return -API_ERR_SYSTEM;
+	limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
+	if ((e = repo_program_assets_list(c->app->db, &c->app->arena, &f,
+	    limit, pv[1].present ? pv[1].i : 0, &items, &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
+	for (i = 0; i < n; i++)
+		program_text(resp_add_text(r), c, &items[i], 0);
+	return 0;
+}
+
+/* GET /rest/asset/v1/program/{id}.json */
+int
+api_programs_get(struct call *c, struct resp *r)
+{
+	struct repo_program_asset p;
+	int32_t id;
+	int e;
+
+	if ((id = api_asset_path_id(c, 0)) == 0)
+		return api_asset_none(r);
+	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
+	    &c->app->arena, id, NULL, &p))) <= 0)
+		return e;
+	program_text(resp_add_text(r), c, &p, SHOW_TAGS | SHOW_COSTS);
+	return 0;
+}
+
+/* GET /rest/asset/v1/program/byName.json?name=&includeTags=&includeCosts= */
+int
+api_programs_get_by_name(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "includeTags", .type = VP_BOOL },
+		{ .name = "includeCosts", .type = VP_BOOL },
+	};
+	struct vvalue pv[3];
+	struct repo_program_asset p;
+	unsigned show = 0;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
+	    &c->app->arena, 0, pv[0].s, &p))) <= 0)
+		return e;
+	if (pv[1].present && pv[1].b)
+		show |= SHOW_TAGS;
+	if (pv[2].present && pv[2].b)
+		show |= SHOW_COSTS;
+	program_text(resp_add_text(r), c, &p, show);
+	return 0;
+}

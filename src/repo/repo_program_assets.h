@@ -1,0 +1,60 @@
+/*
+ * Programs as the asset API shows them (api_programs.c): each program row
+ * with the name of the folder it stands in, read by id, by name, or a
+ * filtered page of them.  The rows are the ones mautoctl program create
+ * writes (repo_programs.c, migration 0004); this file writes nothing.
+ */
+#ifndef MAUTO_REPO_REPO_PROGRAM_ASSETS_H
+#define MAUTO_REPO_REPO_PROGRAM_ASSETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena;
+struct db;
+
+/* One program; every string is in the caller's arena (NULL for NULL). */
+struct repo_program_asset {
+	int32_t		 id;
+	const char	*name;
+	const char	*description;
+	const char	*type;		/* as stored: program, engagement */
+	const char	*channel;
+	const char	*workspace;
+	const char	*created_at;	/* "YYYY-MM-DD HH:MM:SS" UTC */
+	const char	*updated_at;
+	int32_t		 folder_id;
+	const char	*folder_name;
+};
+
+/*
+ * The filters of a browse; a NULL member does not filter.  ids, folders
+ * and workspaces are comma-separated lists (at most one of them is
+ * usually given); earliest and latest are database times: a program
+ * passes when it was created or last updated within [earliest, latest].
+ */
+struct repo_program_filter {
+	const char	*ids;
+	const char	*folders;
+	const char	*workspaces;
+	const char	*type;
+	const char	*earliest;
+	const char	*latest;
+};
+
+/*
+ * The page of programs f lets through, by id: limit rows from offset,
+ * into *out (*n rows) in the arena a.  Returns 0 or a negative repo_err.
+ */
+int	repo_program_assets_list(struct db *db, struct arena *a,
+	    const struct repo_program_filter *f, int limit, int64_t offset,
+	    struct repo_program_asset **out, size_t *n);
+
+/*
+ * The program id (by_name NULL) or the program named by_name exactly,
+ * into *out in the arena a.  -REPO_ERR_NOT_FOUND when there is none.
+ */
+int	repo_program_assets_get(struct db *db, struct arena *a, int32_t id,
+	    const char *by_name, struct repo_program_asset *out);
+
+#endif
