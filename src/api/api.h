@@ -283,4 +283,11 @@ int	api_programs_browse(struct call *c, struct resp *r);
 int	api_programs_get(struct call *c, struct resp *r);
 int	api_programs_get_by_name(struct call *c, struct resp *r);
 
+/* api_program_catalogue.c: Channels and Tag Types (browse, by name). */
+int	api_program_catalogue_channels(struct call *c, struct resp *r);
+int	api_program_catalogue_channel_by_name(struct call *c, struct resp *r);
+int	api_program_catalogue_tag_types(struct call *c, struct resp *r);
+int	api_program_catalogue_tag_type_by_name(struct call *c,
+	    struct resp *r);
+
 #endif
