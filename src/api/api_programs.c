@@ -1,6 +1,7 @@
 /*
- * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id and
- * Get Program by Name under /rest/asset/v1/program(s).  The programs are
+ * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id, Get
+ * Program by Name, Create Program, Update Program Metadata and Delete
+ * Program under /rest/asset/v1/program(s).  The programs are
  * the ones mautoctl program create makes, each standing in a folder of
  * the tree (§19).  Parameters are read from the query string or the body
  * alike.
@@ -23,7 +24,14 @@
  *   - headStart appears on Email programs only (mauto has none), as the
  *     recorded replies show it;
  *   - an id or a name that is no program's answers the "No assets found"
- *     warning, as every asset query does.
+ *     warning, as every asset query does; a change of one is 702
+ *     "<id> Program not found";
+ *   - Create takes the types Default, Event, Event with Webinar and
+ *     Engagement, and a channel of the catalogue for that type (709
+ *     otherwise); the program gets its channel's statuses; a name in use
+ *     is 709; tags and costs other than [] are 709 (none are kept yet);
+ *   - Delete refuses a program that holds assets (709), rather than
+ *     deleting them with it.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,7 +47,10 @@
 #include "http/response.h"
 #include "http/validate.h"
 #include "model/folder.h"
+#include "repo/repo_folder_tree.h"
+#include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
+#include "repo/repo_program_catalogue.h"
 #include "util/arena.h"
 #include "util/buf.h"
 
@@ -57,6 +68,19 @@ static const struct {
 } types[] = {
 	{ "program", "Default", "" },
 	{ "engagement", "Engagement", "off" },
+	{ "event", "Event", "" },
+	{ "webinar", "Event with Webinar", "" },
+};
+
+/*
+ * The types Create Program takes, in the order of types[], and the
+ * applicableProgramType of the channels each may have.
+ */
+static const char *const create_type_words[] = {
+	"Default", "Engagement", "Event", "Event with Webinar", NULL
+};
+static const char *const channel_program_types[] = {
+	"program", "nurture", "event", "webinar"
 };
 
 /* The row of types for a stored type (the first for an unknown one). */
@@ -266,5 +290,176 @@ api_programs_get_by_name(struct call *c, struct resp *r)
 	if (pv[2].present && pv[2].b)
 		show |= SHOW_COSTS;
 	program_text(resp_add_text(r), c, &p, show);
+	return 0;
+}
+
+/* Answers the program id as read now (after a change), tags and costs shown. */
+static int
+answer(struct call *c, struct resp *r, int32_t id)
+{
+	struct repo_program_asset p;
+	int e;
+
+	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
+	    &c->app->arena, id, NULL, &p))) <= 0)
+		return e;
+	program_text(resp_add_text(r), c, &p, SHOW_TAGS | SHOW_COSTS);
+	return 0;
+}
+
+/* 709 for tags or costs other than an empty list: none are kept yet. */
+static int
+no_tags_costs(struct call *c, struct resp *r, const struct vvalue *pv)
+{
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (pv[i].present && strcmp(pv[i].s, "[]") != 0)
+			return api_common_fail(c, r, -API_ERR_RULE,
+			    "Program %s are not supported", i == 0 ? "tags" :
+			    "costs");
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/programs.json: name, folder, type, channel,
+ * description (query string or body).
+ */
+int
+api_programs_create(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_NAME,
+		API_ASSET_P_FOLDER,
+		{ .name = "type", .type = VP_ENUM,
+		  .flags = VPF_REQUIRED | VPF_BLANK | VPF_NOCASE,
+		  .words = create_type_words },
+		{ .name = "channel", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = ASSET_NAME_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
+		{ .name = "tags", .type = VP_RAW },
+		{ .name = "costs", .type = VP_RAW },
+	};
+	struct vvalue pv[7];
+	struct repo_place place;
+	struct repo_channel *ch;
+	struct repo_program_create p;
+	size_t n, t;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = no_tags_costs(c, r, &pv[5])) != 0 ||
+	    (e = api_asset_place_param(c, r, pv[1].s, AK_PROGRAM,
+	    &place)) != 0)
+		return e;
+	t = (size_t)pv[2].i;
+	if ((e = repo_program_catalogue_channels(c->app->db, &c->app->arena,
+	    pv[3].s, 1, 0, &ch, &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Channel '%s' not found", api_common_echo(c, pv[3].s));
+	if (strcmp(ch[0].program_type != NULL ? ch[0].program_type : "",
+	    channel_program_types[t]) != 0)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Channel '%s' is not for %s programs",
+		    api_common_echo(c, pv[3].s), types[t].type);
+	memset(&p, 0, sizeof(p));
+	p.name = pv[0].s;
+	p.description = pv[4].present ? pv[4].s : NULL;
+	p.type = types[t].stored;
+	p.channel = pv[3].s;
+	p.workspace = place.workspace;
+	p.folder_id = (int32_t)place.ref.id;
+	e = repo_program_assets_insert(c->app->db, &p);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Program", p.name, false);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &place.ref, AK_PROGRAM, NULL);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, p.id);
+}
+
+/*
+ * The program of the path's id into *p: 0, or 702 "<id> Program not
+ * found".
+ */
+static int
+path_program(struct call *c, struct resp *r, struct repo_program_asset *p)
+{
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_program_assets_get(
+	    c->app->db, &c->app->arena, id, NULL, p);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Program", id);
+	return e != 0 ? err_from_repo(e) : 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}.json: name, description; a parameter
+ * left out or empty keeps its value.
+ */
+int
+api_programs_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .max = ASSET_NAME_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
+		{ .name = "tags", .type = VP_RAW },
+		{ .name = "costs", .type = VP_RAW },
+		{ .name = "costsDestructiveUpdate", .type = VP_BOOL },
+	};
+	struct vvalue pv[5];
+	struct repo_program_asset p;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = no_tags_costs(c, r, &pv[2])) != 0 ||
+	    (e = path_program(c, r, &p)) != 0)
+		return e;
+	e = repo_program_assets_update(c->app->db, p.id,
+	    pv[0].present ? pv[0].s : NULL, pv[1].present ? pv[1].s : NULL);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Program", pv[0].s, false);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, p.id);
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/delete.json: only a program that holds
+ * no asset; its statuses, members and tokens go with it.
+ */
+int
+api_programs_delete(struct call *c, struct resp *r)
+{
+	struct repo_program_asset p;
+	struct repo_content_item *items;
+	struct folder_ref ref;
+	size_t n;
+	int e;
+
+	if ((e = path_program(c, r, &p)) != 0)
+		return e;
+	ref.id = p.id;
+	ref.type = FOLDER_T_PROGRAM;
+	if ((e = repo_folder_tree_content(c->app->db, &c->app->arena, &ref, 1,
+	    0, &items, &n)) != 0)
+		return err_from_repo(e);
+	e = n > 0 ? -REPO_ERR_CONFLICT : repo_program_assets_delete(
+	    c->app->db, p.id);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not "
+		    "empty: delete its assets first", (int)p.id);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Program", p.id);
+	if (e != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, p.id);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
- * Programs as the asset API reads them (repo_program_assets.h).  One
- * statement a read; a browse binds each filter twice ("? IS NULL OR"),
+ * Programs as the asset API reads and writes them
+ * (repo_program_assets.h).  One statement a read; a browse binds each filter twice ("? IS NULL OR"),
  * and a list of ids, folders or workspaces is one comma-separated value
  * matched with FIND_IN_SET, so the statement stays one prepared text
  * whatever the number of values.
@@ -23,6 +23,10 @@ enum passet_stmt {
 	PASSET_STMT_LIST,
 	PASSET_STMT_GET_BY_ID,
 	PASSET_STMT_GET_BY_NAME,
+	PASSET_STMT_INSERT,
+	PASSET_STMT_STATUS_COPY,
+	PASSET_STMT_UPDATE,
+	PASSET_STMT_DELETE,
 	PASSET_STMT__MAX
 };
 
@@ -45,6 +49,21 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	    "ORDER BY p.id LIMIT ? OFFSET ?",
 	[PASSET_STMT_GET_BY_ID] = PASSET_SELECT "WHERE p.id = ?",
 	[PASSET_STMT_GET_BY_NAME] = PASSET_SELECT "WHERE p.name = ?",
+	[PASSET_STMT_INSERT] =
+	    "INSERT INTO program (name, description, type, channel, "
+	    "workspace, folder_id, created_at, updated_at) "
+	    "VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	[PASSET_STMT_STATUS_COPY] =
+	    "INSERT INTO program_status (program_id, step, name, success) "
+	    "SELECT ?, ROW_NUMBER() OVER (ORDER BY s.step), s.name, "
+	    "s.success FROM channel_status s JOIN channel c "
+	    "ON c.id = s.channel_id WHERE c.name = ?",
+	[PASSET_STMT_UPDATE] =
+	    "UPDATE program SET name = COALESCE(?, name), "
+	    "description = COALESCE(?, description), "
+	    "updated_at = UTC_TIMESTAMP() WHERE id = ?",
+	[PASSET_STMT_DELETE] =
+	    "DELETE FROM program WHERE id = ?",
 };
 
 const struct db_stmt_set repo_program_assets_sql = {
@@ -147,4 +166,92 @@ repo_program_assets_get(struct db *db, struct arena *a, int32_t id,
 		return -REPO_ERR_NOT_FOUND;
 	row(&t, 0, out);
 	return 0;
+}
+
+/* Binds s at b (its length in *len), or NULL when s is NULL. */
+static void
+bind_opt_str(MYSQL_BIND *b, const char *s, unsigned long *len)
+{
+	*len = s != NULL ? strlen(s) : 0;
+	if (s != NULL)
+		bind_str(b, s, len);
+	else
+		bind_null(b);
+}
+
+/* Create Program's transaction: the row, then its channel's statuses. */
+static int
+insert_tx(struct db *db, void *arg)
+{
+	struct repo_program_create *p = arg;
+	MYSQL_BIND in[6];
+	unsigned long len[5];
+	const char *v[5];
+	size_t i;
+	int r;
+
+	v[0] = p->name;
+	v[1] = p->description;
+	v[2] = p->type;
+	v[3] = p->channel;
+	v[4] = p->workspace;
+	for (i = 0; i < 5; i++)
+		bind_opt_str(&in[i], v[i], &len[i]);
+	bind_i32(&in[5], &p->folder_id);
+	if ((r = db_exec(db, stmt(db, PASSET_STMT_INSERT), in,
+	    "repo_program_assets_insert")) != 0)
+		return r;
+	p->id = (int32_t)mysql_stmt_insert_id(stmt(db, PASSET_STMT_INSERT));
+	bind_i32(&in[0], &p->id);
+	bind_str(&in[1], p->channel, &len[3]);
+	return db_exec(db, stmt(db, PASSET_STMT_STATUS_COPY), in,
+	    "repo_program_assets_insert");
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_insert(struct db *db, struct repo_program_create *p)
+{
+	int r;
+
+	p->id = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	return db_run_tx(db, insert_tx, p, false);
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_update(struct db *db, int32_t id, const char *name,
+    const char *description)
+{
+	MYSQL_BIND in[3];
+	unsigned long len[2];
+	uint64_t n = 0;
+	int r;
+
+	bind_opt_str(&in[0], name, &len[0]);
+	bind_opt_str(&in[1], description, &len[1]);
+	bind_i32(&in[2], &id);
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	/* n is 0 too when nothing changed within the same second. */
+	return db_exec_n(db, stmt(db, PASSET_STMT_UPDATE), in, &n,
+	    "repo_program_assets_update");
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_delete(struct db *db, int32_t id)
+{
+	MYSQL_BIND in[1];
+	uint64_t n = 0;
+	int r;
+
+	bind_i32(&in[0], &id);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_exec_n(db, stmt(db, PASSET_STMT_DELETE), in, &n,
+	    "repo_program_assets_delete")) != 0)
+		return r;
+	return n > 0 ? 0 : -REPO_ERR_NOT_FOUND;
 }

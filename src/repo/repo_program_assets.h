@@ -1,8 +1,9 @@
 /*
  * Programs as the asset API shows them (api_programs.c): each program row
  * with the name of the folder it stands in, read by id, by name, or a
- * filtered page of them.  The rows are the ones mautoctl program create
- * writes (repo_programs.c, migration 0004); this file writes nothing.
+ * filtered page of them; and Create Program, Update Program Metadata and
+ * Delete Program.  The rows are the ones mautoctl program create writes
+ * too (repo_programs.c, migration 0004).
  */
 #ifndef MAUTO_REPO_REPO_PROGRAM_ASSETS_H
 #define MAUTO_REPO_REPO_PROGRAM_ASSETS_H
@@ -56,5 +57,38 @@ int	repo_program_assets_list(struct db *db, struct arena *a,
  */
 int	repo_program_assets_get(struct db *db, struct arena *a, int32_t id,
 	    const char *by_name, struct repo_program_asset *out);
+
+/* A program to create; id is set on success. */
+struct repo_program_create {
+	const char	*name;
+	const char	*description;	/* NULL: none */
+	const char	*type;		/* stored word: program, event, ... */
+	const char	*channel;	/* a channel of the catalogue */
+	const char	*workspace;
+	int32_t		 folder_id;
+	int32_t		 id;
+};
+
+/*
+ * Creates program p in one transaction, with the progression statuses
+ * of its channel (steps 1..n in the channel's order).  -REPO_ERR_CONFLICT
+ * when the name is taken, -REPO_ERR_GONE when the folder went meanwhile.
+ */
+int	repo_program_assets_insert(struct db *db, struct repo_program_create *p);
+
+/*
+ * Sets the name and description of program id (NULL keeps one) and
+ * moves updatedAt on; a program that is not there is left alone (the
+ * caller reads it back).  -REPO_ERR_CONFLICT when the name is taken.
+ */
+int	repo_program_assets_update(struct db *db, int32_t id, const char *name,
+	    const char *description);
+
+/*
+ * Deletes program id with its statuses, members and tokens.
+ * -REPO_ERR_NOT_FOUND; -REPO_ERR_CONFLICT when an asset still refers to
+ * it.
+ */
+int	repo_program_assets_delete(struct db *db, int32_t id);
 
 #endif

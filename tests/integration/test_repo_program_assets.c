@@ -1,7 +1,8 @@
 /*
- * Programs as the asset API reads them, against a real MariaDB
- * (repo_program_assets.c): by id, by name, and the browse with each of
- * its filters and its paging.  Other integration tests run at the same
+ * Programs as the asset API reads and writes them, against a real
+ * MariaDB (repo_program_assets.c): by id, by name, the browse with each
+ * of its filters and its paging, and create (with its channel's
+ * statuses), update and delete.  Other integration tests run at the same
  * time on the same database, so every row here is made under names of
  * this run and every browse is narrowed to this run's programs.  Needs
  * MAUTO_TEST_DB_*; without them it exits 77.
@@ -179,12 +180,60 @@ test_list(void **state)
 	assert_int_equal(browse(&f, 20, 0, ids), 0);
 }
 
+static void
+test_write(void **state)
+{
+	struct repo_program_create c = {
+		.type = "webinar", .channel = "Webinar",
+		.workspace = "Default",
+	};
+	struct repo_program_asset p;
+	struct repo_program st;
+	int32_t id;
+
+	(void)state;
+	c.name = named("pa-w");
+	c.folder_id = folder;
+	assert_int_equal(repo_program_assets_insert(db, &c), 0);
+	assert_true(c.id > 0);
+	assert_int_equal(repo_programs_get_by_id(db, c.id, &st), 0);
+	assert_int_equal(st.nstatuses, 5);
+	assert_int_equal(st.statuses[0].step, 1);
+	assert_string_equal(st.statuses[0].name, "Not in Program");
+	assert_string_equal(st.statuses[3].name, "Attended");
+	assert_true(st.statuses[3].success);
+	repo_programs_program_clear(&st);
+	id = c.id;
+	assert_int_equal(repo_program_assets_insert(db, &c),
+	    -REPO_ERR_CONFLICT);
+	c.id = id;
+
+	assert_int_equal(repo_program_assets_update(db, c.id, NULL, "d"), 0);
+	assert_int_equal(repo_program_assets_get(db, &a, c.id, NULL, &p), 0);
+	assert_string_equal(p.name, named("pa-w"));
+	assert_string_equal(p.description, "d");
+	assert_int_equal(repo_program_assets_update(db, c.id, named("pa-1"),
+	    NULL), -REPO_ERR_CONFLICT);
+	assert_int_equal(repo_program_assets_update(db, c.id, named("pa-w2"),
+	    NULL), 0);
+	assert_int_equal(repo_program_assets_get(db, &a, 0, named("pa-w2"),
+	    &p), 0);
+	assert_int_equal(p.id, c.id);
+
+	assert_int_equal(repo_program_assets_delete(db, c.id), 0);
+	assert_int_equal(repo_program_assets_delete(db, c.id),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_programs_get_by_id(db, c.id, &st),
+	    -REPO_ERR_NOT_FOUND);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_get),
 		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_write),
 	};
 
 	if (itest_config(&cfg) != 0) {
