@@ -589,6 +589,15 @@ CREATE TABLE `program` (
   KEY `program_folder` (`folder_id`),
   CONSTRAINT `program_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `program_cost` (
+  `program_id` int(11) NOT NULL,
+  `position` int(11) NOT NULL,
+  `start_date` date NOT NULL,
+  `cost` bigint(20) NOT NULL,
+  `note` varchar(255) DEFAULT NULL,
+  PRIMARY KEY (`program_id`,`position`),
+  CONSTRAINT `program_cost_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `program_member` (
   `program_id` int(11) NOT NULL,
   `lead_id` int(11) NOT NULL,
@@ -612,6 +621,15 @@ CREATE TABLE `program_status` (
   PRIMARY KEY (`program_id`,`step`),
   UNIQUE KEY `program_status_name` (`program_id`,`name`),
   CONSTRAINT `program_status_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `program_tag` (
+  `program_id` int(11) NOT NULL,
+  `tag_type_id` int(11) NOT NULL,
+  `value` varchar(255) NOT NULL,
+  PRIMARY KEY (`program_id`,`tag_type_id`),
+  KEY `program_tag_value` (`tag_type_id`,`value`,`program_id`),
+  CONSTRAINT `program_tag_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE,
+  CONSTRAINT `program_tag_type` FOREIGN KEY (`tag_type_id`) REFERENCES `tag_type` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `sc_choice_attr` (
   `choice_id` int(11) NOT NULL,

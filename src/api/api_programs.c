@@ -18,9 +18,9 @@
  *     last updated within the range (either end may be left out);
  *   - status on or off filters Engagement programs, locked and unlocked
  *     Email programs (mauto has none);
- *   - tags and costs are null (no program has any yet); by id always
- *     shows them, by name with includeTags and includeCosts, the browse
- *     never;
+ *   - tags and costs are null when a program has none; by id and by
+ *     tag always show them, by name with includeTags and includeCosts,
+ *     the browse never;
  *   - headStart appears on Email programs only (mauto has none), as the
  *     recorded replies show it;
  *   - an id or a name that is no program's answers the "No assets found"
@@ -29,7 +29,14 @@
  *   - Create takes the types Default, Event, Event with Webinar and
  *     Engagement, and a channel of the catalogue for that type (709
  *     otherwise); the program gets its channel's statuses; a name in use
- *     is 709; tags and costs other than [] are 709 (none are kept yet);
+ *     is 709;
+ *   - tags and costs are JSON or Python's list text; a tag type that
+ *     does not exist, a value it does not allow, or (on create) a
+ *     required tag type left out is 709; text that is no list of tags or
+ *     costs is 1003; Update sets the tag types it names and adds its
+ *     costs, or replaces them all with costsDestructiveUpdate;
+ *   - Get Programs by Tag needs both tagType and tagValue, and answers
+ *     by id (the documentation says the order is random);
  *   - Delete refuses a program that holds assets (709), rather than
  *     deleting them with it.
  */
@@ -47,6 +54,7 @@
 #include "http/response.h"
 #include "http/validate.h"
 #include "model/folder.h"
+#include "model/progmeta.h"
 #include "repo/repo_folder_tree.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
@@ -99,10 +107,61 @@ type_row(const char *stored)
 #define SHOW_TAGS	0x1
 #define SHOW_COSTS	0x2
 
-/* The program object p as JSON text on b. */
+/* The tags and costs a program object shows. */
+struct meta {
+	struct progmeta_tag	*tags;
+	size_t			 ntags;
+	struct progmeta_cost	*costs;
+	size_t			 ncosts;
+};
+
+/* The tags of m as JSON text on b (null for none). */
+static void
+tags_text(struct buf *b, const struct meta *m)
+{
+	size_t i;
+
+	if (m == NULL || m->ntags == 0) {
+		buf_adds(b, "null");
+		return;
+	}
+	for (i = 0; i < m->ntags; i++) {
+		buf_adds(b, i > 0 ? ",{\"tagType\":" : "[{\"tagType\":");
+		buf_add_jsonc_str(b, m->tags[i].type);
+		buf_adds(b, ",\"tagValue\":");
+		buf_add_jsonc_str(b, m->tags[i].value);
+		buf_addc(b, '}');
+	}
+	buf_addc(b, ']');
+}
+
+/* The costs of m as JSON text on b (null for none). */
+static void
+costs_text(struct buf *b, const struct meta *m)
+{
+	size_t i;
+
+	if (m == NULL || m->ncosts == 0) {
+		buf_adds(b, "null");
+		return;
+	}
+	for (i = 0; i < m->ncosts; i++) {
+		buf_adds(b, i > 0 ? ",{\"startDate\":" : "[{\"startDate\":");
+		buf_add_jsonc_str(b, m->costs[i].start_date);
+		buf_printf(b, ",\"cost\":%lld", (long long)m->costs[i].cost);
+		if (m->costs[i].note != NULL) {
+			buf_adds(b, ",\"note\":");
+			buf_add_jsonc_str(b, m->costs[i].note);
+		}
+		buf_addc(b, '}');
+	}
+	buf_addc(b, ']');
+}
+
+/* The program object p as JSON text on b, with m's tags and costs. */
 static void
 program_text(struct buf *b, struct call *c,
-    const struct repo_program_asset *p, unsigned show)
+    const struct repo_program_asset *p, unsigned show, const struct meta *m)
 {
 	size_t t = type_row(p->type);
 
@@ -127,10 +186,14 @@ program_text(struct buf *b, struct call *c,
 	buf_add_jsonc_str(b, types[t].status);
 	buf_adds(b, ",\"workspace\":");
 	buf_add_jsonc_str(b, p->workspace != NULL ? p->workspace : "Default");
-	if (show & SHOW_TAGS)
-		buf_adds(b, ",\"tags\":null");
-	if (show & SHOW_COSTS)
-		buf_adds(b, ",\"costs\":null");
+	if (show & SHOW_TAGS) {
+		buf_adds(b, ",\"tags\":");
+		tags_text(b, m);
+	}
+	if (show & SHOW_COSTS) {
+		buf_adds(b, ",\"costs\":");
+		costs_text(b, m);
+	}
 	buf_addc(b, '}');
 }
 
@@ -244,7 +307,24 @@ api_programs_browse(struct call *c, struct resp *r)
 	if (n == 0)
 		return api_asset_none(r);
 	for (i = 0; i < n; i++)
-		program_text(resp_add_text(r), c, &items[i], 0);
+		program_text(resp_add_text(r), c, &items[i], 0, NULL);
+	return 0;
+}
+
+/* Adds program p to the result, its tags and costs read when shown. */
+static int
+show_program(struct call *c, struct resp *r,
+    const struct repo_program_asset *p, unsigned show)
+{
+	struct meta m;
+	int e;
+
+	memset(&m, 0, sizeof(m));
+	if (show != 0 && (e = repo_program_assets_meta(c->app->db,
+	    &c->app->arena, p->id, &m.tags, &m.ntags, &m.costs,
+	    &m.ncosts)) != 0)
+		return err_from_repo(e);
+	program_text(resp_add_text(r), c, p, show, &m);
 	return 0;
 }
 
@@ -261,8 +341,7 @@ api_programs_get(struct call *c, struct resp *r)
 	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
 	    &c->app->arena, id, NULL, &p))) <= 0)
 		return e;
-	program_text(resp_add_text(r), c, &p, SHOW_TAGS | SHOW_COSTS);
-	return 0;
+	return show_program(c, r, &p, SHOW_TAGS | SHOW_COSTS);
 }
 
 /* GET /rest/asset/v1/program/byName.json?name=&includeTags=&includeCosts= */
@@ -289,8 +368,7 @@ api_programs_get_by_name(struct call *c, struct resp *r)
 		show |= SHOW_TAGS;
 	if (pv[2].present && pv[2].b)
 		show |= SHOW_COSTS;
-	program_text(resp_add_text(r), c, &p, show);
-	return 0;
+	return show_program(c, r, &p, show);
 }
 
 /* Answers the program id as read now (after a change), tags and costs shown. */
@@ -303,21 +381,79 @@ answer(struct call *c, struct resp *r, int32_t id)
 	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
 	    &c->app->arena, id, NULL, &p))) <= 0)
 		return e;
-	program_text(resp_add_text(r), c, &p, SHOW_TAGS | SHOW_COSTS);
-	return 0;
+	return show_program(c, r, &p, SHOW_TAGS | SHOW_COSTS);
 }
 
-/* 709 for tags or costs other than an empty list: none are kept yet. */
+/*
+ * The tags and costs parameters pv[0], pv[1] into *m (in the request
+ * arena): 1003 naming what is wrong with the text; 709 for a tag type
+ * that does not exist or a value it does not allow; on create (required
+ * true), 709 for a required tag type left out.
+ */
 static int
-no_tags_costs(struct call *c, struct resp *r, const struct vvalue *pv)
+meta_params(struct call *c, struct resp *r, const struct vvalue *pv,
+    bool required, struct repo_program_meta *m)
 {
-	size_t i;
+	struct progmeta_tag *tags = NULL;
+	struct progmeta_cost *costs = NULL;
+	struct repo_tag_type *tt;
+	const char **values;
+	const char *why;
+	int32_t *ids;
+	size_t ntags = 0, i, k, n;
+	int e;
 
-	for (i = 0; i < 2; i++)
-		if (pv[i].present && strcmp(pv[i].s, "[]") != 0)
+	memset(m, 0, sizeof(*m));
+	if (pv[0].present && progmeta_tags(&c->app->arena, pv[0].s, &tags,
+	    &ntags, &why) != 0)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "Invalid tags: %s", why);
+	if (pv[1].present && progmeta_costs(&c->app->arena, pv[1].s,
+	    &costs, &m->ncosts, &why) != 0)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "Invalid costs: %s", why);
+	m->costs = costs;
+	ids = ntags > 0 ? arena_zalloc(&c->app->arena, ntags * sizeof(*ids)) :
+	    NULL;
+	values = ntags > 0 ? arena_zalloc(&c->app->arena,
+	    ntags * sizeof(*values)) : NULL;
+	if (ntags > 0 && (ids == NULL || values == NULL))
+		return -API_ERR_SYSTEM;
+	for (i = 0; i < ntags; i++) {
+		if ((e = repo_program_catalogue_tag_types(c->app->db,
+		    &c->app->arena, tags[i].type, 1, 0, &tt, &n)) != 0)
+			return err_from_repo(e);
+		if (n == 0)
 			return api_common_fail(c, r, -API_ERR_RULE,
-			    "Program %s are not supported", i == 0 ? "tags" :
-			    "costs");
+			    "Tag type '%s' not found",
+			    api_common_echo(c, tags[i].type));
+		for (k = 0; k < tt[0].nvalues; k++)
+			if (strcmp(tt[0].values[k], tags[i].value) == 0)
+				break;
+		if (tt[0].nvalues > 0 && k == tt[0].nvalues)
+			return api_common_fail(c, r, -API_ERR_RULE,
+			    "Tag value '%s' is not allowed for tag type '%s'",
+			    api_common_echo(c, tags[i].value),
+			    api_common_echo(c, tags[i].type));
+		ids[i] = tt[0].id;
+		values[i] = tags[i].value;
+	}
+	if (required) {
+		if ((e = repo_program_catalogue_tag_types(c->app->db,
+		    &c->app->arena, NULL, ASSET_MAX_RETURN, 0, &tt, &n)) != 0)
+			return err_from_repo(e);
+		for (k = 0; k < n; k++) {
+			for (i = 0; i < ntags && ids[i] != tt[k].id; i++)
+				;
+			if (tt[k].required && i == ntags)
+				return api_common_fail(c, r, -API_ERR_RULE,
+				    "Tag type '%s' is required",
+				    api_common_echo(c, tt[k].name));
+		}
+	}
+	m->tag_types = ids;
+	m->tag_values = values;
+	m->ntags = ntags;
 	return 0;
 }
 
@@ -348,10 +484,11 @@ api_programs_create(struct call *c, struct resp *r)
 	size_t n, t;
 	int e;
 
+	memset(&p, 0, sizeof(p));
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = no_tags_costs(c, r, &pv[5])) != 0 ||
 	    (e = api_asset_place_param(c, r, pv[1].s, AK_PROGRAM,
-	    &place)) != 0)
+	    &place)) != 0 ||
+	    (e = meta_params(c, r, &pv[5], true, &p.meta)) != 0)
 		return e;
 	t = (size_t)pv[2].i;
 	if ((e = repo_program_catalogue_channels(c->app->db, &c->app->arena,
@@ -365,7 +502,6 @@ api_programs_create(struct call *c, struct resp *r)
 		return api_common_fail(c, r, -API_ERR_RULE,
 		    "Channel '%s' is not for %s programs",
 		    api_common_echo(c, pv[3].s), types[t].type);
-	memset(&p, 0, sizeof(p));
 	p.name = pv[0].s;
 	p.description = pv[4].present ? pv[4].s : NULL;
 	p.type = types[t].stored;
@@ -416,14 +552,18 @@ api_programs_update(struct call *c, struct resp *r)
 	};
 	struct vvalue pv[5];
 	struct repo_program_asset p;
+	struct repo_program_meta m;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
-	    (e = no_tags_costs(c, r, &pv[2])) != 0 ||
-	    (e = path_program(c, r, &p)) != 0)
+	    (e = path_program(c, r, &p)) != 0 ||
+	    (e = meta_params(c, r, &pv[2], false, &m)) != 0)
 		return e;
+	/* costsDestructiveUpdate: the costs sent replace all (none: clear). */
+	m.replace_costs = pv[4].present && pv[4].b;
 	e = repo_program_assets_update(c->app->db, p.id,
-	    pv[0].present ? pv[0].s : NULL, pv[1].present ? pv[1].s : NULL);
+	    pv[0].present ? pv[0].s : NULL, pv[1].present ? pv[1].s : NULL,
+	    &m);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Program", pv[0].s, false);
 	if (e != 0)
@@ -461,5 +601,41 @@ api_programs_delete(struct call *c, struct resp *r)
 	if (e != 0)
 		return err_from_repo(e);
 	api_asset_id_result(r, p.id);
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/program/byTag.json?tagType=&tagValue=&maxReturn=
+ * &offset=: the programs with that value of that tag type, by id.
+ */
+int
+api_programs_get_by_tag(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "tagType", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = PROGMETA_TEXT_BYTES },
+		{ .name = "tagValue", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = PROGMETA_TEXT_BYTES },
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+	};
+	struct vvalue pv[4];
+	struct repo_program_asset *items;
+	size_t n, i;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if ((e = repo_program_assets_by_tag(c->app->db, &c->app->arena,
+	    pv[0].s, pv[1].s, pv[2].present ? (int)pv[2].i :
+	    ASSET_MAX_RETURN_DEFAULT, pv[3].present ? pv[3].i : 0, &items,
+	    &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
+	for (i = 0; i < n; i++)
+		if ((e = show_program(c, r, &items[i],
+		    SHOW_TAGS | SHOW_COSTS)) != 0)
+			return e;
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "db/bind.h"
 #include "db/pool.h"
 #include "db/query.h"
+#include "model/progmeta.h"
 #include "repo/repo.h"
 #include "repo/repo_program_assets.h"
 #include "util/arena.h"
@@ -27,6 +28,12 @@ enum passet_stmt {
 	PASSET_STMT_STATUS_COPY,
 	PASSET_STMT_UPDATE,
 	PASSET_STMT_DELETE,
+	PASSET_STMT_TAG_UPSERT,
+	PASSET_STMT_COSTS_CLEAR,
+	PASSET_STMT_COST_INSERT,
+	PASSET_STMT_TAGS_GET,
+	PASSET_STMT_COSTS_GET,
+	PASSET_STMT_BY_TAG,
 	PASSET_STMT__MAX
 };
 
@@ -64,6 +71,25 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	    "updated_at = UTC_TIMESTAMP() WHERE id = ?",
 	[PASSET_STMT_DELETE] =
 	    "DELETE FROM program WHERE id = ?",
+	[PASSET_STMT_TAG_UPSERT] =
+	    "INSERT INTO program_tag (program_id, tag_type_id, value) "
+	    "VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)",
+	[PASSET_STMT_COSTS_CLEAR] =
+	    "DELETE FROM program_cost WHERE program_id = ?",
+	[PASSET_STMT_COST_INSERT] =
+	    "INSERT INTO program_cost (program_id, position, start_date, "
+	    "cost, note) SELECT ?, COALESCE(MAX(position), 0) + 1, ?, ?, ? "
+	    "FROM program_cost WHERE program_id = ?",
+	[PASSET_STMT_TAGS_GET] =
+	    "SELECT t.name, pt.value FROM program_tag pt JOIN tag_type t "
+	    "ON t.id = pt.tag_type_id WHERE pt.program_id = ? ORDER BY t.id",
+	[PASSET_STMT_COSTS_GET] =
+	    "SELECT start_date, cost, note FROM program_cost "
+	    "WHERE program_id = ? ORDER BY position",
+	[PASSET_STMT_BY_TAG] = PASSET_SELECT
+	    "JOIN program_tag pt ON pt.program_id = p.id "
+	    "JOIN tag_type t ON t.id = pt.tag_type_id "
+	    "WHERE t.name = ? AND pt.value = ? ORDER BY p.id LIMIT ? OFFSET ?",
 };
 
 const struct db_stmt_set repo_program_assets_sql = {
@@ -94,6 +120,25 @@ row(const struct db_text_rows *t, size_t i, struct repo_program_asset *p)
 	p->folder_name = db_text_str(t, i, 9);
 }
 
+/* Every row of t into *out (*n) in the arena a. */
+static int
+rows(struct arena *a, const struct db_text_rows *t,
+    struct repo_program_asset **out, size_t *n)
+{
+	struct repo_program_asset *p;
+	size_t i;
+
+	if (t->count == 0)
+		return 0;
+	if ((p = arena_zalloc(a, t->count * sizeof(*p))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t->count; i++)
+		row(t, i, &p[i]);
+	*out = p;
+	*n = t->count;
+	return 0;
+}
+
 /* See repo_program_assets.h. */
 int
 repo_program_assets_list(struct db *db, struct arena *a,
@@ -104,7 +149,6 @@ repo_program_assets_list(struct db *db, struct arena *a,
 	unsigned long len[6];
 	const char *v[6];
 	struct db_text_rows t;
-	struct repo_program_asset *p;
 	int64_t lim = limit;
 	size_t i;
 	int r;
@@ -131,15 +175,7 @@ repo_program_assets_list(struct db *db, struct arena *a,
 	    (r = db_select_text(db, stmt(db, PASSET_STMT_LIST), in, a,
 	    PASSET_COLS, (size_t)limit, "repo_program_assets_list", &t)) != 0)
 		return r;
-	if (t.count == 0)
-		return 0;
-	if ((p = arena_zalloc(a, t.count * sizeof(*p))) == NULL)
-		return -REPO_ERR_INTERNAL;
-	for (i = 0; i < t.count; i++)
-		row(&t, i, &p[i]);
-	*out = p;
-	*n = t.count;
-	return 0;
+	return rows(a, &t, out, n);
 }
 
 /* See repo_program_assets.h. */
@@ -179,6 +215,44 @@ bind_opt_str(MYSQL_BIND *b, const char *s, unsigned long *len)
 		bind_null(b);
 }
 
+/* Writes meta m of program id inside the caller's transaction. */
+static int
+meta_write(struct db *db, int32_t id, const struct repo_program_meta *m)
+{
+	MYSQL_BIND in[5];
+	unsigned long len[3];
+	int32_t tt;
+	size_t i;
+	int r;
+
+	for (i = 0; i < m->ntags; i++) {
+		tt = m->tag_types[i];
+		bind_i32(&in[0], &id);
+		bind_i32(&in[1], &tt);
+		bind_opt_str(&in[2], m->tag_values[i], &len[0]);
+		if ((r = db_exec(db, stmt(db, PASSET_STMT_TAG_UPSERT), in,
+		    "repo_program_assets_meta")) != 0)
+			return r;
+	}
+	if (m->replace_costs) {
+		bind_i32(&in[0], &id);
+		if ((r = db_exec(db, stmt(db, PASSET_STMT_COSTS_CLEAR), in,
+		    "repo_program_assets_meta")) != 0)
+			return r;
+	}
+	for (i = 0; i < m->ncosts; i++) {
+		bind_i32(&in[0], &id);
+		bind_opt_str(&in[1], m->costs[i].start_date, &len[1]);
+		bind_i64(&in[2], &m->costs[i].cost);
+		bind_opt_str(&in[3], m->costs[i].note, &len[2]);
+		bind_i32(&in[4], &id);
+		if ((r = db_exec(db, stmt(db, PASSET_STMT_COST_INSERT), in,
+		    "repo_program_assets_meta")) != 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Create Program's transaction: the row, then its channel's statuses. */
 static int
 insert_tx(struct db *db, void *arg)
@@ -204,8 +278,10 @@ insert_tx(struct db *db, void *arg)
 	p->id = (int32_t)mysql_stmt_insert_id(stmt(db, PASSET_STMT_INSERT));
 	bind_i32(&in[0], &p->id);
 	bind_str(&in[1], p->channel, &len[3]);
-	return db_exec(db, stmt(db, PASSET_STMT_STATUS_COPY), in,
-	    "repo_program_assets_insert");
+	if ((r = db_exec(db, stmt(db, PASSET_STMT_STATUS_COPY), in,
+	    "repo_program_assets_insert")) != 0)
+		return r;
+	return meta_write(db, p->id, &p->meta);
 }
 
 /* See repo_program_assets.h. */
@@ -220,24 +296,44 @@ repo_program_assets_insert(struct db *db, struct repo_program_create *p)
 	return db_run_tx(db, insert_tx, p, false);
 }
 
-/* See repo_program_assets.h. */
-int
-repo_program_assets_update(struct db *db, int32_t id, const char *name,
-    const char *description)
+struct update_arg {
+	int32_t				 id;
+	const char			*name;
+	const char			*description;
+	const struct repo_program_meta	*meta;
+};
+
+/* Update Program Metadata's transaction. */
+static int
+update_tx(struct db *db, void *arg)
 {
+	struct update_arg *u = arg;
 	MYSQL_BIND in[3];
 	unsigned long len[2];
 	uint64_t n = 0;
 	int r;
 
-	bind_opt_str(&in[0], name, &len[0]);
-	bind_opt_str(&in[1], description, &len[1]);
-	bind_i32(&in[2], &id);
+	bind_opt_str(&in[0], u->name, &len[0]);
+	bind_opt_str(&in[1], u->description, &len[1]);
+	bind_i32(&in[2], &u->id);
+	/* n is 0 too when nothing changed within the same second. */
+	if ((r = db_exec_n(db, stmt(db, PASSET_STMT_UPDATE), in, &n,
+	    "repo_program_assets_update")) != 0)
+		return r;
+	return meta_write(db, u->id, u->meta);
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_update(struct db *db, int32_t id, const char *name,
+    const char *description, const struct repo_program_meta *m)
+{
+	struct update_arg u = { id, name, description, m };
+	int r;
+
 	if ((r = db_ensure(db)) != 0)
 		return r;
-	/* n is 0 too when nothing changed within the same second. */
-	return db_exec_n(db, stmt(db, PASSET_STMT_UPDATE), in, &n,
-	    "repo_program_assets_update");
+	return db_run_tx(db, update_tx, &u, false);
 }
 
 /* See repo_program_assets.h. */
@@ -254,4 +350,72 @@ repo_program_assets_delete(struct db *db, int32_t id)
 	    "repo_program_assets_delete")) != 0)
 		return r;
 	return n > 0 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_meta(struct db *db, struct arena *a, int32_t id,
+    struct progmeta_tag **tags, size_t *ntags, struct progmeta_cost **costs,
+    size_t *ncosts)
+{
+	MYSQL_BIND in[1];
+	struct db_text_rows t, c;
+	size_t i;
+	int r;
+
+	*tags = NULL;
+	*costs = NULL;
+	*ntags = *ncosts = 0;
+	bind_i32(&in[0], &id);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, PASSET_STMT_TAGS_GET), in, a, 2,
+	    PROGMETA_MAX_ITEMS * 4, "repo_program_assets_meta", &t)) != 0 ||
+	    (r = db_select_text(db, stmt(db, PASSET_STMT_COSTS_GET), in, a, 3,
+	    PROGMETA_MAX_ITEMS * 40, "repo_program_assets_meta", &c)) != 0)
+		return r;
+	if ((t.count > 0 && (*tags = arena_zalloc(a,
+	    t.count * sizeof(**tags))) == NULL) ||
+	    (c.count > 0 && (*costs = arena_zalloc(a,
+	    c.count * sizeof(**costs))) == NULL))
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		(*tags)[i].type = db_text_str(&t, i, 0);
+		(*tags)[i].value = db_text_str(&t, i, 1);
+	}
+	for (i = 0; i < c.count; i++) {
+		db_copy_text((*costs)[i].start_date,
+		    sizeof((*costs)[i].start_date), db_text_str(&c, i, 0),
+		    SIZE_MAX);
+		(*costs)[i].cost = db_text_i64(&c, i, 1);
+		(*costs)[i].note = db_text_str(&c, i, 2);
+	}
+	*ntags = t.count;
+	*ncosts = c.count;
+	return 0;
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_by_tag(struct db *db, struct arena *a,
+    const char *tag_type, const char *value, int limit, int64_t offset,
+    struct repo_program_asset **out, size_t *n)
+{
+	MYSQL_BIND in[4];
+	unsigned long len[2];
+	struct db_text_rows t;
+	int64_t lim = limit;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	bind_opt_str(&in[0], tag_type, &len[0]);
+	bind_opt_str(&in[1], value, &len[1]);
+	bind_i64(&in[2], &lim);
+	bind_i64(&in[3], &offset);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_select_text(db, stmt(db, PASSET_STMT_BY_TAG), in, a,
+	    PASSET_COLS, (size_t)limit, "repo_program_assets_by_tag",
+	    &t)) != 0)
+		return r;
+	return rows(a, &t, out, n);
 }

@@ -8,8 +8,11 @@
 #ifndef MAUTO_REPO_REPO_PROGRAM_ASSETS_H
 #define MAUTO_REPO_REPO_PROGRAM_ASSETS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "model/progmeta.h"
 
 struct arena;
 struct db;
@@ -58,6 +61,21 @@ int	repo_program_assets_list(struct db *db, struct arena *a,
 int	repo_program_assets_get(struct db *db, struct arena *a, int32_t id,
 	    const char *by_name, struct repo_program_asset *out);
 
+/*
+ * Tags and costs to write with a program: tag_types[i] (tag type ids,
+ * checked by the caller) take tag_values[i], replacing a value the
+ * program has of that type; costs are added after the program's own, or
+ * replace them all when replace_costs.
+ */
+struct repo_program_meta {
+	const int32_t			*tag_types;
+	const char *const		*tag_values;
+	size_t				 ntags;
+	const struct progmeta_cost	*costs;
+	size_t				 ncosts;
+	bool				 replace_costs;
+};
+
 /* A program to create; id is set on success. */
 struct repo_program_create {
 	const char	*name;
@@ -66,6 +84,7 @@ struct repo_program_create {
 	const char	*channel;	/* a channel of the catalogue */
 	const char	*workspace;
 	int32_t		 folder_id;
+	struct repo_program_meta meta;
 	int32_t		 id;
 };
 
@@ -77,12 +96,28 @@ struct repo_program_create {
 int	repo_program_assets_insert(struct db *db, struct repo_program_create *p);
 
 /*
- * Sets the name and description of program id (NULL keeps one) and
- * moves updatedAt on; a program that is not there is left alone (the
+ * Sets the name and description of program id (NULL keeps one) and its
+ * tags and costs m, in one transaction, and moves updatedAt on; a program that is not there is left alone (the
  * caller reads it back).  -REPO_ERR_CONFLICT when the name is taken.
  */
 int	repo_program_assets_update(struct db *db, int32_t id, const char *name,
-	    const char *description);
+	    const char *description, const struct repo_program_meta *m);
+
+/*
+ * The tags (by tag type id) and costs (in order) of program id, in the
+ * arena a.  Returns 0 or a negative repo_err.
+ */
+int	repo_program_assets_meta(struct db *db, struct arena *a, int32_t id,
+	    struct progmeta_tag **tags, size_t *ntags,
+	    struct progmeta_cost **costs, size_t *ncosts);
+
+/*
+ * The programs with value for the tag type named tag_type, by id, limit
+ * from offset, into *out (*n) in the arena a.
+ */
+int	repo_program_assets_by_tag(struct db *db, struct arena *a,
+	    const char *tag_type, const char *value, int limit, int64_t offset,
+	    struct repo_program_asset **out, size_t *n);
 
 /*
  * Deletes program id with its statuses, members and tokens.

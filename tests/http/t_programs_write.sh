@@ -65,8 +65,8 @@ form POST /rest/asset/v1/programs.json --data-urlencode "name=PW-C-$tag" \
     --data-urlencode "folder={\"id\":$f,\"type\":\"Folder\"}" \
     -d type=Default -d channel=Content \
     --data-urlencode "tags=[{'tagType': 'Region', 'tagValue': 'North'}]"
-expect "tags: 709" \
-    "d['errors'] == [{'code': '709', 'message': 'Program tags are not supported'}]"
+expect "a tag type that does not exist: 709" \
+    "d['errors'] == [{'code': '709', 'message': \"Tag type 'Region' not found\"}]"
 form POST /rest/asset/v1/programs.json --data-urlencode "name=PW-C-$tag" \
     --data-urlencode 'folder={"id":999999999,"type":"Folder"}' \
     -d type=Default -d channel=Content
@@ -82,6 +82,61 @@ expect "a program among the emails: 711" "d['errors'][0]['code'] == '711'"
 form POST /rest/asset/v1/programs.json -d type=Default -d channel=Content \
     --data-urlencode "folder={\"id\":$f,\"type\":\"Folder\"}"
 expect "no name: 701" "d['errors'][0]['code'] == '701'"
+
+# Tags and costs: tag types made by SQL (no operation makes them).
+dbsql "INSERT INTO tag_type (name, program_types, required) VALUES
+    ('TW-$tag', '[program,event,webinar,nurture]', 0)"
+dbsql "INSERT INTO tag_value (tag_type_id, position, value)
+    SELECT id, 1, 'North' FROM tag_type WHERE name = 'TW-$tag'
+    UNION ALL SELECT id, 2, 'South' FROM tag_type WHERE name = 'TW-$tag'"
+q="folder=%7B%27id%27%3A%20$f%2C%20%27type%27%3A%20Folder%7D"
+q="$q&name=PW-T-$tag&type=Event&channel=Tradeshow"
+form POST "/rest/asset/v1/programs.json?$q" \
+    --data-urlencode "tags=[{'tagType': 'TW-$tag', 'tagValue': 'North'}]" \
+    --data-urlencode "costs=[{'startDate': '2026-01-01', 'cost': 200, 'note': 'Booth'}]"
+expect "create with tags and costs in Python's words" \
+    "d['result'][0]['type'] == 'Event'
+     and d['result'][0]['tags'] == [{'tagType': 'TW-$tag', 'tagValue': 'North'}]
+     and d['result'][0]['costs'] == [{'startDate': '2026-01-01', 'cost': 200, 'note': 'Booth'}]"
+pt=$(py "d['result'][0]['id']")
+api GET "/rest/asset/v1/program/byName.json?name=PW-T-$tag&includeTags=true"
+expect "by name with includeTags: the tags, no costs" \
+    "d['result'][0]['tags'] == [{'tagType': 'TW-$tag', 'tagValue': 'North'}]
+     and 'costs' not in d['result'][0]"
+api GET "/rest/asset/v1/program/byTag.json?tagType=TW-$tag&tagValue=North&maxReturn=20&offset=0"
+expect "by tag: the program, with its tags and costs" \
+    "[x['id'] for x in d['result']] == [$pt] and d['result'][0]['costs'][0]['cost'] == 200"
+api GET "/rest/asset/v1/program/byTag.json?tagType=TW-$tag&tagValue=South"
+expect "by tag, another value: the warning" "'result' not in d and d['warnings']"
+api GET "/rest/asset/v1/program/byTag.json?tagType=TW-$tag"
+expect "by tag without tagValue: 1002" "d['errors'][0]['code'] == '1002'"
+form POST "/rest/asset/v1/program/$pt.json" \
+    --data-urlencode "tags=[{\"tagType\":\"TW-$tag\",\"tagValue\":\"South\"}]" \
+    --data-urlencode 'costs=[{"startDate":"2026-02-01","cost":50}]'
+expect "update: the new tag value, the cost added" \
+    "d['result'][0]['tags'] == [{'tagType': 'TW-$tag', 'tagValue': 'South'}]
+     and d['result'][0]['costs'] == [{'startDate': '2026-01-01', 'cost': 200, 'note': 'Booth'},
+                                     {'startDate': '2026-02-01', 'cost': 50}]"
+form POST "/rest/asset/v1/program/$pt.json" -d costsDestructiveUpdate=true
+expect "costsDestructiveUpdate without costs clears them" \
+    "d['result'][0]['costs'] is None and d['result'][0]['tags'] is not None"
+form POST "/rest/asset/v1/program/$pt.json" \
+    --data-urlencode "tags=[{'tagType': 'TW-$tag', 'tagValue': 'East'}]"
+expect "a value the tag type does not allow: 709" \
+    "d['errors'] == [{'code': '709', 'message': \"Tag value 'East' is not allowed for tag type 'TW-$tag'\"}]"
+form POST "/rest/asset/v1/program/$pt.json" --data-urlencode "costs=[{'cost': 1}]"
+expect "costs without a startDate: 1003" "d['errors'][0]['code'] == '1003'"
+dbsql "INSERT INTO tag_type (name, program_types, required) VALUES
+    ('TW-REQ-$tag', '[program]', 1)"
+form POST /rest/asset/v1/programs.json --data-urlencode "name=PW-R-$tag" \
+    --data-urlencode "folder={\"id\":$f,\"type\":\"Folder\"}" \
+    -d type=Default -d channel=Content
+expect "a required tag type left out: 709" \
+    "d['errors'] == [{'code': '709', 'message': \"Tag type 'TW-REQ-$tag' is required\"}]"
+dbsql "DELETE FROM tag_type WHERE name = 'TW-REQ-$tag'"
+form POST "/rest/asset/v1/program/$pt/delete.json"
+expect "the tagged program deleted" "d['result'] == [{'id': $pt}]"
+dbsql "DELETE FROM tag_type WHERE name = 'TW-$tag'"
 
 # Update Program Metadata.
 form POST "/rest/asset/v1/program/$pa.json" --data-urlencode "name=PW-A2-$tag" \

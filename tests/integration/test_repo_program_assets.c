@@ -23,6 +23,7 @@
 #include "repo/repo.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
+#include "repo/repo_program_catalogue.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 #include "util/config.h"
@@ -189,6 +190,7 @@ test_write(void **state)
 	};
 	struct repo_program_asset p;
 	struct repo_program st;
+	struct repo_program_meta nometa = { 0 };
 	int32_t id;
 
 	(void)state;
@@ -208,14 +210,15 @@ test_write(void **state)
 	    -REPO_ERR_CONFLICT);
 	c.id = id;
 
-	assert_int_equal(repo_program_assets_update(db, c.id, NULL, "d"), 0);
+	assert_int_equal(repo_program_assets_update(db, c.id, NULL, "d",
+	    &nometa), 0);
 	assert_int_equal(repo_program_assets_get(db, &a, c.id, NULL, &p), 0);
 	assert_string_equal(p.name, named("pa-w"));
 	assert_string_equal(p.description, "d");
 	assert_int_equal(repo_program_assets_update(db, c.id, named("pa-1"),
-	    NULL), -REPO_ERR_CONFLICT);
+	    NULL, &nometa), -REPO_ERR_CONFLICT);
 	assert_int_equal(repo_program_assets_update(db, c.id, named("pa-w2"),
-	    NULL), 0);
+	    NULL, &nometa), 0);
 	assert_int_equal(repo_program_assets_get(db, &a, 0, named("pa-w2"),
 	    &p), 0);
 	assert_int_equal(p.id, c.id);
@@ -227,6 +230,85 @@ test_write(void **state)
 	    -REPO_ERR_NOT_FOUND);
 }
 
+static void
+test_meta(void **state)
+{
+	struct repo_program_create c = {
+		.type = "program", .channel = "Content",
+		.workspace = "Default",
+	};
+	static const struct progmeta_cost costs[] = {
+		{ "2026-01-01", 200, "Ads" }, { "2026-02-01", 50, NULL },
+	};
+	struct repo_program_meta m = { 0 };
+	struct repo_program_asset *v;
+	struct repo_tag_type *types;
+	struct progmeta_tag *tags;
+	struct progmeta_cost *got;
+	const char *values[1];
+	int32_t tt;
+	size_t nt, nc, n;
+
+	(void)state;
+	itest_sql(db, arena_printf(&a, "INSERT INTO tag_type (name, "
+	    "program_types) VALUES ('pa-tt-%s', '[program]')", tag));
+	assert_int_equal(repo_program_catalogue_tag_types(db, &a,
+	    named("pa-tt"), 1, 0, &types, &n), 0);
+	assert_int_equal(n, 1);
+	tt = types[0].id;
+	values[0] = "North";
+	m.tag_types = &tt;
+	m.tag_values = values;
+	m.ntags = 1;
+	m.costs = costs;
+	m.ncosts = 1;
+	c.name = named("pa-m");
+	c.folder_id = folder;
+	c.meta = m;
+	assert_int_equal(repo_program_assets_insert(db, &c), 0);
+	assert_int_equal(repo_program_assets_meta(db, &a, c.id, &tags, &nt,
+	    &got, &nc), 0);
+	assert_int_equal(nt, 1);
+	assert_string_equal(tags[0].type, named("pa-tt"));
+	assert_string_equal(tags[0].value, "North");
+	assert_int_equal(nc, 1);
+	assert_string_equal(got[0].start_date, "2026-01-01");
+	assert_int_equal(got[0].cost, 200);
+	assert_string_equal(got[0].note, "Ads");
+
+	/* Update: the value replaced, a cost added; then all replaced. */
+	values[0] = "South";
+	m.costs = &costs[1];
+	assert_int_equal(repo_program_assets_update(db, c.id, NULL, NULL,
+	    &m), 0);
+	assert_int_equal(repo_program_assets_meta(db, &a, c.id, &tags, &nt,
+	    &got, &nc), 0);
+	assert_string_equal(tags[0].value, "South");
+	assert_int_equal(nc, 2);
+	assert_null(got[1].note);
+	m.ntags = 0;
+	m.ncosts = 0;
+	m.replace_costs = true;
+	assert_int_equal(repo_program_assets_update(db, c.id, NULL, NULL,
+	    &m), 0);
+	assert_int_equal(repo_program_assets_meta(db, &a, c.id, &tags, &nt,
+	    &got, &nc), 0);
+	assert_int_equal(nt, 1);
+	assert_int_equal(nc, 0);
+
+	assert_int_equal(repo_program_assets_by_tag(db, &a, named("pa-tt"),
+	    "South", 20, 0, &v, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].id, c.id);
+	assert_int_equal(repo_program_assets_by_tag(db, &a, named("pa-tt"),
+	    "North", 20, 0, &v, &n), 0);
+	assert_int_equal(n, 0);
+
+	assert_int_equal(repo_program_assets_delete(db, c.id), 0);
+	itest_sql(db, arena_printf(&a, "DELETE FROM tag_type WHERE name = "
+	    "'pa-tt-%s'", tag));
+}
+
 int
 main(void)
 {
@@ -234,6 +316,7 @@ main(void)
 		cmocka_unit_test(test_get),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_meta),
 	};
 
 	if (itest_config(&cfg) != 0) {
