@@ -1,7 +1,7 @@
 /*
  * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id, Get
- * Program by Name, Create Program, Update Program Metadata and Delete
- * Program under /rest/asset/v1/program(s).  The programs are
+ * Program by Name, Get Programs by Tag, Create Program, Update Program
+ * Metadata, Clone Program and Delete Program under /rest/asset/v1/program(s).  The programs are
  * the ones mautoctl program create makes, each standing in a folder of
  * the tree (§19).  Parameters are read from the query string or the body
  * alike.
@@ -38,7 +38,8 @@
  *   - Get Programs by Tag needs both tagType and tagValue, and answers
  *     by id (the documentation says the order is random);
  *   - Delete refuses a program that holds assets (709), rather than
- *     deleting them with it.
+ *     deleting them with it; Clone copies a program without assets only
+ *     (709 otherwise), with its statuses, tags, costs and tokens.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -572,6 +573,73 @@ api_programs_update(struct call *c, struct resp *r)
 }
 
 /*
+ * 709 naming what when program id holds an asset (Get Folder Contents'
+ * list of a program), else 0.
+ */
+static int
+holds_nothing(struct call *c, struct resp *r, int32_t id, const char *what)
+{
+	struct repo_content_item *items;
+	struct folder_ref ref;
+	size_t n;
+	int e;
+
+	ref.id = id;
+	ref.type = FOLDER_T_PROGRAM;
+	if ((e = repo_folder_tree_content(c->app->db, &c->app->arena, &ref, 1,
+	    0, &items, &n)) != 0)
+		return err_from_repo(e);
+	if (n > 0)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d %s",
+		    (int)id, what);
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/clone.json: name, folder, description
+ * (query string or body).  The clone has the program's type, channel,
+ * statuses, tags, costs and tokens; a program that holds assets is not
+ * cloned (709).
+ */
+int
+api_programs_clone(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_NAME,
+		API_ASSET_P_FOLDER,
+		API_ASSET_P_DESCRIPTION,
+	};
+	struct vvalue pv[3];
+	struct repo_program_asset from;
+	struct repo_place place;
+	struct repo_program_create p;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = path_program(c, r, &from)) != 0 ||
+	    (e = api_asset_place_param(c, r, pv[1].s, AK_PROGRAM,
+	    &place)) != 0 ||
+	    (e = holds_nothing(c, r, from.id, "holds assets: Clone Program "
+	    "copies a program without assets only")) != 0)
+		return e;
+	memset(&p, 0, sizeof(p));
+	p.name = pv[0].s;
+	p.description = pv[2].present ? pv[2].s : NULL;
+	p.workspace = place.workspace;
+	p.folder_id = (int32_t)place.ref.id;
+	e = repo_program_assets_clone(c->app->db, from.id, &p);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Program", p.name, false);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Program", from.id);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &place.ref, AK_PROGRAM, NULL);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, p.id);
+}
+
+/*
  * POST /rest/asset/v1/program/{id}/delete.json: only a program that holds
  * no asset; its statuses, members and tokens go with it.
  */
@@ -579,20 +647,13 @@ int
 api_programs_delete(struct call *c, struct resp *r)
 {
 	struct repo_program_asset p;
-	struct repo_content_item *items;
-	struct folder_ref ref;
-	size_t n;
 	int e;
 
-	if ((e = path_program(c, r, &p)) != 0)
+	if ((e = path_program(c, r, &p)) != 0 ||
+	    (e = holds_nothing(c, r, p.id, "is not empty: delete its assets "
+	    "first")) != 0)
 		return e;
-	ref.id = p.id;
-	ref.type = FOLDER_T_PROGRAM;
-	if ((e = repo_folder_tree_content(c->app->db, &c->app->arena, &ref, 1,
-	    0, &items, &n)) != 0)
-		return err_from_repo(e);
-	e = n > 0 ? -REPO_ERR_CONFLICT : repo_program_assets_delete(
-	    c->app->db, p.id);
+	e = repo_program_assets_delete(c->app->db, p.id);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not "
 		    "empty: delete its assets first", (int)p.id);

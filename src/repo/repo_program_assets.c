@@ -34,6 +34,11 @@ enum passet_stmt {
 	PASSET_STMT_TAGS_GET,
 	PASSET_STMT_COSTS_GET,
 	PASSET_STMT_BY_TAG,
+	PASSET_STMT_CLONE,
+	PASSET_STMT_CLONE_STATUSES,
+	PASSET_STMT_CLONE_TAGS,
+	PASSET_STMT_CLONE_COSTS,
+	PASSET_STMT_CLONE_TOKENS,
 	PASSET_STMT__MAX
 };
 
@@ -90,6 +95,28 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	    "JOIN program_tag pt ON pt.program_id = p.id "
 	    "JOIN tag_type t ON t.id = pt.tag_type_id "
 	    "WHERE t.name = ? AND pt.value = ? ORDER BY p.id LIMIT ? OFFSET ?",
+	[PASSET_STMT_CLONE] =
+	    "INSERT INTO program (name, description, type, channel, "
+	    "workspace, folder_id, created_at, updated_at) "
+	    "SELECT ?, COALESCE(?, description), type, channel, ?, ?, "
+	    "UTC_TIMESTAMP(), UTC_TIMESTAMP() FROM program WHERE id = ?",
+	[PASSET_STMT_CLONE_STATUSES] =
+	    "INSERT INTO program_status (program_id, step, name, success) "
+	    "SELECT ?, step, name, success FROM program_status "
+	    "WHERE program_id = ?",
+	[PASSET_STMT_CLONE_TAGS] =
+	    "INSERT INTO program_tag (program_id, tag_type_id, value) "
+	    "SELECT ?, tag_type_id, value FROM program_tag WHERE program_id = ?",
+	[PASSET_STMT_CLONE_COSTS] =
+	    "INSERT INTO program_cost (program_id, position, start_date, cost, "
+	    "note) SELECT ?, position, start_date, cost, note FROM program_cost "
+	    "WHERE program_id = ?",
+	/* The program's My Tokens go with it (repo_tokens.c owns the rest). */
+	[PASSET_STMT_CLONE_TOKENS] =
+	    "INSERT INTO folder_token (program_id, name, type, value, "
+	    "created_at, updated_at) SELECT ?, name, type, value, "
+	    "UTC_TIMESTAMP(), UTC_TIMESTAMP() FROM folder_token "
+	    "WHERE program_id = ?",
 };
 
 const struct db_stmt_set repo_program_assets_sql = {
@@ -418,4 +445,59 @@ repo_program_assets_by_tag(struct db *db, struct arena *a,
 	    &t)) != 0)
 		return r;
 	return rows(a, &t, out, n);
+}
+
+struct clone_arg {
+	int32_t				 from;
+	struct repo_program_create	*p;
+};
+
+/* Clone Program's transaction: the row, then what goes with it. */
+static int
+clone_tx(struct db *db, void *arg)
+{
+	static const enum passet_stmt copies[] = {
+		PASSET_STMT_CLONE_STATUSES, PASSET_STMT_CLONE_TAGS,
+		PASSET_STMT_CLONE_COSTS, PASSET_STMT_CLONE_TOKENS,
+	};
+	struct clone_arg *c = arg;
+	MYSQL_BIND in[5];
+	unsigned long len[3];
+	uint64_t n = 0;
+	size_t i;
+	int r;
+
+	bind_opt_str(&in[0], c->p->name, &len[0]);
+	bind_opt_str(&in[1], c->p->description, &len[1]);
+	bind_opt_str(&in[2], c->p->workspace, &len[2]);
+	bind_i32(&in[3], &c->p->folder_id);
+	bind_i32(&in[4], &c->from);
+	if ((r = db_exec_n(db, stmt(db, PASSET_STMT_CLONE), in, &n,
+	    "repo_program_assets_clone")) != 0)
+		return r;
+	if (n == 0)
+		return -REPO_ERR_NOT_FOUND;
+	c->p->id = (int32_t)mysql_stmt_insert_id(stmt(db, PASSET_STMT_CLONE));
+	for (i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+		bind_i32(&in[0], &c->p->id);
+		bind_i32(&in[1], &c->from);
+		if ((r = db_exec(db, stmt(db, copies[i]), in,
+		    "repo_program_assets_clone")) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_clone(struct db *db, int32_t from,
+    struct repo_program_create *p)
+{
+	struct clone_arg c = { from, p };
+	int r;
+
+	p->id = 0;
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	return db_run_tx(db, clone_tx, &c, false);
 }

@@ -1,9 +1,9 @@
 /*
  * Programs as the asset API shows them (api_programs.c): each program row
  * with the name of the folder it stands in, read by id, by name, or a
- * filtered page of them; and Create Program, Update Program Metadata and
- * Delete Program.  The rows are the ones mautoctl program create writes
- * too (repo_programs.c, migration 0004).
+ * filtered page of them, or by tag; and Create Program, Update Program
+ * Metadata, Clone Program and Delete Program.  The rows are the ones
+ * mautoctl program create writes too (repo_programs.c, migration 0004).
  */
 #ifndef MAUTO_REPO_REPO_PROGRAM_ASSETS_H
 #define MAUTO_REPO_REPO_PROGRAM_ASSETS_H
@@ -102,6 +102,16 @@ int	repo_program_assets_insert(struct db *db, struct repo_program_create *p);
  */
 int	repo_program_assets_update(struct db *db, int32_t id, const char *name,
 	    const char *description, const struct repo_program_meta *m);
+
+/*
+ * Clone Program: a new program named p->name in p->folder_id (with
+ * p->workspace; p->description, or from's when NULL) of from's type and
+ * channel, with copies of from's statuses, tags, costs and tokens, in
+ * one transaction; p->id is its id.  -REPO_ERR_NOT_FOUND when from is
+ * not there, -REPO_ERR_CONFLICT when the name is taken.
+ */
+int	repo_program_assets_clone(struct db *db, int32_t from,
+	    struct repo_program_create *p);
 
 /*
  * The tags (by tag type id) and costs (in order) of program id, in the

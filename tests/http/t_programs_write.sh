@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Programs write: Create Program as marketorestpython and the documentation send it, Update Program Metadata, Delete Program, and their refusals
+# name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, and their refusals
 # docs/behaviour.md §22.  Fixtures: a folder through the API; a smart
 # list in a program to show that Delete refuses a program with assets.
 set -euo pipefail
@@ -134,6 +134,42 @@ form POST /rest/asset/v1/programs.json --data-urlencode "name=PW-R-$tag" \
 expect "a required tag type left out: 709" \
     "d['errors'] == [{'code': '709', 'message': \"Tag type 'TW-REQ-$tag' is required\"}]"
 dbsql "DELETE FROM tag_type WHERE name = 'TW-REQ-$tag'"
+# Clone Program as marketorestpython sends it: the query string.
+dbsql "INSERT INTO folder_token (program_id, name, type, value, created_at,
+    updated_at) VALUES ($pt, 'Speaker', 'text', 'Ada', UTC_TIMESTAMP(),
+    UTC_TIMESTAMP())"
+form POST "/rest/asset/v1/program/$pt/clone.json?name=PW-K-$tag&folder=%7B%27id%27%3A%201%2C%20%27type%27%3A%20Folder%7D"
+expect "clone: type, channel, tags kept; the new folder; the description kept" \
+    "d['result'][0]['name'] == 'PW-K-$tag' and d['result'][0]['id'] != $pt
+     and d['result'][0]['type'] == 'Event' and d['result'][0]['channel'] == 'Tradeshow'
+     and d['result'][0]['folder']['value'] == 1
+     and d['result'][0]['tags'] == [{'tagType': 'TW-$tag', 'tagValue': 'South'}]"
+pk=$(py "d['result'][0]['id']")
+expect_sql "the clone has the statuses" \
+    "SELECT GROUP_CONCAT(name ORDER BY step SEPARATOR '|') FROM program_status
+     WHERE program_id = $pk" "Not in Program|Invited|Visited Booth"
+api GET "/rest/asset/v1/folder/$pk/tokens.json?folderType=Program"
+expect "the clone has the tokens" \
+    "[t['name'] for x in d['result'] for t in x['tokens']] == ['Speaker']"
+form POST "/rest/asset/v1/program/$pt/clone.json" --data-urlencode "name=PW-K-$tag" \
+    --data-urlencode 'folder={"id":1,"type":"Folder"}'
+expect "clone to a name in use: 709" "d['errors'][0]['code'] == '709'"
+form POST "/rest/asset/v1/program/$pt/clone.json" --data-urlencode "name=PW-K2-$tag" \
+    --data-urlencode "folder={\"id\":$pk,\"type\":\"Program\"}"
+expect "clone into a program: 711" "d['errors'][0]['code'] == '711'"
+form POST "/rest/asset/v1/program/999999999/clone.json" --data-urlencode "name=PW-K3-$tag" \
+    --data-urlencode 'folder={"id":1,"type":"Folder"}'
+expect "clone of no program: 702" "d['errors'][0]['code'] == '702'"
+form POST /rest/asset/v1/smartLists.json --data-urlencode "name=pw-k-sl-$tag" \
+    --data-urlencode "folder={\"id\":$pk,\"type\":\"Program\"}"
+ksl=$(py "d['result'][0]['id']")
+form POST "/rest/asset/v1/program/$pk/clone.json" --data-urlencode "name=PW-K4-$tag" \
+    --data-urlencode 'folder={"id":1,"type":"Folder"}'
+expect "clone of a program with assets: 709" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $pk holds assets: Clone Program copies a program without assets only'}]"
+form POST "/rest/asset/v1/smartList/$ksl/delete.json"
+form POST "/rest/asset/v1/program/$pk/delete.json"
+expect "the clone deleted" "d['result'] == [{'id': $pk}]"
 form POST "/rest/asset/v1/program/$pt/delete.json"
 expect "the tagged program deleted" "d['result'] == [{'id': $pt}]"
 dbsql "DELETE FROM tag_type WHERE name = 'TW-$tag'"

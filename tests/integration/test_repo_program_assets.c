@@ -241,7 +241,8 @@ test_meta(void **state)
 		{ "2026-01-01", 200, "Ads" }, { "2026-02-01", 50, NULL },
 	};
 	struct repo_program_meta m = { 0 };
-	struct repo_program_asset *v;
+	struct repo_program_create k = { 0 };
+	struct repo_program_asset *v, one;
 	struct repo_tag_type *types;
 	struct progmeta_tag *tags;
 	struct progmeta_cost *got;
@@ -303,6 +304,25 @@ test_meta(void **state)
 	assert_int_equal(repo_program_assets_by_tag(db, &a, named("pa-tt"),
 	    "North", 20, 0, &v, &n), 0);
 	assert_int_equal(n, 0);
+
+	/* Clone: the tags go with the program; the name must be new. */
+	k.name = named("pa-k");
+	k.workspace = "Default";
+	k.folder_id = 1;
+	assert_int_equal(repo_program_assets_clone(db, c.id, &k), 0);
+	assert_int_equal(repo_program_assets_meta(db, &a, k.id, &tags, &nt,
+	    &got, &nc), 0);
+	assert_int_equal(nt, 1);
+	assert_string_equal(tags[0].value, "South");
+	assert_int_equal(repo_program_assets_get(db, &a, k.id, NULL, &one), 0);
+	assert_string_equal(one.channel, "Content");
+	assert_int_equal(one.folder_id, 1);
+	assert_int_equal(repo_program_assets_clone(db, c.id, &k),
+	    -REPO_ERR_CONFLICT);
+	k.name = named("pa-k2");
+	assert_int_equal(repo_program_assets_clone(db, INT32_MAX, &k),
+	    -REPO_ERR_NOT_FOUND);
+	assert_int_equal(repo_program_assets_delete(db, one.id), 0);
 
 	assert_int_equal(repo_program_assets_delete(db, c.id), 0);
 	itest_sql(db, arena_printf(&a, "DELETE FROM tag_type WHERE name = "
