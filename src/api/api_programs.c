@@ -1,7 +1,8 @@
 /*
  * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id, Get
  * Program by Name, Get Programs by Tag, Create Program, Update Program
- * Metadata, Clone Program and Delete Program under /rest/asset/v1/program(s).  The programs are
+ * Metadata, Clone Program, Delete Program, and Update and Delete Program
+ * Tag under /rest/asset/v1/program(s).  The programs are
  * the ones mautoctl program create makes, each standing in a folder of
  * the tree (§19).  Parameters are read from the query string or the body
  * alike.
@@ -37,6 +38,10 @@
  *     costs, or replaces them all with costsDestructiveUpdate;
  *   - Get Programs by Tag needs both tagType and tagValue, and answers
  *     by id (the documentation says the order is random);
+ *   - Update Program Tag sets one value (709 for a tag type that does
+ *     not exist or a value it does not allow); Delete Program Tag
+ *     refuses a required tag type (709) and answers the id whether the
+ *     program had a value or not;
  *   - Delete refuses a program that holds assets (709), rather than
  *     deleting them with it; Clone copies a program without assets only
  *     (709 otherwise), with its statuses, tags, costs and tokens.
@@ -698,5 +703,96 @@ api_programs_get_by_tag(struct call *c, struct resp *r)
 		if ((e = show_program(c, r, &items[i],
 		    SHOW_TAGS | SHOW_COSTS)) != 0)
 			return e;
+	return 0;
+}
+
+/*
+ * The tag type the path names (path parameter 1) into *tt: 0, or 709
+ * "Tag type '<name>' not found".
+ */
+static int
+path_tag_type(struct call *c, struct resp *r, struct repo_tag_type **tt)
+{
+	const char *name = c->req->npath_params > 1 ?
+	    c->req->path_params[1] : "";
+	size_t n;
+	int e;
+
+	if ((e = repo_program_catalogue_tag_types(c->app->db, &c->app->arena,
+	    name, 1, 0, tt, &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Tag type '%s' not found", api_common_echo(c, name));
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/tag/{tagType}.json?tagValue=: sets
+ * the program's value of that tag type; answers [{"id": N}].
+ */
+int
+api_programs_tag_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "tagValue", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = PROGMETA_TEXT_BYTES },
+	};
+	struct vvalue pv[1];
+	struct repo_program_asset p;
+	struct repo_program_meta m;
+	struct repo_tag_type *tt;
+	const char *values[1];
+	size_t k;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = path_program(c, r, &p)) != 0 ||
+	    (e = path_tag_type(c, r, &tt)) != 0)
+		return e;
+	for (k = 0; k < tt[0].nvalues; k++)
+		if (strcmp(tt[0].values[k], pv[0].s) == 0)
+			break;
+	if (tt[0].nvalues > 0 && k == tt[0].nvalues)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Tag value '%s' is not allowed for tag type '%s'",
+		    api_common_echo(c, pv[0].s), api_common_echo(c,
+		    tt[0].name));
+	memset(&m, 0, sizeof(m));
+	values[0] = pv[0].s;
+	m.tag_types = &tt[0].id;
+	m.tag_values = values;
+	m.ntags = 1;
+	if ((e = repo_program_assets_update(c->app->db, p.id, NULL, NULL,
+	    &m)) != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, p.id);
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/tag/{tagType}/delete.json: removes
+ * the program's value of a tag type that is not required; answers
+ * [{"id": N}].
+ */
+int
+api_programs_tag_delete(struct call *c, struct resp *r)
+{
+	struct repo_program_asset p;
+	struct repo_tag_type *tt;
+	int e;
+
+	if ((e = path_program(c, r, &p)) != 0 ||
+	    (e = path_tag_type(c, r, &tt)) != 0)
+		return e;
+	if (tt[0].required)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Tag type '%s' is required", api_common_echo(c,
+		    tt[0].name));
+	if ((e = repo_program_assets_tag_delete(c->app->db, p.id,
+	    tt[0].id)) != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, p.id);
 	return 0;
 }

@@ -39,6 +39,7 @@ enum passet_stmt {
 	PASSET_STMT_CLONE_TAGS,
 	PASSET_STMT_CLONE_COSTS,
 	PASSET_STMT_CLONE_TOKENS,
+	PASSET_STMT_TAG_DELETE,
 	PASSET_STMT__MAX
 };
 
@@ -117,6 +118,8 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	    "created_at, updated_at) SELECT ?, name, type, value, "
 	    "UTC_TIMESTAMP(), UTC_TIMESTAMP() FROM folder_token "
 	    "WHERE program_id = ?",
+	[PASSET_STMT_TAG_DELETE] =
+	    "DELETE FROM program_tag WHERE program_id = ? AND tag_type_id = ?",
 };
 
 const struct db_stmt_set repo_program_assets_sql = {
@@ -500,4 +503,42 @@ repo_program_assets_clone(struct db *db, int32_t from,
 	if ((r = db_ensure(db)) != 0)
 		return r;
 	return db_run_tx(db, clone_tx, &c, false);
+}
+
+struct tag_delete_arg {
+	int32_t	id;
+	int32_t	tag_type;
+};
+
+/* Delete Program Tag's transaction: the value, and updatedAt moved on. */
+static int
+tag_delete_tx(struct db *db, void *arg)
+{
+	struct tag_delete_arg *t = arg;
+	MYSQL_BIND in[3];
+	uint64_t n = 0;
+	int r;
+
+	bind_i32(&in[0], &t->id);
+	bind_i32(&in[1], &t->tag_type);
+	if ((r = db_exec(db, stmt(db, PASSET_STMT_TAG_DELETE), in,
+	    "repo_program_assets_tag_delete")) != 0)
+		return r;
+	bind_null(&in[0]);
+	bind_null(&in[1]);
+	bind_i32(&in[2], &t->id);
+	return db_exec_n(db, stmt(db, PASSET_STMT_UPDATE), in, &n,
+	    "repo_program_assets_tag_delete");
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_tag_delete(struct db *db, int32_t id, int32_t tag_type)
+{
+	struct tag_delete_arg t = { id, tag_type };
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	return db_run_tx(db, tag_delete_tx, &t, false);
 }

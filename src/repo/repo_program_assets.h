@@ -114,6 +114,13 @@ int	repo_program_assets_clone(struct db *db, int32_t from,
 	    struct repo_program_create *p);
 
 /*
+ * Removes program id's value of tag type tag_type (none: nothing to
+ * remove) and moves updatedAt on, in one transaction.
+ */
+int	repo_program_assets_tag_delete(struct db *db, int32_t id,
+	    int32_t tag_type);
+
+/*
  * The tags (by tag type id) and costs (in order) of program id, in the
  * arena a.  Returns 0 or a negative repo_err.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, and their refusals
+# name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, the program tag operations, and their refusals
 # docs/behaviour.md §22.  Fixtures: a folder through the API; a smart
 # list in a program to show that Delete refuses a program with assets.
 set -euo pipefail
@@ -170,6 +170,31 @@ expect "clone of a program with assets: 709" \
 form POST "/rest/asset/v1/smartList/$ksl/delete.json"
 form POST "/rest/asset/v1/program/$pk/delete.json"
 expect "the clone deleted" "d['result'] == [{'id': $pk}]"
+# Update and Delete Program Tag (the tag type in the path).
+form POST "/rest/asset/v1/program/$pt/tag/TW-$tag.json?tagValue=North"
+expect "Update Program Tag: the id" "d['result'] == [{'id': $pt}]"
+api GET "/rest/asset/v1/program/$pt.json"
+expect "the new value" "d['result'][0]['tags'] == [{'tagType': 'TW-$tag', 'tagValue': 'North'}]"
+form POST "/rest/asset/v1/program/$pt/tag/TW-$tag.json?tagValue=East"
+expect "Update Program Tag with a value not allowed: 709" "d['errors'][0]['code'] == '709'"
+form POST "/rest/asset/v1/program/$pt/tag/TW-$tag.json"
+expect "Update Program Tag without tagValue: 701" "d['errors'][0]['code'] == '701'"
+form POST "/rest/asset/v1/program/$pt/tag/No%20Such%20Type.json?tagValue=x"
+expect "Update Program Tag of a tag type that does not exist: 709" \
+    "d['errors'] == [{'code': '709', 'message': \"Tag type 'No Such Type' not found\"}]"
+form POST "/rest/asset/v1/program/$pt/tag/TW-$tag/delete.json"
+expect "Delete Program Tag: the id" "d['result'] == [{'id': $pt}]"
+api GET "/rest/asset/v1/program/$pt.json"
+expect "no tags left" "d['result'][0]['tags'] is None"
+dbsql "INSERT INTO tag_type (name, program_types, required) VALUES
+    ('TW-REQ2-$tag', '[program]', 1)"
+form POST "/rest/asset/v1/program/$pt/tag/TW-REQ2-$tag/delete.json"
+expect "Delete Program Tag of a required tag type: 709" \
+    "d['errors'] == [{'code': '709', 'message': \"Tag type 'TW-REQ2-$tag' is required\"}]"
+dbsql "DELETE FROM tag_type WHERE name = 'TW-REQ2-$tag'"
+form POST "/rest/asset/v1/program/999999999/tag/TW-$tag/delete.json"
+expect "Delete Program Tag of no program: 702" "d['errors'][0]['code'] == '702'"
+
 form POST "/rest/asset/v1/program/$pt/delete.json"
 expect "the tagged program deleted" "d['result'] == [{'id': $pt}]"
 dbsql "DELETE FROM tag_type WHERE name = 'TW-$tag'"

@@ -324,6 +324,13 @@ test_meta(void **state)
 	    -REPO_ERR_NOT_FOUND);
 	assert_int_equal(repo_program_assets_delete(db, one.id), 0);
 
+	/* Delete Program Tag: the value goes, twice is no error. */
+	assert_int_equal(repo_program_assets_tag_delete(db, c.id, tt), 0);
+	assert_int_equal(repo_program_assets_tag_delete(db, c.id, tt), 0);
+	assert_int_equal(repo_program_assets_meta(db, &a, c.id, &tags, &nt,
+	    &got, &nc), 0);
+	assert_int_equal(nt, 0);
+
 	assert_int_equal(repo_program_assets_delete(db, c.id), 0);
 	itest_sql(db, arena_printf(&a, "DELETE FROM tag_type WHERE name = "
 	    "'pa-tt-%s'", tag));
