@@ -106,6 +106,26 @@ CREATE TABLE `campaign_member` (
   PRIMARY KEY (`campaign_id`,`lead_id`),
   KEY `campaign_member_lead` (`lead_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `channel` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `program_type` varchar(32) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `created_at` datetime NOT NULL,
+  `updated_at` datetime NOT NULL,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `channel_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `channel_status` (
+  `channel_id` int(11) NOT NULL,
+  `step` int(11) NOT NULL,
+  `name` varchar(255) NOT NULL,
+  `description` varchar(2000) DEFAULT NULL,
+  `hidden` tinyint(1) NOT NULL DEFAULT 0,
+  `success` tinyint(1) NOT NULL DEFAULT 0,
+  PRIMARY KEY (`channel_id`,`step`),
+  UNIQUE KEY `channel_status_name` (`channel_id`,`name`),
+  CONSTRAINT `channel_status_channel` FOREIGN KEY (`channel_id`) REFERENCES `channel` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `co_field` (
   `type_id` int(11) NOT NULL,
   `is_draft` tinyint(1) NOT NULL,
@@ -569,6 +589,15 @@ CREATE TABLE `program` (
   KEY `program_folder` (`folder_id`),
   CONSTRAINT `program_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `program_cost` (
+  `program_id` int(11) NOT NULL,
+  `position` int(11) NOT NULL,
+  `start_date` date NOT NULL,
+  `cost` bigint(20) NOT NULL,
+  `note` varchar(255) DEFAULT NULL,
+  PRIMARY KEY (`program_id`,`position`),
+  CONSTRAINT `program_cost_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `program_member` (
   `program_id` int(11) NOT NULL,
   `lead_id` int(11) NOT NULL,
@@ -592,6 +621,15 @@ CREATE TABLE `program_status` (
   PRIMARY KEY (`program_id`,`step`),
   UNIQUE KEY `program_status_name` (`program_id`,`name`),
   CONSTRAINT `program_status_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `program_tag` (
+  `program_id` int(11) NOT NULL,
+  `tag_type_id` int(11) NOT NULL,
+  `value` varchar(255) NOT NULL,
+  PRIMARY KEY (`program_id`,`tag_type_id`),
+  KEY `program_tag_value` (`tag_type_id`,`value`,`program_id`),
+  CONSTRAINT `program_tag_program` FOREIGN KEY (`program_id`) REFERENCES `program` (`id`) ON DELETE CASCADE,
+  CONSTRAINT `program_tag_type` FOREIGN KEY (`tag_type_id`) REFERENCES `tag_type` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `sc_choice_attr` (
   `choice_id` int(11) NOT NULL,
@@ -814,6 +852,22 @@ CREATE TABLE `static_list` (
   KEY `static_list_folder` (`folder_id`,`id`),
   KEY `static_list_program` (`program_id`,`id`),
   CONSTRAINT `static_list_folder_fk` FOREIGN KEY (`folder_id`) REFERENCES `folder` (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `tag_type` (
+  `id` int(11) NOT NULL AUTO_INCREMENT,
+  `name` varchar(255) NOT NULL,
+  `program_types` varchar(255) NOT NULL,
+  `required` tinyint(1) NOT NULL DEFAULT 0,
+  PRIMARY KEY (`id`),
+  UNIQUE KEY `tag_type_name` (`name`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `tag_value` (
+  `tag_type_id` int(11) NOT NULL,
+  `position` int(11) NOT NULL,
+  `value` varchar(255) NOT NULL,
+  PRIMARY KEY (`tag_type_id`,`position`),
+  UNIQUE KEY `tag_value_value` (`tag_type_id`,`value`),
+  CONSTRAINT `tag_value_type` FOREIGN KEY (`tag_type_id`) REFERENCES `tag_type` (`id`) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `workspace` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

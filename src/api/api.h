@@ -286,4 +286,26 @@ int	api_tokens_get(struct call *c, struct resp *r);
 int	api_tokens_create(struct call *c, struct resp *r);
 int	api_tokens_delete(struct call *c, struct resp *r);
 
+/*
+ * api_programs.c: Programs (Get Programs, by id, by name, by tag, Create,
+ * Update Metadata, Clone, Delete; Update and Delete Program Tag).
+ */
+int	api_programs_browse(struct call *c, struct resp *r);
+int	api_programs_get(struct call *c, struct resp *r);
+int	api_programs_get_by_name(struct call *c, struct resp *r);
+int	api_programs_create(struct call *c, struct resp *r);
+int	api_programs_update(struct call *c, struct resp *r);
+int	api_programs_delete(struct call *c, struct resp *r);
+int	api_programs_get_by_tag(struct call *c, struct resp *r);
+int	api_programs_clone(struct call *c, struct resp *r);
+int	api_programs_tag_update(struct call *c, struct resp *r);
+int	api_programs_tag_delete(struct call *c, struct resp *r);
+
+/* api_program_catalogue.c: Channels and Tag Types (browse, by name). */
+int	api_program_catalogue_channels(struct call *c, struct resp *r);
+int	api_program_catalogue_channel_by_name(struct call *c, struct resp *r);
+int	api_program_catalogue_tag_types(struct call *c, struct resp *r);
+int	api_program_catalogue_tag_type_by_name(struct call *c,
+	    struct resp *r);
+
 #endif

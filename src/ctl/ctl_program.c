@@ -22,7 +22,9 @@
 #include "repo/repo_forms.h"
 #include "repo/repo_lists.h"
 #include "repo/repo_partitions.h"
+#include "repo/repo_program_catalogue.h"
 #include "repo/repo_programs.h"
+#include "util/arena.h"
 #include "util/config.h"
 #include "util/num.h"
 #include "util/xmalloc.h"
@@ -355,21 +357,45 @@ members_add(struct db *db, const struct args *a,
 	return 0;
 }
 
-/* Creates a program from a; *id its id, or an error after a message. */
+/*
+ * Creates a program from a; *id its id, or an error after a message.
+ * Without --status the program has its channel's statuses when the
+ * channel is one of the catalogue (migration 0029), else Webinar's.
+ */
 static int
 program_make(struct db *db, const struct args *a, int32_t *id)
 {
 	struct repo_program_new p;
+	struct repo_channel *ch = NULL;
+	const char *names[MAX_PROGRAM_STATUSES];
+	bool success[MAX_PROGRAM_STATUSES];
+	struct arena ar;
+	size_t n = 0, i;
 	int r;
 
 	memset(&p, 0, sizeof(p));
+	arena_init(&ar);
 	p.name = a->name;
 	p.type = a->type != NULL ? a->type : "program";
 	p.channel = a->channel != NULL ? a->channel : "Webinar";
+	if (a->nstatuses == 0 && (r = repo_program_catalogue_channels(db,
+	    &ar, p.channel, 1, 0, &ch, &n)) != 0) {
+		fprintf(stderr, "mautoctl: cannot read the channels\n");
+		goto out;
+	}
 	if (a->nstatuses > 0) {
 		p.statuses = a->statuses;
 		p.success = a->success;
 		p.nstatuses = a->nstatuses;
+	} else if (n > 0 && ch[0].nstatuses > 0 &&
+	    ch[0].nstatuses <= MAX_PROGRAM_STATUSES) {
+		for (i = 0; i < ch[0].nstatuses; i++) {
+			names[i] = ch[0].statuses[i].name;
+			success[i] = ch[0].statuses[i].success;
+		}
+		p.statuses = names;
+		p.success = success;
+		p.nstatuses = ch[0].nstatuses;
 	} else {
 		p.statuses = webinar_statuses;
 		p.success = webinar_success;
@@ -382,6 +408,8 @@ program_make(struct db *db, const struct args *a, int32_t *id)
 		    a->name);
 	else if (r != 0)
 		fprintf(stderr, "mautoctl: cannot store the program\n");
+out:
+	arena_clear(&ar);
 	return r;
 }
 

@@ -35,6 +35,8 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_STATS] = &repo_stats_sql,
 	[REPO_FOLDER_TREE] = &repo_folder_tree_sql,
 	[REPO_TOKENS] = &repo_tokens_sql,
+	[REPO_PROGRAM_ASSETS] = &repo_program_assets_sql,
+	[REPO_PROGRAM_CATALOGUE] = &repo_program_catalogue_sql,
 };
 
 /*

@@ -100,6 +100,8 @@ enum repo_id {
 	REPO_STATS,
 	REPO_FOLDER_TREE,
 	REPO_TOKENS,
+	REPO_PROGRAM_ASSETS,
+	REPO_PROGRAM_CATALOGUE,
 	REPO__MAX
 };
 
@@ -144,6 +146,8 @@ extern const struct db_stmt_set repo_reset_sql;
 extern const struct db_stmt_set repo_outbox_sql;
 extern const struct db_stmt_set repo_folder_tree_sql;
 extern const struct db_stmt_set repo_tokens_sql;
+extern const struct db_stmt_set repo_program_assets_sql;
+extern const struct db_stmt_set repo_program_catalogue_sql;
 
 /*
  * What db_open sets a connection up with (repo.c): the statement sets

@@ -186,9 +186,14 @@ repo_folders_names(struct db *db, struct arena *a, int32_t id,
 	return *name != NULL && *workspace != NULL ? 0 : -REPO_ERR_INTERNAL;
 }
 
-/* This worker's program names by id, direct-mapped as names[]. */
+/*
+ * This worker's program names by id, direct-mapped and trusted for
+ * FOLDER_NAMES_TTL_MS as names[]: Update Program Metadata renames a
+ * program in another worker.
+ */
 static struct {
 	int32_t	id;
+	int64_t	read_ms;
 	char	name[MAX_NAME_BYTES + 1];
 } program_names[FOLDER_NAMES_CACHE];
 
@@ -200,6 +205,7 @@ repo_folders_place_name(struct db *db, struct arena *a,
 	struct repo_place p;
 	const char *ws;
 	size_t k;
+	int64_t now;
 	int32_t id;
 	int r;
 
@@ -209,10 +215,13 @@ repo_folders_place_name(struct db *db, struct arena *a,
 		return -REPO_ERR_NOT_FOUND;
 	id = (int32_t)ref->id;
 	k = (size_t)(uint32_t)id % FOLDER_NAMES_CACHE;
-	if (program_names[k].id != id) {
+	now = time_mono_ms();
+	if (program_names[k].id != id ||
+	    now - program_names[k].read_ms > FOLDER_NAMES_TTL_MS) {
 		if ((r = repo_folders_place(db, ref, &p)) != 0)
 			return r;
 		program_names[k].id = id;
+		program_names[k].read_ms = now;
 		memcpy(program_names[k].name, p.name,
 		    sizeof(program_names[k].name));
 	}

@@ -52,8 +52,9 @@ int	repo_folders_names(struct db *db, struct arena *a, int32_t id,
 	    const char **name, const char **workspace);
 
 /*
- * The name of place ref (a folder or a program; programs are never
- * renamed either) and the name of workspace id, kept the same way;
+ * The name of place ref (a folder or a program: Update Program Metadata
+ * renames one, so its name is kept for the same bounded time) and the
+ * name of workspace id (kept for good: workspaces are never renamed);
  * copies in the arena a.  Returns 0, -REPO_ERR_NOT_FOUND or another
  * negative repo_err.
  */

@@ -26,6 +26,15 @@ got=$(sql "$db" -e "SELECT GROUP_CONCAT(CONCAT(name, IF(success, '+', ''))
 check $? "the default statuses are the Webinar channel's (got $got)"
 [ "$(sql "$db" -e "SELECT CONCAT(type, '/', channel) FROM program WHERE id = $prog")" = program/Webinar ]
 check $? "the default type and channel are program and Webinar"
+c program create --name "Spring Ads" --channel "Online Advertising"
+got=$(sql "$db" -e "SELECT GROUP_CONCAT(CONCAT(name, IF(success, '+', ''))
+    ORDER BY step) FROM program_status WHERE program_id = $(cat "$tmp.out")")
+[ "$got" = "Not in Program,Clicked+" ]
+check $? "without --status a catalogue channel gives its statuses (got $got)"
+c program create --name "Spring Radio" --channel "Radio"
+got=$(sql "$db" -e "SELECT COUNT(*) FROM program_status WHERE program_id = $(cat "$tmp.out")")
+[ "$got" = 5 ]
+check $? "a channel outside the catalogue gets the Webinar statuses (got $got)"
 fails program create --name "Spring Webinar" && grep -q "exists" "$tmp.err"
 check $? "a second program with the same name is refused"
 c program create --name Nurture --type engagement --channel "Nurture" \

@@ -1,0 +1,798 @@
+/*
+ * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id, Get
+ * Program by Name, Get Programs by Tag, Create Program, Update Program
+ * Metadata, Clone Program, Delete Program, and Update and Delete Program
+ * Tag under /rest/asset/v1/program(s).  The programs are
+ * the ones mautoctl program create makes, each standing in a folder of
+ * the tree (§19).  Parameters are read from the query string or the body
+ * alike.
+ *
+ * Choices where the real service is silent:
+ *   - the stored type program is Default, engagement is Engagement;
+ *     status is "" for a Default program and "off" for an Engagement
+ *     program (its streams do not run in mauto);
+ *   - filterType is id, programId (both program ids), folderId (the
+ *     folder a program stands in) or workspace, any letter case;
+ *     filterValues (comma-separated or repeated) goes with it, and one
+ *     without the other is 1003; an id that is not a number is 1003;
+ *   - earliestUpdatedAt and latestUpdatedAt keep the programs created or
+ *     last updated within the range (either end may be left out);
+ *   - status on or off filters Engagement programs, locked and unlocked
+ *     Email programs (mauto has none);
+ *   - tags and costs are null when a program has none; by id and by
+ *     tag always show them, by name with includeTags and includeCosts,
+ *     the browse never;
+ *   - headStart appears on Email programs only (mauto has none), as the
+ *     recorded replies show it;
+ *   - an id or a name that is no program's answers the "No assets found"
+ *     warning, as every asset query does; a change of one is 702
+ *     "<id> Program not found";
+ *   - Create takes the types Default, Event, Event with Webinar and
+ *     Engagement, and a channel of the catalogue for that type (709
+ *     otherwise); the program gets its channel's statuses; a name in use
+ *     is 709;
+ *   - tags and costs are JSON or Python's list text; a tag type that
+ *     does not exist, a value it does not allow, or (on create) a
+ *     required tag type left out is 709; text that is no list of tags or
+ *     costs is 1003; Update sets the tag types it names and adds its
+ *     costs, or replaces them all with costsDestructiveUpdate;
+ *   - Get Programs by Tag needs both tagType and tagValue, and answers
+ *     by id (the documentation says the order is random);
+ *   - Update Program Tag sets one value (709 for a tag type that does
+ *     not exist or a value it does not allow); Delete Program Tag
+ *     refuses a required tag type (709) and answers the id whether the
+ *     program had a value or not;
+ *   - Delete refuses a program that holds assets (709), rather than
+ *     deleting them with it; Clone copies a program without assets only
+ *     (709 otherwise), with its statuses, tags, costs and tokens.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api/api.h"
+#include "api/api_asset.h"
+#include "api/api_common.h"
+#include "bounds.h"
+#include "err.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/validate.h"
+#include "model/folder.h"
+#include "model/progmeta.h"
+#include "repo/repo_folder_tree.h"
+#include "repo/repo_folders.h"
+#include "repo/repo_program_assets.h"
+#include "repo/repo_program_catalogue.h"
+#include "util/arena.h"
+#include "util/buf.h"
+
+/* The url code of a program. */
+#define PROGRAM_URL_PREFIX	"PG"
+
+/* The longest filterValues text joined again (200 ids or names). */
+#define FILTER_VALUES_MAX_BYTES	(MAX_PARAM_VALUE_BYTES)
+
+/* The stored type and the type and status a reply shows. */
+static const struct {
+	const char	*stored;
+	const char	*type;
+	const char	*status;
+} types[] = {
+	{ "program", "Default", "" },
+	{ "engagement", "Engagement", "off" },
+	{ "event", "Event", "" },
+	{ "webinar", "Event with Webinar", "" },
+};
+
+/*
+ * The types Create Program takes, in the order of types[], and the
+ * applicableProgramType of the channels each may have.
+ */
+static const char *const create_type_words[] = {
+	"Default", "Engagement", "Event", "Event with Webinar", NULL
+};
+static const char *const channel_program_types[] = {
+	"program", "nurture", "event", "webinar"
+};
+
+/* The row of types for a stored type (the first for an unknown one). */
+static size_t
+type_row(const char *stored)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (stored != NULL && strcmp(stored, types[i].stored) == 0)
+			return i;
+	return 0;
+}
+
+/* Which of tags, costs a program object shows. */
+#define SHOW_TAGS	0x1
+#define SHOW_COSTS	0x2
+
+/* The tags and costs a program object shows. */
+struct meta {
+	struct progmeta_tag	*tags;
+	size_t			 ntags;
+	struct progmeta_cost	*costs;
+	size_t			 ncosts;
+};
+
+/* The tags of m as JSON text on b (null for none). */
+static void
+tags_text(struct buf *b, const struct meta *m)
+{
+	size_t i;
+
+	if (m == NULL || m->ntags == 0) {
+		buf_adds(b, "null");
+		return;
+	}
+	for (i = 0; i < m->ntags; i++) {
+		buf_adds(b, i > 0 ? ",{\"tagType\":" : "[{\"tagType\":");
+		buf_add_jsonc_str(b, m->tags[i].type);
+		buf_adds(b, ",\"tagValue\":");
+		buf_add_jsonc_str(b, m->tags[i].value);
+		buf_addc(b, '}');
+	}
+	buf_addc(b, ']');
+}
+
+/* The costs of m as JSON text on b (null for none). */
+static void
+costs_text(struct buf *b, const struct meta *m)
+{
+	size_t i;
+
+	if (m == NULL || m->ncosts == 0) {
+		buf_adds(b, "null");
+		return;
+	}
+	for (i = 0; i < m->ncosts; i++) {
+		buf_adds(b, i > 0 ? ",{\"startDate\":" : "[{\"startDate\":");
+		buf_add_jsonc_str(b, m->costs[i].start_date);
+		buf_printf(b, ",\"cost\":%lld", (long long)m->costs[i].cost);
+		if (m->costs[i].note != NULL) {
+			buf_adds(b, ",\"note\":");
+			buf_add_jsonc_str(b, m->costs[i].note);
+		}
+		buf_addc(b, '}');
+	}
+	buf_addc(b, ']');
+}
+
+/* The program object p as JSON text on b, with m's tags and costs. */
+static void
+program_text(struct buf *b, struct call *c,
+    const struct repo_program_asset *p, unsigned show, const struct meta *m)
+{
+	size_t t = type_row(p->type);
+
+	buf_printf(b, "{\"id\":%lld,\"name\":", (long long)p->id);
+	buf_add_jsonc_str(b, p->name != NULL ? p->name : "");
+	buf_adds(b, ",\"description\":");
+	buf_add_jsonc_str(b, p->description != NULL ? p->description : "");
+	buf_adds(b, ",\"createdAt\":");
+	api_asset_time_write(b, p->created_at);
+	buf_adds(b, ",\"updatedAt\":");
+	api_asset_time_write(b, p->updated_at);
+	buf_adds(b, ",\"url\":");
+	api_asset_url_write(b, c, PROGRAM_URL_PREFIX, p->id, "A1");
+	buf_adds(b, ",\"type\":");
+	buf_add_jsonc_str(b, types[t].type);
+	buf_adds(b, ",\"channel\":");
+	buf_add_jsonc_str(b, p->channel != NULL ? p->channel : "");
+	buf_adds(b, ",\"folder\":");
+	api_asset_folder_write(b, FOLDER_T_FOLDER, p->folder_id,
+	    p->folder_name);
+	buf_adds(b, ",\"status\":");
+	buf_add_jsonc_str(b, types[t].status);
+	buf_adds(b, ",\"workspace\":");
+	buf_add_jsonc_str(b, p->workspace != NULL ? p->workspace : "Default");
+	if (show & SHOW_TAGS) {
+		buf_adds(b, ",\"tags\":");
+		tags_text(b, m);
+	}
+	if (show & SHOW_COSTS) {
+		buf_adds(b, ",\"costs\":");
+		costs_text(b, m);
+	}
+	buf_addc(b, '}');
+}
+
+/* What filterType names. */
+enum filter_type { FT_ID, FT_PROGRAM_ID, FT_FOLDER_ID, FT_WORKSPACE };
+static const char *const filter_words[] = {
+	"id", "programId", "folderId", "workspace", NULL
+};
+/* What status names: the first two Engagement, the others Email. */
+static const char *const status_words[] = {
+	"on", "off", "locked", "unlocked", NULL
+};
+
+/*
+ * The filterValues items of pv joined by commas into *out, in the request
+ * arena; each must be a number when numeric.  0 or 1003.
+ */
+static int
+join_values(struct call *c, struct resp *r, const struct vvalue *pv,
+    bool numeric, const char **out)
+{
+	struct buf b;
+	size_t i, k;
+	const char *s;
+	char *copy;
+
+	buf_init(&b, FILTER_VALUES_MAX_BYTES);
+	for (i = 0; i < pv->n; i++) {
+		s = pv->items[i];
+		for (k = 0; numeric && s[k] != '\0'; k++)
+			if (s[k] < '0' || s[k] > '9' || k >= 10)
+				break;
+		if (numeric && (k == 0 || s[k] != '\0')) {
+			buf_clear(&b);
+			return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+			    "Invalid filterValues '%s'",
+			    api_common_echo(c, s));
+		}
+		if (i > 0)
+			buf_addc(&b, ',');
+		buf_adds(&b, s);
+	}
+	if (!buf_ok(&b) || b.data == NULL ||
+	    (copy = arena_strdup(&c->app->arena, b.data)) == NULL) {
+		buf_clear(&b);
+		return -API_ERR_SYSTEM;
+	}
+	buf_clear(&b);
+	*out = copy;
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/programs.json?maxReturn=&offset=&status=&filterType=
+ * &filterValues=&earliestUpdatedAt=&latestUpdatedAt=
+ */
+int
+api_programs_browse(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+		{ .name = "status", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = status_words },
+		{ .name = "filterType", .type = VP_ENUM, .flags = VPF_NOCASE,
+		  .words = filter_words },
+		{ .name = "filterValues", .type = VP_LIST,
+		  .max = ASSET_MAX_RETURN },
+		{ .name = "earliestUpdatedAt", .type = VP_DATETIME },
+		{ .name = "latestUpdatedAt", .type = VP_DATETIME },
+	};
+	struct vvalue pv[7];
+	struct repo_program_filter f;
+	struct repo_program_asset *items;
+	const char *joined = NULL;
+	size_t n, i;
+	int e, limit;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	memset(&f, 0, sizeof(f));
+	if (pv[3].present != pv[4].present)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "filterType and filterValues go together");
+	if (pv[3].present) {
+		if ((e = join_values(c, r, &pv[4],
+		    pv[3].i != FT_WORKSPACE, &joined)) != 0)
+			return e;
+		if (pv[3].i == FT_FOLDER_ID)
+			f.folders = joined;
+		else if (pv[3].i == FT_WORKSPACE)
+			f.workspaces = joined;
+		else
+			f.ids = joined;
+	}
+	if (pv[2].present) {
+		/* on, locked and unlocked: no program of mauto has them. */
+		if (pv[2].i != 1)
+			return api_asset_none(r);
+		f.type = types[1].stored;
+	}
+	if ((pv[5].present &&
+	    (f.earliest = api_asset_db_time(c, pv[5].i)) == NULL) ||
+	    (pv[6].present &&
+	    (f.latest = api_asset_db_time(c, pv[6].i)) == NULL))
+		return -API_ERR_SYSTEM;
+	limit = pv[0].present ? (int)pv[0].i : ASSET_MAX_RETURN_DEFAULT;
+	if ((e = repo_program_assets_list(c->app->db, &c->app->arena, &f,
+	    limit, pv[1].present ? pv[1].i : 0, &items, &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
+	for (i = 0; i < n; i++)
+		program_text(resp_add_text(r), c, &items[i], 0, NULL);
+	return 0;
+}
+
+/* Adds program p to the result, its tags and costs read when shown. */
+static int
+show_program(struct call *c, struct resp *r,
+    const struct repo_program_asset *p, unsigned show)
+{
+	struct meta m;
+	int e;
+
+	memset(&m, 0, sizeof(m));
+	if (show != 0 && (e = repo_program_assets_meta(c->app->db,
+	    &c->app->arena, p->id, &m.tags, &m.ntags, &m.costs,
+	    &m.ncosts)) != 0)
+		return err_from_repo(e);
+	program_text(resp_add_text(r), c, p, show, &m);
+	return 0;
+}
+
+/* GET /rest/asset/v1/program/{id}.json */
+int
+api_programs_get(struct call *c, struct resp *r)
+{
+	struct repo_program_asset p;
+	int32_t id;
+	int e;
+
+	if ((id = api_asset_path_id(c, 0)) == 0)
+		return api_asset_none(r);
+	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
+	    &c->app->arena, id, NULL, &p))) <= 0)
+		return e;
+	return show_program(c, r, &p, SHOW_TAGS | SHOW_COSTS);
+}
+
+/* GET /rest/asset/v1/program/byName.json?name=&includeTags=&includeCosts= */
+int
+api_programs_get_by_name(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = ASSET_NAME_CHARS * 4 },
+		{ .name = "includeTags", .type = VP_BOOL },
+		{ .name = "includeCosts", .type = VP_BOOL },
+	};
+	struct vvalue pv[3];
+	struct repo_program_asset p;
+	unsigned show = 0;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
+	    &c->app->arena, 0, pv[0].s, &p))) <= 0)
+		return e;
+	if (pv[1].present && pv[1].b)
+		show |= SHOW_TAGS;
+	if (pv[2].present && pv[2].b)
+		show |= SHOW_COSTS;
+	return show_program(c, r, &p, show);
+}
+
+/* Answers the program id as read now (after a change), tags and costs shown. */
+static int
+answer(struct call *c, struct resp *r, int32_t id)
+{
+	struct repo_program_asset p;
+	int e;
+
+	if ((e = api_asset_found(r, repo_program_assets_get(c->app->db,
+	    &c->app->arena, id, NULL, &p))) <= 0)
+		return e;
+	return show_program(c, r, &p, SHOW_TAGS | SHOW_COSTS);
+}
+
+/*
+ * The tags and costs parameters pv[0], pv[1] into *m (in the request
+ * arena): 1003 naming what is wrong with the text; 709 for a tag type
+ * that does not exist or a value it does not allow; on create (required
+ * true), 709 for a required tag type left out.
+ */
+static int
+meta_params(struct call *c, struct resp *r, const struct vvalue *pv,
+    bool required, struct repo_program_meta *m)
+{
+	struct progmeta_tag *tags = NULL;
+	struct progmeta_cost *costs = NULL;
+	struct repo_tag_type *tt;
+	const char **values;
+	const char *why;
+	int32_t *ids;
+	size_t ntags = 0, i, k, n;
+	int e;
+
+	memset(m, 0, sizeof(*m));
+	if (pv[0].present && progmeta_tags(&c->app->arena, pv[0].s, &tags,
+	    &ntags, &why) != 0)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "Invalid tags: %s", why);
+	if (pv[1].present && progmeta_costs(&c->app->arena, pv[1].s,
+	    &costs, &m->ncosts, &why) != 0)
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "Invalid costs: %s", why);
+	m->costs = costs;
+	ids = ntags > 0 ? arena_zalloc(&c->app->arena, ntags * sizeof(*ids)) :
+	    NULL;
+	values = ntags > 0 ? arena_zalloc(&c->app->arena,
+	    ntags * sizeof(*values)) : NULL;
+	if (ntags > 0 && (ids == NULL || values == NULL))
+		return -API_ERR_SYSTEM;
+	for (i = 0; i < ntags; i++) {
+		if ((e = repo_program_catalogue_tag_types(c->app->db,
+		    &c->app->arena, tags[i].type, 1, 0, &tt, &n)) != 0)
+			return err_from_repo(e);
+		if (n == 0)
+			return api_common_fail(c, r, -API_ERR_RULE,
+			    "Tag type '%s' not found",
+			    api_common_echo(c, tags[i].type));
+		for (k = 0; k < tt[0].nvalues; k++)
+			if (strcmp(tt[0].values[k], tags[i].value) == 0)
+				break;
+		if (tt[0].nvalues > 0 && k == tt[0].nvalues)
+			return api_common_fail(c, r, -API_ERR_RULE,
+			    "Tag value '%s' is not allowed for tag type '%s'",
+			    api_common_echo(c, tags[i].value),
+			    api_common_echo(c, tags[i].type));
+		ids[i] = tt[0].id;
+		values[i] = tags[i].value;
+	}
+	if (required) {
+		if ((e = repo_program_catalogue_tag_types(c->app->db,
+		    &c->app->arena, NULL, ASSET_MAX_RETURN, 0, &tt, &n)) != 0)
+			return err_from_repo(e);
+		for (k = 0; k < n; k++) {
+			for (i = 0; i < ntags && ids[i] != tt[k].id; i++)
+				;
+			if (tt[k].required && i == ntags)
+				return api_common_fail(c, r, -API_ERR_RULE,
+				    "Tag type '%s' is required",
+				    api_common_echo(c, tt[k].name));
+		}
+	}
+	m->tag_types = ids;
+	m->tag_values = values;
+	m->ntags = ntags;
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/programs.json: name, folder, type, channel,
+ * description (query string or body).
+ */
+int
+api_programs_create(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_NAME,
+		API_ASSET_P_FOLDER,
+		{ .name = "type", .type = VP_ENUM,
+		  .flags = VPF_REQUIRED | VPF_BLANK | VPF_NOCASE,
+		  .words = create_type_words },
+		{ .name = "channel", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = ASSET_NAME_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
+		{ .name = "tags", .type = VP_RAW },
+		{ .name = "costs", .type = VP_RAW },
+	};
+	struct vvalue pv[7];
+	struct repo_place place;
+	struct repo_channel *ch;
+	struct repo_program_create p;
+	size_t n, t;
+	int e;
+
+	memset(&p, 0, sizeof(p));
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = api_asset_place_param(c, r, pv[1].s, AK_PROGRAM,
+	    &place)) != 0 ||
+	    (e = meta_params(c, r, &pv[5], true, &p.meta)) != 0)
+		return e;
+	t = (size_t)pv[2].i;
+	if ((e = repo_program_catalogue_channels(c->app->db, &c->app->arena,
+	    pv[3].s, 1, 0, &ch, &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Channel '%s' not found", api_common_echo(c, pv[3].s));
+	if (strcmp(ch[0].program_type != NULL ? ch[0].program_type : "",
+	    channel_program_types[t]) != 0)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Channel '%s' is not for %s programs",
+		    api_common_echo(c, pv[3].s), types[t].type);
+	p.name = pv[0].s;
+	p.description = pv[4].present ? pv[4].s : NULL;
+	p.type = types[t].stored;
+	p.channel = pv[3].s;
+	p.workspace = place.workspace;
+	p.folder_id = (int32_t)place.ref.id;
+	e = repo_program_assets_insert(c->app->db, &p);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Program", p.name, false);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &place.ref, AK_PROGRAM, NULL);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, p.id);
+}
+
+/*
+ * The program of the path's id into *p: 0, or 702 "<id> Program not
+ * found".
+ */
+static int
+path_program(struct call *c, struct resp *r, struct repo_program_asset *p)
+{
+	int32_t id = api_asset_path_id(c, 0);
+	int e;
+
+	e = id == 0 ? -REPO_ERR_NOT_FOUND : repo_program_assets_get(
+	    c->app->db, &c->app->arena, id, NULL, p);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Program", id);
+	return e != 0 ? err_from_repo(e) : 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}.json: name, description; a parameter
+ * left out or empty keeps its value.
+ */
+int
+api_programs_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "name", .type = VP_STR,
+		  .max = ASSET_NAME_CHARS * 4 },
+		API_ASSET_P_DESCRIPTION,
+		{ .name = "tags", .type = VP_RAW },
+		{ .name = "costs", .type = VP_RAW },
+		{ .name = "costsDestructiveUpdate", .type = VP_BOOL },
+	};
+	struct vvalue pv[5];
+	struct repo_program_asset p;
+	struct repo_program_meta m;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = path_program(c, r, &p)) != 0 ||
+	    (e = meta_params(c, r, &pv[2], false, &m)) != 0)
+		return e;
+	/* costsDestructiveUpdate: the costs sent replace all (none: clear). */
+	m.replace_costs = pv[4].present && pv[4].b;
+	e = repo_program_assets_update(c->app->db, p.id,
+	    pv[0].present ? pv[0].s : NULL, pv[1].present ? pv[1].s : NULL,
+	    &m);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Program", pv[0].s, false);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, p.id);
+}
+
+/*
+ * 709 naming what when program id holds an asset (Get Folder Contents'
+ * list of a program), else 0.
+ */
+static int
+holds_nothing(struct call *c, struct resp *r, int32_t id, const char *what)
+{
+	struct repo_content_item *items;
+	struct folder_ref ref;
+	size_t n;
+	int e;
+
+	ref.id = id;
+	ref.type = FOLDER_T_PROGRAM;
+	if ((e = repo_folder_tree_content(c->app->db, &c->app->arena, &ref, 1,
+	    0, &items, &n)) != 0)
+		return err_from_repo(e);
+	if (n > 0)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d %s",
+		    (int)id, what);
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/clone.json: name, folder, description
+ * (query string or body).  The clone has the program's type, channel,
+ * statuses, tags, costs and tokens; a program that holds assets is not
+ * cloned (709).
+ */
+int
+api_programs_clone(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		API_ASSET_P_NAME,
+		API_ASSET_P_FOLDER,
+		API_ASSET_P_DESCRIPTION,
+	};
+	struct vvalue pv[3];
+	struct repo_program_asset from;
+	struct repo_place place;
+	struct repo_program_create p;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = path_program(c, r, &from)) != 0 ||
+	    (e = api_asset_place_param(c, r, pv[1].s, AK_PROGRAM,
+	    &place)) != 0 ||
+	    (e = holds_nothing(c, r, from.id, "holds assets: Clone Program "
+	    "copies a program without assets only")) != 0)
+		return e;
+	memset(&p, 0, sizeof(p));
+	p.name = pv[0].s;
+	p.description = pv[2].present ? pv[2].s : NULL;
+	p.workspace = place.workspace;
+	p.folder_id = (int32_t)place.ref.id;
+	e = repo_program_assets_clone(c->app->db, from.id, &p);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_asset_name_taken(c, r, "Program", p.name, false);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Program", from.id);
+	if (e == -REPO_ERR_GONE)
+		return api_asset_gone(c, r, &place.ref, AK_PROGRAM, NULL);
+	if (e != 0)
+		return err_from_repo(e);
+	return answer(c, r, p.id);
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/delete.json: only a program that holds
+ * no asset; its statuses, members and tokens go with it.
+ */
+int
+api_programs_delete(struct call *c, struct resp *r)
+{
+	struct repo_program_asset p;
+	int e;
+
+	if ((e = path_program(c, r, &p)) != 0 ||
+	    (e = holds_nothing(c, r, p.id, "is not empty: delete its assets "
+	    "first")) != 0)
+		return e;
+	e = repo_program_assets_delete(c->app->db, p.id);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not "
+		    "empty: delete its assets first", (int)p.id);
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Program", p.id);
+	if (e != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, p.id);
+	return 0;
+}
+
+/*
+ * GET /rest/asset/v1/program/byTag.json?tagType=&tagValue=&maxReturn=
+ * &offset=: the programs with that value of that tag type, by id.
+ */
+int
+api_programs_get_by_tag(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "tagType", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = PROGMETA_TEXT_BYTES },
+		{ .name = "tagValue", .type = VP_STR, .flags = VPF_REQUIRED,
+		  .max = PROGMETA_TEXT_BYTES },
+		API_ASSET_P_MAX_RETURN,
+		API_ASSET_P_OFFSET,
+	};
+	struct vvalue pv[4];
+	struct repo_program_asset *items;
+	size_t n, i;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if ((e = repo_program_assets_by_tag(c->app->db, &c->app->arena,
+	    pv[0].s, pv[1].s, pv[2].present ? (int)pv[2].i :
+	    ASSET_MAX_RETURN_DEFAULT, pv[3].present ? pv[3].i : 0, &items,
+	    &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_asset_none(r);
+	for (i = 0; i < n; i++)
+		if ((e = show_program(c, r, &items[i],
+		    SHOW_TAGS | SHOW_COSTS)) != 0)
+			return e;
+	return 0;
+}
+
+/*
+ * The tag type the path names (path parameter 1) into *tt: 0, or 709
+ * "Tag type '<name>' not found".
+ */
+static int
+path_tag_type(struct call *c, struct resp *r, struct repo_tag_type **tt)
+{
+	const char *name = c->req->npath_params > 1 ?
+	    c->req->path_params[1] : "";
+	size_t n;
+	int e;
+
+	if ((e = repo_program_catalogue_tag_types(c->app->db, &c->app->arena,
+	    name, 1, 0, tt, &n)) != 0)
+		return err_from_repo(e);
+	if (n == 0)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Tag type '%s' not found", api_common_echo(c, name));
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/tag/{tagType}.json?tagValue=: sets
+ * the program's value of that tag type; answers [{"id": N}].
+ */
+int
+api_programs_tag_update(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "tagValue", .type = VP_STR,
+		  .flags = VPF_REQUIRED | VPF_BLANK,
+		  .max = PROGMETA_TEXT_BYTES },
+	};
+	struct vvalue pv[1];
+	struct repo_program_asset p;
+	struct repo_program_meta m;
+	struct repo_tag_type *tt;
+	const char *values[1];
+	size_t k;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
+	    (e = path_program(c, r, &p)) != 0 ||
+	    (e = path_tag_type(c, r, &tt)) != 0)
+		return e;
+	for (k = 0; k < tt[0].nvalues; k++)
+		if (strcmp(tt[0].values[k], pv[0].s) == 0)
+			break;
+	if (tt[0].nvalues > 0 && k == tt[0].nvalues)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Tag value '%s' is not allowed for tag type '%s'",
+		    api_common_echo(c, pv[0].s), api_common_echo(c,
+		    tt[0].name));
+	memset(&m, 0, sizeof(m));
+	values[0] = pv[0].s;
+	m.tag_types = &tt[0].id;
+	m.tag_values = values;
+	m.ntags = 1;
+	if ((e = repo_program_assets_update(c->app->db, p.id, NULL, NULL,
+	    &m)) != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, p.id);
+	return 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/tag/{tagType}/delete.json: removes
+ * the program's value of a tag type that is not required; answers
+ * [{"id": N}].
+ */
+int
+api_programs_tag_delete(struct call *c, struct resp *r)
+{
+	struct repo_program_asset p;
+	struct repo_tag_type *tt;
+	int e;
+
+	if ((e = path_program(c, r, &p)) != 0 ||
+	    (e = path_tag_type(c, r, &tt)) != 0)
+		return e;
+	if (tt[0].required)
+		return api_common_fail(c, r, -API_ERR_RULE,
+		    "Tag type '%s' is required", api_common_echo(c,
+		    tt[0].name));
+	if ((e = repo_program_assets_tag_delete(c->app->db, p.id,
+	    tt[0].id)) != 0)
+		return err_from_repo(e);
+	api_asset_id_result(r, p.id);
+	return 0;
+}
