@@ -288,9 +288,11 @@ int	api_tokens_delete(struct call *c, struct resp *r);
 
 /*
  * api_programs.c: Programs (Get Programs, by id, by name, by tag, Create,
- * Update Metadata, Clone, Delete; Update and Delete Program Tag).
+ * Update Metadata, Clone, Delete; Update and Delete Program Tag; Get
+ * Smart List by Program Id).
  */
 int	api_programs_browse(struct call *c, struct resp *r);
+int	api_programs_smart_list(struct call *c, struct resp *r);
 int	api_programs_get(struct call *c, struct resp *r);
 int	api_programs_get_by_name(struct call *c, struct resp *r);
 int	api_programs_create(struct call *c, struct resp *r);

@@ -54,6 +54,7 @@
 #include "api/api.h"
 #include "api/api_asset.h"
 #include "api/api_common.h"
+#include "api/api_smart_lists.h"
 #include "bounds.h"
 #include "err.h"
 #include "http/request.h"
@@ -65,6 +66,7 @@
 #include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_catalogue.h"
+#include "repo/repo_smart_lists.h"
 #include "util/arena.h"
 #include "util/buf.h"
 
@@ -348,6 +350,40 @@ api_programs_get(struct call *c, struct resp *r)
 	    &c->app->arena, id, NULL, &p))) <= 0)
 		return e;
 	return show_program(c, r, &p, SHOW_TAGS | SHOW_COSTS);
+}
+
+/*
+ * GET /rest/asset/v1/program/{id}/smartList.json?includeRules=: the
+ * program's smart list as Get Smart List by Id answers it.  mauto has no
+ * email programs, whose one smart list the service answers here: the
+ * first smart list standing in the program is that list (docs/
+ * behaviour.md §22); none, or no such program, is the "No assets found"
+ * warning.
+ */
+int
+api_programs_smart_list(struct call *c, struct resp *r)
+{
+	static const struct vparam params[] = {
+		{ .name = "includeRules", .type = VP_BOOL },
+	};
+	struct vvalue pv[1];
+	struct repo_sl sl;
+	int32_t id = api_asset_path_id(c, 0), slid = 0;
+	bool rules;
+	int e;
+
+	if ((e = VALIDATE(c->req, r, params, pv)) != 0)
+		return e;
+	if (id == 0)
+		return api_asset_none(r);
+	rules = pv[0].present && pv[0].b;
+	e = repo_sl_in_program(c->app->db, id, &slid);
+	if (e == 0)
+		e = repo_sl_get_reply(c->app->db, &c->app->arena, slid, rules,
+		    &sl);
+	if ((e = api_asset_found(r, e)) != 1)
+		return e;
+	return api_smart_lists_answer(c, r, &sl, rules);
 }
 
 /* GET /rest/asset/v1/program/byName.json?name=&includeTags=&includeCosts= */

@@ -31,6 +31,7 @@
 enum sl_stmt {
 	SL_STMT_GET,
 	SL_STMT_GET_BY_NAME,
+	SL_STMT_IN_PROGRAM,
 	SL_STMT_GET_RULES,
 	SL_STMT_GET_BY_NAME_RULES,
 	SL_STMT_GET_KEPT,
@@ -115,6 +116,8 @@ static const char *const sql[SL_STMT__MAX] = {
 	/* name_key: the name of a list no campaign owns. */
 	[SL_STMT_GET_BY_NAME] = "SELECT " SL_COLS SL_FROM
 	    "WHERE s.name_key = ?",
+	[SL_STMT_IN_PROGRAM] = "SELECT id FROM smart_list WHERE program_id = ? "
+	    "AND campaign_id IS NULL ORDER BY id LIMIT 1",
 	[SL_STMT_GET_RULES] = "SELECT " SL_COLS SL_RULE_COLS SL_FROM
 	    SL_RULES_FROM "WHERE s.id = ?",
 	[SL_STMT_GET_BY_NAME_RULES] = "SELECT " SL_COLS SL_RULE_COLS SL_FROM
@@ -366,6 +369,24 @@ get_one(struct db *db, struct arena *a, enum sl_stmt s, MYSQL_BIND *in,
 		return -REPO_ERR_NOT_FOUND;
 	fill(&t, 0, out);
 	return with_rules ? rules_of(db, a, &t, out) : 0;
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_in_program(struct db *db, int32_t program_id, int32_t *id)
+{
+	MYSQL_BIND in[1];
+	int64_t v = 0;
+	int r;
+
+	*id = 0;
+	bind_i32(&in[0], &program_id);
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_query_i64(db, stmt(db, SL_STMT_IN_PROGRAM), in, &v,
+	    "repo_sl_in_program")) != 0)
+		return r;
+	*id = (int32_t)v;
+	return 0;
 }
 
 /* See repo_smart_lists.h. */

@@ -53,6 +53,13 @@ int	repo_sl_get_by_name(struct db *db, struct arena *a, const char *name,
 	    bool with_rules, struct repo_sl *out);
 
 /*
+ * The id of the first smart list (by id) standing in program program_id,
+ * a campaign's own left out.  Returns 0, -REPO_ERR_NOT_FOUND when there
+ * is none, or another negative repo_err.
+ */
+int	repo_sl_in_program(struct db *db, int32_t program_id, int32_t *id);
+
+/*
  * repo_sl_get and repo_sl_get_by_name for a reply: with with_rules, the
  * list with the kept JSON text of its rules member (out->kept.json, no
  * rule read) when the text is there and was rendered under the current

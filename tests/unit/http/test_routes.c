@@ -19,7 +19,7 @@
 #include "http/router.h"
 #include "util/arena.h"
 
-#define DOCUMENTED_ROUTES	180
+#define DOCUMENTED_ROUTES	181
 /* Variants real clients send (scripts/gen-routes.py VARIANTS). */
 #define VARIANT_ROUTES		2
 
