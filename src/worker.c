@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fcgiapp.h>
@@ -58,6 +59,19 @@
  * long the connection can sit unseen in the queue.
  */
 #define ACCEPT_RECHECK_MS	1000
+
+/*
+ * How long a worker waits for the next request on a connection the web
+ * server keeps (FCGI_KEEP_CONN) before it looks whether a connection is
+ * waiting to be accepted.  A worker on a kept connection takes nothing
+ * else, and the web server may keep more connections than this host has
+ * workers ready (its keepalive is sized by the workers wanted: a worker
+ * that cannot start, or a host with fewer): a new connection would then
+ * wait for a kept one to close, up to the web server's timeouts.  So an
+ * idle kept connection is given up when a connection waits: a new
+ * connection waits at most this long for a worker.
+ */
+#define KEPT_IDLE_CHECK_MS	100
 
 static volatile sig_atomic_t worker_stop;
 
@@ -304,9 +318,23 @@ wait_request(struct acceptor *acc)
 	 * accept, so that is what to wait on.
 	 */
 	if (acc->req.ipcFd >= 0) {
+		const struct timespec check = { 0,
+		    KEPT_IDLE_CHECK_MS * 1000000L };
+		struct pollfd lp = { .fd = acc->lfd, .events = POLLIN };
+
 		pfd.fd = acc->req.ipcFd;
 		pfd.events = POLLIN;
-		n = ppoll(&pfd, 1, NULL, &acc->waitmask);
+		while ((n = ppoll(&pfd, 1, &check, &acc->waitmask)) == 0) {
+			if (poll(&lp, 1, 0) != 1)
+				continue;
+			/*
+			 * A connection waits and this one is idle: close it
+			 * (plainly: nothing is unread on it) and accept.
+			 */
+			(void)FCGX_Detach(&acc->req);
+			FCGX_Free(&acc->req, 1);
+			return 1;
+		}
 	} else
 		n = epoll_pwait(acc->epfd, &ev, 1, ACCEPT_RECHECK_MS,
 		    &acc->waitmask);

@@ -390,6 +390,71 @@ PY
 	stop "$m"
 fi
 
+# --- an idle kept connection does not hold the worker ----------------------
+# A web server keeps connections (FCGI_KEEP_CONN) and may keep more than
+# the host has workers ready.  The one worker has served a request on a
+# connection the client keeps open and idle: a request on a new
+# connection must still be served (the idle kept one is given up).
+if command -v python3 >/dev/null; then
+	sock=$tmp/k.sock
+	start_unix k --workers 1
+	m=$master
+	wait_for "$TIMEOUT" answers "$sock"
+	python3 - "$sock" "$TIMEOUT" "$tmp/k.held" <<'PY' &
+import os, socket, struct, sys, time
+
+def rec(t, body=b""):
+    return struct.pack(">BBHHBx", 1, t, 1, len(body), 0) + body
+
+def pair(k, v):
+    return bytes([len(k), len(v)]) + k + v
+
+params = b"".join(pair(k.encode(), v.encode()) for k, v in [
+    ("REQUEST_METHOD", "GET"), ("PATH_INFO", "/healthz"),
+    ("REQUEST_URI", "/healthz"), ("QUERY_STRING", ""),
+    ("CONTENT_LENGTH", ""), ("SCRIPT_NAME", ""),
+    ("SERVER_PROTOCOL", "HTTP/1.1"), ("GATEWAY_INTERFACE", "CGI/1.1"),
+    ("REMOTE_ADDR", "127.0.0.1")])
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(float(sys.argv[2]))
+s.connect(sys.argv[1])
+# FCGI_BEGIN_REQUEST, role responder, flags FCGI_KEEP_CONN.
+s.sendall(rec(1, struct.pack(">HB5x", 1, 1)) + rec(4, params) + rec(4) +
+          rec(5))
+data = b""
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        sys.exit(1)
+    data += chunk
+    done = False
+    while len(data) >= 8:
+        _, t, _, n, pad = struct.unpack(">BBHHB", data[:7])
+        if len(data) < 8 + n + pad:
+            break
+        if t == 3:
+            done = True
+        data = data[8 + n + pad:]
+    if done:
+        break
+open(sys.argv[3], "w").close()
+# Hold the connection, idle, until the worker gives it up or a while.
+s.settimeout(float(sys.argv[2]) * 2)
+try:
+    s.recv(1)
+except socket.timeout:
+    pass
+PY
+	keeper=$!
+	check "a request on a kept connection is served" \
+	    wait_for "$TIMEOUT" test -e "$tmp/k.held"
+	check "a new connection is served while the kept one is idle" \
+	    answers "$sock"
+	kill "$keeper" 2>/dev/null || true
+	wait "$keeper" 2>/dev/null || true
+	stop "$m"
+fi
+
 # --- max_requests recycles a worker without failures ----------------------
 sock=$tmp/r.sock
 MAUTO_MAX_REQUESTS=3 start_unix r --workers 1
