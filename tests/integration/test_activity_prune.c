@@ -4,8 +4,11 @@
  * rest, a class kept for ever keeps everything, bounded batches delete
  * all that is due, and a stop ends the pass before it deletes.
  *
- * Only rows of its own leads (PRUNE_LEAD..) are ever old, so what the
- * pass deletes is this test's, whatever else the database holds.
+ * The pass deletes across the whole activity table, and other tests of
+ * this layer, run beside it on the test database, empty that table (and
+ * mautoctl reset empties every one): so the test runs in a database of
+ * its own, <test database>_prune, made with the test database's tables
+ * (empty) and its activity type catalogue.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -54,10 +57,45 @@ left(int lead)
 	    "lead_id = %d", PRUNE_LEAD + lead);
 }
 
+static char own_name[128];
+
+/* Makes own_name: the test database's tables, empty, and its catalogue. */
+static int
+own_database(void)
+{
+	struct db *db0;
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	const char *src = cfg.db_name;
+
+	(void)snprintf(own_name, sizeof(own_name), "%s_prune", src);
+	if (db_open(&db0, &cfg, &repo_schema, DB_PREPARE_NONE) != 0)
+		return -1;
+	itest_sqlf(db0, "DROP DATABASE IF EXISTS `%s`", own_name);
+	itest_sqlf(db0, "CREATE DATABASE `%s`", own_name);
+	itest_sqlf(db0, "SELECT table_name FROM information_schema.tables "
+	    "WHERE table_schema = '%s' AND table_type = 'BASE TABLE'", src);
+	if ((res = mysql_store_result(db_conn(db0))) == NULL) {
+		db_close(db0);
+		return -1;
+	}
+	while ((row = mysql_fetch_row(res)) != NULL)
+		itest_sqlf(db0, "CREATE TABLE `%s`.`%s` LIKE `%s`.`%s`",
+		    own_name, row[0], src, row[0]);
+	mysql_free_result(res);
+	itest_sqlf(db0, "INSERT INTO `%s`.activity_type SELECT * FROM "
+	    "`%s`.activity_type", own_name, src);
+	db_close(db0);
+	cfg.db_name = own_name;
+	return 0;
+}
+
 static int
 group_setup(void **state)
 {
 	(void)state;
+	if (own_database() != 0)
+		return -1;
 	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
 }
 
@@ -65,6 +103,7 @@ static int
 group_teardown(void **state)
 {
 	(void)state;
+	itest_sqlf(db, "DROP DATABASE `%s`", own_name);
 	db_close(db);
 	return 0;
 }
