@@ -12,6 +12,21 @@ CREATE TABLE `activity` (
   KEY `activity_type_date` (`activity_type_id`,`activity_date`),
   KEY `activity_date` (`activity_date`,`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `activity_offer` (
+  `id` bigint(20) NOT NULL AUTO_INCREMENT,
+  `lead_id` int(11) NOT NULL,
+  `activity_type_id` int(11) NOT NULL,
+  `primary_value_id` int(11) DEFAULT NULL,
+  `primary_value` varchar(255) DEFAULT NULL,
+  `attributes` longtext NOT NULL,
+  `campaign_id` int(11) DEFAULT NULL,
+  `depth` int(11) NOT NULL DEFAULT 0,
+  `created_at` datetime(3) NOT NULL,
+  `claim` varchar(32) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `lease_until` datetime(3) DEFAULT NULL,
+  PRIMARY KEY (`id`),
+  KEY `activity_offer_claim` (`claim`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `activity_type` (
   `id` int(11) NOT NULL,
   `name` varchar(255) NOT NULL,
@@ -105,6 +120,47 @@ CREATE TABLE `campaign_member` (
   `updated_at` datetime NOT NULL,
   PRIMARY KEY (`campaign_id`,`lead_id`),
   KEY `campaign_member_lead` (`lead_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `campaign_qualification` (
+  `campaign_id` int(11) NOT NULL,
+  `lead_id` int(11) NOT NULL,
+  `last_at` datetime(3) NOT NULL,
+  `times` int(11) NOT NULL DEFAULT 1,
+  PRIMARY KEY (`campaign_id`,`lead_id`),
+  KEY `campaign_qualification_lead` (`lead_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `campaign_run` (
+  `id` bigint(20) NOT NULL AUTO_INCREMENT,
+  `campaign_id` int(11) NOT NULL,
+  `kind` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `status` varchar(10) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `run_at` datetime(3) NOT NULL,
+  `tokens` longtext DEFAULT NULL,
+  `depth` int(11) NOT NULL DEFAULT 0,
+  `claim` varchar(32) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `lease_until` datetime(3) DEFAULT NULL,
+  `expanded_to` bigint(20) NOT NULL DEFAULT 0,
+  `nleads` int(11) NOT NULL DEFAULT 0,
+  `created_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`id`),
+  KEY `campaign_run_due` (`status`,`run_at`),
+  KEY `campaign_run_campaign` (`campaign_id`,`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `campaign_run_lead` (
+  `run_id` bigint(20) NOT NULL,
+  `lead_id` int(11) NOT NULL,
+  `campaign_id` int(11) NOT NULL,
+  `step_pos` int(11) NOT NULL DEFAULT 0,
+  `state` varchar(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  `due_at` datetime(3) NOT NULL,
+  `claim` varchar(32) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `lease_until` datetime(3) DEFAULT NULL,
+  `note` varchar(255) DEFAULT NULL,
+  `updated_at` datetime(3) NOT NULL,
+  PRIMARY KEY (`run_id`,`lead_id`),
+  KEY `campaign_run_lead_due` (`state`,`due_at`),
+  KEY `campaign_run_lead_claim` (`claim`),
+  KEY `campaign_run_lead_lead` (`lead_id`,`campaign_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `channel` (
   `id` int(11) NOT NULL AUTO_INCREMENT,
@@ -253,6 +309,11 @@ CREATE TABLE `email_version` (
   `updated_at` datetime NOT NULL,
   PRIMARY KEY (`email_id`,`status`),
   CONSTRAINT `email_version_fk` FOREIGN KEY (`email_id`) REFERENCES `email` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `engine_clock` (
+  `id` tinyint(4) NOT NULL,
+  `offset_ms` bigint(20) NOT NULL DEFAULT 0,
+  PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `export_gate` (
   `id` tinyint(3) unsigned NOT NULL,
@@ -868,6 +929,10 @@ CREATE TABLE `tag_value` (
   PRIMARY KEY (`tag_type_id`,`position`),
   UNIQUE KEY `tag_value_value` (`tag_type_id`,`value`),
   CONSTRAINT `tag_value_type` FOREIGN KEY (`tag_type_id`) REFERENCES `tag_type` (`id`) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE TABLE `trigger_listen` (
+  `activity_type_id` int(11) NOT NULL,
+  PRIMARY KEY (`activity_type_id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `workspace` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

@@ -48,6 +48,8 @@ enum api_err {
 	API_ERR_STATUS_NOT_FOUND,	/* 1025 Program status not found */
 	API_ERR_EXPORT_LIMIT,		/* 1029 bulk export queue/quota/state */
 	API_ERR_FILTER_UNSUPPORTED,	/* 1035 */
+	API_ERR_CLONE_LIMIT,		/* 1020 Too many clones to program */
+	API_ERR_RUN_AT,			/* 1042 Invalid runAt date */
 	API_ERR_OAUTH_INVALID_CLIENT,	/* HTTP 401 identity */
 	API_ERR_OAUTH_INVALID_REQUEST,	/* HTTP 400 identity */
 	API_ERR_OAUTH_UNSUPPORTED_GRANT,/* HTTP 400 identity */

@@ -45,6 +45,7 @@
 #include "export/runner.h"
 #include "bounds.h"
 #include "master.h"
+#include "engine/engine.h"
 #include "prune/pruner.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -96,6 +97,10 @@ struct master {
 	struct proc		 pruner;
 	int64_t			 pruner_backoff;
 	int64_t			 pruner_next_spawn;
+	/* Campaign runners: their slots and back-off. */
+	struct proc		 campaigns[ENGINE_SLOTS];
+	int64_t			 campaign_backoff;
+	int64_t			 campaign_next_spawn;
 };
 
 static int64_t
@@ -255,7 +260,23 @@ find_runner(struct master *m, pid_t pid)
 	for (i = 0; i < EXPORT_SLOTS; i++)
 		if (m->runners[i].pid == pid && pid != 0)
 			return &m->runners[i];
+	for (i = 0; i < ENGINE_SLOTS; i++)
+		if (m->campaigns[i].pid == pid && pid != 0)
+			return &m->campaigns[i];
 	return NULL;
+}
+
+/* Live campaign runners. */
+static int
+count_campaigns(const struct master *m)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < ENGINE_SLOTS; i++)
+		if (m->campaigns[i].pid != 0)
+			n++;
+	return n;
 }
 
 /* Live export runners. */
@@ -426,6 +447,47 @@ fill_pruner(struct master *m, int64_t now)
 	log_debug("master: started activity pruner %ld", (long)pid);
 }
 
+static void
+campaign_backoff_bump(struct master *m, int64_t now)
+{
+	slots_backoff_bump(&m->campaign_backoff, &m->campaign_next_spawn, now,
+	    "campaign runners");
+}
+
+/* Starts the missing campaign runners (campaign_runners of them). */
+static void
+fill_campaigns(struct master *m, int64_t now)
+{
+	struct engine_args ea;
+	size_t i, want = (size_t)m->cfg->campaign_runners;
+	pid_t pid;
+
+	if (m->campaign_backoff != 0 && now >= m->campaign_next_spawn)
+		for (i = 0; i < ENGINE_SLOTS; i++)
+			if (m->campaigns[i].pid != 0 &&
+			    now - m->campaigns[i].started >= MASTER_STABLE_MS)
+				m->campaign_backoff = 0;
+	if (now < m->campaign_next_spawn)
+		return;
+	for (i = 0; i < want && i < ENGINE_SLOTS; i++) {
+		if (m->campaigns[i].pid != 0)
+			continue;
+		ea = (struct engine_args){ .cfg = m->cfg, .index = (unsigned)i,
+		    .master = m->self, .metrics = m->metrics };
+		(void)fflush(NULL);
+		if ((pid = fork()) == -1) {
+			log_err("master: fork: %s", strerror(errno));
+			campaign_backoff_bump(m, now);
+			return;
+		}
+		if (pid == 0)
+			exit(engine_run(&ea));
+		m->campaigns[i] = (struct proc){ .pid = pid, .started = now };
+		log_debug("master: started campaign runner %ld (slot %zu)",
+		    (long)pid, i);
+	}
+}
+
 static int
 spawn_runner(struct master *m, size_t i, int64_t now)
 {
@@ -477,6 +539,7 @@ fill(struct master *m, int64_t now)
 			break;
 	fill_runners(m, now);
 	fill_pruner(m, now);
+	fill_campaigns(m, now);
 }
 
 static void
@@ -595,7 +658,10 @@ runner_reaped(struct master *m, struct proc *p, int status, int64_t now)
 {
 	char what[96];
 	bool pruner = p == &m->pruner;
-	const char *name = pruner ? "activity pruner" : "export runner";
+	bool campaign = p >= &m->campaigns[0] &&
+	    p < &m->campaigns[ENGINE_SLOTS];
+	const char *name = pruner ? "activity pruner" : campaign ?
+	    "campaign runner" : "export runner";
 
 	describe_status(status, what, sizeof(what));
 	if (m->stopping || p->term_at != 0)
@@ -606,6 +672,8 @@ runner_reaped(struct master *m, struct proc *p, int status, int64_t now)
 		    (long)p->pid, what);
 		if (now - p->started < MASTER_STABLE_MS && pruner)
 			pruner_backoff_bump(m, now);
+		else if (now - p->started < MASTER_STABLE_MS && campaign)
+			campaign_backoff_bump(m, now);
 		else if (now - p->started < MASTER_STABLE_MS)
 			runner_backoff_bump(m, now);
 	}
@@ -650,6 +718,9 @@ begin_stop(struct master *m, int sig, int64_t now)
 			term(&m->runners[i], now);
 	if (m->pruner.pid != 0)
 		term(&m->pruner, now);
+	for (i = 0; i < ENGINE_SLOTS; i++)
+		if (m->campaigns[i].pid != 0)
+			term(&m->campaigns[i], now);
 }
 
 /* SIGKILLs workers that were asked to stop longer ago than allowed. */
@@ -660,10 +731,13 @@ enforce_deadlines(struct master *m, int64_t now)
 	struct proc *p;
 	size_t i;
 
-	for (i = 0; i < MASTER_MAX_PROCS + EXPORT_SLOTS + 1; i++) {
+	for (i = 0; i < MASTER_MAX_PROCS + EXPORT_SLOTS + 1 + ENGINE_SLOTS;
+	    i++) {
 		p = i < MASTER_MAX_PROCS ? &m->procs[i] :
 		    i < MASTER_MAX_PROCS + EXPORT_SLOTS ?
-		    &m->runners[i - MASTER_MAX_PROCS] : &m->pruner;
+		    &m->runners[i - MASTER_MAX_PROCS] :
+		    i == MASTER_MAX_PROCS + EXPORT_SLOTS ? &m->pruner :
+		    &m->campaigns[i - MASTER_MAX_PROCS - EXPORT_SLOTS - 1];
 		if (p->pid == 0 || p->term_at == 0 || p->killed ||
 		    now - p->term_at < limit)
 			continue;
@@ -756,6 +830,10 @@ reload(struct master *m)
 	/* The pruner too: the next one keeps the new retention. */
 	if (m->pruner.pid != 0)
 		term(&m->pruner, now_ms());
+	/* Campaign runners: as many as the new campaign_runners says. */
+	for (i = 0; i < ENGINE_SLOTS; i++)
+		if (m->campaigns[i].pid != 0)
+			term(&m->campaigns[i], now_ms());
 	m->reloading = true;
 out:
 	free(nc);	/* config_load cleared it on failure */
@@ -832,7 +910,8 @@ loop(struct master *m, const sigset_t *set)
 		    count_runners(m));
 		metrics_set_workers(m->metrics, count_ready(m), m->target);
 		if (m->stopping && count_procs(m, false) == 0 &&
-		    count_runners(m) == 0 && m->pruner.pid == 0)
+		    count_runners(m) == 0 && m->pruner.pid == 0 &&
+		    count_campaigns(m) == 0)
 			break;
 		d = sleep_ms(m, now);
 		ts.tv_sec = (time_t)(d / 1000);

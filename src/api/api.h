@@ -73,6 +73,13 @@ int	api_campaigns_browse(struct call *c, struct resp *r);
 int	api_campaigns_get(struct call *c, struct resp *r);
 
 /*
+ * api_campaigns_run.c: what starts a campaign's runs (the campaign
+ * engine, src/engine/): Request Campaign, Schedule Campaign.
+ */
+int	api_campaigns_request(struct call *c, struct resp *r);
+int	api_campaigns_schedule(struct call *c, struct resp *r);
+
+/*
  * api_static_lists.c: static lists as assets: browse, by id, by name,
  * create, update, delete.
  */

@@ -64,5 +64,11 @@ int	ctl_form(int argc, char **argv, const struct config *cfg);
 int	ctl_campaign(int argc, char **argv, const struct config *cfg);
 int	ctl_partition(int argc, char **argv, const struct config *cfg);
 int	ctl_seed_demo(int argc, char **argv, const struct config *cfg);
+/*
+ * ctl_engine.c: the campaign engine: clock show|advance, and campaign
+ * runs|trace (which ctl_campaign hands over).
+ */
+int	ctl_clock(int argc, char **argv, const struct config *cfg);
+int	ctl_campaign_engine(int argc, char **argv, const struct config *cfg);
 
 #endif

@@ -674,9 +674,12 @@ ctl_campaign(int argc, char **argv, const struct config *cfg)
 	struct db *db = NULL;
 	int rc = 1;
 
+	if (argc >= 2 && (strcmp(argv[1], "runs") == 0 ||
+	    strcmp(argv[1], "trace") == 0))
+		return ctl_campaign_engine(argc, argv, cfg);
 	if (argc < 2 || strcmp(argv[1], "add") != 0) {
 		fprintf(stderr, "mautoctl: usage: campaign add --campaign ID "
-		    "--lead ID...\n");
+		    "--lead ID... | runs CAMPAIGN | trace CAMPAIGN LEAD\n");
 		goto out;
 	}
 	a = xcalloc(1, sizeof(*a));

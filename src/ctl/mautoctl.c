@@ -20,7 +20,9 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "campaign", ctl_campaign,
-	  "campaign add --campaign ID --lead ID..." },
+	  "campaign add --campaign ID --lead ID... | runs CAMPAIGN | "
+	  "trace CAMPAIGN LEAD" },
+	{ "clock", ctl_clock, "clock show | clock advance DURATION" },
 	{ "client", ctl_client,
 	  "client create --name NAME --role ROLE [--scope EMAIL] [--id ID] "
 	  "[--secret SECRET|-] | list | show CLIENT_ID | revoke CLIENT_ID" },

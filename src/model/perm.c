@@ -49,6 +49,8 @@ static const struct {
 	{ "Read-Asset", PERM_READ_ONLY_ASSETS },
 	{ "Read-Only Asset", PERM_READ_ONLY_ASSETS },
 	{ "Read-Write Asset", PERM_READ_WRITE_ASSETS },
+	/* The swagger's name of Request and Schedule Campaign's. */
+	{ "Execute Campaign", PERM_READ_WRITE_CAMPAIGNS },
 };
 
 /* Each Read-Write permission and the Read-Only one it implies. */

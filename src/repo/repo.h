@@ -102,6 +102,8 @@ enum repo_id {
 	REPO_TOKENS,
 	REPO_PROGRAM_ASSETS,
 	REPO_PROGRAM_CATALOGUE,
+	REPO_ENGINE,
+	REPO_ENGINE_STEPS,
 	REPO__MAX
 };
 
@@ -132,6 +134,8 @@ extern const struct db_stmt_set repo_merge_sql;
 extern const struct db_stmt_set repo_folders_sql;
 extern const struct db_stmt_set repo_usage_sql;
 extern const struct db_stmt_set repo_stats_sql;
+extern const struct db_stmt_set repo_engine_sql;
+extern const struct db_stmt_set repo_engine_steps_sql;
 extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_email_templates_sql;
 extern const struct db_stmt_set repo_segmentations_sql;

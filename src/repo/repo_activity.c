@@ -30,6 +30,7 @@ enum activity_stmt {
 	ACTIVITY_STMT_PAGE_LEADS,
 	ACTIVITY_STMT_PRUNE,
 	ACTIVITY_STMT_CLASSES,
+	ACTIVITY_STMT_LISTENED,
 	ACTIVITY_STMT__MAX
 };
 
@@ -61,9 +62,19 @@ static_assert(ACTIVITY_FILTER_TYPES == 10 && ACTIVITY_FILTER_ASSETS == 10 &&
  */
 #define INSERT_HEAD \
 	"INSERT INTO activity (lead_id, activity_type_id, activity_date, " \
-	"primary_value_id, primary_value, attributes) VALUES "
-#define INSERT_ROW	"(?, ?, UTC_TIMESTAMP(3), ?, ?, ?)"
-#define INSERT_PARAMS	5
+	"primary_value_id, primary_value, attributes, campaign_id) VALUES "
+#define INSERT_ROW	"(?, ?, UTC_TIMESTAMP(3), ?, ?, ?, ?)"
+#define INSERT_PARAMS	6
+/*
+ * The offer of an activity to the trigger campaigns (migration 0032): a
+ * copy of what trigger constraints read, so no id need be known.
+ */
+#define OFFER_HEAD \
+	"INSERT INTO activity_offer (lead_id, activity_type_id, " \
+	"primary_value_id, primary_value, attributes, campaign_id, depth, " \
+	"created_at) VALUES "
+#define OFFER_ROW	"(?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))"
+#define OFFER_PARAMS	7
 /* The longest batch text (MAX_STMT_PARAMS / 5 rows fit). */
 #define BATCH_SQL_MAX_BYTES	(1024 * 1024)
 
@@ -98,6 +109,9 @@ static const char *const sql[ACTIVITY_STMT__MAX] = {
 	    "activity_date < ? ORDER BY activity_date LIMIT ?",
 	[ACTIVITY_STMT_CLASSES] =
 	    "SELECT id, retention_class FROM activity_type ORDER BY id",
+	[ACTIVITY_STMT_LISTENED] =
+	    "SELECT activity_type_id FROM trigger_listen "
+	    "ORDER BY activity_type_id",
 };
 
 const struct db_stmt_set repo_activity_sql = {
@@ -116,27 +130,114 @@ stmt(struct db *db, enum activity_stmt s)
 int
 repo_activity_insert(struct db *db, const struct activity *a)
 {
-	MYSQL_BIND in[5];
-	int64_t lead = a->lead_id, type = a->type, pid = a->primary_id;
-	unsigned long plen = 0, alen;
-	const char *attrs = a->attributes != NULL ? a->attributes : "{}";
+	return repo_activity_insert_batch(db, a, 1);
+}
 
-	memset(in, 0, sizeof(in));
-	bind_i64(&in[0], &lead);
-	bind_i64(&in[1], &type);
-	if (pid != 0)
-		bind_i64(&in[2], &pid);
+/*
+ * The activity types active trigger campaigns listen for (trigger_listen,
+ * kept by activation), at most max into types; *n their number.  Read in
+ * the writer's transaction, so a campaign activated before it commits
+ * hears its activities.
+ */
+static int
+listened(struct db *db, int32_t *types, size_t max, size_t *n)
+{
+	MYSQL_STMT *st = stmt(db, ACTIVITY_STMT_LISTENED);
+	MYSQL_BIND res[1];
+	int32_t t = 0;
+	my_bool nul;
+	int e, r;
+
+	*n = 0;
+	if ((r = db_exec(db, st, NULL, "repo_activity_listened")) != 0)
+		return r;
+	bind_out_i32(&res[0], &t, &nul);
+	if (mysql_stmt_bind_result(st, res) != 0) {
+		r = db_error(db, st, "repo_activity_listened");
+		mysql_stmt_free_result(st);
+		return r;
+	}
+	while ((e = mysql_stmt_fetch(st)) == 0)
+		if (*n < max)
+			types[(*n)++] = t;
+	r = e == MYSQL_NO_DATA ? 0 : db_error(db, st,
+	    "repo_activity_listened");
+	mysql_stmt_free_result(st);
+	return r;
+}
+
+static bool
+has_type(const int32_t *types, size_t n, int type)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (types[i] == type)
+			return true;
+	return false;
+}
+
+/* Binds a's columns common to the log and the offers to p. */
+static void
+add_params(struct params *p, const struct activity *a)
+{
+	params_i64(p, a->lead_id);
+	params_i64(p, a->type);
+	if (a->primary_id != 0)
+		params_i64(p, a->primary_id);
 	else
-		bind_null(&in[2]);
-	if (a->primary_value != NULL) {
-		plen = strlen(a->primary_value);
-		bind_str(&in[3], a->primary_value, &plen);
-	} else
-		bind_null(&in[3]);
-	alen = strlen(attrs);
-	bind_str(&in[4], attrs, &alen);
-	return db_exec(db, stmt(db, ACTIVITY_STMT_INSERT), in,
-	    "repo_activity_insert");
+		params_null(p);
+	params_str(p, a->primary_value);
+	params_str(p, a->attributes != NULL ? a->attributes : "{}");
+	if (a->campaign_id != 0)
+		params_i64(p, a->campaign_id);
+	else
+		params_null(p);
+}
+
+/*
+ * Inserts the acts[0..n) pick says (NULL: all) into the log (offers
+ * false) or the offers (true), in multi-row statements.
+ */
+static int
+insert_rows(struct db *db, const struct activity *acts, size_t n,
+    const bool *pick, bool offers)
+{
+	const char *const where = offers ? "repo_activity_offer" :
+	    "repo_activity_insert_batch";
+	size_t per = offers ? OFFER_PARAMS : INSERT_PARAMS;
+	struct buf b;
+	struct params p;
+	size_t i, start, end, rows;
+	int r = 0;
+
+	buf_init(&b, BATCH_SQL_MAX_BYTES);
+	memset(&p, 0, sizeof(p));
+	for (start = 0; start < n && r == 0; start = end) {
+		end = start + params_rows_per_stmt(per);
+		if (end > n)
+			end = n;
+		buf_reset(&b);
+		params_clear(&p);
+		params_init(&p, per * (end - start));
+		buf_adds(&b, offers ? OFFER_HEAD : INSERT_HEAD);
+		for (i = start, rows = 0; i < end; i++) {
+			if (pick != NULL && !pick[i])
+				continue;
+			if (rows++ > 0)
+				buf_addc(&b, ',');
+			buf_adds(&b, offers ? OFFER_ROW : INSERT_ROW);
+			add_params(&p, &acts[i]);
+			if (offers)
+				params_i64(&p, acts[i].depth);
+		}
+		if (rows > 0)
+			r = params_exec(db, params_stmt(db, &b, where), &p,
+			    where);
+	}
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
 }
 
 /* See repo_activity.h. */
@@ -144,42 +245,27 @@ int
 repo_activity_insert_batch(struct db *db, const struct activity *acts,
     size_t n)
 {
-	const char *const where = "repo_activity_insert_batch";
-	struct buf b;
-	struct params p;
-	size_t i, start, end;
-	int r = 0;
+	int32_t types[ACTIVITY_LISTENED_MAX];
+	bool *pick;
+	size_t ntypes, i, k = 0;
+	int r;
 
-	buf_init(&b, BATCH_SQL_MAX_BYTES);
-	memset(&p, 0, sizeof(p));
-	for (start = 0; start < n; start = end) {
-		end = start + params_rows_per_stmt(INSERT_PARAMS);
-		if (end > n)
-			end = n;
-		buf_reset(&b);
-		params_clear(&p);
-		params_init(&p, INSERT_PARAMS * (end - start));
-		buf_adds(&b, INSERT_HEAD);
-		for (i = start; i < end; i++) {
-			if (i > start)
-				buf_addc(&b, ',');
-			buf_adds(&b, INSERT_ROW);
-			params_i64(&p, acts[i].lead_id);
-			params_i64(&p, acts[i].type);
-			if (acts[i].primary_id != 0)
-				params_i64(&p, acts[i].primary_id);
-			else
-				params_null(&p);
-			params_str(&p, acts[i].primary_value);
-			params_str(&p, acts[i].attributes != NULL ?
-			    acts[i].attributes : "{}");
+	if (n == 0)
+		return 0;
+	if ((r = insert_rows(db, acts, n, NULL, false)) != 0 ||
+	    (r = listened(db, types, ACTIVITY_LISTENED_MAX, &ntypes)) != 0 ||
+	    ntypes == 0)
+		return r;
+	pick = xcalloc(n, sizeof(*pick));
+	for (i = 0; i < n; i++)
+		if (has_type(types, ntypes, acts[i].type) &&
+		    acts[i].depth <= ACTIVITY_MAX_DEPTH) {
+			pick[i] = true;
+			k++;
 		}
-		if ((r = params_exec(db, params_stmt(db, &b, where), &p,
-		    where)) != 0)
-			break;
-	}
-	params_clear(&p);
-	buf_clear(&b);
+	if (k > 0)
+		r = insert_rows(db, acts, n, pick, true);
+	free(pick);
 	return r;
 }
 

@@ -7,6 +7,7 @@
 #ifndef MAUTO_REPO_REPO_ACTIVITY_H
 #define MAUTO_REPO_REPO_ACTIVITY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,12 +19,18 @@ struct json_object;
 /* Activity type ids (activity_type rows of migration 0004). */
 enum activity_type {
 	ACT_FILL_OUT_FORM = 2,
+	ACT_SEND_EMAIL = 6,
+	ACT_EMAIL_DELIVERED = 7,
+	ACT_EMAIL_BOUNCED = 8,
 	ACT_NEW_LEAD = 12,
 	ACT_CHANGE_DATA_VALUE = 13,
+	ACT_CHANGE_SCORE = 22,
 	ACT_ADD_TO_LIST = 24,
 	ACT_REMOVE_FROM_LIST = 25,
 	ACT_MERGE_LEADS = 32,
 	ACT_DELETE_LEAD = 37,
+	ACT_INTERESTING_MOMENT = 46,
+	ACT_REQUEST_CAMPAIGN = 47,
 	ACT_CHANGE_PARTITION = 100,
 	ACT_CHANGE_PROGRAM_STATUS = 104,
 	ACT_PUSH_LEAD = 145
@@ -36,9 +43,26 @@ struct activity {
 	int64_t		 primary_id;	/* primary attribute id, 0 = none */
 	const char	*primary_value;	/* NULL = none */
 	const char	*attributes;	/* a JSON object as text; NULL = {} */
+	int32_t		 campaign_id;	/* the campaign whose step wrote it */
+	int		 depth;		/* its run's cascade depth + 1; 0: API */
 };
 
-/* Inserts one activity dated now (UTC, milliseconds). */
+/*
+ * The most activity types trigger campaigns listen for at once, and the
+ * deepest cascade an activity is still offered to them at: an activity
+ * a flow step writes has its run's depth plus one, so a chain of
+ * campaigns that trigger each other stops after this many runs
+ * (docs/behaviour.md §24).
+ */
+#define ACTIVITY_LISTENED_MAX	256
+#define ACTIVITY_MAX_DEPTH	10
+
+/*
+ * Inserts one activity dated now (UTC, milliseconds).  Like every insert
+ * here, it also offers the activity to the trigger campaigns (the
+ * activity_offer table, migration 0032) when an active trigger campaign
+ * listens for its type and its depth is within ACTIVITY_MAX_DEPTH.
+ */
 int	repo_activity_insert(struct db *db, const struct activity *a);
 
 /*

@@ -26,6 +26,8 @@ enum sc_stmt {
 	SC_STMT_ACTIVE,
 	SC_STMT_EMAIL_LOCK,
 	SC_STMT_STATUS,
+	SC_STMT_LISTEN_CLEAR,
+	SC_STMT_LISTEN_FILL,
 	SC_STMT__MAX
 };
 
@@ -47,6 +49,19 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_STATUS] =
 	    "SELECT COUNT(*) FROM program_status WHERE program_id = ? AND "
 	    "name = ?",
+	/*
+	 * The activity types the active trigger campaigns listen for
+	 * (migration 0032), rewritten whole: the triggers named by an
+	 * activity type id (Campaign is Requested, 100004, is the engine's
+	 * own and offers nothing).
+	 */
+	[SC_STMT_LISTEN_CLEAR] = "DELETE FROM trigger_listen",
+	[SC_STMT_LISTEN_FILL] =
+	    "INSERT INTO trigger_listen (activity_type_id) "
+	    "SELECT DISTINCT r.rule_type_id FROM smart_campaign c "
+	    "JOIN smart_list_rule r ON r.smart_list_id = c.smart_list_id "
+	    "WHERE c.is_active = 1 AND r.is_trigger = 1 AND "
+	    "r.kind = 'activity' AND r.rule_type_id < 100000",
 };
 
 const struct db_stmt_set repo_sc_activation_sql = {
@@ -288,6 +303,10 @@ sc_active_tx(struct db *db, void *arg)
 	bind_i32(&in[0], &v);
 	bind_i32(&in[1], &x->id);
 	if ((r = db_exec(db, stmt(db, SC_STMT_ACTIVE), in,
+	    "repo_sc_activate")) != 0 ||
+	    (r = db_exec(db, stmt(db, SC_STMT_LISTEN_CLEAR), NULL,
+	    "repo_sc_activate")) != 0 ||
+	    (r = db_exec(db, stmt(db, SC_STMT_LISTEN_FILL), NULL,
 	    "repo_sc_activate")) != 0)
 		return r;
 	return repo_sc_usage_refresh(db, x->id, x->active);

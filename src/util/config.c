@@ -181,6 +181,14 @@ static const struct config_key keys[] = {
 	  .type = CONFIG_INT, .offset = OFF(activity_retention_new_lead_days),
 	  .min = 0, .max = 36525,
 	  .help = "days New Lead activities are kept; 0: for ever" },
+	{ .name = "campaign_runners", .def = "1", .type = CONFIG_INT,
+	  .offset = OFF(campaign_runners), .min = 0, .max = 8,
+	  .help = "campaign engine processes on this host (0: none; "
+	    "runners on several hosts share the work)" },
+	{ .name = "engine_clock_control", .def = "false", .type = CONFIG_BOOL,
+	  .offset = OFF(engine_clock_control), .min = 0, .max = 1,
+	  .help = "let mautoctl clock move the campaign engine's clock "
+	    "(development and CI only)" },
 	{ .name = "app_url", .def = "http://localhost", .type = CONFIG_STR,
 	  .offset = OFF(app_url), .min = 1, .max = 255,
 	  .help = "the address the url member of asset replies starts with "

@@ -62,6 +62,10 @@ struct config {
 	int	 activity_retention_deleted_days;	/* 14 */
 	int	 activity_retention_new_lead_days;	/* 0 */
 
+	/* The campaign engine (src/engine/, docs/behaviour.md §24). */
+	int	 campaign_runners;	/* runner processes on this host */
+	bool	 engine_clock_control;	/* mautoctl clock may move its clock */
+
 	/* Assets (docs/assets.md). */
 	char	*app_url;		/* asset urls start with it */
 

@@ -6,6 +6,7 @@
 #   ctl ARGS...                  mautoctl on this run's database
 #   dbsql SQL                    runs SQL in this run's database
 #   py EXPR                      prints a Python expression over d
+#   pages TOKEN PATH             every record of an activities read
 # Sets base, envf, work (removed on exit), tag (random) and failed=0; a
 # script ends with `exit "$failed"`.
 
@@ -113,4 +114,24 @@ py()
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2]))' "$work/out" "$1"
+}
+
+# pages TOKEN PATH: every record of the activities read PATH (its query
+# ending in "&") from the paging token TOKEN on, paged to the end, as the
+# list d of the next expect.
+pages()
+{
+	local tok=$1 more
+	echo '[]' >"$work/acts"
+	while :; do
+		api GET "$2nextPageToken=$tok"
+		python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))
+a += json.load(open(sys.argv[2])).get("result", [])
+json.dump(a, open(sys.argv[1], "w"))' "$work/acts" "$work/out"
+		more=$(py "d['moreResult']")
+		tok=$(py "d['nextPageToken']")
+		[ "$more" = True ] || break
+	done
+	cp "$work/acts" "$work/out"
 }

@@ -182,6 +182,7 @@ export MAUTO_WORKERS=${MAUTO_WORKERS:-0}
 export MAUTO_RATE_LIMIT_CALLS=0
 export MAUTO_DAILY_QUOTA=0
 export MAUTO_FAULT_INJECTION=true
+export MAUTO_ENGINE_CLOCK_CONTROL=true
 export MAUTO_HOST_ID=http$(harness_random_hex 4)
 EOF
 	harness_migrate "$work/app/env" >"$work/migrate.log" 2>&1 ||
@@ -212,6 +213,7 @@ start_cluster()
 export MAUTO_RATE_LIMIT_CALLS=0
 export MAUTO_DAILY_QUOTA=0
 export MAUTO_FAULT_INJECTION=true
+export MAUTO_ENGINE_CLOCK_CONTROL=true
 EOF
 	"$MAUTO_SRCDIR/tests/cluster/cluster.sh" start "$work/cluster" 2
 	MAUTO_TEST_BASE_URL=$(
@@ -636,7 +638,7 @@ for t in "$here"/t_*.sh; do
 	*)
 		failed=$((failed + 1))
 		echo "FAIL ${name%.sh}: exit $rc"
-		tail -n 20 "$log" | sed 's/^/     /'
+		tail -n 60 "$log" | sed 's/^/     /'
 		;;
 	esac
 	rm -f "$log"

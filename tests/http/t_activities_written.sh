@@ -10,29 +10,10 @@ set -euo pipefail
 # shellcheck source=tests/http/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# pages PATH: every record of the read PATH (its query ending in "&")
-# after $start, paged to the end, as the list d of the next expect.
-pages()
-{
-	local tok=$start more
-	echo '[]' >"$work/acts"
-	while :; do
-		api GET "$1nextPageToken=$tok"
-		python3 -c 'import json, sys
-a = json.load(open(sys.argv[1]))
-a += json.load(open(sys.argv[2])).get("result", [])
-json.dump(a, open(sys.argv[1], "w"))' "$work/acts" "$work/out"
-		more=$(py "d['moreResult']")
-		tok=$(py "d['nextPageToken']")
-		[ "$more" = True ] || break
-	done
-	cp "$work/acts" "$work/out"
-}
-
-# acts TYPES LEAD: the activities of TYPES of LEAD, two a page.
+# acts TYPES LEAD: the activities of TYPES of LEAD since $start, as d.
 acts()
 {
-	pages "/rest/v1/activities.json?activityTypeIds=$1&leadIds=$2&batchSize=2&"
+	pages "$start" "/rest/v1/activities.json?activityTypeIds=$1&leadIds=$2&batchSize=2&"
 }
 
 api GET "/rest/v1/activities/pagingtoken.json?sinceDatetime=$(date -u -d '-1 minute' +%Y-%m-%dT%H:%M:%SZ)"
@@ -144,7 +125,7 @@ expect "the loser's New Lead moved to the winner" \
 # ---- Delete Leads ----------------------------------------------------------
 api POST /rest/v1/leads/delete.json "{\"input\": [{\"id\": $c}]}"
 expect "delete answers deleted" "d['result'] == [{'id': $c, 'status': 'deleted'}]"
-pages "/rest/v1/activities/deletedleads.json?"
+pages "$start" "/rest/v1/activities/deletedleads.json?"
 expect "Get Deleted Leads shows Delete Lead of the lead, by id" \
     "[x['primaryAttributeValueId'] for x in d if x['leadId'] == $c] == [$c] and
      all(x['activityTypeId'] == 37 for x in d)"

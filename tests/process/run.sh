@@ -45,6 +45,7 @@ unset MAUTO_WORKERS MAUTO_LISTEN MAUTO_MAX_REQUESTS
 # at the end.
 export MAUTO_EXPORT_RUNNER=off
 export MAUTO_ACTIVITY_PRUNER=off
+export MAUTO_CAMPAIGN_RUNNERS=0
 
 tmp=$(mktemp -d /tmp/mauto-process.XXXXXX)
 conf=$tmp/mautod.conf
@@ -582,6 +583,40 @@ rc=$?
 check "exit status 0 after SIGTERM with the pruner (got $rc)" \
     test "$rc" -eq 0
 check "no pruner is left behind" test -z "$(pruner_of "$m")"
+
+# --- campaign runners: supervised next to the workers ----------------------
+# src/engine/engine.c: the master keeps campaign_runners of them (named
+# mautod-campaign), respawns one that dies and stops them on SIGTERM.
+campaigns_of()
+{
+	pgrep -P "$1" -x mautod-campaign | sort
+}
+campaigns_are()
+{
+	[ "$(campaigns_of "$1" | wc -l)" -eq "$2" ]
+}
+campaign_is_new()
+{
+	! campaigns_of "$m" | grep -qx "$1" && campaigns_are "$m" 2
+}
+MAUTO_CAMPAIGN_RUNNERS=2 start_unix c --workers 1
+m=$master
+check "two campaign runners run beside the workers" \
+    wait_for "$TIMEOUT" campaigns_are "$m" 2
+check "workers are counted apart from them" \
+    test "$(pgrep -P "$m" -x mautod | wc -l)" -eq 1
+victim=$(campaigns_of "$m" | head -n 1)
+kill -KILL "$victim" 2>/dev/null
+check "a killed campaign runner is respawned" \
+    wait_for "$TIMEOUT" campaign_is_new "$victim"
+check "its death is logged" grep -q \
+    "campaign runner $victim died unexpectedly: killed by signal 9" \
+    "$tmp/c.log"
+stop "$m"
+rc=$?
+check "exit status 0 after SIGTERM with campaign runners (got $rc)" \
+    test "$rc" -eq 0
+check "no campaign runner is left behind" test -z "$(campaigns_of "$m")"
 
 # --- sd_notify: READY, RELOADING, STOPPING (Type=notify) -------------------
 # A datagram socket stands in for systemd's NOTIFY_SOCKET; every message

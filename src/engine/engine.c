@@ -1,0 +1,518 @@
+/*
+ * The campaign engine (engine.h).
+ *
+ * Deployment, as the export runners (src/export/runner.c): the mautod
+ * master forks campaign_runners of them, restarts one that dies (with
+ * back-off when it dies young) and stops them on SIGTERM.  They never
+ * serve requests.  Every host may run them: all the work is claimed in
+ * the database with leases (repo/repo_engine.h), so runners on several
+ * hosts share it and a runner killed with -9 loses nothing: its claims
+ * run out after ENGINE_LEASE_SECS and another runner, or its own
+ * successor, goes on from the first step not committed.
+ *
+ * A pass:
+ *   1. the activities offered to trigger campaigns (repo_activity.h):
+ *      each is matched against the triggers of the active campaigns that
+ *      listen for its type, with their constraints; a lead that passes
+ *      and qualifies starts a run, in the transaction that deletes the
+ *      offer;
+ *   2. one batch run that is due: its leads are entered a page at a
+ *      time;
+ *   3. the leads due in runs: each runs its steps one transaction a
+ *      step until it waits, leaves the flow or ends it.
+ * A pass that finds nothing naps ENGINE_IDLE_MS.
+ */
+#include <sys/prctl.h>
+#include <sys/types.h>
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "db/pool.h"
+#include "engine/engine.h"
+#include "engine/steps.h"
+#include "model/campaign.h"
+#include "model/smartlist.h"
+#include "repo/repo.h"
+#include "repo/repo_engine.h"
+#include "repo/repo_lead_fields.h"
+#include "repo/repo_smart_campaigns.h"
+#include "repo/repo_smart_lists.h"
+#include "repo/repo_tokens.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/stopsig.h"
+#include "util/timeutil.h"
+#include "util/xmalloc.h"
+
+#define ENGINE_IDLE_MS		200
+#define RETRY_MS		2000
+#define MAX_LISTENERS		256
+#define MAX_TOKENS		200
+
+/* See engine.h. */
+int
+engine_open(struct engine *e, const struct config *cfg)
+{
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	e->cfg = cfg;
+	e->stop = &stopsig_stop;
+	arena_init(&e->a);
+	srandom((unsigned)(getpid() ^ time(NULL)));
+	(void)snprintf(e->claim, sizeof(e->claim), "%08lx%08lx%08lx",
+	    (unsigned long)getpid(), (unsigned long)random(),
+	    (unsigned long)random());
+	if ((r = db_open(&e->db, cfg, &repo_schema, DB_PREPARE_LAZY)) != 0)
+		return r;
+	return 0;
+}
+
+/* See engine.h. */
+void
+engine_close(struct engine *e)
+{
+	db_close(e->db);
+	e->db = NULL;
+	lead_schema_clear(&e->schema);
+	arena_clear(&e->a);
+}
+
+/* The lead schema, read again when its version moved. */
+static int
+schema_fresh(struct engine *e)
+{
+	int64_t v = 0;
+	int r;
+
+	if ((r = repo_lead_fields_version(e->db, &v)) != 0)
+		return r;
+	if (e->schema.fields != NULL && v == e->schema_ver)
+		return 0;
+	lead_schema_clear(&e->schema);
+	if ((r = repo_lead_fields_load(e->db, &e->schema)) != 0)
+		return r;
+	e->schema_ver = v;
+	return 0;
+}
+
+/* ---- Leads in runs ----------------------------------------------------- */
+
+/* The tokens of run: its overrides, then those in effect at the
+ * campaign's place (into e's arena). */
+static int
+run_tokens(struct engine *e, const struct engine_run *run,
+    const struct repo_sc *sc, struct engine_token *out, size_t *n)
+{
+	struct json_object *arr = NULL, *t, *v;
+	struct repo_token *eff;
+	const char *name;
+	size_t i, k = 0, neff, len;
+	int r;
+
+	if (run->tokens != NULL && (arr = json_tokener_parse(run->tokens)) !=
+	    NULL && json_object_is_type(arr, json_type_array)) {
+		for (i = 0; i < json_object_array_length(arr) &&
+		    k < MAX_TOKENS / 2; i++) {
+			t = json_object_array_get_idx(arr, i);
+			if (!json_object_object_get_ex(t, "name", &v))
+				continue;
+			name = json_object_get_string(v);
+			len = strlen(name);
+			if (len > 7 && strncasecmp(name, "{{my.", 5) == 0 &&
+			    strcmp(name + len - 2, "}}") == 0)
+				out[k].name = arena_strndup(&e->a, name + 5,
+				    len - 7);
+			else
+				out[k].name = arena_strdup(&e->a, name);
+			out[k].value = json_object_object_get_ex(t, "value",
+			    &v) ? arena_strdup(&e->a,
+			    json_object_get_string(v)) : "";
+			k++;
+		}
+	}
+	json_object_put(arr);
+	if ((r = repo_tokens_effective(e->db, &e->a, &sc->place, &eff,
+	    &neff)) != 0)
+		return r;
+	for (i = 0; i < neff && k < MAX_TOKENS; i++) {
+		out[k].name = eff[i].name;
+		out[k].value = eff[i].value;
+		k++;
+	}
+	*n = k;
+	return 0;
+}
+
+struct step_tx {
+	const struct step_ctx	*x;
+	struct engine_item	*it;
+	struct step_result	 res;
+};
+
+/* One step of one lead, and its move, in one transaction. */
+static int
+step_tx(struct db *db, void *arg)
+{
+	struct step_tx *s = arg;
+	int r;
+
+	(void)db;
+	if ((r = repo_engine_lock(s->x->db, s->x->claim, s->it)) != 0 ||
+	    (r = engine_step(s->x, s->it, &s->res)) != 0)
+		return r;
+	return repo_engine_move(s->x->db, s->it, s->res.next_pos,
+	    s->res.state, s->res.due_ms, s->x->claim, !s->res.release &&
+	    strcmp(s->res.state, RUN_LEAD_READY) == 0, s->res.note);
+}
+
+/* Runs it's lead on until it waits or leaves its run. */
+static int
+run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
+{
+	struct engine_token tokens[MAX_TOKENS];
+	struct campaign_step *steps;
+	struct engine_run run;
+	struct step_ctx x;
+	struct step_tx s;
+	struct repo_sc sc;
+	size_t nsteps, ntok = 0;
+	int r;
+
+	arena_reset(&e->a);
+	if ((r = repo_engine_run_get(e->db, it->run_id, &run)) != 0)
+		return r;
+	if ((r = repo_sc_get(e->db, &e->a, it->campaign_id, &sc)) != 0 ||
+	    (r = repo_sc_flow(e->db, &e->a, it->campaign_id, &steps,
+	    &nsteps)) != 0 || (r = run_tokens(e, &run, &sc, tokens,
+	    &ntok)) != 0)
+		goto out;
+	memset(&x, 0, sizeof(x));
+	x.db = e->db;
+	x.a = &e->a;
+	x.cfg = e->cfg;
+	x.schema = &e->schema;
+	x.sc = &sc;
+	x.steps = steps;
+	x.nsteps = nsteps;
+	x.run = &run;
+	x.tokens = tokens;
+	x.ntokens = ntok;
+	x.claim = e->claim;
+	x.now_ms = now_ms;
+	for (;;) {
+		if (*e->stop)
+			break;
+		if ((r = engine_step_before(&x, it)) != 0)
+			break;
+		memset(&s, 0, sizeof(s));
+		s.x = &x;
+		s.it = it;
+		if ((r = db_run_tx(e->db, step_tx, &s, false)) != 0)
+			break;
+		if (s.res.note != NULL)
+			log_debug("campaign %d run %lld lead %lld step %d: %s",
+			    it->campaign_id, (long long)it->run_id,
+			    (long long)it->lead_id, it->step_pos, s.res.note);
+		it->step_pos = s.res.next_pos;
+		if (s.res.release || strcmp(s.res.state, RUN_LEAD_READY) != 0)
+			break;
+		if ((size_t)it->step_pos >= nsteps) {
+			/* Past the last step: done. */
+			memset(&s, 0, sizeof(s));
+			s.x = &x;
+			s.it = it;
+			r = db_run_tx(e->db, step_tx, &s, false);
+			break;
+		}
+	}
+out:
+	free(run.tokens);
+	/* A claim lost to another runner is not an error of this one. */
+	return r == -REPO_ERR_GONE ? 0 : r;
+}
+
+static int
+pass_leads(struct engine *e, int64_t now_ms, size_t *did)
+{
+	struct engine_item *items;
+	size_t n, i;
+	int r;
+
+	items = xcalloc(ENGINE_LEADS, sizeof(*items));
+	r = repo_engine_claim(e->db, e->claim, now_ms, ENGINE_LEASE_SECS,
+	    items, ENGINE_LEADS, &n);
+	for (i = 0; r == 0 && i < n && !*e->stop; i++) {
+		if ((r = run_lead(e, &items[i], now_ms)) != 0)
+			log_warn("campaign runner: campaign %d run %lld lead "
+			    "%lld: repo error %d; the lead is tried again "
+			    "when its claim runs out", items[i].campaign_id,
+			    (long long)items[i].run_id,
+			    (long long)items[i].lead_id, -r);
+		r = 0;
+		(*did)++;
+	}
+	free(items);
+	return r;
+}
+
+/* ---- Offers to trigger campaigns --------------------------------------- */
+
+/* Whether value v (NULL: none) satisfies op over the JSON array vals. */
+static bool
+cond_value(const char *op, const char *vals, const char *v, int64_t id)
+{
+	struct json_object *arr = json_tokener_parse(vals != NULL ? vals :
+	    "[]");
+	const char *w;
+	char ids[24];
+	bool neg, hit = false;
+	size_t i;
+
+	(void)snprintf(ids, sizeof(ids), "%lld", (long long)id);
+	neg = op != NULL && strncmp(op, "is not", 6) == 0 &&
+	    strcmp(op, "is not empty") != 0;
+	if (op != NULL && strcmp(op, "is empty") == 0) {
+		json_object_put(arr);
+		return v == NULL || v[0] == '\0';
+	}
+	if (op != NULL && strcmp(op, "is not empty") == 0) {
+		json_object_put(arr);
+		return v != NULL && v[0] != '\0';
+	}
+	for (i = 0; arr != NULL && json_object_is_type(arr, json_type_array) &&
+	    i < json_object_array_length(arr) && !hit; i++) {
+		w = json_object_get_string(json_object_array_get_idx(arr, i));
+		if (w == NULL)
+			continue;
+		if (op != NULL && strcmp(op, "contains") == 0)
+			hit = v != NULL && strcasestr(v, w) != NULL;
+		else if (op != NULL && strcmp(op, "starts with") == 0)
+			hit = v != NULL && strncasecmp(v, w, strlen(w)) == 0;
+		else
+			hit = (v != NULL && strcasecmp(v, w) == 0) ||
+			    (id != 0 && strcmp(w, ids) == 0);
+	}
+	json_object_put(arr);
+	return neg ? !hit : hit;
+}
+
+/* The text of attribute k of the offered activity's attributes. */
+static const char *
+offer_attr(struct json_object *attrs, const char *k)
+{
+	struct json_object *v;
+
+	if (attrs == NULL || !json_object_object_get_ex(attrs, k, &v) ||
+	    v == NULL)
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/*
+ * Whether trigger rule t (of o's type) matches offer o: its conditions,
+ * the primary one against the activity's primary value (its id or
+ * name; a list's name without its program's), the others against the
+ * attributes they name.
+ */
+static bool
+trigger_matches(const struct smartlist_rule *t, const struct engine_offer *o,
+    struct json_object *attrs)
+{
+	const struct smartlist_cond *c;
+	const char *v, *dot;
+	size_t i;
+
+	for (i = 0; i < t->nconds; i++) {
+		c = &t->conds[i];
+		if (c->primary) {
+			v = o->primary_value;
+			if (cond_value(c->op, c->values_json, v, o->primary_id))
+				continue;
+			dot = strrchr(v, '.');
+			if (dot != NULL && cond_value(c->op, c->values_json,
+			    dot + 1, 0))
+				continue;
+			/* Data Value Changed names the field by REST name too. */
+			if (o->type == 13 && cond_value(c->op, c->values_json,
+			    offer_attr(attrs, "Attribute Name"), 0))
+				continue;
+			return false;
+		}
+		if (c->name == NULL || strcmp(c->name, "Date of Activity") == 0 ||
+		    strcmp(c->name, "Min. Number of Times") == 0)
+			continue;
+		if (strcmp(c->name, "Previous Value") == 0)
+			v = offer_attr(attrs, "Old Value");
+		else if (strcmp(c->name, "Previous Status") == 0)
+			v = offer_attr(attrs, "Old Status");
+		else
+			v = offer_attr(attrs, c->name);
+		if (!cond_value(c->op, c->values_json, v, 0))
+			return false;
+	}
+	return true;
+}
+
+struct fire_tx {
+	struct engine		*e;
+	const struct engine_offer *o;
+	const int32_t		*camps;	/* the campaigns it fires */
+	const struct repo_sc	*scs;
+	size_t			 n;
+	int64_t			 now_ms;
+};
+
+static int
+fire_tx(struct db *db, void *arg)
+{
+	struct fire_tx *f = arg;
+	struct engine_start s;
+	int64_t run;
+	size_t i;
+	int r;
+
+	if ((r = repo_engine_offer_done(db, f->e->claim, f->o->id)) != 0)
+		return r;
+	for (i = 0; i < f->n; i++) {
+		memset(&s, 0, sizeof(s));
+		s.campaign_id = f->camps[i];
+		s.kind = RUN_TRIGGER;
+		s.depth = f->o->depth;
+		s.now_ms = f->now_ms;
+		s.qual = repo_engine_qual(&f->scs[i]);
+		if ((r = repo_engine_start_tx(db, &s, &f->o->lead_id, 1, &run,
+		    NULL)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Offers o to the campaigns listening for its type. */
+static int
+offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
+{
+	int32_t ids[MAX_LISTENERS], fire[MAX_LISTENERS];
+	struct repo_sc *scs;
+	struct repo_sl sl;
+	struct json_object *attrs;
+	struct fire_tx f;
+	size_t n, i, k, nf = 0;
+	bool hit;
+	int r;
+
+	arena_reset(&e->a);
+	if ((r = repo_engine_listeners(e->db, o->type, ids, MAX_LISTENERS,
+	    &n)) != 0)
+		return r;
+	attrs = json_tokener_parse(o->attributes);
+	scs = xcalloc(n + 1, sizeof(*scs));
+	for (i = 0; i < n && r == 0; i++) {
+		if ((r = repo_sc_get(e->db, &e->a, ids[i], &scs[nf])) != 0 ||
+		    (r = repo_sl_get(e->db, &e->a, scs[nf].smart_list_id, true,
+		    &sl)) != 0) {
+			if (r == -REPO_ERR_NOT_FOUND)
+				r = 0;
+			continue;
+		}
+		/* Any trigger fires (they are ORed). */
+		for (k = 0, hit = false; k < sl.nrules && !hit; k++)
+			hit = sl.rules[k].trigger && sl.rules[k].activity &&
+			    sl.rules[k].type_id == o->type &&
+			    trigger_matches(&sl.rules[k], o, attrs);
+		if (hit && scs[nf].active)
+			fire[nf++] = ids[i];
+	}
+	json_object_put(attrs);
+	if (r == 0) {
+		f = (struct fire_tx){ e, o, fire, scs, nf, now_ms };
+		r = db_run_tx(e->db, fire_tx, &f, false);
+	}
+	free(scs);
+	return r == -REPO_ERR_GONE ? 0 : r;
+}
+
+static int
+pass_offers(struct engine *e, int64_t now_ms, size_t *did)
+{
+	struct engine_offer *o;
+	size_t n, i;
+	int r;
+
+	o = xcalloc(ENGINE_OFFERS, sizeof(*o));
+	r = repo_engine_offers_claim(e->db, e->claim, ENGINE_LEASE_SECS, o,
+	    ENGINE_OFFERS, &n);
+	for (i = 0; r == 0 && i < n && !*e->stop; i++) {
+		if ((r = offer_one(e, &o[i], now_ms)) != 0)
+			log_warn("campaign runner: activity offer %lld: repo "
+			    "error %d; offered again when its claim runs out",
+			    (long long)o[i].id, -r);
+		r = 0;
+		(*did)++;
+	}
+	repo_engine_offers_free(o, n);
+	free(o);
+	return r;
+}
+
+/* See engine.h. */
+int
+engine_pass(struct engine *e, int64_t now_ms, size_t *did)
+{
+	int64_t offset = 0;
+	int r;
+
+	*did = 0;
+	if ((r = db_ensure(e->db)) != 0 || (r = schema_fresh(e)) != 0 ||
+	    (r = repo_engine_clock(e->db, &offset)) != 0)
+		return r;
+	now_ms += offset;
+	if ((r = pass_offers(e, now_ms, did)) != 0 ||
+	    (r = pass_leads(e, now_ms, did)) != 0)
+		return r;
+	return repo_engine_runs_finish(e->db);
+}
+
+/* See engine.h. */
+int
+engine_run(const struct engine_args *a)
+{
+	struct engine e;
+	size_t did;
+	int status = ENGINE_EXIT_STARTUP, r;
+
+	memset(&e, 0, sizeof(e));
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
+	    getppid() != a->master || stopsig_setup() != 0)
+		goto out;
+	(void)prctl(PR_SET_NAME, ENGINE_PROC_NAME);
+	if (engine_open(&e, a->cfg) != 0) {
+		log_err("campaign runner: cannot open the database; exiting");
+		goto out;
+	}
+	db_set_metrics(e.db, a->metrics);
+	log_debug("campaign runner %u: ready", a->index);
+	while (!stopsig_stop) {
+		db_revive_idle(e.db);
+		r = engine_pass(&e, time_now_ms(), &did);
+		if (r != 0) {
+			log_warn("campaign runner: the pass stopped (repo error "
+			    "%d); again in %d s", -r, RETRY_MS / 1000);
+			stopsig_nap(RETRY_MS);
+		} else if (did == 0)
+			stopsig_nap(ENGINE_IDLE_MS);
+	}
+	status = ENGINE_EXIT_OK;
+out:
+	engine_close(&e);
+	return status;
+}

@@ -1,0 +1,87 @@
+/*
+ * One flow step of one lead in one run (docs/behaviour.md §24): what a
+ * step type does to the lead and the activity it records, run by the
+ * engine (engine.c) inside the transaction that moves the lead on.
+ */
+#ifndef MAUTO_ENGINE_STEPS_H
+#define MAUTO_ENGINE_STEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/campaign.h"
+#include "repo/repo_engine.h"
+#include "repo/repo_smart_campaigns.h"
+
+struct arena;
+struct config;
+struct db;
+struct lead_schema;
+
+/* A My Token in effect for a run: the run's overrides first. */
+struct engine_token {
+	const char	*name;		/* without "{{my." and "}}" */
+	const char	*value;
+};
+
+/* What a step needs to know of its run; every pointer borrowed. */
+struct step_ctx {
+	struct db			*db;
+	struct arena			*a;	/* reset by the caller */
+	const struct config		*cfg;
+	const struct lead_schema	*schema;
+	const struct repo_sc		*sc;	/* the running campaign */
+	const struct campaign_step	*steps;
+	size_t				 nsteps;
+	const struct engine_run		*run;
+	const struct engine_token	*tokens;
+	size_t				 ntokens;
+	const char			*claim;
+	int64_t				 now_ms;	/* engine clock */
+};
+
+/* Where a step leaves its lead. */
+struct step_result {
+	int		 next_pos;	/* the step it runs next */
+	const char	*state;		/* RUN_LEAD_* */
+	int64_t		 due_ms;	/* when it runs next */
+	bool		 release;	/* a Wait: the claim is given up */
+	const char	*note;		/* why it ended, or what was skipped */
+};
+
+/*
+ * Runs step it->step_pos of x's flow for it's lead, inside the caller's
+ * transaction after repo_engine_lock, into *res.  A step that cannot act
+ * (a value the field does not take, a list that is gone) writes nothing
+ * and the lead goes on (res->note says why).  0 or a negative repo_err
+ * (the transaction is rolled back and the step tried again later).
+ */
+int	engine_step(const struct step_ctx *x, const struct engine_item *it,
+	    struct step_result *res);
+
+/*
+ * What a step does outside the transaction before it, when it cannot be
+ * undone with it (Delete Person deletes the lead; run again it finds
+ * nothing to delete).  0 or a negative repo_err.
+ */
+int	engine_step_before(const struct step_ctx *x,
+	    const struct engine_item *it);
+
+/*
+ * The text s with each {{my.<name>}} of tokens[0..n) replaced by its
+ * value (names without case), a token not among them left as it is:
+ * a string in the arena a.
+ */
+const char	*engine_fill_tokens(struct arena *a, const char *s,
+		    const struct engine_token *tokens, size_t n);
+
+/*
+ * A Wait step's duration ("4 hours", "2 days", "1 week", "30 minutes",
+ * "1 month": 30 days) in ms into *ms, or a date ("YYYY-MM-DD" or
+ * "YYYY-MM-DD HH:MM[:SS]", UTC) as the time it ends into *at_ms (the
+ * other set to 0).  0, or -1 when s is neither.
+ */
+int	engine_wait_parse(const char *s, int64_t *ms, int64_t *at_ms);
+
+#endif

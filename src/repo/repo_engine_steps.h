@@ -1,0 +1,69 @@
+/*
+ * What the campaign engine's flow steps change (docs/behaviour.md §24):
+ * a lead's field, a static list's members, a program member's status.
+ * Every function runs inside the engine's step transaction, so a change,
+ * the activity recording it and the lead's move to its next step commit
+ * together; the API's own writes of these rows live in repo_leads*.c,
+ * repo_lists.c and repo_programs.c.
+ */
+#ifndef MAUTO_REPO_REPO_ENGINE_STEPS_H
+#define MAUTO_REPO_REPO_ENGINE_STEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena;
+struct db;
+struct lead_field;
+struct lead_value;
+
+/*
+ * Locks lead lead_id's row and reads field f as text into *val (arena a;
+ * NULL for SQL NULL).  -REPO_ERR_NOT_FOUND when there is no such lead.
+ */
+int	repo_engine_field_get(struct db *db, struct arena *a,
+	    const struct lead_field *f, int64_t lead_id, const char **val);
+
+/* Writes v to field f of lead lead_id (and its updatedAt). */
+int	repo_engine_field_set(struct db *db, const struct lead_field *f,
+	    int64_t lead_id, const struct lead_value *v);
+
+/*
+ * Adds lead_id to (add) or removes it from static list list_id; *changed
+ * says whether membership changed.  -REPO_ERR_GONE when the list is gone.
+ */
+int	repo_engine_list_member(struct db *db, int32_t list_id,
+	    int64_t lead_id, bool add, bool *changed);
+
+/*
+ * The name activities give list list_id ("<program>.<list>" for a list
+ * in a program, else its name) into *name (arena a).
+ * -REPO_ERR_NOT_FOUND when there is no such list.
+ */
+int	repo_engine_list_name(struct db *db, struct arena *a, int32_t list_id,
+	    const char **name);
+
+/* A program status change as activity 104 records it. */
+struct engine_status {
+	const char	*program;	/* the program's name */
+	int64_t		 old_step;	/* 0: not a member before */
+	const char	*old_name;	/* "Not in Program" when not */
+	int64_t		 new_step;
+	const char	*new_name;
+	bool		 success;
+	bool		 acquired;	/* the change made it a member */
+	bool		 changed;	/* false: already there or past it */
+};
+
+/*
+ * Moves lead_id in program program_id to the status named status (a
+ * member at that status when it was not one; never backwards), into
+ * *out (strings in a).  -REPO_ERR_NOT_FOUND when the program or the
+ * status does not exist.
+ */
+int	repo_engine_program_status(struct db *db, struct arena *a,
+	    int32_t program_id, int64_t lead_id, const char *status,
+	    struct engine_status *out);
+
+#endif
