@@ -61,10 +61,10 @@ static_assert(ACTIVITY_FILTER_TYPES == 10 && ACTIVITY_FILTER_ASSETS == 10 &&
  */
 #define INSERT_HEAD \
 	"INSERT INTO activity (lead_id, activity_type_id, activity_date, " \
-	"primary_value_id, primary_value, attributes) VALUES "
-#define INSERT_ROW	"(?, ?, UTC_TIMESTAMP(3), ?, ?, ?)"
-#define INSERT_PARAMS	5
-/* The longest batch text (MAX_STMT_PARAMS / 5 rows fit). */
+	"primary_value_id, primary_value, attributes, campaign_id) VALUES "
+#define INSERT_ROW	"(?, ?, UTC_TIMESTAMP(3), ?, ?, ?, NULLIF(?, 0))"
+#define INSERT_PARAMS	6
+/* The longest batch text (MAX_STMT_PARAMS / 6 rows fit). */
 #define BATCH_SQL_MAX_BYTES	(1024 * 1024)
 
 static const char *const sql[ACTIVITY_STMT__MAX] = {
@@ -116,8 +116,9 @@ stmt(struct db *db, enum activity_stmt s)
 int
 repo_activity_insert(struct db *db, const struct activity *a)
 {
-	MYSQL_BIND in[5];
+	MYSQL_BIND in[6];
 	int64_t lead = a->lead_id, type = a->type, pid = a->primary_id;
+	int64_t campaign = a->campaign_id;
 	unsigned long plen = 0, alen;
 	const char *attrs = a->attributes != NULL ? a->attributes : "{}";
 
@@ -135,6 +136,7 @@ repo_activity_insert(struct db *db, const struct activity *a)
 		bind_null(&in[3]);
 	alen = strlen(attrs);
 	bind_str(&in[4], attrs, &alen);
+	bind_i64(&in[5], &campaign);
 	return db_exec(db, stmt(db, ACTIVITY_STMT_INSERT), in,
 	    "repo_activity_insert");
 }
@@ -173,6 +175,7 @@ repo_activity_insert_batch(struct db *db, const struct activity *acts,
 			params_str(&p, acts[i].primary_value);
 			params_str(&p, acts[i].attributes != NULL ?
 			    acts[i].attributes : "{}");
+			params_i64(&p, acts[i].campaign_id);
 		}
 		if ((r = params_exec(db, params_stmt(db, &b, where), &p,
 		    where)) != 0)

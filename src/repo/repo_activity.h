@@ -18,6 +18,9 @@ struct json_object;
 /* Activity type ids (activity_type rows of migration 0004). */
 enum activity_type {
 	ACT_FILL_OUT_FORM = 2,
+	ACT_SEND_EMAIL = 6,
+	ACT_EMAIL_DELIVERED = 7,
+	ACT_EMAIL_BOUNCED = 8,
 	ACT_NEW_LEAD = 12,
 	ACT_CHANGE_DATA_VALUE = 13,
 	ACT_ADD_TO_LIST = 24,
@@ -36,6 +39,7 @@ struct activity {
 	int64_t		 primary_id;	/* primary attribute id, 0 = none */
 	const char	*primary_value;	/* NULL = none */
 	const char	*attributes;	/* a JSON object as text; NULL = {} */
+	int64_t		 campaign_id;	/* the campaign that wrote it, 0 = none */
 };
 
 /* Inserts one activity dated now (UTC, milliseconds). */
@@ -43,7 +47,7 @@ int	repo_activity_insert(struct db *db, const struct activity *a);
 
 /*
  * Inserts the n activities acts dated now in one multi-row statement
- * (more only past MAX_STMT_PARAMS: 12,000 rows), for the batch writers
+ * (more only past MAX_STMT_PARAMS: 10,000 rows), for the batch writers
  * (Sync Leads, Push Lead), whatever their types.  Returns 0 or a
  * negative repo_err.
  */
