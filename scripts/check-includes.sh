@@ -16,10 +16,12 @@
 #   4  src/repo/                            SQL
 #   5  src/http/ src/auth/ src/mail/        the request edge; tokens, limits;
 #                                           mail: messages, SMTP, the outbox
-#   6  src/export/ src/prune/               the export runner process;
-#                                           the activity pruner process
+#   6  src/export/ src/prune/ src/engine/   the export runner process;
+#                                           the activity pruner process;
+#                                           the campaign engine
 #   7  src/api/                             handlers
-#   8  src/dispatch.c src/exposition.c src/routes.c src/worker.c
+#   8  src/dispatch.c src/exposition.c src/outbox_read.c src/routes.c
+#      src/worker.c
 #      src/master.c src/main.c
 #      src/ctl/                             processes and their wiring
 top=${top_srcdir:-$(dirname "$0")/..}
@@ -40,6 +42,7 @@ floor()
 	mail/*)			echo "5 mail" ;;
 	export/*)		echo "6 export" ;;
 	prune/*)		echo "6 prune" ;;
+	engine/*)		echo "6 engine" ;;
 	api/*)			echo "7 api" ;;
 	ctl/*)			echo "8 ctl" ;;
 	*/*)			echo "? $1" ;;

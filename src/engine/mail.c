@@ -13,6 +13,9 @@
  *     Subcategory the reply code, Email the recipient, Details the
  *     reply; a relay that cannot be reached is no bounce (nothing reached
  *     a mail server), the message is failed without an activity;
+ *   - a My Token that neither the run's tokens nor the place define is
+ *     left blank, as the real service is seen to leave one its program
+ *     lacks; the run's tokens win over the place's;
  *   - Choice Number is the step's choice on 6, 7 and 8 alike; Has
  *     Predictive is false and Test Variant 0 (no predictive content, no
  *     A/B test).
@@ -217,6 +220,7 @@ engine_mail_queue(struct db *db, struct arena *a, const struct config *cfg,
 	tk.n = req->ntok;
 	tk.my = my;
 	tk.nmy = nmy;
+	tk.unknown_blank = true;
 	memset(&s, 0, sizeof(s));
 	if ((r = render(db, a, &w, &tk, &s)) != 0)
 		goto out;

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "mail/compose.h"
 #include "model/email.h"
@@ -51,15 +50,15 @@ compose_my_value(const char *name, void *arg, bool *known)
 	char want[TOKEN_NAME_CHARS * 4 + 1];
 	size_t i;
 
-	*known = false;
+	*known = tk->unknown_blank;
 	for (i = 0; i < tk->n; i++)
 		if (tk->names[i] != NULL && token_name_normalize(tk->names[i],
-		    want, sizeof(want)) == 0 && strcasecmp(want, name) == 0) {
+		    want, sizeof(want)) == 0 && strcmp(want, name) == 0) {
 			*known = true;
 			return tk->values[i];
 		}
 	for (i = 0; i < tk->nmy; i++)
-		if (strcasecmp(tk->my[i].name, name) == 0) {
+		if (strcmp(tk->my[i].name, name) == 0) {
 			*known = true;
 			return tk->my[i].value;
 		}

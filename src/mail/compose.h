@@ -9,7 +9,9 @@
  * holds is filled too; then lead tokens in the parsed text and attribute
  * values.  A My Token takes the value the caller's overrides give it (a
  * campaign run's tokens), else the value in effect at the email's
- * program or folder; a name neither knows stays as it is.
+ * program or folder (names compare exactly, as My Tokens are kept); a
+ * name neither knows becomes "" when the caller resolves My Tokens (a
+ * campaign's send), else it stays as it is.
  */
 #ifndef MAUTO_MAIL_COMPOSE_H
 #define MAUTO_MAIL_COMPOSE_H
@@ -41,12 +43,15 @@ struct compose_tokens {
 	/* The My Tokens in effect at the place (repo_tokens_effective). */
 	const struct repo_token	*my;
 	size_t			 nmy;
+	/* A My Token of no value becomes "" (else it stays as it is). */
+	bool			 unknown_blank;
 };
 
 /*
  * An email_token_fn over a struct compose_tokens (arg) for My Tokens: the
- * value of the override named name (any letter case), else of the token
- * in effect of that name; *known false when neither has it.
+ * value of the override named name, else of the token in effect of that
+ * name; when neither has it, NULL with *known false, or true when
+ * unknown_blank.
  */
 const char	*compose_my_value(const char *name, void *arg, bool *known);
 

@@ -746,7 +746,7 @@ static void
 merge_fixture(struct merge_fix *f)
 {
 	struct repo_missing miss;
-	struct activity act = { 0, ACT_NEW_LEAD, 0, NULL, NULL };
+	struct activity act = { 0, ACT_NEW_LEAD, 0, NULL, NULL, 0 };
 
 	f->w = lead_new("w@example.com", ", company = '', "
 	    "leadPartitionId = 1");
