@@ -312,8 +312,8 @@ int
 engine_mail_deliver(struct db *db, const struct config *cfg, int64_t now_ms,
     size_t max, size_t *sent)
 {
-	struct arena a;
-	struct repo_outbox_row *rows = NULL;
+	struct arena a, ma;
+	struct repo_outbox_row *rows = NULL, msg;
 	struct smtp_result res;
 	struct delivery d;
 	unsigned char rnd[OUTBOX_OWNER_BYTES / 2];
@@ -324,6 +324,7 @@ engine_mail_deliver(struct db *db, const struct config *cfg, int64_t now_ms,
 
 	*sent = 0;
 	arena_init(&a);
+	arena_init(&ma);
 	randombytes_buf(rnd, sizeof(rnd));
 	(void)sodium_bin2hex(owner, sizeof(owner), rnd, sizeof(rnd));
 	if ((r = repo_outbox_expire(db, now_ms, ENGINE_MAIL_LOST, &n)) != 0)
@@ -337,8 +338,16 @@ engine_mail_deliver(struct db *db, const struct config *cfg, int64_t now_ms,
 	    (r = repo_outbox_claimed(db, &a, owner, n, &rows, &n)) != 0)
 		goto out;
 	for (i = 0; i < n; i++) {
-		(void)smtp_send(cfg, rows[i].mail_from, rows[i].rcpt_to,
-		    rows[i].message, rows[i].message_len, &res);
+		/* One message in memory at a time: each may be 16 MiB. */
+		arena_reset(&ma);
+		if ((e = repo_outbox_get(db, &ma, rows[i].id, &msg)) != 0) {
+			/* Left sending: the lease's end fails it. */
+			if (r == 0)
+				r = e;
+			continue;
+		}
+		(void)smtp_send(cfg, msg.mail_from, msg.rcpt_to, msg.message,
+		    msg.message_len, &res);
 		if (res.status != SMTP_NO_RELAY)
 			(*sent)++;
 		d.row = &rows[i];
@@ -355,6 +364,7 @@ engine_mail_deliver(struct db *db, const struct config *cfg, int64_t now_ms,
 		}
 	}
 out:
+	arena_clear(&ma);
 	arena_clear(&a);
 	return r;
 }

@@ -58,7 +58,7 @@ static const char *const sql[OUTBOX_STMT__MAX] = {
 	    "lease_until = ? WHERE status = 'queued' AND kind = 'campaign' "
 	    "ORDER BY id LIMIT ?",
 	[OUTBOX_STMT_CLAIMED] =
-	    "SELECT " OUTBOX_COLS ", message FROM outbox "
+	    "SELECT " OUTBOX_COLS " FROM outbox "
 	    "WHERE status = 'sending' AND lease_owner = ? ORDER BY id LIMIT ?",
 	[OUTBOX_STMT_FINISH_CLAIMED] =
 	    "UPDATE outbox SET status = ?, smtp_code = NULLIF(?, 0), "
@@ -259,7 +259,7 @@ repo_outbox_claimed(struct db *db, struct arena *a, const char *owner,
 
 	bind_str(&in[0], owner, &olen);
 	bind_i64(&in[1], &lim);
-	return select_rows(db, a, OUTBOX_STMT_CLAIMED, in, OUTBOX_NCOLS + 1,
+	return select_rows(db, a, OUTBOX_STMT_CLAIMED, in, OUTBOX_NCOLS,
 	    max, rows, n, "repo_outbox_claimed");
 }
 

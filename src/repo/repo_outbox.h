@@ -90,8 +90,10 @@ int	repo_outbox_find_step(struct db *db, int64_t run, int64_t lead,
 int	repo_outbox_claim(struct db *db, const char *owner, int64_t
 	    lease_until, size_t max, size_t *n);
 
-/* The messages owner claimed and has not finished, oldest first, with
- * their messages, into the arena a. */
+/*
+ * The messages owner claimed and has not finished, oldest first, without
+ * their messages (repo_outbox_get reads one), into the arena a.
+ */
 int	repo_outbox_claimed(struct db *db, struct arena *a, const char *owner,
 	    size_t max, struct repo_outbox_row **rows, size_t *n);
 
