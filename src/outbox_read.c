@@ -161,7 +161,8 @@ outbox_read_serve(struct app *app, const struct req *req, struct resp *r)
 		rows = &one;
 		n = 1;
 	} else {
-		if (int_param(req, "campaignId", 1, INT32_MAX, &campaign) != 0 ||
+		if (int_param(req, "campaignId", 1, INT32_MAX,
+		    &campaign) != 0 ||
 		    int_param(req, "runId", 1, INT64_MAX, &run) != 0 ||
 		    int_param(req, "leadId", 1, INT32_MAX, &lead) != 0 ||
 		    int_param(req, "sinceId", 0, INT64_MAX, &since) != 0 ||

@@ -1,9 +1,10 @@
 /*
  * Emails v1's full content and Send Sample Email (docs/assets.md
- * "Emails"): a version rendered (model/email_render.h) with its snippets
- * from the store and its lead tokens from a lead; the HTML of an email
- * not linked to a template; and what Emails v2 reads of a rendered
- * version (api_emails.h).
+ * "Emails"): a version rendered (mail/compose.h, which the campaign
+ * engine's Send Email step shares) with its snippets from the store and
+ * its lead tokens from a lead; the HTML of an email not linked to a
+ * template; and what Emails v2 reads of a rendered version
+ * (api_emails.h).
  *
  * Choices where the real service is silent or contradicts itself:
  *   - Get Email Full Content renders the version: the template's HTML

@@ -120,6 +120,29 @@ email_activity(struct db *db, int type, const struct repo_outbox_row *r,
 	return e;
 }
 
+/* The most characters of an activity's primary value (its column). */
+#define PRIMARY_VALUE_CHARS	255
+
+/*
+ * "<program>.<email name>" of e (its folder's name for an email in a
+ * folder), cut to PRIMARY_VALUE_CHARS characters, in the arena a.
+ */
+static const char *
+asset_name(struct arena *a, const struct repo_email *e)
+{
+	char *s = arena_printf(a, "%s.%s", e->folder_name != NULL ?
+	    e->folder_name : "", e->name);
+	size_t i, chars = 0;
+
+	for (i = 0; s != NULL && s[i] != '\0'; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 &&
+		    ++chars > PRIMARY_VALUE_CHARS) {
+			s[i] = '\0';
+			break;
+		}
+	return s;
+}
+
 /* What one queue holds while it renders. */
 struct queue_work {
 	struct repo_email	 em;
@@ -187,8 +210,8 @@ engine_mail_queue(struct db *db, struct arena *a, const struct config *cfg,
 	*dup = false;
 	memset(&w, 0, sizeof(w));
 	r = -REPO_ERR_INVALID;
-	if (req->schema == NULL || (r = repo_outbox_find_step(db, req->run_id, req->lead_id,
-	    req->step_id, &id)) != 0)
+	if (req->schema == NULL || (r = repo_outbox_find_step(db,
+	    req->run_id, req->lead_id, req->step_id, &id)) != 0)
 		goto out;
 	if (id != 0) {
 		*dup = true;
@@ -231,8 +254,7 @@ engine_mail_queue(struct db *db, struct arena *a, const struct config *cfg,
 	s.run_id = req->run_id;
 	s.step_id = req->step_id;
 	s.choice = req->choice;
-	s.asset_name = arena_printf(a, "%s.%s", w.em.folder_name != NULL ?
-	    w.em.folder_name : "", w.em.name);
+	s.asset_name = asset_name(a, &w.em);
 	s.msg.to = to;
 	r = outbox_queue(db, cfg, &s, &id, &why);
 	if (r == -REPO_ERR_CONFLICT) {

@@ -18,7 +18,7 @@ struct config;
 struct db;
 
 struct outbox_send {
-	const char		*kind;		/* "sample", "test", "campaign" */
+	const char		*kind;	/* "sample", "test", "campaign" */
 	int32_t			 email_id;	/* 0: none */
 	int32_t			 lead_id;	/* 0: none */
 	/* A campaign's send (outbox_queue; 0 and NULL: none). */

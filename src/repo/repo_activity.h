@@ -39,7 +39,7 @@ struct activity {
 	int64_t		 primary_id;	/* primary attribute id, 0 = none */
 	const char	*primary_value;	/* NULL = none */
 	const char	*attributes;	/* a JSON object as text; NULL = {} */
-	int64_t		 campaign_id;	/* the campaign that wrote it, 0 = none */
+	int64_t		 campaign_id;	/* its campaign, 0 = none */
 };
 
 /* Inserts one activity dated now (UTC, milliseconds). */

@@ -123,7 +123,8 @@ repo_outbox_insert(struct db *db, const struct repo_outbox_row *r,
 	MYSQL_BIND in[16];
 	unsigned long lens[8];
 	int32_t email = r->email_id, lead = r->lead_id;
-	int32_t campaign = r->campaign_id, step = r->step_id, choice = r->choice;
+	int32_t campaign = r->campaign_id, step = r->step_id;
+	int32_t choice = r->choice;
 	int64_t run = r->run_id;
 	int rc;
 

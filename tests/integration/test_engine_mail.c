@@ -501,7 +501,7 @@ child_deliver(void)
 	do {
 		r = engine_mail_deliver(own, &cfg, now_ms(), 50, &sent);
 		if (r == -REPO_ERR_DEADLOCK && ++tries < 100) {
-			sent = 1;	/* another pass claimed at once: again */
+			sent = 1;	/* another pass claimed at once */
 			continue;
 		}
 	} while (r == 0 && sent > 0);
@@ -536,7 +536,8 @@ test_many_leads(void **state)
 	for (i = 0; i < n; i++) {
 		itest_sqlf(db, "INSERT INTO lead (email, firstName, lastName, "
 		    "createdAt, updatedAt) VALUES ('m%zu-%s@example.com', 'M', "
-		    "'bulk-%s', UTC_TIMESTAMP(), UTC_TIMESTAMP())", i, tag, tag);
+		    "'bulk-%s', UTC_TIMESTAMP(), UTC_TIMESTAMP())", i, tag,
+		    tag);
 		ids[i] = itest_count(db, "SELECT LAST_INSERT_ID()");
 	}
 	itest_sql(db, "COMMIT");
