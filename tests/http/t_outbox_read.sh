@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# name: The outbox over HTTP: GET /outbox.json filters and pages, GET /outbox/{id}.json has the message, bad parameters 400, unknown id 404, other hosts refused by nginx
+# name: The outbox over HTTP: GET /outbox.json filters and pages, GET /outbox/{id}.json has the message, bad parameters 400, unknown id 404, other hosts refused by nginx and Apache
 # docs/operating.md, "The outbox over HTTP"; docs/behaviour.md §26.  The
 # campaign rows are written with SQL in the stack's database, as the
 # Send Email step writes them (src/engine/mail.c), so the read is tested
 # alone.  The read carries no token and passes nginx from 127.0.0.1; from
 # 127.0.0.2 (another loopback address, so another peer for nginx's
-# allow) it is refused (deploy/nginx/mautod.conf allows only this host).
+# allow) it is refused (deploy/nginx/mautod.conf allows only this host);
+# Apache's rule (deploy/apache/mautod.conf) likewise, checked on an
+# Apache of its own in front of no mautod (the refusal comes first).
 set -euo pipefail
 
 # shellcheck source=tests/harness/env.sh
@@ -41,7 +43,8 @@ sql "INSERT INTO outbox (created_at, kind, email_id, lead_id, campaign_id,
     'mauto@localhost', 'l11@example.com', 'again', 'x', 'queued')"
 export OB_CAMPAIGN=$campaign OB_RUN=$run
 
-exec python3 - <<'PY'
+failed=0
+python3 - <<'PY' || failed=1
 import json, os, subprocess, sys, urllib.error, urllib.request
 
 base = os.environ['MAUTO_TEST_BASE_URL'].rstrip('/')
@@ -118,3 +121,25 @@ for path in ('/outbox.json', '/outbox/%d.json' % one):
           out.stdout == '403', out.stdout + out.stderr)
 sys.exit(1 if failed else 0)
 PY
+
+if ! command -v apache2 >/dev/null; then
+	echo "skipped: Apache's rule (no apache2)"
+	exit $failed
+fi
+ad=$(mktemp -d)
+trap '"$HARNESS_DIR/apache.sh" stop "$ad" >/dev/null 2>&1 || true; rm -rf "$ad"' EXIT
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$HARNESS_DIR/apache.sh" start "$ad" "$port" "$ad/none.sock" >"$ad/start.log" 2>&1 ||
+    { echo "FAIL: Apache did not start"; cat "$ad/start.log"; exit 1; }
+for p in /outbox.json /outbox/1.json; do
+	lo=$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$p")
+	other=$(curl -sS -o /dev/null -w '%{http_code}' --interface 127.0.0.2 \
+	    "http://127.0.0.1:$port$p")
+	if [ "$other" = 403 ] && [ "$lo" != 403 ]; then
+		echo "ok: Apache refuses $p from 127.0.0.2 only"
+	else
+		echo "FAIL: Apache $p: $lo from 127.0.0.1, $other from 127.0.0.2"
+		failed=1
+	fi
+done
+exit $failed
