@@ -18,6 +18,7 @@ if [ -z "${MAUTO_TEST_STACK_DIR:-}" ] || [ ! -f "$MAUTO_TEST_STACK_DIR/env" ]; t
 	exit 77
 fi
 envfile=$MAUTO_TEST_STACK_DIR/env
+# shellcheck disable=SC1090
 dbname=$(. "$envfile"; printf '%s' "$MAUTO_DB_NAME")
 campaign=$((0x$(harness_random_hex 3) + 100000))
 run=$((campaign * 10))
