@@ -624,6 +624,11 @@ CREATE TABLE `outbox` (
   `kind` varchar(16) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `email_id` int(11) DEFAULT NULL,
   `lead_id` int(11) DEFAULT NULL,
+  `campaign_id` int(11) DEFAULT NULL,
+  `run_id` bigint(20) DEFAULT NULL,
+  `step_id` int(11) DEFAULT NULL,
+  `choice_num` int(11) DEFAULT NULL,
+  `asset_name` varchar(255) DEFAULT NULL,
   `mail_from` varchar(254) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `rcpt_to` varchar(254) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   `subject` varchar(1000) NOT NULL,
@@ -632,8 +637,13 @@ CREATE TABLE `outbox` (
   `smtp_code` smallint(6) DEFAULT NULL,
   `smtp_reply` varchar(1000) DEFAULT NULL,
   `finished_at` datetime(3) DEFAULT NULL,
+  `lease_owner` char(24) CHARACTER SET ascii COLLATE ascii_bin DEFAULT NULL,
+  `lease_until` bigint(20) DEFAULT NULL,
   PRIMARY KEY (`id`),
-  KEY `outbox_email` (`email_id`)
+  UNIQUE KEY `outbox_step` (`run_id`,`lead_id`,`step_id`),
+  KEY `outbox_email` (`email_id`),
+  KEY `outbox_delivery` (`status`,`id`),
+  KEY `outbox_campaign` (`campaign_id`,`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `program` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

@@ -20,7 +20,8 @@
 #                                           the activity pruner process;
 #                                           the campaign engine
 #   7  src/api/                             handlers
-#   8  src/dispatch.c src/exposition.c src/routes.c src/worker.c
+#   8  src/dispatch.c src/exposition.c src/outbox_read.c src/routes.c
+#      src/worker.c
 #      src/master.c src/main.c
 #      src/ctl/                             processes and their wiring
 top=${top_srcdir:-$(dirname "$0")/..}

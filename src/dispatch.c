@@ -25,9 +25,11 @@
  * error code of every Marketo envelope answered with success:false
  * (HTTP 200) and of every skipped record of a call that succeeded.
  *
- * GET /metrics (exposition.h) is answered before routing: no token, not
- * counted by the limits or by the metrics themselves, not logged.  Every
- * other request is counted once its answer is written.
+ * GET /metrics (exposition.h) and the outbox read (GET /outbox.json,
+ * GET /outbox/{id}.json: outbox_read.h) are answered before routing: no
+ * token, not counted by the limits or by the metrics, not logged; the
+ * web server keeps both to loopback.  Every other request is counted
+ * once its answer is written.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -49,6 +51,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "outbox_read.h"
 #include "repo/repo_auth.h"
 #include "util/arena.h"
 #include "util/config.h"
@@ -507,6 +510,8 @@ dispatch(struct app *app, const struct req_env *env,
 		err = serve_health(&c, &r);
 	else if (err == 0 && (scrape = exposition_is_scrape(&req)))
 		err = exposition_scrape(app, &r);
+	else if (err == 0 && (scrape = outbox_read_is(&req)))
+		err = outbox_read_serve(app, &req, &r);
 	else {
 		if (err == 0)
 			err = router_find(&req, &c.route, &r.err_msg);

@@ -27,10 +27,12 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/validate.h"
+#include "mail/compose.h"
 #include "model/asset.h"
 #include "model/email.h"
 #include "model/html.h"
 #include "model/template.h"
+#include "repo/repo.h"
 #include "repo/repo_email_templates.h"
 #include "repo/repo_emails.h"
 #include "util/arena.h"
@@ -171,7 +173,6 @@ ctx_read(struct call *c, struct resp *r, int32_t id,
     enum asset_status want, bool query, bool readonly, struct email_ctx *x)
 {
 	struct parsed_tpl *p;
-	char msg[TPL_MSG_BYTES];
 	int e;
 
 	memset(x, 0, sizeof(*x));
@@ -196,16 +197,15 @@ ctx_read(struct call *c, struct resp *r, int32_t id,
 		x->slot = p;
 		return 0;
 	}
-	e = repo_etpl_get_used(c->app->db, &c->app->arena, x->em.template_id,
-	    &x->tpl);
-	if (e != 0)
-		return err_from_repo(e);
-	if (tpl_parse_doc(x->tpl.content, x->tpl.content_len, &x->o, msg,
-	    &x->doc) != 0) {
+	e = compose_template(c->app->db, &c->app->arena, x->em.template_id,
+	    &x->tpl, &x->o, &x->doc);
+	if (e == -REPO_ERR_INTERNAL) {
 		json_object_put(x->content);
 		x->content = NULL;
 		return -API_ERR_SYSTEM;
 	}
+	if (e != 0)
+		return err_from_repo(e);
 	x->has_tpl = true;
 	if (readonly)
 		parsed_keep(x);

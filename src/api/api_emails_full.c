@@ -1,9 +1,10 @@
 /*
  * Emails v1's full content and Send Sample Email (docs/assets.md
- * "Emails"): a version rendered (model/email_render.h) with its snippets
- * from the store and its lead tokens from a lead; the HTML of an email
- * not linked to a template; and what Emails v2 reads of a rendered
- * version (api_emails.h).
+ * "Emails"): a version rendered (mail/compose.h, which the campaign
+ * engine's Send Email step shares) with its snippets from the store and
+ * its lead tokens from a lead; the HTML of an email not linked to a
+ * template; and what Emails v2 reads of a rendered version
+ * (api_emails.h).
  *
  * Choices where the real service is silent or contradicts itself:
  *   - Get Email Full Content renders the version: the template's HTML
@@ -63,6 +64,7 @@
 #include "http/request.h"
 #include "http/response.h"
 #include "http/validate.h"
+#include "mail/compose.h"
 #include "mail/message.h"
 #include "mail/outbox.h"
 #include "model/asset.h"
@@ -71,42 +73,10 @@
 #include "model/leadfield.h"
 #include "model/template.h"
 #include "repo/repo_emails.h"
-#include "repo/repo_leads.h"
-#include "repo/repo_snippets.h"
+#include "repo/repo.h"
 #include "util/arena.h"
 
 /* ---- Full content ------------------------------------------------------- */
-
-/* email_snippet_fn over the snippet store: the snippet's HTML. */
-static const char *
-snippet_html(int32_t id, void *arg)
-{
-	struct call *c = arg;
-	struct repo_snippet sn;
-
-	if (id == 0 || repo_snippet_get(c->app->db, &c->app->arena, id,
-	    &sn) != 0)
-		return NULL;
-	return sn.content;
-}
-
-/*
- * The HTML of x's version (model/email_render.h); changes x's template
- * document.  A heap string (free() it), or NULL.
- */
-static char *
-render(struct call *c, struct email_ctx *x, size_t *len)
-{
-	struct email_render_src src;
-
-	memset(&src, 0, sizeof(src));
-	src.o = x->has_tpl ? &x->o : NULL;
-	src.doc = x->has_tpl ? x->doc : NULL;
-	src.content = x->content;
-	src.snippet = snippet_html;
-	src.snippet_arg = c;
-	return email_render(&src, len);
-}
 
 /*
  * The lead tokens' values of lead id (0: no lead, so tokens take their
@@ -116,50 +86,37 @@ render(struct call *c, struct email_ctx *x, size_t *len)
 static int
 lead_tokens_load(struct call *c, int64_t id, struct email_lead *t)
 {
-	const struct lead_field **cols;
-	struct lead_rows rows;
-	size_t i;
+	const struct lead_schema *s;
 	int e;
 
 	memset(t, 0, sizeof(*t));
-	if ((e = api_leads_catalog_get(c, false, &t->s)) != 0)
+	if ((e = api_leads_catalog_get(c, false, &s)) != 0)
 		return e;
-	if (id == 0)
-		return 0;
-	if ((cols = arena_zalloc(&c->app->arena, (t->s->count + 1) *
-	    sizeof(*cols))) == NULL)
-		return -API_ERR_SYSTEM;
-	for (i = 0; i < t->s->count; i++)
-		cols[i] = &t->s->fields[i];
-	if ((e = repo_leads_get_by_id(c->app->db, &c->app->arena,
-	    (const struct lead_field *const *)cols, t->s->count, id,
-	    &rows)) != 0)
-		return err_from_repo(e);
-	if (rows.count == 0)
+	e = compose_lead(c->app->db, &c->app->arena, s, id, t);
+	if (e == -REPO_ERR_NOT_FOUND)
 		return -API_ERR_LEAD_NOT_FOUND;
-	t->vals = rows.rows[0].vals;
-	return 0;
+	return e != 0 ? err_from_repo(e) : 0;
 }
 
 /*
- * The HTML of x's version (render) with the lead tokens filled from t
- * unless t is NULL: a heap string (free() it; *len set), or NULL with
- * *err the api_err.  What Get Email Full Content answers and Send Sample
- * Email sends.
+ * The HTML of x's version (mail/compose.h; x's template document is
+ * changed) with the lead tokens filled from t unless t is NULL: a heap
+ * string (free() it; *len set), or NULL with *err the api_err.  What Get
+ * Email Full Content answers and Send Sample Email sends.
  */
 static char *
 render_for_lead(struct call *c, struct email_ctx *x, struct email_lead *t,
     size_t *len, int *err)
 {
+	struct compose_tokens tk;
 	char *html;
 
 	*err = 0;
-	if ((html = render(c, x, len)) == NULL) {
-		*err = -API_ERR_SYSTEM;
-		return NULL;
-	}
-	if (t != NULL && (html = email_render_fill(html, len,
-	    email_render_lead_value, t)) == NULL)
+	memset(&tk, 0, sizeof(tk));
+	tk.lead = t;
+	if ((html = compose_render(c->app->db, &c->app->arena,
+	    x->has_tpl ? &x->o : NULL, x->has_tpl ? x->doc : NULL, x->content,
+	    t != NULL ? &tk : NULL, len)) == NULL)
 		*err = -API_ERR_SYSTEM;
 	return html;
 }
@@ -264,18 +221,6 @@ api_emails_full_update(struct call *c, struct resp *r)
 
 /* ---- Send sample -------------------------------------------------------- */
 
-/* A Text header of e's version, or NULL (unset, or dynamic content). */
-static const char *
-text_header(const struct repo_email *e, enum repo_email_hdr h)
-{
-	const struct repo_email_header *v = &e->hdr[h];
-
-	if (v->value == NULL || v->value[0] == '\0' ||
-	    (v->type != NULL && strcmp(v->type, "Text") != 0))
-		return NULL;
-	return v->value;
-}
-
 /*
  * POST /rest/asset/v1/email/{id}/sendSample.json with emailAddress
  * (required), textOnly, leadId.
@@ -295,9 +240,10 @@ api_emails_send_sample(struct call *c, struct resp *r)
 	struct outbox_send s;
 	struct outbox_result res;
 	struct email_lead t;
+	struct compose_tokens tk;
 	struct json_object *o;
 	const char *why;
-	char *html, *text, *subject = NULL, *from_name = NULL;
+	char *html, *text, *own[2];
 	int32_t id = api_emails_ctx_id(c);
 	size_t len;
 	int e;
@@ -322,24 +268,16 @@ api_emails_send_sample(struct call *c, struct resp *r)
 	s.kind = "sample";
 	s.email_id = x.em.id;
 	s.lead_id = pv[2].present ? (int32_t)pv[2].i : 0;
-	s.msg.from = text_header(&x.em, EMAIL_HDR_FROM_EMAIL);
-	s.msg.from_name = text_header(&x.em, EMAIL_HDR_FROM_NAME);
-	s.msg.reply_to = text_header(&x.em, EMAIL_HDR_REPLY_EMAIL);
-	s.msg.subject = text_header(&x.em, EMAIL_HDR_SUBJECT);
-	/* The headers people write tokens in are filled as the body is. */
-	if ((subject = email_fill_tokens(s.msg.subject,
-	    email_render_lead_value, &t)) != NULL)
-		s.msg.subject = subject;
-	if ((from_name = email_fill_tokens(s.msg.from_name,
-	    email_render_lead_value, &t)) != NULL)
-		s.msg.from_name = from_name;
+	memset(&tk, 0, sizeof(tk));
+	tk.lead = &t;
+	compose_headers(&x.em, &tk, &s.msg, own);
 	s.msg.to = pv[0].s;
 	s.msg.text = text != NULL ? text : "";
 	if (!(pv[1].present && pv[1].b) && !x.em.text_only)
 		s.msg.html = html;
 	e = outbox_send(c->app->db, c->app->cfg, &s, &res, &why);
-	free(subject);
-	free(from_name);
+	free(own[0]);
+	free(own[1]);
 	free(text);
 	free(html);
 	api_emails_ctx_clear(&x);

@@ -38,6 +38,7 @@
 
 #include "db/pool.h"
 #include "engine/engine.h"
+#include "engine/mail.h"
 #include "engine/steps.h"
 #include "model/campaign.h"
 #include "model/smartlist.h"
@@ -469,16 +470,19 @@ int
 engine_pass(struct engine *e, int64_t now_ms, size_t *did)
 {
 	int64_t offset = 0;
+	size_t sent = 0;
 	int r;
 
 	*did = 0;
 	if ((r = db_ensure(e->db)) != 0 || (r = schema_fresh(e)) != 0 ||
 	    (r = repo_engine_clock(e->db, &offset)) != 0)
 		return r;
-	now_ms += offset;
-	if ((r = pass_offers(e, now_ms, did)) != 0 ||
-	    (r = pass_leads(e, now_ms, did)) != 0)
+	if ((r = pass_offers(e, now_ms + offset, did)) != 0 ||
+	    (r = pass_leads(e, now_ms + offset, did)) != 0 ||
+	    ((r = engine_mail_deliver(e->db, e->cfg, now_ms, ENGINE_SENDS,
+	    &sent)) != 0 && r != -REPO_ERR_DEADLOCK))
 		return r;
+	*did += sent;
 	return repo_engine_runs_finish(e->db);
 }
 

@@ -37,6 +37,7 @@ struct metrics;
 #define ENGINE_OFFERS		200
 #define ENGINE_LEADS		200
 #define ENGINE_BATCH_PAGE	1000
+#define ENGINE_SENDS		100
 /* Seconds a claim lasts unrenewed. */
 #define ENGINE_LEASE_SECS	30
 

@@ -24,6 +24,7 @@
 
 #include <json-c/json.h>
 
+#include "engine/mail.h"
 #include "engine/steps.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
@@ -528,6 +529,54 @@ step_request(const struct step_ctx *x, const struct engine_item *it,
 	return repo_engine_start_tx(x->db, &s, &it->lead_id, 1, &run, NULL);
 }
 
+/* Send Email: the message queued for the lead with activity 6. */
+static int
+step_send_email(const struct step_ctx *x, const struct engine_item *it,
+    const struct campaign_step *st, const struct campaign_choice *ch,
+    int choice, struct step_result *res)
+{
+	struct engine_mail_req q;
+	const char **names, **values;
+	int64_t email;
+	size_t i;
+	bool dup;
+	int r;
+
+	if (num_parse_i64(attr(ch, "Email") != NULL ? attr(ch, "Email") : "",
+	    1, INT32_MAX, &email) != 0) {
+		res->note = "Send Email: the step names no email";
+		return 0;
+	}
+	names = arena_zalloc(x->a, (x->ntokens + 1) * sizeof(*names));
+	values = arena_zalloc(x->a, (x->ntokens + 1) * sizeof(*values));
+	if (names == NULL || values == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < x->ntokens; i++) {
+		names[i] = arena_printf(x->a, "{{my.%s}}", x->tokens[i].name);
+		values[i] = x->tokens[i].value;
+	}
+	memset(&q, 0, sizeof(q));
+	q.run_id = x->run->id;
+	q.lead_id = it->lead_id;
+	q.step_id = st->id;
+	q.campaign_id = x->sc->id;
+	q.choice = choice;
+	q.depth = x->run->depth + 1;
+	q.email_id = (int32_t)email;
+	q.place = &x->sc->place;
+	q.tok_names = names;
+	q.tok_values = values;
+	q.ntok = x->ntokens;
+	q.schema = x->schema;
+	r = engine_mail_queue(x->db, x->a, x->cfg, &q, &dup);
+	if (r == -REPO_ERR_NOT_FOUND || r == -REPO_ERR_INVALID) {
+		res->note = "Send Email: the email has no approved version or "
+		    "cannot be built";
+		return 0;
+	}
+	return r;
+}
+
 /* See steps.h. */
 int
 engine_step_before(const struct step_ctx *x, const struct engine_item *it)
@@ -586,6 +635,9 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 	ch = &st->choices[0];
 	choice = ch->is_default ? 0 : 1;
 	switch (st->type_id) {
+	case STEP_SEND_EMAIL:
+		r = step_send_email(x, it, st, ch, choice, res);
+		break;
 	case STEP_CHANGE_DATA_VALUE:
 		r = step_change_data(x, it, st, ch, choice, res);
 		break;

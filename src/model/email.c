@@ -461,11 +461,15 @@ email_doc_move_module_values(struct json_object *doc, const char *from,
 	json_object_put(moved);
 }
 
-/* See email.h. */
-char *
-email_fill_tokens(const char *s, email_token_fn value, void *arg)
+/*
+ * s with the tokens "<open><name>[:default=<text>]}}" filled through
+ * value (email_fill_tokens and email_fill_my_tokens say how).
+ */
+static char *
+fill_tokens(const char *s, const char *open, email_token_fn value,
+    void *arg)
 {
-	static const char open[] = "{{lead.", dflt[] = ":default=";
+	static const char dflt[] = ":default=";
 	struct buf b;
 	const char *p, *hit, *end, *close, *colon, *v;
 	char name[256];
@@ -477,7 +481,7 @@ email_fill_tokens(const char *s, email_token_fn value, void *arg)
 	buf_init(&b, EMAIL_TOKEN_OUT_BYTES);
 	for (p = s; (hit = strstr(p, open)) != NULL; p = end) {
 		buf_add(&b, p, (size_t)(hit - p));
-		end = hit + sizeof(open) - 1;
+		end = hit + strlen(open);
 		if ((close = strstr(end, "}}")) == NULL) {
 			/* Not a token: the rest goes as it is. */
 			p = hit;
@@ -513,4 +517,18 @@ email_fill_tokens(const char *s, email_token_fn value, void *arg)
 		return NULL;
 	}
 	return b.data;
+}
+
+/* See email.h. */
+char *
+email_fill_tokens(const char *s, email_token_fn value, void *arg)
+{
+	return fill_tokens(s, "{{lead.", value, arg);
+}
+
+/* See email.h. */
+char *
+email_fill_my_tokens(const char *s, email_token_fn value, void *arg)
+{
+	return fill_tokens(s, "{{my.", value, arg);
 }

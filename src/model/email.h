@@ -184,4 +184,12 @@ typedef const char	*(*email_token_fn)(const char *name, void *arg,
 #define EMAIL_TOKEN_OUT_BYTES	(16 * 1024 * 1024)
 char	*email_fill_tokens(const char *s, email_token_fn value, void *arg);
 
+/*
+ * s with its My Tokens filled as email_fill_tokens fills lead tokens:
+ * {{my.<name>}} becomes value's text for name (a rich text token's HTML
+ * as it is), a name value does not know stays as it is.  A heap string,
+ * or NULL when s has no token to fill.
+ */
+char	*email_fill_my_tokens(const char *s, email_token_fn value, void *arg);
+
 #endif

@@ -140,6 +140,46 @@ expect "the program's My Token fills what the request does not" \
 acts 47 "$a"
 expect "the lead that did not qualify still has its Request Campaign activity" "len(d) == 2"
 
+# ---- Send Email ------------------------------------------------------------
+etpl=$(dbsql "SELECT id FROM email_template ORDER BY id LIMIT 1")
+form POST /rest/asset/v1/emails.json --data-urlencode "name=rc-em-$tag" \
+    --data-urlencode "template=$etpl" --data-urlencode "subject=News: {{my.greeting}}" \
+    --data-urlencode "fromName=F" --data-urlencode "fromEmail=f@example.com" \
+    --data-urlencode "replyEmail=r@example.com" \
+    --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}"
+em=$(py "d['result'][0]['id']")
+form POST "/rest/asset/v1/email/$em/approveDraft.json"
+expect "an email of the program is approved" "d['success']"
+form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=rc-mail-$tag" \
+    --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}"
+camp=$(py "d['result'][0]['id']")
+mailcamp=$camp
+sl=$(py "d['result'][0]['smartListId']")
+form POST "/rest/asset/v1/smartList/$sl/rules.json" \
+    --data-urlencode 'ruleId={"id":100004,"type":"activity"}' -d index=1 -d trigger=true
+rule=$(py "d['result'][0]['rules']['triggers'][0]['id']")
+form POST "/rest/asset/v1/smartList/$sl/rule/$rule.json" \
+    --data-urlencode 'attributeId={"id":1,"type":"activity"}' \
+    --data-urlencode "values=Web Service API"
+step 6 0 "{\"1\":\"$em\"}"
+form POST "/rest/asset/v1/smartCampaign/$camp/activate.json" -F "id=$camp"
+expect "the mailing campaign activates" "d['success']"
+api POST "/rest/v1/campaigns/$camp/trigger.json" \
+    "{\"input\": {\"leads\": [{\"id\": $a}], \"tokens\": [{\"name\": \"{{my.greeting}}\", \"value\": \"Mail day\"}]}}"
+expect "the mailing campaign is requested" "d['success']"
+wait_acts "Send Email (6) for the lead" 6 "$a" 1
+expect "Send Email: the email, the campaign, the run context" \
+    "d[0]['primaryAttributeValueId'] == $em and d[0]['campaignId'] == $camp and
+     d[0]['primaryAttributeValue'] == 'RC-Prog-$tag.rc-em-$tag'"
+for i in $(seq 1 40); do
+	curl -sS "$base/outbox.json?campaignId=$camp" >"$work/out"
+	[ "$(py "len(d.get('result', d if isinstance(d, list) else []))")" -ge 1 ] && break
+	sleep 0.25
+done
+expect "the outbox read shows one message to the lead, its subject with the request's token" \
+    "len(d['result']) == 1 and d['result'][0]['to'] == 'a-$tag@example.com' and
+     d['result'][0]['subject'] == 'News: Mail day' and d['result'][0]['leadId'] == $a"
+
 # ---- errors ---------------------------------------------------------------
 api POST "/rest/v1/campaigns/999999/trigger.json" "{\"input\": {\"leads\": [{\"id\": $a}]}}"
 expect "unknown campaign: 1013 Campaign not found" \
