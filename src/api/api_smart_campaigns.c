@@ -1143,6 +1143,9 @@ refused(struct call *c, struct resp *r, int32_t id,
 		    "no value", w->rule_index, w->rule->name != NULL ?
 		    w->rule->name : "");
 		break;
+	case CAMPAIGN_ACT_FILTER:
+		(void)snprintf(msg, sizeof(msg), "%s", w->filter);
+		break;
 	case CAMPAIGN_ACT_NO_STEP:
 		(void)snprintf(msg, sizeof(msg), "its flow has no step");
 		break;

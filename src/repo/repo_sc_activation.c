@@ -2,7 +2,9 @@
  * Smart campaign activation (repo_sc_activation.h): in one transaction
  * the campaign's row lock (repo_smart_campaigns.c), its list's shared,
  * one snapshot read, checked by model/campaign.c, then the state and the
- * email uses written.
+ * email uses written.  The snapshot says whether the list's filters can
+ * be evaluated (repo_sl_filter.c compiles them), so a campaign whose
+ * filter mauto cannot evaluate is never activated.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,11 +17,15 @@
 #include "db/pool.h"
 #include "db/query.h"
 #include "model/campaign.h"
+#include "model/leadfield.h"
 #include "repo/repo.h"
+#include "repo/repo_lead_fields.h"
 #include "repo/repo_sc_activation.h"
+#include "repo/repo_sl_filter.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
+#include "util/timeutil.h"
 
 enum sc_stmt {
 	SC_STMT_LOCK_LIST,
@@ -61,19 +67,35 @@ stmt(struct db *db, enum sc_stmt s)
 	return db_stmt(db, REPO_SC_ACTIVATION, (int)s);
 }
 
-/* The rules of the smart list of campaign s (none when it has none). */
+/*
+ * The rules of the smart list of campaign s (none when it has none), and
+ * whether its filters can be evaluated (repo_sl_filter.h) under the lead
+ * schema.
+ */
 static int
-snap_rules(struct db *db, struct arena *a, const struct repo_sc *s,
-    struct campaign_snapshot *snap)
+snap_rules(struct db *db, struct arena *a, const struct lead_schema *schema,
+    const struct repo_sc *s, struct campaign_snapshot *snap)
 {
+	struct sl_filter f;
 	struct repo_sl sl;
+	char msg[SL_MSG_BYTES];
+	char *why;
 	int r;
 
 	if ((r = repo_sl_get(db, a, s->smart_list_id, true, &sl)) != 0)
 		return r == -REPO_ERR_NOT_FOUND ? 0 : r;
 	snap->rules = sl.rules;
 	snap->nrules = sl.nrules;
-	return 0;
+	if (sl_filter_build(schema, sl.rules, sl.nrules, sl.match_type,
+	    sl.custom_logic, time_now_ms(), &f, msg, sizeof(msg)) != 0) {
+		if ((why = arena_alloc(a, strlen(msg) + 1)) == NULL)
+			r = -REPO_ERR_INTERNAL;
+		else
+			snap->filter_refusal = memcpy(why, msg,
+			    strlen(msg) + 1);
+	}
+	sl_filter_clear(&f);
+	return r;
 }
 
 /* Orders email references by id (0, the unresolved, first). */
@@ -227,8 +249,8 @@ snap_statuses(struct db *db, struct arena *a, struct campaign_snapshot *snap)
  * (sc_activate_tx): strings and arrays in a.
  */
 static int
-snap_read(struct db *db, struct arena *a, int32_t id, bool active,
-    struct campaign_snapshot *snap)
+snap_read(struct db *db, struct arena *a, const struct lead_schema *schema,
+    int32_t id, bool active, struct campaign_snapshot *snap)
 {
 	struct campaign_step *steps;
 	struct repo_sc s;
@@ -245,7 +267,7 @@ snap_read(struct db *db, struct arena *a, int32_t id, bool active,
 	snap->ntriggers = s.ntriggers;
 	snap->steps = steps;
 	snap->nsteps = n;
-	if ((r = snap_rules(db, a, &s, snap)) != 0 ||
+	if ((r = snap_rules(db, a, schema, &s, snap)) != 0 ||
 	    (r = snap_refs(db, a, snap)) != 0)
 		return r;
 	return snap_statuses(db, a, snap);
@@ -256,6 +278,8 @@ struct sc_active {
 	bool			 active;
 	struct arena		*a;
 	struct campaign_refusal	*why;
+	/* The lead schema, read before the transaction. */
+	const struct lead_schema *schema;
 };
 
 static int
@@ -280,7 +304,8 @@ sc_active_tx(struct db *db, void *arg)
 		    &list, "repo_sc_activate")) != 0 && r !=
 		    -REPO_ERR_NOT_FOUND)
 			return r;
-		if ((r = snap_read(db, x->a, x->id, now, &snap)) != 0)
+		if ((r = snap_read(db, x->a, x->schema, x->id, now,
+		    &snap)) != 0)
 			return r;
 		if (!campaign_check_activation(&snap, x->why))
 			return -REPO_ERR_INVALID;
@@ -298,17 +323,24 @@ int
 repo_sc_activate(struct db *db, struct arena *a, int32_t id,
     struct campaign_refusal *why)
 {
-	struct sc_active x = { id, true, a, why };
+	struct lead_schema schema;
+	struct sc_active x = { id, true, a, why, &schema };
+	int r;
 
 	memset(why, 0, sizeof(*why));
-	return db_run_tx(db, sc_active_tx, &x, false);
+	/* Its own transaction: the catalogue, whose changes are rare. */
+	if ((r = repo_lead_fields_load(db, &schema)) != 0)
+		return r;
+	r = db_run_tx(db, sc_active_tx, &x, false);
+	lead_schema_clear(&schema);
+	return r;
 }
 
 /* See repo_sc_activation.h. */
 int
 repo_sc_deactivate(struct db *db, int32_t id)
 {
-	struct sc_active x = { id, false, NULL, NULL };
+	struct sc_active x = { id, false, NULL, NULL, NULL };
 
 	return db_run_tx(db, sc_active_tx, &x, false);
 }
