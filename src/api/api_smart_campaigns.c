@@ -58,7 +58,10 @@
  *     attribute of the step type is shown, value null when not set;
  *   - Activate (709 with what is missing, checked in this order): the
  *     campaign is inactive; its smart list has a trigger; every rule has
- *     its primary value; the flow has a step; each non-default choice
+ *     its primary value; mauto can evaluate every filter (docs/
+ *     behaviour.md §25: the message names the first it cannot, "Filter 2
+ *     'Visited Web Page' cannot be evaluated: ..."); the flow has a
+ *     step; each non-default choice
  *     has a condition; each required attribute has a value; a Send
  *     Email email exists and is approved; a list exists; a Request
  *     Campaign campaign exists; a Change Program Status program exists
