@@ -67,13 +67,18 @@ stmt(struct db *db, enum sc_stmt s)
 	return db_stmt(db, REPO_SC_ACTIVATION, (int)s);
 }
 
+/* The catalogues the filters of a list are compiled under. */
+struct sc_cats {
+	struct lead_schema	 leads;
+	struct slf_co		 co;
+};
+
 /*
  * The rules of the smart list of campaign s (none when it has none), and
- * whether its filters can be evaluated (repo_sl_filter.h) under the lead
- * schema.
+ * whether its filters can be evaluated (repo_sl_filter.h) under cats.
  */
 static int
-snap_rules(struct db *db, struct arena *a, const struct lead_schema *schema,
+snap_rules(struct db *db, struct arena *a, const struct sc_cats *cats,
     const struct repo_sc *s, struct campaign_snapshot *snap)
 {
 	struct sl_filter f;
@@ -86,8 +91,9 @@ snap_rules(struct db *db, struct arena *a, const struct lead_schema *schema,
 		return r == -REPO_ERR_NOT_FOUND ? 0 : r;
 	snap->rules = sl.rules;
 	snap->nrules = sl.nrules;
-	if (sl_filter_build(schema, sl.rules, sl.nrules, sl.match_type,
-	    sl.custom_logic, time_now_ms(), &f, msg, sizeof(msg)) != 0) {
+	if (sl_filter_build_co(&cats->leads, &cats->co, sl.rules, sl.nrules,
+	    sl.match_type, sl.custom_logic, time_now_ms(), &f, msg,
+	    sizeof(msg)) != 0) {
 		if ((why = arena_alloc(a, strlen(msg) + 1)) == NULL)
 			r = -REPO_ERR_INTERNAL;
 		else
@@ -249,7 +255,7 @@ snap_statuses(struct db *db, struct arena *a, struct campaign_snapshot *snap)
  * (sc_activate_tx): strings and arrays in a.
  */
 static int
-snap_read(struct db *db, struct arena *a, const struct lead_schema *schema,
+snap_read(struct db *db, struct arena *a, const struct sc_cats *cats,
     int32_t id, bool active, struct campaign_snapshot *snap)
 {
 	struct campaign_step *steps;
@@ -267,7 +273,7 @@ snap_read(struct db *db, struct arena *a, const struct lead_schema *schema,
 	snap->ntriggers = s.ntriggers;
 	snap->steps = steps;
 	snap->nsteps = n;
-	if ((r = snap_rules(db, a, schema, &s, snap)) != 0 ||
+	if ((r = snap_rules(db, a, cats, &s, snap)) != 0 ||
 	    (r = snap_refs(db, a, snap)) != 0)
 		return r;
 	return snap_statuses(db, a, snap);
@@ -278,8 +284,8 @@ struct sc_active {
 	bool			 active;
 	struct arena		*a;
 	struct campaign_refusal	*why;
-	/* The lead schema, read before the transaction. */
-	const struct lead_schema *schema;
+	/* The catalogues, read before the transaction. */
+	const struct sc_cats	*cats;
 };
 
 static int
@@ -304,7 +310,7 @@ sc_active_tx(struct db *db, void *arg)
 		    &list, "repo_sc_activate")) != 0 && r !=
 		    -REPO_ERR_NOT_FOUND)
 			return r;
-		if ((r = snap_read(db, x->a, x->schema, x->id, now,
+		if ((r = snap_read(db, x->a, x->cats, x->id, now,
 		    &snap)) != 0)
 			return r;
 		if (!campaign_check_activation(&snap, x->why))
@@ -323,16 +329,18 @@ int
 repo_sc_activate(struct db *db, struct arena *a, int32_t id,
     struct campaign_refusal *why)
 {
-	struct lead_schema schema;
-	struct sc_active x = { id, true, a, why, &schema };
+	struct sc_cats cats;
+	struct sc_active x = { id, true, a, why, &cats };
 	int r;
 
 	memset(why, 0, sizeof(*why));
-	/* Its own transaction: the catalogue, whose changes are rare. */
-	if ((r = repo_lead_fields_load(db, &schema)) != 0)
-		return r;
-	r = db_run_tx(db, sc_active_tx, &x, false);
-	lead_schema_clear(&schema);
+	memset(&cats, 0, sizeof(cats));
+	/* Before the transaction (the lead schema's read is one of its
+	 * own): catalogues whose changes are rare. */
+	if ((r = repo_lead_fields_load(db, &cats.leads)) == 0 &&
+	    (r = repo_sl_filter_co_load(db, a, &cats.co)) == 0)
+		r = db_run_tx(db, sc_active_tx, &x, false);
+	lead_schema_clear(&cats.leads);
 	return r;
 }
 

@@ -5,7 +5,9 @@
  * (mysql_stmt_prepare) since the expression is made at run time; every
  * value it holds is bound.  The lead ids come in keyset pages (id >
  * the last one read, by the primary key), so a batch run over millions
- * of leads reads each page by an index range.
+ * of leads reads each page by an index range.  The custom object
+ * catalogue the compiler needs for custom object filters is read here
+ * too (repo_sl_filter_co_load).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,8 +18,10 @@
 
 #include "db/bind.h"
 #include "db/pool.h"
+#include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_sl_filter.h"
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -43,6 +47,32 @@ static const struct {
 	    "SELECT COUNT(*) FROM lead l WHERE l.id = ? AND (",
 	    ")" },
 };
+
+/* The statements prepared at connect (db/pool.h). */
+enum slf_prepared {
+	SLF_STMT_CO_FIELDS,
+	SLF_STMT_PREPARED__MAX
+};
+
+static const char *const sql[SLF_STMT_PREPARED__MAX] = {
+	/* The approved fields of the custom object types whose record
+	 * tables exist, with their constraint ids, by type and order. */
+	[SLF_STMT_CO_FIELDS] =
+	    "SELECT f.type_id, COALESCE(r.id, 0), f.name, f.data_type, "
+	    "f.related_object, f.related_field FROM co_field f JOIN co_type t "
+	    "ON t.id = f.type_id AND t.table_ready = 1 LEFT JOIN co_field_ref "
+	    "r ON r.type_id = f.type_id AND r.name = f.name WHERE "
+	    "f.is_draft = 0 ORDER BY f.type_id, f.pos",
+};
+
+const struct db_stmt_set repo_sl_filter_sql = {
+	.name = "sl_filter",
+	.sql = sql,
+	.n = SLF_STMT_PREPARED__MAX,
+};
+
+/* The most custom object fields read (every type's, all approved). */
+#define CO_FIELDS_MAX	10000
 
 #define MS_HOUR		INT64_C(3600000)
 #define MS_DAY		(24 * MS_HOUR)
@@ -218,4 +248,37 @@ repo_sl_filter_match(struct db *db, const struct sl_filter *f,
 out:
 	run_clear(&x);
 	return r;
+}
+
+/* See repo_sl_filter.h. */
+int
+repo_sl_filter_co_load(struct db *db, struct arena *a, struct slf_co *out)
+{
+	struct slf_co_field *f;
+	struct db_text_rows t;
+	size_t i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = db_select_text(db, db_stmt(db, REPO_SL_FILTER,
+	    SLF_STMT_CO_FIELDS), NULL, a, 6, CO_FIELDS_MAX,
+	    "repo_sl_filter_co_load", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return 0;
+	if ((f = arena_zalloc(a, t.count * sizeof(*f))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		f[i].type_id = (int32_t)db_text_i64(&t, i, 0);
+		f[i].ref_id = (int32_t)db_text_i64(&t, i, 1);
+		f[i].name = db_text_str(&t, i, 2);
+		f[i].data_type = db_text_str(&t, i, 3);
+		f[i].related_object = db_text_str(&t, i, 4);
+		f[i].related_field = db_text_str(&t, i, 5);
+		if (f[i].name == NULL || f[i].data_type == NULL)
+			return -REPO_ERR_INTERNAL;
+	}
+	out->fields = f;
+	out->n = t.count;
+	return 0;
 }

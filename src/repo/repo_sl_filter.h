@@ -22,6 +22,7 @@
 
 #include "model/smartlist.h"
 
+struct arena;
 struct db;
 struct lead_schema;
 
@@ -58,6 +59,33 @@ struct sl_filter {
 };
 
 /*
+ * One approved field of a custom object type: a constraint of the type's
+ * filter (rule type SL_CO_RULE_BASE + type_id).  Strings borrowed.
+ */
+struct slf_co_field {
+	int32_t		 type_id;	/* co_type.id */
+	int32_t		 ref_id;	/* co_field_ref.id: constraint id */
+	const char	*name;		/* API name = record column */
+	const char	*data_type;	/* "string", "integer", "link", ... */
+	const char	*related_object; /* a link's: "lead" or a type; NULL */
+	const char	*related_field;	/* a link's key: "id", "email", ... */
+};
+
+/* The custom object catalogue a filter reads: approved fields by type. */
+struct slf_co {
+	const struct slf_co_field	*fields;
+	size_t				 n;
+};
+
+/*
+ * The approved fields of every custom object type whose record table
+ * exists, into *out (strings and array in the arena a).  Returns 0 or a
+ * negative repo_err.
+ */
+int	repo_sl_filter_co_load(struct db *db, struct arena *a,
+	    struct slf_co *out);
+
+/*
  * Compiles the filter rules of rules[0..n) (trigger rules are skipped:
  * they are the engine's; custom logic numbers count every rule, as the
  * smart list numbers them, and a trigger's number stands for true) under
@@ -74,6 +102,20 @@ int	sl_filter_build(const struct lead_schema *schema,
 	    const struct smartlist_rule *rules, size_t n,
 	    const char *match_type, const char *logic, int64_t now_ms,
 	    struct sl_filter *out, char *msg, size_t msg_size);
+
+/*
+ * sl_filter_build with the custom object catalogue co
+ * (repo_sl_filter_co_load), so custom object filters are evaluated: a
+ * lead passes "Has <type>" when a record of the type links to it (by the
+ * type's link field to a lead key) and meets the rule's conditions on
+ * its fields.  sl_filter_build refuses those filters (it has no
+ * catalogue); co NULL is the same.
+ */
+int	sl_filter_build_co(const struct lead_schema *schema,
+	    const struct slf_co *co, const struct smartlist_rule *rules,
+	    size_t n, const char *match_type, const char *logic,
+	    int64_t now_ms, struct sl_filter *out, char *msg,
+	    size_t msg_size);
 
 /* Frees what f owns and zeroes it (a zeroed f is fine). */
 void	sl_filter_clear(struct sl_filter *f);

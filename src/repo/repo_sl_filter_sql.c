@@ -1073,8 +1073,8 @@ act_rule(struct gen *g, const struct lead_schema *schema,
 		if (!op_is(times->op, "at least") || vs.n != 1 ||
 		    num_parse_i64n(vs.v[0], vs.len[0], 1, INT32_MAX,
 		    &n) != 0) {
-			(void)snprintf(why, WHY_BYTES, "Min. Number of Times is "
-			    "not 'at least' a number");
+			(void)snprintf(why, WHY_BYTES, "Min. Number of Times "
+			    "is not 'at least' a number");
 			vals_clear(&vs);
 			return -1;
 		}
@@ -1098,12 +1098,138 @@ act_rule(struct gen *g, const struct lead_schema *schema,
 	return 0;
 }
 
+/* ---- Custom objects --------------------------------------------------- */
+
+/*
+ * One condition of a custom object filter on the record column of field
+ * k (alias r).
+ */
+static int
+co_cond(struct gen *g, const struct slf_co_field *k,
+    const struct smartlist_cond *cd, int64_t now_ms, char *why)
+{
+	static const char *const strs[] = { "string", "text", "email",
+	    "phone", "link" };
+	static const char *const nums[] = { "integer", "float", "currency" };
+	struct vals vs;
+	struct buf cb;
+	size_t i;
+	int r = -1;
+
+	memset(&vs, 0, sizeof(vs));
+	buf_init(&cb, LF_NAME_BYTES + 16);
+	if (!repo_lead_sql_ident(&cb, "r.", k->name) || !buf_ok(&cb)) {
+		(void)snprintf(why, WHY_BYTES, "field '%.50s' has a name mauto "
+		    "does not quote", k->name);
+		goto out;
+	}
+	if (vals_read(cd, &vs, why) != 0)
+		goto out;
+	(void)snprintf(why, WHY_BYTES, "field '%.50s' is of type '%.16s'",
+	    k->name, k->data_type);
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strcmp(k->data_type, strs[i]) == 0)
+			r = str_cond(g, cb.data, cd->op, &vs, why);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (strcmp(k->data_type, nums[i]) == 0)
+			r = num_cond(g, cb.data, cd->op, &vs, why);
+	if (strcmp(k->data_type, "boolean") == 0)
+		r = bool_cond(g, cb.data, cd->op, &vs, why);
+	if (strcmp(k->data_type, "date") == 0 ||
+	    strcmp(k->data_type, "datetime") == 0)
+		r = time_cond(g, cb.data, k->data_type[4] == '\0', cd->op, &vs,
+		    now_ms, why);
+out:
+	vals_clear(&vs);
+	buf_clear(&cb);
+	return r;
+}
+
+/*
+ * "Has <type>": a record of the type whose link field holds the lead's
+ * key (id or email), meeting every condition.
+ */
+static int
+co_rule(struct gen *g, const struct slf_co *co,
+    const struct smartlist_rule *rule, int64_t now_ms, char *why)
+{
+	const struct slf_co_field *link = NULL, *k;
+	int64_t type = (int64_t)rule->type_id - SL_CO_RULE_BASE;
+	struct buf cb;
+	char table[32];
+	size_t i, j, nf = 0;
+	int r = -1;
+
+	buf_init(&cb, LF_NAME_BYTES + 16);
+	if (co == NULL) {
+		(void)snprintf(why, WHY_BYTES, "mauto does not evaluate "
+		    "custom object filters without their catalogue");
+		goto out;
+	}
+	for (i = 0; i < co->n; i++) {
+		k = &co->fields[i];
+		if (k->type_id != type)
+			continue;
+		nf++;
+		if (strcmp(k->data_type, "link") == 0 && link == NULL &&
+		    k->related_object != NULL &&
+		    strcasecmp(k->related_object, "lead") == 0)
+			link = k;
+	}
+	if (nf == 0) {
+		(void)snprintf(why, WHY_BYTES, "custom object type %ld has no "
+		    "approved record table", (long)type);
+		goto out;
+	}
+	if (link == NULL || link->related_field == NULL ||
+	    (strcasecmp(link->related_field, "id") != 0 &&
+	    strcasecmp(link->related_field, "email") != 0)) {
+		(void)snprintf(why, WHY_BYTES, "custom object type %ld has no "
+		    "link to leads by id or email", (long)type);
+		goto out;
+	}
+	if (!repo_lead_sql_ident(&cb, "r.", link->name) || !buf_ok(&cb)) {
+		(void)snprintf(why, WHY_BYTES, "field '%.50s' has a name mauto "
+		    "does not quote", link->name);
+		goto out;
+	}
+	(void)snprintf(table, sizeof(table), "co_rec_%ld", (long)type);
+	put(g, "EXISTS (SELECT 1 FROM ");
+	put(g, table);
+	put(g, " r WHERE ");
+	put(g, cb.data);
+	put(g, strcasecmp(link->related_field, "id") == 0 ? " = l.id" :
+	    " = l.email");
+	for (i = 0; i < rule->nconds; i++) {
+		for (j = 0, k = NULL; k == NULL && j < co->n; j++)
+			if (co->fields[j].type_id == type &&
+			    co->fields[j].ref_id != 0 &&
+			    co->fields[j].ref_id == rule->conds[i].attribute_id)
+				k = &co->fields[j];
+		if (k == NULL) {
+			(void)snprintf(why, WHY_BYTES, "constraint %ld is not "
+			    "an approved field",
+			    (long)rule->conds[i].attribute_id);
+			goto out;
+		}
+		put(g, " AND ");
+		if (co_cond(g, k, &rule->conds[i], now_ms, why) != 0)
+			goto out;
+	}
+	put(g, ")");
+	r = 0;
+out:
+	buf_clear(&cb);
+	return r;
+}
+
 /* ---- Rules and logic -------------------------------------------------- */
 
 /* One filter rule into g (negative: under NOT); -1 with why. */
 static int
 rule_gen(struct gen *g, const struct lead_schema *schema,
-    const struct smartlist_rule *rule, int64_t now_ms, char *why)
+    const struct slf_co *co, const struct smartlist_rule *rule,
+    int64_t now_ms, char *why)
 {
 	size_t i;
 	int r;
@@ -1111,11 +1237,9 @@ rule_gen(struct gen *g, const struct lead_schema *schema,
 	put(g, rule->negative ? "NOT (" : "(");
 	if (!rule->activity)
 		r = attr_rule(g, schema, rule, now_ms, why);
-	else if (rule->type_id >= SL_CO_RULE_BASE) {
-		(void)snprintf(why, WHY_BYTES, "mauto does not evaluate "
-		    "custom object filters");
-		r = -1;
-	} else if (rule->type_id == RT_MEMBER_OF_LIST ||
+	else if (rule->type_id > SL_CO_RULE_BASE)
+		r = co_rule(g, co, rule, now_ms, why);
+	else if (rule->type_id == RT_MEMBER_OF_LIST ||
 	    rule->type_id == RT_MEMBER_OF_PROGRAM)
 		r = member_rule(g, rule, why);
 	else if (rule->type_id == RT_PROGRAM_STATUS)
@@ -1177,6 +1301,17 @@ sl_filter_build(const struct lead_schema *schema,
     const char *logic, int64_t now_ms, struct sl_filter *out, char *msg,
     size_t msg_size)
 {
+	return sl_filter_build_co(schema, NULL, rules, n, match_type, logic,
+	    now_ms, out, msg, msg_size);
+}
+
+/* See repo_sl_filter.h. */
+int
+sl_filter_build_co(const struct lead_schema *schema, const struct slf_co *co,
+    const struct smartlist_rule *rules, size_t n, const char *match_type,
+    const char *logic, int64_t now_ms, struct sl_filter *out, char *msg,
+    size_t msg_size)
+{
 	char canon[SL_LOGIC_MAX_BYTES + 1];
 	struct gen *parts = NULL, g;
 	char why[WHY_BYTES], lmsg[SL_MSG_BYTES];
@@ -1215,11 +1350,11 @@ sl_filter_build(const struct lead_schema *schema,
 			continue;
 		}
 		nf++;
-		if (rule_gen(&parts[i], schema, &rules[i], now_ms,
+		if (rule_gen(&parts[i], schema, co, &rules[i], now_ms,
 		    why) != 0) {
-			(void)snprintf(msg, msg_size, "Filter %d '%.80s' cannot "
-			    "be evaluated: %s", (int)i + 1, rules[i].name !=
-			    NULL ? rules[i].name : "", why);
+			(void)snprintf(msg, msg_size, "Filter %d '%.80s' "
+			    "cannot be evaluated: %s", (int)i + 1,
+			    rules[i].name != NULL ? rules[i].name : "", why);
 			goto out;
 		}
 	}

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target for the smart list filter compiler
- * (repo/repo_sl_filter_sql.c).  The input is a JSON document of rules:
+ * (repo/repo_sl_filter_sql.c), with a lead schema and a custom object
+ * catalogue of its own.  The input is a JSON document of rules:
  * {"match":"all"|"any"|"custom","logic":"1 and 2","rules":[{"activity":
  * true,"type":24,"trigger":false,"negative":false,"name":"R","conds":
  * [{"id":1,"op":"is","values":["x"]}]}]}; a condition's values are passed
@@ -18,6 +19,7 @@
 #include "model/leadfield.h"
 #include "model/smartlist.h"
 #include "repo/repo_sl_filter.h"
+#include "sl_filter_fixture.h"
 
 #define INPUT_MAX	(64 * 1024)
 #define RULES_MAX	64
@@ -25,32 +27,6 @@
 #define NOW_MS		INT64_C(1774958400000)
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char n_company[] = "company", n_size[] = "numberOfEmployees",
-    n_partner[] = "mktoIsPartner", n_email[] = "email",
-    n_birth[] = "dateOfBirth", n_seen[] = "lastSeen", n_bad[] = "a`b";
-static char d_company[] = "Company Name", d_size[] = "Employees",
-    d_partner[] = "Is Partner", d_email[] = "Email Address",
-    d_birth[] = "Date of Birth", d_seen[] = "Last Seen", d_bad[] = "Bad";
-
-/* A schema of every family of data type, by attr_id. */
-static struct lead_field fields[] = {
-	{ .name = n_company, .attr_id = 4, .display_name = d_company,
-	  .type = LF_STRING },
-	{ .name = n_size, .attr_id = 16, .display_name = d_size,
-	  .type = LF_INTEGER },
-	{ .name = n_partner, .attr_id = 48, .display_name = d_partner,
-	  .type = LF_BOOLEAN },
-	{ .name = n_email, .attr_id = 51, .display_name = d_email,
-	  .type = LF_EMAIL },
-	{ .name = n_birth, .attr_id = 62, .display_name = d_birth,
-	  .type = LF_DATE },
-	{ .name = n_seen, .attr_id = 130, .display_name = d_seen,
-	  .type = LF_DATETIME },
-	{ .name = n_bad, .attr_id = 999, .display_name = d_bad,
-	  .type = LF_STRING },
-};
-static const struct lead_schema schema = { .fields = fields, .count = 7 };
 
 static const char *
 str_member(struct json_object *o, const char *key)
@@ -153,6 +129,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json_object *doc, *list = NULL;
 	struct sl_filter fa, fb;
 	char ma[SL_MSG_BYTES], mb[SL_MSG_BYTES];
+	const char *match = NULL, *logic = NULL;
 	size_t i, n = 0;
 	int ra, rb;
 
@@ -171,14 +148,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < n; i++)
 		read_rule(json_object_array_get_idx(list, i), &rules[i],
 		    conds[i]);
-	ra = sl_filter_build(&schema, rules, n, json_object_is_type(doc,
-	    json_type_object) ? str_member(doc, "match") : NULL,
-	    json_object_is_type(doc, json_type_object) ? str_member(doc,
-	    "logic") : NULL, NOW_MS, &fa, ma, sizeof(ma));
-	rb = sl_filter_build(&schema, rules, n, json_object_is_type(doc,
-	    json_type_object) ? str_member(doc, "match") : NULL,
-	    json_object_is_type(doc, json_type_object) ? str_member(doc,
-	    "logic") : NULL, NOW_MS, &fb, mb, sizeof(mb));
+	if (json_object_is_type(doc, json_type_object)) {
+		match = str_member(doc, "match");
+		logic = str_member(doc, "logic");
+	}
+	ra = sl_filter_build_co(&schema, &co, rules, n, match, logic, NOW_MS,
+	    &fa, ma, sizeof(ma));
+	rb = sl_filter_build_co(&schema, &co, rules, n, match, logic, NOW_MS,
+	    &fb, mb, sizeof(mb));
 	if (ra != rb || (ra != 0 && ra != -1) || !same(&fa, &fb))
 		__builtin_trap();
 	if (ra == 0 && (fa.where == NULL || marks(fa.where) != fa.nbinds ||

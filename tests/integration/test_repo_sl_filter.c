@@ -1,7 +1,8 @@
 /*
  * Smart list filters run in MariaDB (repo/repo_sl_filter.c): leads, a
  * static list, a program with statuses and activities made here, and the
- * ids each filter family selects, in keyset pages and one lead at a time.
+ * ids each filter family selects, in keyset pages and one lead at a time;
+ * a custom object type made here (and dropped) for its filter.
  * Only the leads of this run are looked at (the table holds others').
  * Needs MAUTO_TEST_DB_*; without them it exits 77.
  */
@@ -23,6 +24,7 @@
 #include "repo/repo.h"
 #include "repo/repo_lead_fields.h"
 #include "repo/repo_sl_filter.h"
+#include "util/arena.h"
 #include "util/config.h"
 #include "util/timeutil.h"
 #include "itest.h"
@@ -308,6 +310,94 @@ test_logic(void **state)
 	assert_int_equal(selected(NULL, 0, "all", NULL), 0x1f);
 }
 
+/*
+ * A custom object type linked to leads by id, made here as an approval
+ * leaves one (approved version, fields, constraint ids, record table):
+ * lead 0 owns a car priced 200, lead 3 one priced 50.
+ */
+static int64_t
+co_type_make(void)
+{
+	int64_t id;
+
+	itest_sqlf(db, "INSERT INTO co_type (api_name, state, has_approved, "
+	    "has_draft, table_ready, created_at, updated_at) VALUES "
+	    "('%s_car', 'approved', 1, 0, 1, UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP())", tag);
+	id = last_id();
+	itest_sqlf(db, "INSERT INTO co_type_version (type_id, is_draft, "
+	    "display_name, updated_at) VALUES (%ld, 0, 'Car', "
+	    "UTC_TIMESTAMP())", (long)id);
+	itest_sqlf(db, "INSERT INTO co_field (type_id, is_draft, name, pos, "
+	    "display_name, data_type, is_dedupe, related_object, "
+	    "related_field, key_type) VALUES "
+	    "(%ld, 0, 'vin', 1, 'VIN', 'string', 1, NULL, NULL, NULL), "
+	    "(%ld, 0, 'price', 2, 'Price', 'float', 0, NULL, NULL, NULL), "
+	    "(%ld, 0, 'owner', 3, 'Owner', 'link', 0, 'lead', 'id', "
+	    "'integer')", (long)id, (long)id, (long)id);
+	itest_sqlf(db, "INSERT INTO co_field_ref (type_id, name, is_primary) "
+	    "VALUES (%ld, 'vin', 1), (%ld, 'price', 0), (%ld, 'owner', 0)",
+	    (long)id, (long)id, (long)id);
+	itest_sqlf(db, "CREATE TABLE co_rec_%ld (vin VARCHAR(255) NOT NULL, "
+	    "price DOUBLE NULL, owner INT NULL, KEY (owner))", (long)id);
+	itest_sqlf(db, "INSERT INTO co_rec_%ld (vin, price, owner) VALUES "
+	    "('V1', 200, %ld), ('V2', 50, %ld)", (long)id, (long)leads[0],
+	    (long)leads[3]);
+	return id;
+}
+
+static void
+test_custom_objects(void **state)
+{
+	struct smartlist_cond c;
+	struct smartlist_rule r;
+	struct sl_filter f;
+	struct slf_co co;
+	struct arena a;
+	char msg[SL_MSG_BYTES];
+	int64_t type, ids[NLEADS + 8];
+	size_t got, i;
+	unsigned bits = 0, k;
+
+	(void)state;
+	arena_init(&a);
+	type = co_type_make();
+	assert_int_equal(repo_sl_filter_co_load(db, &a, &co), 0);
+	c = cond((int32_t)itest_count(db, "SELECT id FROM co_field_ref WHERE "
+	    "type_id = %ld AND name = 'price'", (long)type), "at least",
+	    "[\"100\"]");
+	memset(&r, 0, sizeof(r));
+	r.activity = true;
+	r.type_id = SL_CO_RULE_BASE + (int32_t)type;
+	r.name = "Has Car";
+	r.conds = &c;
+	r.nconds = 1;
+	assert_int_equal(sl_filter_build_co(&schema, &co, &r, 1, "all", NULL,
+	    time_now_ms(), &f, msg, sizeof(msg)), 0);
+	assert_int_equal(repo_sl_filter_leads(db, &f, leads[0] - 1,
+	    NLEADS + 8, ids, &got), 0);
+	for (i = 0; i < got; i++)
+		for (k = 0; k < NLEADS; k++)
+			if (ids[i] == leads[k])
+				bits |= 1u << k;
+	assert_int_equal(bits, 0x1);
+	sl_filter_clear(&f);
+	/* Has Car at all: leads 0 and 3. */
+	r.nconds = 0;
+	assert_int_equal(sl_filter_build_co(&schema, &co, &r, 1, "all", NULL,
+	    time_now_ms(), &f, msg, sizeof(msg)), 0);
+	for (k = 0; k < NLEADS; k++) {
+		bool m;
+
+		assert_int_equal(repo_sl_filter_match(db, &f, leads[k], &m), 0);
+		assert_int_equal(m, k == 0 || k == 3);
+	}
+	sl_filter_clear(&f);
+	itest_sqlf(db, "DROP TABLE co_rec_%ld", (long)type);
+	itest_sqlf(db, "DELETE FROM co_type WHERE id = %ld", (long)type);
+	arena_clear(&a);
+}
+
 int
 main(void)
 {
@@ -316,6 +406,7 @@ main(void)
 		cmocka_unit_test(test_membership),
 		cmocka_unit_test(test_activities),
 		cmocka_unit_test(test_logic),
+		cmocka_unit_test(test_custom_objects),
 	};
 
 	if (itest_config(&cfg) != 0)

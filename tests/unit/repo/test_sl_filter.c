@@ -16,36 +16,11 @@
 #include "model/leadfield.h"
 #include "model/smartlist.h"
 #include "repo/repo_sl_filter.h"
+#include "sl_filter_fixture.h"
 
 /* 2026-03-31 12:00:00 UTC. */
 #define NOW_MS	INT64_C(1774958400000)
 #define DAY_MS	INT64_C(86400000)
-
-static char n_company[] = "company", n_size[] = "numberOfEmployees",
-    n_partner[] = "mktoIsPartner", n_birth[] = "dateOfBirth",
-    n_seen[] = "lastSeen", n_email[] = "email", n_bad[] = "a`b";
-static char d_company[] = "Company Name", d_size[] = "Employees",
-    d_partner[] = "Is Partner", d_birth[] = "Date of Birth",
-    d_seen[] = "Last Seen", d_email[] = "Email Address", d_bad[] = "Bad";
-
-/* The fields by attr_id, as lead_schema_index leaves them. */
-static struct lead_field fields[] = {
-	{ .name = n_company, .attr_id = 4, .display_name = d_company,
-	  .type = LF_STRING },
-	{ .name = n_size, .attr_id = 20, .display_name = d_size,
-	  .type = LF_INTEGER },
-	{ .name = n_partner, .attr_id = 30, .display_name = d_partner,
-	  .type = LF_BOOLEAN },
-	{ .name = n_email, .attr_id = 48, .display_name = d_email,
-	  .type = LF_EMAIL },
-	{ .name = n_birth, .attr_id = 60, .display_name = d_birth,
-	  .type = LF_DATE },
-	{ .name = n_seen, .attr_id = 61, .display_name = d_seen,
-	  .type = LF_DATETIME },
-	{ .name = n_bad, .attr_id = 99, .display_name = d_bad,
-	  .type = LF_STRING },
-};
-static const struct lead_schema schema = { .fields = fields, .count = 7 };
 
 static struct sl_filter f;
 static char msg[SL_MSG_BYTES];
@@ -428,7 +403,8 @@ test_refusals(void **state)
 		{ 100004, "Filter 1 'R' cannot be evaluated: it is a trigger, "
 		  "not a filter" },
 		{ SL_CO_RULE_BASE + 3, "Filter 1 'R' cannot be evaluated: "
-		  "mauto does not evaluate custom object filters" },
+		  "mauto does not evaluate custom object filters without "
+		  "their catalogue" },
 		{ 77, "Filter 1 'R' cannot be evaluated: rule type 77 is not "
 		  "evaluated" },
 	};
@@ -473,6 +449,53 @@ test_refusals(void **state)
 	    "condition has more than 100 values");
 }
 
+/* Rule rule with the custom object catalogue; 0 or -1 (msg). */
+static int
+build_co(const struct smartlist_rule *rule)
+{
+	sl_filter_clear(&f);
+	return sl_filter_build_co(&schema, &co, rule, 1, "all", NULL, NOW_MS,
+	    &f, msg, sizeof(msg));
+}
+
+static void
+test_custom_objects(void **state)
+{
+	struct smartlist_cond c[3] = { cond(11, "is", "[\"X1\"]"),
+	    cond(12, "greater than", "[\"100\"]"),
+	    cond(14, "before", "[\"2026-01-10\"]") };
+	struct smartlist_rule r = act(SL_CO_RULE_BASE + 3, "Has Car", c, 3);
+
+	(void)state;
+	assert_int_equal(build_co(&r), 0);
+	assert_string_equal(f.where, "(EXISTS (SELECT 1 FROM co_rec_3 r WHERE "
+	    "r.`owner` = l.email AND (r.`vin` COLLATE utf8mb4_general_ci IN "
+	    "(?)) AND (r.`price` > ?) AND (r.`sold` < ?)))");
+	assert_str_bind(0, "X1");
+	assert_dbl_bind(1, 100);
+	assert_i64_bind(2, SLF_TIME, INT64_C(1768003200000));
+	/* Not Has Car, with no condition: no record at all. */
+	r.nconds = 0;
+	r.negative = true;
+	assert_int_equal(build_co(&r), 0);
+	assert_string_equal(f.where, "NOT (EXISTS (SELECT 1 FROM co_rec_3 r "
+	    "WHERE r.`owner` = l.email))");
+	r.negative = false;
+	r.nconds = 1;
+	c[0] = cond(99, "is", "[\"a\"]");
+	assert_int_equal(build_co(&r), -1);
+	assert_string_equal(msg, "Filter 1 'Has Car' cannot be evaluated: "
+	    "constraint 99 is not an approved field");
+	r.type_id = SL_CO_RULE_BASE + 5;
+	assert_int_equal(build_co(&r), -1);
+	assert_string_equal(msg, "Filter 1 'Has Car' cannot be evaluated: "
+	    "custom object type 5 has no link to leads by id or email");
+	r.type_id = SL_CO_RULE_BASE + 7;
+	assert_int_equal(build_co(&r), -1);
+	assert_string_equal(msg, "Filter 1 'Has Car' cannot be evaluated: "
+	    "custom object type 7 has no approved record table");
+}
+
 static int
 teardown(void **state)
 {
@@ -494,6 +517,7 @@ main(void)
 		cmocka_unit_test_teardown(test_activities, teardown),
 		cmocka_unit_test_teardown(test_logic, teardown),
 		cmocka_unit_test_teardown(test_refusals, teardown),
+		cmocka_unit_test_teardown(test_custom_objects, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
