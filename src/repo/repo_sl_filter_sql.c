@@ -1351,12 +1351,16 @@ sl_filter_build_co(const struct lead_schema *schema, const struct slf_co *co,
 		}
 		nf++;
 		if (rule_gen(&parts[i], schema, co, &rules[i], now_ms,
-		    why) != 0) {
-			(void)snprintf(msg, msg_size, "Filter %d '%.80s' "
-			    "cannot be evaluated: %s", (int)i + 1,
-			    rules[i].name != NULL ? rules[i].name : "", why);
-			goto out;
+		    why) == 0) {
+			if (!parts[i].over && buf_ok(&parts[i].sql))
+				continue;
+			(void)snprintf(why, sizeof(why), "it passes the "
+			    "bounds of a filter");
 		}
+		(void)snprintf(msg, msg_size, "Filter %d '%.80s' cannot be "
+		    "evaluated: %s", (int)i + 1, rules[i].name != NULL ?
+		    rules[i].name : "", why);
+		goto out;
 	}
 	if (nf == 0)
 		put(&g, "1");

@@ -410,7 +410,7 @@ test_refusals(void **state)
 	};
 	struct smartlist_cond c = cond(4, "is", "[\"a\"]"), many;
 	struct smartlist_rule r[2] = { attr(4, &c), act(1, "R", NULL, 0) };
-	char vals[SLF_MAX_VALUES * 4 + 8];
+	char vals[SLF_MAX_VALUES * 4 + 8], logic[256];
 	size_t i, k = 0;
 
 	(void)state;
@@ -447,6 +447,17 @@ test_refusals(void **state)
 	assert_int_equal(build(r, 1, "all", NULL), -1);
 	assert_string_equal(msg, "Filter 1 'Field' cannot be evaluated: a "
 	    "condition has more than 100 values");
+	/* 100 values, 41 times over in the logic: past SLF_MAX_BINDS. */
+	vals[k - 1 - 4] = ']';
+	vals[k - 4] = '\0';
+	assert_int_equal(build(r, 1, "all", NULL), 0);
+	assert_int_equal(f.nbinds, SLF_MAX_VALUES);
+	for (i = 0, k = 0; i < 41; i++)
+		k += (size_t)snprintf(logic + k, sizeof(logic) - k, "%s1",
+		    i > 0 ? " or " : "");
+	assert_int_equal(build(r, 1, "custom", logic), -1);
+	assert_string_equal(msg, "Smart list cannot be evaluated: its filters "
+	    "have more than 4000 values or 262144 bytes");
 }
 
 /* Rule rule with the custom object catalogue; 0 or -1 (msg). */
