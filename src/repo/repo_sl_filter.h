@@ -6,9 +6,11 @@
  * campaign's filters select, in keyset pages, and whether one lead
  * passes a trigger campaign's filters.
  *
- * sl_filter_build is pure (no database): the text it writes comes only
- * from this file's tables and the lead schema's column names, every value
- * of a condition is a bound parameter.  A rule it cannot evaluate (a
+ * sl_filter_build is pure (no database; repo_sl_filter_sql.c): the text
+ * it writes comes only from that file's tables and the catalogues' column
+ * names, every value of a condition is a bound parameter.  The reads and
+ * the custom object catalogue's load are repo_sl_filter.c's.  A rule it
+ * cannot evaluate (a
  * rule type mauto records nothing for, an operator or value it does not
  * understand, a filter over the bounds below) refuses the whole filter
  * with a message naming the rule: nothing is treated as true.
@@ -96,7 +98,8 @@ int	repo_sl_filter_co_load(struct db *db, struct arena *a,
  * Returns 0 (out to be cleared with sl_filter_clear), or -1 with out
  * empty and msg (msg_size bytes) naming the first rule mauto cannot
  * evaluate, in the words error 709 carries: "Filter 2 'Visited Web Page'
- * cannot be evaluated: mauto records no web page visits".
+ * cannot be evaluated: mauto records no web page visits".  Custom object
+ * filters are refused here: sl_filter_build_co evaluates them.
  */
 int	sl_filter_build(const struct lead_schema *schema,
 	    const struct smartlist_rule *rules, size_t n,
