@@ -58,7 +58,10 @@
  *     attribute of the step type is shown, value null when not set;
  *   - Activate (709 with what is missing, checked in this order): the
  *     campaign is inactive; its smart list has a trigger; every rule has
- *     its primary value; the flow has a step; each non-default choice
+ *     its primary value; mauto can evaluate every filter (docs/
+ *     behaviour.md §25: the message names the first it cannot, "Filter 2
+ *     'Visited Web Page' cannot be evaluated: ..."); the flow has a
+ *     step; each non-default choice
  *     has a condition; each required attribute has a value; a Send
  *     Email email exists and is approved; a list exists; a Request
  *     Campaign campaign exists; a Change Program Status program exists
@@ -1142,6 +1145,9 @@ refused(struct call *c, struct resp *r, int32_t id,
 		(void)snprintf(msg, sizeof(msg), "smart list rule %d '%s' has "
 		    "no value", w->rule_index, w->rule->name != NULL ?
 		    w->rule->name : "");
+		break;
+	case CAMPAIGN_ACT_FILTER:
+		(void)snprintf(msg, sizeof(msg), "%s", w->filter);
 		break;
 	case CAMPAIGN_ACT_NO_STEP:
 		(void)snprintf(msg, sizeof(msg), "its flow has no step");

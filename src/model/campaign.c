@@ -235,6 +235,10 @@ campaign_check_activation(const struct campaign_snapshot *s,
 				out->rule_index = (int)i + 1;
 				out->why = CAMPAIGN_ACT_RULE_VALUE;
 			}
+	if (out->why == CAMPAIGN_ACT_OK && s->filter_refusal != NULL) {
+		out->filter = s->filter_refusal;
+		out->why = CAMPAIGN_ACT_FILTER;
+	}
 	if (out->why == CAMPAIGN_ACT_OK && s->nsteps == 0)
 		out->why = CAMPAIGN_ACT_NO_STEP;
 	if (out->why == CAMPAIGN_ACT_OK)

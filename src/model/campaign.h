@@ -121,6 +121,9 @@ struct campaign_snapshot {
 	size_t				 nrefs;
 	const struct campaign_status	*statuses;
 	size_t				 nstatuses;
+	/* Why its filters cannot be evaluated (repo/repo_sl_filter.h's
+	 * message naming the filter), or NULL when they can. */
+	const char			*filter_refusal;
 };
 
 /*
@@ -149,6 +152,7 @@ enum campaign_act {
 	CAMPAIGN_ACT_ACTIVE,		/* it is already active */
 	CAMPAIGN_ACT_NO_TRIGGER,	/* its smart list has no trigger */
 	CAMPAIGN_ACT_RULE_VALUE,	/* rule: a primary condition, no value */
+	CAMPAIGN_ACT_FILTER,		/* filter: one mauto cannot evaluate */
 	CAMPAIGN_ACT_NO_STEP,		/* its flow has no step */
 	CAMPAIGN_ACT_NO_CONDITION,	/* step, choice: no condition */
 	CAMPAIGN_ACT_NO_VALUE,		/* step, attr: required, not set */
@@ -169,12 +173,14 @@ struct campaign_refusal {
 	const struct campaign_attr	*attr;
 	const char			*kind;		/* campaign_ref_kind */
 	int32_t				 ref;		/* email or program */
+	const char			*filter;	/* filter_refusal */
 };
 
 /*
  * The rules of activation (docs/behaviour.md §10.2), in this order: s is
  * inactive; its smart list has a trigger; every primary condition of its
- * rules has a value (or an operator of emptiness); its flow has a step;
+ * rules has a value (or an operator of emptiness); its filters can be
+ * evaluated (no filter_refusal); its flow has a step;
  * then step by step and choice by choice, top-down: a choice other than
  * the default has a condition, and each of its attributes in order: a
  * required one has a value, a value of a reference data type names an

@@ -2,7 +2,9 @@
  * Smart campaign activation (repo_sc_activation.h): in one transaction
  * the campaign's row lock (repo_smart_campaigns.c), its list's shared,
  * one snapshot read, checked by model/campaign.c, then the state and the
- * email uses written.
+ * email uses written.  The snapshot says whether the list's filters can
+ * be evaluated (repo_sl_filter.c compiles them), so a campaign whose
+ * filter mauto cannot evaluate is never activated.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,11 +17,15 @@
 #include "db/pool.h"
 #include "db/query.h"
 #include "model/campaign.h"
+#include "model/leadfield.h"
 #include "repo/repo.h"
+#include "repo/repo_lead_fields.h"
 #include "repo/repo_sc_activation.h"
+#include "repo/repo_sl_filter.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
+#include "util/timeutil.h"
 
 enum sc_stmt {
 	SC_STMT_LOCK_LIST,
@@ -76,19 +82,41 @@ stmt(struct db *db, enum sc_stmt s)
 	return db_stmt(db, REPO_SC_ACTIVATION, (int)s);
 }
 
-/* The rules of the smart list of campaign s (none when it has none). */
+/* The catalogues the filters of a list are compiled under. */
+struct sc_cats {
+	struct lead_schema	 leads;
+	struct slf_co		 co;
+};
+
+/*
+ * The rules of the smart list of campaign s (none when it has none), and
+ * whether its filters can be evaluated (repo_sl_filter.h) under cats.
+ */
 static int
-snap_rules(struct db *db, struct arena *a, const struct repo_sc *s,
-    struct campaign_snapshot *snap)
+snap_rules(struct db *db, struct arena *a, const struct sc_cats *cats,
+    const struct repo_sc *s, struct campaign_snapshot *snap)
 {
+	struct sl_filter f;
 	struct repo_sl sl;
+	char msg[SL_MSG_BYTES];
+	char *why;
 	int r;
 
 	if ((r = repo_sl_get(db, a, s->smart_list_id, true, &sl)) != 0)
 		return r == -REPO_ERR_NOT_FOUND ? 0 : r;
 	snap->rules = sl.rules;
 	snap->nrules = sl.nrules;
-	return 0;
+	if (sl_filter_build_co(&cats->leads, &cats->co, sl.rules, sl.nrules,
+	    sl.match_type, sl.custom_logic, time_now_ms(), &f, msg,
+	    sizeof(msg)) != 0) {
+		if ((why = arena_alloc(a, strlen(msg) + 1)) == NULL)
+			r = -REPO_ERR_INTERNAL;
+		else
+			snap->filter_refusal = memcpy(why, msg,
+			    strlen(msg) + 1);
+	}
+	sl_filter_clear(&f);
+	return r;
 }
 
 /* Orders email references by id (0, the unresolved, first). */
@@ -242,8 +270,8 @@ snap_statuses(struct db *db, struct arena *a, struct campaign_snapshot *snap)
  * (sc_activate_tx): strings and arrays in a.
  */
 static int
-snap_read(struct db *db, struct arena *a, int32_t id, bool active,
-    struct campaign_snapshot *snap)
+snap_read(struct db *db, struct arena *a, const struct sc_cats *cats,
+    int32_t id, bool active, struct campaign_snapshot *snap)
 {
 	struct campaign_step *steps;
 	struct repo_sc s;
@@ -260,7 +288,7 @@ snap_read(struct db *db, struct arena *a, int32_t id, bool active,
 	snap->ntriggers = s.ntriggers;
 	snap->steps = steps;
 	snap->nsteps = n;
-	if ((r = snap_rules(db, a, &s, snap)) != 0 ||
+	if ((r = snap_rules(db, a, cats, &s, snap)) != 0 ||
 	    (r = snap_refs(db, a, snap)) != 0)
 		return r;
 	return snap_statuses(db, a, snap);
@@ -271,6 +299,8 @@ struct sc_active {
 	bool			 active;
 	struct arena		*a;
 	struct campaign_refusal	*why;
+	/* The catalogues, read before the transaction. */
+	const struct sc_cats	*cats;
 };
 
 static int
@@ -295,7 +325,8 @@ sc_active_tx(struct db *db, void *arg)
 		    &list, "repo_sc_activate")) != 0 && r !=
 		    -REPO_ERR_NOT_FOUND)
 			return r;
-		if ((r = snap_read(db, x->a, x->id, now, &snap)) != 0)
+		if ((r = snap_read(db, x->a, x->cats, x->id, now,
+		    &snap)) != 0)
 			return r;
 		if (!campaign_check_activation(&snap, x->why))
 			return -REPO_ERR_INVALID;
@@ -317,17 +348,26 @@ int
 repo_sc_activate(struct db *db, struct arena *a, int32_t id,
     struct campaign_refusal *why)
 {
-	struct sc_active x = { id, true, a, why };
+	struct sc_cats cats;
+	struct sc_active x = { id, true, a, why, &cats };
+	int r;
 
 	memset(why, 0, sizeof(*why));
-	return db_run_tx(db, sc_active_tx, &x, false);
+	memset(&cats, 0, sizeof(cats));
+	/* Before the transaction (the lead schema's read is one of its
+	 * own): catalogues whose changes are rare. */
+	if ((r = repo_lead_fields_load(db, &cats.leads)) == 0 &&
+	    (r = repo_sl_filter_co_load(db, a, &cats.co)) == 0)
+		r = db_run_tx(db, sc_active_tx, &x, false);
+	lead_schema_clear(&cats.leads);
+	return r;
 }
 
 /* See repo_sc_activation.h. */
 int
 repo_sc_deactivate(struct db *db, int32_t id)
 {
-	struct sc_active x = { id, false, NULL, NULL };
+	struct sc_active x = { id, false, NULL, NULL, NULL };
 
 	return db_run_tx(db, sc_active_tx, &x, false);
 }

@@ -367,6 +367,28 @@ test_clone_activate_delete(void **state)
 	assert_int_equal(why.why, CAMPAIGN_ACT_NO_TRIGGER);
 	assert_int_equal(repo_sc_get(db, &a, id, &s), 0);
 	add_rule(s.smart_list_id, 1, true);
+	/* A filter mauto cannot evaluate (Visited Web Page) is refused. */
+	{
+		struct repo_sl_change f;
+
+		memset(&f, 0, sizeof(f));
+		f.op = SL_OP_ADD;
+		f.activity = true;
+		f.type_id = 1;
+		f.index = 2;
+		assert_int_equal(repo_sl_change(db, s.smart_list_id, &f), 0);
+		assert_int_equal(repo_sc_activate(db, &a, id, &why),
+		    -REPO_ERR_INVALID);
+		assert_int_equal(why.why, CAMPAIGN_ACT_FILTER);
+		assert_string_equal(why.filter, "Filter 2 'Visited Web Page' "
+		    "cannot be evaluated: mauto records no web page visits");
+		assert_int_equal(repo_sl_get(db, &a, s.smart_list_id, true,
+		    &sl), 0);
+		memset(&f, 0, sizeof(f));
+		f.op = SL_OP_DELETE;
+		f.rule_id = sl.rules[1].id;
+		assert_int_equal(repo_sl_change(db, s.smart_list_id, &f), 0);
+	}
 	/* The email in draft only: activation reads it under its lock. */
 	assert_int_equal(repo_sc_activate(db, &a, id, &why),
 	    -REPO_ERR_INVALID);

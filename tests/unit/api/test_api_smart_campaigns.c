@@ -239,6 +239,11 @@ test_activate_campaign_rules(void **state)
 	mock.rule.name = NULL;
 	refused("smart list rule 1 '' has no value");
 	mock.cond.values_json = "[\"x\"]";
+	mock.s.filter_refusal = "Filter 2 'Visited Web Page' cannot be "
+	    "evaluated: mauto records no web page visits";
+	refused("Filter 2 'Visited Web Page' cannot be evaluated: mauto "
+	    "records no web page visits");
+	mock.s.filter_refusal = NULL;
 	mock.s.nsteps = 0;
 	refused("its flow has no step");
 }

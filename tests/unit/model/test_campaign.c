@@ -247,6 +247,15 @@ test_activation_campaign_rules(void **state)
 	assert_int_equal(w.rule_index, 1);
 	f.cond.values_json = NULL;
 	(void)refusal(&f, CAMPAIGN_ACT_RULE_VALUE);
+	/* A filter mauto cannot evaluate: after the values, before steps. */
+	f.s.filter_refusal = "Filter 1 'X' cannot be evaluated: why";
+	(void)refusal(&f, CAMPAIGN_ACT_RULE_VALUE);
+	fixture_init(&f);
+	f.s.filter_refusal = "Filter 1 'X' cannot be evaluated: why";
+	f.s.nsteps = 0;
+	w = refusal(&f, CAMPAIGN_ACT_FILTER);
+	assert_string_equal(w.filter, "Filter 1 'X' cannot be evaluated: "
+	    "why");
 	/* No step. */
 	fixture_init(&f);
 	f.s.nsteps = 0;
