@@ -18,8 +18,10 @@
  *   "{{my.<name>}}" or whose value is not a string: 1003.
  * - runAt later than two years from now: 1042; earlier than five
  *   minutes from now: the run starts five minutes from now.
- * - A flow with a step whose choices name conditions is refused (709):
- *   the engine runs each step's default choice only.
+ * - The campaign's smart list filters (and each flow step's choice
+ *   conditions) must be ones mauto evaluates, else 709 naming the
+ *   first that is not; a requested lead that does not pass the filters
+ *   does not run (the call still succeeds, as for qualification).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,7 +34,9 @@
 
 #include "api/api.h"
 #include "api/api_common.h"
+#include "api/api_leads_catalog.h"
 #include "call.h"
+#include "engine/audience.h"
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -80,17 +84,37 @@ path_campaign(struct call *c, struct resp *r, struct repo_sc *sc,
 	    input) : 0;
 }
 
-/*
- * The campaign's flow: 709 when it has no step, or a step whose choices
- * name conditions (the engine runs default choices only).
- */
+/* The catalogues filters and conditions are compiled with, into *cats. */
 static int
-flow_check(struct call *c, struct resp *r, const struct repo_sc *sc)
+load_cats(struct call *c, struct audience_cats *cats)
 {
-	struct campaign_step *steps;
-	size_t n, i;
+	const struct lead_schema *schema;
 	int e;
 
+	if ((e = api_leads_catalog_get(c, false, &schema)) != 0)
+		return e;
+	if ((e = audience_cats_load(c->app->db, &c->app->arena, schema,
+	    cats)) != 0)
+		return err_from_repo(e);
+	return 0;
+}
+
+/*
+ * The campaign's flow and filters (compiled into *f, which the caller
+ * clears): 709 when the flow has no step, a choice's condition or a
+ * filter is one mauto does not evaluate.
+ */
+static int
+audience_check(struct call *c, struct resp *r, const struct repo_sc *sc,
+    const struct audience_cats *cats, int64_t now, struct sl_filter *f)
+{
+	struct campaign_step *steps;
+	struct sl_filter cf;
+	char msg[SL_MSG_BYTES];
+	size_t n, i, k;
+	int e;
+
+	memset(f, 0, sizeof(*f));
 	if ((e = repo_sc_flow(c->app->db, &c->app->arena, sc->id, &steps,
 	    &n)) != 0)
 		return err_from_repo(e);
@@ -98,13 +122,24 @@ flow_check(struct call *c, struct resp *r, const struct repo_sc *sc)
 		return api_common_fail(c, r, -API_ERR_RULE, "Campaign %d has "
 		    "no flow step", sc->id);
 	for (i = 0; i < n; i++)
-		if (steps[i].nchoices > 1)
-			return api_common_fail(c, r, -API_ERR_RULE, "Campaign "
-			    "%d: flow step %zu (%s) has choices with conditions, "
-			    "which mauto does not run", sc->id, i + 1,
-			    steps[i].type_name != NULL ? steps[i].type_name :
-			    "?");
-	return 0;
+		for (k = 0; k < steps[i].nchoices; k++) {
+			if (steps[i].choices[k].is_default)
+				continue;
+			e = audience_choice(cats, &steps[i].choices[k], now,
+			    &cf, msg, sizeof(msg));
+			sl_filter_clear(&cf);
+			if (e != 0)
+				return api_common_fail(c, r, -API_ERR_RULE,
+				    "Campaign %d: flow step %zu (%s), choice "
+				    "%zu: %s", sc->id, i + 1,
+				    steps[i].type_name != NULL ?
+				    steps[i].type_name : "?", k + 1, msg);
+		}
+	if ((e = audience_filters(c->app->db, &c->app->arena, cats, sc, now,
+	    f, msg, sizeof(msg))) == 1)
+		return api_common_fail(c, r, -API_ERR_RULE, "Campaign %d: %s",
+		    sc->id, msg);
+	return e != 0 ? err_from_repo(e) : 0;
 }
 
 /*
@@ -162,6 +197,21 @@ read_tokens(struct call *c, struct resp *r, struct json_object *input,
 	return 0;
 }
 
+/* pass[i]: whether ids[i] passes the filters f (n leads). */
+static int
+filter_pass(struct call *c, const struct sl_filter *f, const int64_t *ids,
+    size_t n, bool *pass)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < n; i++)
+		if ((e = repo_sl_filter_match(c->app->db, f, ids[i],
+		    &pass[i])) != 0)
+			return err_from_repo(e);
+	return 0;
+}
+
 /* The reply's result: {"id": <campaign id>}. */
 static struct json_object *
 id_object(int32_t id)
@@ -195,6 +245,8 @@ api_campaigns_request(struct call *c, struct resp *r)
 {
 	struct json_object *input, *leads, *o, *v;
 	struct engine_start s;
+	struct audience_cats cats;
+	struct sl_filter f;
 	struct activity *acts;
 	struct lead_value *keys;
 	struct repo_sc sc;
@@ -250,16 +302,20 @@ api_campaigns_request(struct call *c, struct resp *r)
 		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
 		    "Campaign %d has no 'Campaign is Requested' trigger with "
 		    "source Web Service API", sc.id);
-	if ((e = flow_check(c, r, &sc)) != 0)
-		return e;
 	if ((e = repo_leads_exist(c->app->db, keys, n, false, found)) != 0)
 		return err_from_repo(e);
 	for (i = 0; i < n; i++)
 		if (!found[i])
 			return api_common_fail(c, r, -API_ERR_LEAD_NOT_FOUND,
 			    "Lead [%lld] not found", (long long)ids[i]);
-	if ((e = engine_now(c, &real, &now)) != 0)
+	if ((e = engine_now(c, &real, &now)) != 0 ||
+	    (e = load_cats(c, &cats)) != 0 ||
+	    (e = audience_check(c, r, &sc, &cats, now, &f)) != 0 ||
+	    (e = filter_pass(c, &f, ids, n, found)) != 0) {
+		sl_filter_clear(&f);
 		return e;
+	}
+	sl_filter_clear(&f);
 	/* One Request Campaign activity per lead, a lead given twice once. */
 	for (i = k = 0; i < n; i++) {
 		size_t j;
@@ -281,6 +337,7 @@ api_campaigns_request(struct call *c, struct resp *r)
 	s.tokens = tokens;
 	s.now_ms = now;
 	s.qual = repo_engine_qual(&sc);
+	s.pass = found;
 	if ((e = repo_engine_request(c->app->db, &s, acts, k, ids, n,
 	    &run)) != 0)
 		return err_from_repo(e);
@@ -297,6 +354,8 @@ api_campaigns_schedule(struct call *c, struct resp *r)
 {
 	struct json_object *input;
 	struct engine_start s;
+	struct audience_cats cats;
+	struct sl_filter f;
 	struct repo_sc sc;
 	const char *tokens, *run_at = NULL, *clone = NULL;
 	int64_t real, now, at, t;
@@ -320,14 +379,17 @@ api_campaigns_schedule(struct call *c, struct resp *r)
 	if (sc.nfilters == 0)
 		return api_common_fail(c, r, -API_ERR_RULE, "Campaign %d has "
 		    "no smart list filter to select its people", sc.id);
-	if ((e = flow_check(c, r, &sc)) != 0)
+	if ((e = engine_now(c, &real, &now)) != 0 ||
+	    (e = load_cats(c, &cats)) != 0)
+		return e;
+	e = audience_check(c, r, &sc, &cats, now, &f);
+	sl_filter_clear(&f);
+	if (e != 0)
 		return e;
 	if (clone != NULL)
 		return api_common_fail(c, r, -API_ERR_RULE, "cloneToProgramName "
 		    "is not supported: clone the program (Clone Program) and "
 		    "schedule the campaign of the copy");
-	if ((e = engine_now(c, &real, &now)) != 0)
-		return e;
 	at = real + SCHEDULE_MIN_MS;
 	if (run_at != NULL) {
 		if (!time_parse_iso(run_at, strlen(run_at), &t, &has_time,

@@ -45,6 +45,7 @@
 #include "repo/repo.h"
 #include "repo/repo_engine.h"
 #include "repo/repo_lead_fields.h"
+#include "repo/repo_sl_filter.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "repo/repo_tokens.h"
@@ -69,6 +70,7 @@ engine_open(struct engine *e, const struct config *cfg)
 	e->cfg = cfg;
 	e->stop = &stopsig_stop;
 	arena_init(&e->a);
+	arena_init(&e->pass);
 	srandom((unsigned)(getpid() ^ time(NULL)));
 	(void)snprintf(e->claim, sizeof(e->claim), "%08lx%08lx%08lx",
 	    (unsigned long)getpid(), (unsigned long)random(),
@@ -86,6 +88,7 @@ engine_close(struct engine *e)
 	e->db = NULL;
 	lead_schema_clear(&e->schema);
 	arena_clear(&e->a);
+	arena_clear(&e->pass);
 }
 
 /* The lead schema, read again when its version moved. */
@@ -202,6 +205,7 @@ run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
 	x.a = &e->a;
 	x.cfg = e->cfg;
 	x.schema = &e->schema;
+	x.cats = &e->cats;
 	x.sc = &sc;
 	x.steps = steps;
 	x.nsteps = nsteps;
@@ -398,6 +402,31 @@ fire_tx(struct db *db, void *arg)
 	return 0;
 }
 
+/*
+ * Whether lead_id passes the filters of campaign sc (a filter mauto
+ * cannot evaluate passes no one: activation refuses such a list, and
+ * one changed since is never taken as true).
+ */
+static int
+passes(struct engine *e, const struct repo_sc *sc, int64_t lead_id,
+    int64_t now_ms, bool *ok)
+{
+	struct sl_filter f;
+	char msg[SL_MSG_BYTES];
+	int r;
+
+	*ok = false;
+	if ((r = audience_filters(e->db, &e->a, &e->cats, sc, now_ms, &f, msg,
+	    sizeof(msg))) == 0)
+		r = repo_sl_filter_match(e->db, &f, lead_id, ok);
+	else if (r == 1) {
+		log_warn("campaign %d: %s; the lead does not run", sc->id, msg);
+		r = 0;
+	}
+	sl_filter_clear(&f);
+	return r;
+}
+
 /* Offers o to the campaigns listening for its type. */
 static int
 offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
@@ -430,7 +459,9 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 			hit = sl.rules[k].trigger && sl.rules[k].activity &&
 			    sl.rules[k].type_id == o->type &&
 			    trigger_matches(&sl.rules[k], o, attrs);
-		if (hit && scs[nf].active)
+		/* Then the lead must pass the campaign's filters. */
+		if (hit && scs[nf].active && (r = passes(e, &scs[nf],
+		    o->lead_id, now_ms, &hit)) == 0 && hit)
 			fire[nf++] = ids[i];
 	}
 	json_object_put(attrs);
@@ -465,6 +496,62 @@ pass_offers(struct engine *e, int64_t now_ms, size_t *did)
 	return r;
 }
 
+/* ---- Batch runs -------------------------------------------------------- */
+
+/* Expands one due batch run, a page of leads a transaction. */
+static int
+pass_batch(struct engine *e, int64_t now_ms, size_t *did)
+{
+	struct engine_batch b;
+	struct engine_qual q;
+	struct sl_filter f;
+	struct repo_sc sc;
+	char msg[SL_MSG_BYTES];
+	int64_t *ids;
+	size_t n = 0;
+	bool found, last;
+	int r;
+
+	if ((r = repo_engine_batch_claim(e->db, e->claim, now_ms,
+	    ENGINE_LEASE_SECS, &b, &found)) != 0 || !found)
+		return r;
+	(*did)++;
+	arena_reset(&e->a);
+	memset(&f, 0, sizeof(f));
+	if ((r = repo_sc_get(e->db, &e->a, b.campaign_id, &sc)) != 0) {
+		if (r != -REPO_ERR_NOT_FOUND)
+			return r;
+		/* The campaign is gone: the run ends with no lead. */
+		return repo_engine_batch_enter(e->db, e->claim, &b, NULL,
+		    now_ms, NULL, 0, true);
+	}
+	q = repo_engine_qual(&sc);
+	if ((r = audience_filters(e->db, &e->a, &e->cats, &sc, now_ms, &f,
+	    msg, sizeof(msg))) == 1) {
+		log_warn("campaign %d run %lld: %s; the run selects no one",
+		    sc.id, (long long)b.run_id, msg);
+		return repo_engine_batch_enter(e->db, e->claim, &b, &q, now_ms,
+		    NULL, 0, true);
+	}
+	if (r != 0)
+		return r;
+	ids = xcalloc(ENGINE_BATCH_PAGE, sizeof(*ids));
+	do {
+		if ((r = repo_sl_filter_leads(e->db, &f, b.expanded_to,
+		    ENGINE_BATCH_PAGE, ids, &n)) != 0)
+			break;
+		last = n < ENGINE_BATCH_PAGE;
+		if ((r = repo_engine_batch_enter(e->db, e->claim, &b, &q,
+		    now_ms, ids, n, last)) != 0)
+			break;
+		if (n > 0)
+			b.expanded_to = ids[n - 1];
+	} while (!last && !*e->stop);
+	free(ids);
+	sl_filter_clear(&f);
+	return r == -REPO_ERR_GONE ? 0 : r;
+}
+
 /* See engine.h. */
 int
 engine_pass(struct engine *e, int64_t now_ms, size_t *did)
@@ -477,7 +564,12 @@ engine_pass(struct engine *e, int64_t now_ms, size_t *did)
 	if ((r = db_ensure(e->db)) != 0 || (r = schema_fresh(e)) != 0 ||
 	    (r = repo_engine_clock(e->db, &offset)) != 0)
 		return r;
+	arena_reset(&e->pass);
+	if ((r = audience_cats_load(e->db, &e->pass, &e->schema,
+	    &e->cats)) != 0)
+		return r;
 	if ((r = pass_offers(e, now_ms + offset, did)) != 0 ||
+	    (r = pass_batch(e, now_ms + offset, did)) != 0 ||
 	    (r = pass_leads(e, now_ms + offset, did)) != 0 ||
 	    ((r = engine_mail_deliver(e->db, e->cfg, now_ms, ENGINE_SENDS,
 	    &sent)) != 0 && r != -REPO_ERR_DEADLOCK))

@@ -16,8 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/arena.h"
+#include "engine/audience.h"
 #include "model/leadfield.h"
+#include "util/arena.h"
 
 struct config;
 struct db;
@@ -59,6 +60,8 @@ struct engine {
 	struct arena			 a;
 	struct lead_schema		 schema;
 	int64_t				 schema_ver;
+	struct arena			 pass;	/* what one pass keeps */
+	struct audience_cats		 cats;	/* read once a pass */
 	char				 claim[33];
 	const volatile sig_atomic_t	*stop;
 };

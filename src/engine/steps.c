@@ -8,11 +8,9 @@
  * choice's place from 1); an activity a step writes is offered to the
  * trigger campaigns one cascade level deeper than its run.
  *
- * Choices: a step's first choice (top-down) is the one it runs; the
- * choices other than the default name conditions the engine does not
- * evaluate yet, so a campaign whose flow has them is refused by
- * Request and Schedule Campaign (api_campaigns_run.c) rather than run
- * with a condition taken as true.
+ * Choices: a step runs the first of its choices (top-down) whose
+ * condition the lead meets, evaluated in the database as a one-rule
+ * smart list filter (audience.c), the default choice last.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -24,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "engine/audience.h"
 #include "engine/mail.h"
 #include "engine/steps.h"
 #include "model/leadfield.h"
@@ -604,6 +603,7 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 	const struct lead_field *idf = lead_schema_find(x->schema, "id");
 	const char *v, *idv;
 	int64_t ms, at;
+	size_t k;
 	int choice, r;
 
 	memset(res, 0, sizeof(res[0]));
@@ -632,8 +632,11 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 	}
 	if (st->nchoices == 0)
 		return 0;
-	ch = &st->choices[0];
-	choice = ch->is_default ? 0 : 1;
+	if ((r = audience_pick(x->db, x->cats, st, it->lead_id, x->now_ms,
+	    &k)) != 0)
+		return r;
+	ch = &st->choices[k];
+	choice = ch->is_default ? 0 : (int)k + 1;
 	switch (st->type_id) {
 	case STEP_SEND_EMAIL:
 		r = step_send_email(x, it, st, ch, choice, res);

@@ -15,6 +15,7 @@
 #include "repo/repo_smart_campaigns.h"
 
 struct arena;
+struct audience_cats;
 struct config;
 struct db;
 struct lead_schema;
@@ -31,6 +32,7 @@ struct step_ctx {
 	struct arena			*a;	/* reset by the caller */
 	const struct config		*cfg;
 	const struct lead_schema	*schema;
+	const struct audience_cats	*cats;	/* choice conditions */
 	const struct repo_sc		*sc;	/* the running campaign */
 	const struct campaign_step	*steps;
 	size_t				 nsteps;

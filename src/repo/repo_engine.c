@@ -343,7 +343,7 @@ repo_engine_skip(struct db *db, int64_t run_id, int64_t lead_id, int32_t campaig
 static int
 enter_leads(struct db *db, int64_t run_id, int32_t campaign,
     const struct engine_qual *q, int64_t now_ms, const int64_t *leads,
-    size_t n, bool *entered)
+    size_t n, const bool *pass, bool *entered)
 {
 	MYSQL_BIND in[4];
 	uint64_t added;
@@ -355,6 +355,13 @@ enter_leads(struct db *db, int64_t run_id, int32_t campaign,
 	for (i = 0; i < n; i++) {
 		if (entered != NULL)
 			entered[i] = false;
+		if (pass != NULL && !pass[i]) {
+			if ((r = repo_engine_skip(db, run_id, leads[i],
+			    campaign, now_ms, "did not pass the smart list's "
+			    "filters")) != 0)
+				return r;
+			continue;
+		}
 		if ((r = qualify(db, campaign, leads[i], q, now_ms, &ok)) != 0)
 			return r;
 		if (!ok) {
@@ -404,7 +411,7 @@ repo_engine_start_tx(struct db *db, const struct engine_start *s,
 	    "scheduled" : "running", run_id)) != 0)
 		return r;
 	return enter_leads(db, *run_id, s->campaign_id, &s->qual, s->now_ms,
-	    leads, n, entered);
+	    leads, n, s->pass, entered);
 }
 
 struct request_args {
@@ -529,7 +536,7 @@ batch_tx(struct db *db, void *arg)
 	if (r != 0)
 		return r;
 	if ((r = enter_leads(db, x->b->run_id, x->b->campaign_id, x->q,
-	    x->now_ms, x->leads, x->n, NULL)) != 0)
+	    x->now_ms, x->leads, x->n, NULL, NULL)) != 0)
 		return r;
 	to = x->n > 0 ? x->leads[x->n - 1] : exp;
 	slen = strlen(status);

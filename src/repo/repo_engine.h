@@ -65,6 +65,8 @@ struct engine_start {
 	int64_t			 now_ms;	/* the engine's clock */
 	int64_t			 run_at_ms;	/* batch: when it runs */
 	struct engine_qual	 qual;
+	/* The leads that passed the campaign's filters (NULL: all). */
+	const bool		*pass;
 };
 
 /*
