@@ -31,6 +31,11 @@ enum reset_stmt {
 };
 
 static const char *const names[RESET__MAX] = {
+	[RESET_ACTIVITY_OFFER] = "activity_offer",
+	[RESET_CAMPAIGN_RUN_LEAD] = "campaign_run_lead",
+	[RESET_CAMPAIGN_RUN] = "campaign_run",
+	[RESET_CAMPAIGN_QUALIFICATION] = "campaign_qualification",
+	[RESET_ENGINE_CLOCK] = "engine_clock",
 	[RESET_ACTIVITY] = "activity",
 	[RESET_LEAD_COOKIE] = "lead_cookie",
 	[RESET_CAMPAIGN_MEMBER] = "campaign_member",
@@ -67,6 +72,13 @@ static const char *const names[RESET__MAX] = {
 };
 
 static const char *const sql[RESET_STMT__MAX] = {
+	[RESET_ACTIVITY_OFFER] = "DELETE FROM activity_offer",
+	[RESET_CAMPAIGN_RUN_LEAD] = "DELETE FROM campaign_run_lead",
+	[RESET_CAMPAIGN_RUN] = "DELETE FROM campaign_run",
+	[RESET_CAMPAIGN_QUALIFICATION] = "DELETE FROM campaign_qualification",
+	/* Set back, not deleted: counted only when it had moved. */
+	[RESET_ENGINE_CLOCK] =
+	    "UPDATE engine_clock SET offset_ms = 0 WHERE offset_ms <> 0",
 	[RESET_ACTIVITY] = "DELETE FROM activity",
 	[RESET_LEAD_COOKIE] = "DELETE FROM lead_cookie",
 	[RESET_CAMPAIGN_MEMBER] = "DELETE FROM campaign_member",

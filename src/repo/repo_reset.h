@@ -2,8 +2,9 @@
  * Emptying an instance of its data, for mautoctl reset: what clients and
  * the demo set made goes, what the instance is made of stays.
  *
- * Deleted, children before parents, in one transaction: the activity
- * log, tracking cookies, smart campaign, static list and program
+ * Deleted, children before parents, in one transaction: the campaign
+ * engine's work (runs, the leads in them, qualifications, activity
+ * offers; its clock set back to real time), the activity log, tracking cookies, smart campaign, static list and program
  * members, forms and their fields, static lists, asset usage, smart
  * campaigns with their flows, smart lists, emails, landing
  * page templates and their versions, email templates and their dynamic
@@ -40,6 +41,11 @@ struct db;
 
 /* The tables emptied by name, in the order they are emptied. */
 enum repo_reset_table {
+	RESET_ACTIVITY_OFFER,
+	RESET_CAMPAIGN_RUN_LEAD,
+	RESET_CAMPAIGN_RUN,
+	RESET_CAMPAIGN_QUALIFICATION,
+	RESET_ENGINE_CLOCK,
 	RESET_ACTIVITY,
 	RESET_LEAD_COOKIE,
 	RESET_CAMPAIGN_MEMBER,

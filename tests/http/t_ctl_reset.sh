@@ -167,6 +167,22 @@ curl -sS -H "Authorization: Bearer $MAUTO_TEST_TOKEN" \
     "$base/rest/asset/v1/smartCampaign/$sc/flow/${step% *}/choice/${step#* }.json" >"$work/out"
 expect "with a flow step and a value" \
     "d['result'][0]['flow']['steps'][0]['stepChoice'][0]['attributes'][0]['value'] == '1 day'"
+# The campaign engine's work: a run with a lead in it, its qualification,
+# an activity offered to trigger campaigns, and the engine's clock moved.
+dbsql "INSERT INTO campaign_run (campaign_id, kind, status, run_at,
+    created_at) VALUES ($sc, 'request', 'running', UTC_TIMESTAMP(3),
+    UTC_TIMESTAMP(3))"
+run=$(dbsql "SELECT MAX(id) FROM campaign_run WHERE campaign_id = $sc")
+lead1=$(dbsql "SELECT MIN(id) FROM lead")
+dbsql "INSERT INTO campaign_run_lead (run_id, lead_id, campaign_id, state,
+    due_at, updated_at) VALUES ($run, $lead1, $sc, 'ready',
+    UTC_TIMESTAMP(3) + INTERVAL 30 DAY, UTC_TIMESTAMP(3))"
+dbsql "INSERT INTO campaign_qualification (campaign_id, lead_id, last_at)
+    VALUES ($sc, $lead1, UTC_TIMESTAMP(3))"
+dbsql "INSERT INTO activity_offer (lead_id, activity_type_id, attributes,
+    created_at, claim, lease_until) VALUES ($lead1, 1, '{}',
+    UTC_TIMESTAMP(3), 'reset-test', UTC_TIMESTAMP(3) + INTERVAL 1 DAY)"
+dbsql "UPDATE engine_clock SET offset_ms = 3600000"
 
 # A landing page template in the root folder, whose browse every worker
 # keeps (the root stays after the reset; its kept pages must not).
@@ -193,7 +209,8 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$work/out" "$2" && ok=$((ok + 1))
 browse_root "the root folder's browse shows it" \
     "[r['name'] for r in d['result']] == ['Reset-Root-LPT']"
 
-data_tables="activity lead_cookie campaign_member list_member program_member
+data_tables="activity_offer campaign_run_lead campaign_run
+    campaign_qualification activity lead_cookie campaign_member list_member program_member
     form_field form static_list asset_usage email_version email
     lp_template_version lp_template
     email_template_dynamic email_template segment segmentation snippet
@@ -302,6 +319,8 @@ done
 want="${want}lead_partition=1 folder=6 co_rec=0 "
 if [ "$after" = "$want" ]; then
 	echo "ok - the data tables are empty, the Default partition and the six root folders stay"
+	expect_sql "the engine's clock is back to real time" \
+	    "SELECT offset_ms FROM engine_clock" 0
 else
 	echo "not ok - after the reset: $after"
 	failed=1
