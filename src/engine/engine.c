@@ -42,6 +42,7 @@
 #include "engine/steps.h"
 #include "model/campaign.h"
 #include "model/smartlist.h"
+#include "model/trigger.h"
 #include "repo/repo.h"
 #include "repo/repo_engine.h"
 #include "repo/repo_lead_fields.h"
@@ -115,7 +116,7 @@ schema_fresh(struct engine *e)
  * campaign's place (into e's arena). */
 static int
 run_tokens(struct engine *e, const struct engine_run *run,
-    const struct repo_sc *sc, struct engine_token *out, size_t *n)
+    const struct repo_sc *sc, struct flow_token *out, size_t *n)
 {
 	struct json_object *arr = NULL, *t, *v;
 	struct repo_token *eff;
@@ -183,7 +184,7 @@ step_tx(struct db *db, void *arg)
 static int
 run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
 {
-	struct engine_token tokens[MAX_TOKENS];
+	struct flow_token tokens[MAX_TOKENS];
 	struct campaign_step *steps;
 	struct engine_run run;
 	struct step_ctx x;
@@ -272,102 +273,6 @@ pass_leads(struct engine *e, int64_t now_ms, size_t *did)
 
 /* ---- Offers to trigger campaigns --------------------------------------- */
 
-/* Whether value v (NULL: none) satisfies op over the JSON array vals. */
-static bool
-cond_value(const char *op, const char *vals, const char *v, int64_t id)
-{
-	struct json_object *arr = json_tokener_parse(vals != NULL ? vals :
-	    "[]");
-	const char *w;
-	char ids[24];
-	bool neg, hit = false;
-	size_t i;
-
-	(void)snprintf(ids, sizeof(ids), "%lld", (long long)id);
-	neg = op != NULL && strncmp(op, "is not", 6) == 0 &&
-	    strcmp(op, "is not empty") != 0;
-	if (op != NULL && strcmp(op, "is empty") == 0) {
-		json_object_put(arr);
-		return v == NULL || v[0] == '\0';
-	}
-	if (op != NULL && strcmp(op, "is not empty") == 0) {
-		json_object_put(arr);
-		return v != NULL && v[0] != '\0';
-	}
-	for (i = 0; arr != NULL && json_object_is_type(arr, json_type_array) &&
-	    i < json_object_array_length(arr) && !hit; i++) {
-		w = json_object_get_string(json_object_array_get_idx(arr, i));
-		if (w == NULL)
-			continue;
-		if (op != NULL && strcmp(op, "contains") == 0)
-			hit = v != NULL && strcasestr(v, w) != NULL;
-		else if (op != NULL && strcmp(op, "starts with") == 0)
-			hit = v != NULL && strncasecmp(v, w, strlen(w)) == 0;
-		else
-			hit = (v != NULL && strcasecmp(v, w) == 0) ||
-			    (id != 0 && strcmp(w, ids) == 0);
-	}
-	json_object_put(arr);
-	return neg ? !hit : hit;
-}
-
-/* The text of attribute k of the offered activity's attributes. */
-static const char *
-offer_attr(struct json_object *attrs, const char *k)
-{
-	struct json_object *v;
-
-	if (attrs == NULL || !json_object_object_get_ex(attrs, k, &v) ||
-	    v == NULL)
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/*
- * Whether trigger rule t (of o's type) matches offer o: its conditions,
- * the primary one against the activity's primary value (its id or
- * name; a list's name without its program's), the others against the
- * attributes they name.
- */
-static bool
-trigger_matches(const struct smartlist_rule *t, const struct engine_offer *o,
-    struct json_object *attrs)
-{
-	const struct smartlist_cond *c;
-	const char *v, *dot;
-	size_t i;
-
-	for (i = 0; i < t->nconds; i++) {
-		c = &t->conds[i];
-		if (c->primary) {
-			v = o->primary_value;
-			if (cond_value(c->op, c->values_json, v, o->primary_id))
-				continue;
-			dot = strrchr(v, '.');
-			if (dot != NULL && cond_value(c->op, c->values_json,
-			    dot + 1, 0))
-				continue;
-			/* Data Value Changed names the field by REST name too. */
-			if (o->type == 13 && cond_value(c->op, c->values_json,
-			    offer_attr(attrs, "Attribute Name"), 0))
-				continue;
-			return false;
-		}
-		if (c->name == NULL || strcmp(c->name, "Date of Activity") == 0 ||
-		    strcmp(c->name, "Min. Number of Times") == 0)
-			continue;
-		if (strcmp(c->name, "Previous Value") == 0)
-			v = offer_attr(attrs, "Old Value");
-		else if (strcmp(c->name, "Previous Status") == 0)
-			v = offer_attr(attrs, "Old Status");
-		else
-			v = offer_attr(attrs, c->name);
-		if (!cond_value(c->op, c->values_json, v, 0))
-			return false;
-	}
-	return true;
-}
-
 struct fire_tx {
 	struct engine		*e;
 	const struct engine_offer *o;
@@ -435,6 +340,7 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 	struct repo_sc *scs;
 	struct repo_sl sl;
 	struct json_object *attrs;
+	struct trigger_activity act;
 	struct fire_tx f;
 	size_t n, i, k, nf = 0;
 	bool hit;
@@ -445,6 +351,8 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 	    &n)) != 0)
 		return r;
 	attrs = json_tokener_parse(o->attributes);
+	act = (struct trigger_activity){ o->type, o->primary_id,
+	    o->primary_value, attrs };
 	scs = xcalloc(n + 1, sizeof(*scs));
 	for (i = 0; i < n && r == 0; i++) {
 		if ((r = repo_sc_get(e->db, &e->a, ids[i], &scs[nf])) != 0 ||
@@ -458,7 +366,7 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 		for (k = 0, hit = false; k < sl.nrules && !hit; k++)
 			hit = sl.rules[k].trigger && sl.rules[k].activity &&
 			    sl.rules[k].type_id == o->type &&
-			    trigger_matches(&sl.rules[k], o, attrs);
+			    trigger_matches(&sl.rules[k], &act);
 		/* Then the lead must pass the campaign's filters. */
 		if (hit && scs[nf].active && (r = passes(e, &scs[nf],
 		    o->lead_id, now_ms, &hit)) == 0 && hit)
