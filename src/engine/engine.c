@@ -21,6 +21,14 @@
  *   3. the leads due in runs: each runs its steps one transaction a
  *      step until it waits, leaves the flow or ends it.
  * A pass that finds nothing naps ENGINE_IDLE_MS.
+ *
+ * GET /metrics (util/metrics.h): steps, runs and offers are counted
+ * once the transaction that did them committed; the latency of a lead's
+ * first step is measured from the run's created_at, which for a trigger
+ * run is when its activity was offered (so the time the offer waited
+ * for a runner counts); batch runs are left out, their start being
+ * chosen by whoever scheduled them.  Every ENGINE_QUEUE_MS a runner
+ * reads the queue's counts (repo_engine_queue) into the shared gauges.
  */
 #include <sys/prctl.h>
 #include <sys/types.h>
@@ -41,6 +49,7 @@
 #include "engine/mail.h"
 #include "engine/steps.h"
 #include "model/campaign.h"
+#include "model/flowstep.h"
 #include "model/smartlist.h"
 #include "model/trigger.h"
 #include "repo/repo.h"
@@ -52,6 +61,7 @@
 #include "repo/repo_tokens.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/metrics.h"
 #include "util/stopsig.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -180,6 +190,38 @@ step_tx(struct db *db, void *arg)
 	    strcmp(s->res.state, RUN_LEAD_READY) == 0, s->res.note);
 }
 
+/*
+ * Counts the step at pos of run (committed with result res) into the
+ * shared metrics: its type and result, the run it started, and, for
+ * the lead's first step, its latency.
+ */
+static void
+counted(struct engine *e, const struct engine_run *run,
+    const struct campaign_step *steps, size_t nsteps, int pos,
+    const struct step_result *res)
+{
+	enum metrics_step_result m = METRICS_STEP_DONE;
+	int64_t d;
+	int kind;
+
+	if (e->metrics == NULL || pos < 0 || (size_t)pos >= nsteps)
+		return;
+	if (strcmp(res->state, RUN_LEAD_FAILED) == 0)
+		m = METRICS_STEP_FAILED;
+	else if (res->skipped)
+		m = METRICS_STEP_SKIPPED;
+	metrics_step(e->metrics, flowstep_of(steps[pos].type_id), m);
+	if (res->started_run)
+		metrics_run_started(e->metrics, METRICS_RUN_FLOW, 1);
+	kind = metrics_run_kind_of(run->kind);
+	if (pos == 0 && kind >= 0 && kind != METRICS_RUN_BATCH &&
+	    run->created_ms > 0) {
+		d = time_now_ms() - run->created_ms;
+		metrics_first_step(e->metrics, (enum metrics_run_kind)kind,
+		    d > 0 ? (uint64_t)d * 1000 : 0);
+	}
+}
+
 /* Runs it's lead on until it waits or leaves its run. */
 static int
 run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
@@ -225,6 +267,7 @@ run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
 		s.it = it;
 		if ((r = db_run_tx(e->db, step_tx, &s, false)) != 0)
 			break;
+		counted(e, &run, steps, nsteps, it->step_pos, &s.res);
 		if (s.res.note != NULL)
 			log_debug("campaign %d run %lld lead %lld step %d: %s",
 			    it->campaign_id, (long long)it->run_id,
@@ -300,6 +343,7 @@ fire_tx(struct db *db, void *arg)
 		s.depth = f->o->depth;
 		s.now_ms = f->now_ms;
 		s.qual = repo_engine_qual(&f->scs[i]);
+		s.origin_ms = f->o->created_ms;
 		if ((r = repo_engine_start_tx(db, &s, &f->o->lead_id, 1, &run,
 		    NULL)) != 0)
 			return r;
@@ -375,7 +419,11 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 	json_object_put(attrs);
 	if (r == 0) {
 		f = (struct fire_tx){ e, o, fire, scs, nf, now_ms };
-		r = db_run_tx(e->db, fire_tx, &f, false);
+		if ((r = db_run_tx(e->db, fire_tx, &f, false)) == 0) {
+			metrics_offer(e->metrics, nf > 0);
+			metrics_run_started(e->metrics, METRICS_RUN_TRIGGER,
+			    nf);
+		}
 	}
 	free(scs);
 	return r == -REPO_ERR_GONE ? 0 : r;
@@ -406,9 +454,13 @@ pass_offers(struct engine *e, int64_t now_ms, size_t *did)
 
 /* ---- Batch runs -------------------------------------------------------- */
 
-/* Expands one due batch run, a page of leads a transaction. */
+/*
+ * Expands one due batch run, a page of leads a transaction: 0 when it is
+ * expanded or none was due, 1 when asked to stop before its end (its
+ * claim runs out and another pass goes on), or a negative repo_err.
+ */
 static int
-pass_batch(struct engine *e, int64_t now_ms, size_t *did)
+batch_expand(struct engine *e, int64_t now_ms, size_t *did)
 {
 	struct engine_batch b;
 	struct engine_qual q;
@@ -417,7 +469,7 @@ pass_batch(struct engine *e, int64_t now_ms, size_t *did)
 	char msg[SL_MSG_BYTES];
 	int64_t *ids;
 	size_t n = 0;
-	bool found, last;
+	bool found, last = false;
 	int r;
 
 	if ((r = repo_engine_batch_claim(e->db, e->claim, now_ms,
@@ -457,7 +509,43 @@ pass_batch(struct engine *e, int64_t now_ms, size_t *did)
 	} while (!last && !*e->stop);
 	free(ids);
 	sl_filter_clear(&f);
-	return r == -REPO_ERR_GONE ? 0 : r;
+	if (r == 0 && !last)
+		r = 1;	/* stopped: the rest is left to the next claim */
+	return r;
+}
+
+/* One batch run expanded: counted as started once it is running. */
+static int
+pass_batch(struct engine *e, int64_t now_ms, size_t *did)
+{
+	size_t before = *did;
+	int r = batch_expand(e, now_ms, did);
+
+	if (r == 0 && *did > before)
+		metrics_run_started(e->metrics, METRICS_RUN_BATCH, 1);
+	return r == -REPO_ERR_GONE || r == 1 ? 0 : r;
+}
+
+/* The queue's counts into the shared gauges, every ENGINE_QUEUE_MS. */
+static int
+sample_queue(struct engine *e, int64_t now_ms, int64_t offset)
+{
+	struct engine_queue q;
+	int64_t g[METRICS_QUEUE__MAX];
+	int r;
+
+	if (e->metrics == NULL || (e->queue_at != 0 &&
+	    now_ms - e->queue_at < ENGINE_QUEUE_MS && now_ms >= e->queue_at))
+		return 0;
+	if ((r = repo_engine_queue(e->db, now_ms + offset, &q)) != 0)
+		return r;
+	e->queue_at = now_ms;
+	g[METRICS_QUEUE_DUE] = q.due;
+	g[METRICS_QUEUE_WAITING] = q.waiting;
+	g[METRICS_QUEUE_OFFERS] = q.offers;
+	g[METRICS_QUEUE_SCHEDULED] = q.scheduled;
+	metrics_set_queue(e->metrics, g);
+	return 0;
 }
 
 /* See engine.h. */
@@ -483,7 +571,9 @@ engine_pass(struct engine *e, int64_t now_ms, size_t *did)
 	    &sent)) != 0 && r != -REPO_ERR_DEADLOCK))
 		return r;
 	*did += sent;
-	return repo_engine_runs_finish(e->db);
+	if ((r = repo_engine_runs_finish(e->db)) != 0)
+		return r;
+	return sample_queue(e, now_ms, offset);
 }
 
 /* See engine.h. */
@@ -504,6 +594,7 @@ engine_run(const struct engine_args *a)
 		goto out;
 	}
 	db_set_metrics(e.db, a->metrics);
+	e.metrics = a->metrics;
 	log_debug("campaign runner %u: ready", a->index);
 	while (!stopsig_stop) {
 		db_revive_idle(e.db);

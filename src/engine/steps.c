@@ -403,7 +403,10 @@ step_request(const struct step_ctx *x, const struct engine_item *it,
 	s.depth = x->run->depth + 1;
 	s.now_ms = x->now_ms;
 	s.qual = repo_engine_qual(&t);
-	return repo_engine_start_tx(x->db, &s, &it->lead_id, 1, &run, NULL);
+	if ((r = repo_engine_start_tx(x->db, &s, &it->lead_id, 1, &run,
+	    NULL)) == 0)
+		res->started_run = true;
+	return r;
 }
 
 /* Send Email: the message queued for the lead with activity 6. */
@@ -503,6 +506,7 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 			res->state = RUN_LEAD_REMOVED;
 			res->next_pos = it->step_pos;
 			res->note = "the person was deleted";
+			res->skipped = true;
 			return 0;
 		}
 		if (r != 0)
@@ -572,5 +576,9 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 		r = 0;
 		break;
 	}
+	/* A note on a lead that goes on says what the step could not do. */
+	if (r == 0 && res->note != NULL &&
+	    strcmp(res->state, RUN_LEAD_READY) == 0)
+		res->skipped = true;
 	return r;
 }

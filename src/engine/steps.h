@@ -45,6 +45,8 @@ struct step_result {
 	int64_t		 due_ms;	/* when it runs next */
 	bool		 release;	/* a Wait: the claim is given up */
 	const char	*note;		/* why it ended, or what was skipped */
+	bool		 skipped;	/* the step could not act */
+	bool		 started_run;	/* Request Campaign started a run */
 };
 
 /*
