@@ -9,6 +9,7 @@
 #   pages TOKEN PATH             every record of an activities read
 #   scrape FILE                  GET /metrics (loopback, no token) into FILE
 #   metric_moved A B SERIES WANT SERIES moved by WANT from scrape A to B
+#                                (WANT "+N": by N or more)
 # Sets base, envf, work (removed on exit), tag (random) and failed=0; a
 # script ends with `exit "$failed"`.
 
@@ -155,7 +156,7 @@ metric_moved()
 {
 	local d
 	d=$(( $(metric "$2" "$3") - $(metric "$1" "$3") ))
-	if [ "$d" = "$4" ]; then
+	if [ "$d" = "$4" ] || { [ "${4#+}" != "$4" ] && [ "$d" -ge "${4#+}" ]; }; then
 		echo "ok - /metrics: $3 moved by $4"
 	else
 		echo "not ok - /metrics: $3 moved by $d, not $4"
