@@ -4,10 +4,11 @@
  * Every family gets its # HELP and # TYPE lines, counters end in
  * _total, the latency histogram has cumulative _bucket{le=...} samples
  * ending with le="+Inf", then _sum (seconds) and _count (equal to the
- * +Inf bucket).  A request series is written once it has counted
- * something, so the text stays short on a service that uses a few of
- * its operations; the limit refusals, database and process figures are
- * always written.  Label values are operationIds, statuses and error
+ * +Inf bucket).  A request series, a flow step type's and a run kind's
+ * first-step histogram are written once they counted something, so the
+ * text stays short on a service that uses a few of its operations; the
+ * limit refusals, database, process and run figures are always written,
+ * the engine's queue once a runner sampled it.  Label values are operationIds, statuses and error
  * codes from the service's own tables: none needs escaping.
  */
 #include <assert.h>

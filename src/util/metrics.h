@@ -1,10 +1,11 @@
 /*
  * The counters behind GET /metrics: requests by operation and result,
  * latency by operation, limit refusals, database errors, reconnects and
- * deadlock retries, and the processes alive.  They live in one shared mapping that the
- * master makes before it forks, so every worker adds to the same numbers
- * and any worker can read them all; counting is one relaxed atomic add,
- * no lock.  Operations are route indexes (routes[] in src/routes.c):
+ * deadlock retries, the processes alive, and the campaign engine's
+ * steps, runs, offers, queue and first-step latency.  They live in one
+ * shared mapping that the master makes before it forks, so every worker
+ * (and runner) adds to the same numbers and any worker can read them
+ * all; counting is one relaxed atomic add, no lock.  Operations are route indexes (routes[] in src/routes.c):
  * this file knows no route, src/exposition.c names them.
  */
 #ifndef MAUTO_UTIL_METRICS_H
