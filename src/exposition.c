@@ -4,12 +4,14 @@
  * Every family gets its # HELP and # TYPE lines, counters end in
  * _total, the latency histogram has cumulative _bucket{le=...} samples
  * ending with le="+Inf", then _sum (seconds) and _count (equal to the
- * +Inf bucket).  A request series is written once it has counted
- * something, so the text stays short on a service that uses a few of
- * its operations; the limit refusals, database and process figures are
- * always written.  Label values are operationIds, statuses and error
+ * +Inf bucket).  A request series, a flow step type's and a run kind's
+ * first-step histogram are written once they counted something, so the
+ * text stays short on a service that uses a few of its operations; the
+ * limit refusals, database, process and run figures are always written,
+ * the engine's queue once a runner sampled it.  Label values are operationIds, statuses and error
  * codes from the service's own tables: none needs escaping.
  */
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,11 +26,23 @@
 #include "http/response.h"
 #include "http/router.h"
 #include "model/export.h"
+#include "model/flowstep.h"
 #include "repo/repo_bulk_export.h"
 #include "util/buf.h"
 #include "util/metrics.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
+
+static_assert(FLOWSTEP__MAX <= METRICS_STEP_TYPES,
+    "every flow step type has a metrics slot");
+
+/* The queue label of each enum metrics_queue gauge. */
+static const char *const queue_names[METRICS_QUEUE__MAX] = {
+	[METRICS_QUEUE_DUE] = "due",
+	[METRICS_QUEUE_WAITING] = "waiting",
+	[METRICS_QUEUE_OFFERS] = "offers",
+	[METRICS_QUEUE_SCHEDULED] = "scheduled",
+};
 
 /* The op label of requests that matched no route. */
 #define NO_ROUTE_OP	"none"
@@ -291,6 +305,79 @@ render_host(struct buf *out, const struct metrics_snapshot *s,
 	    (long long)s->runners);
 }
 
+/* The campaign engine's latency: a histogram per run kind that counted. */
+static void
+render_first_step(struct buf *out, const struct metrics_snapshot *s)
+{
+	const char *kind;
+	uint64_t cum;
+	size_t k, b;
+
+	family(out, "mautod_campaign_first_step_seconds", "histogram",
+	    "Time from a trigger's activity (trigger), a Request Campaign "
+	    "call (request) or a flow's Request Campaign step (flow) to the "
+	    "commit of a lead's first flow step in the run it started.");
+	for (k = 0; k < METRICS_RUN_KIND__MAX; k++) {
+		kind = metrics_run_kind_name((enum metrics_run_kind)k);
+		for (b = 0, cum = 0; b < METRICS_ENGINE_BUCKETS; b++)
+			cum += s->first_step[k][b];
+		if (cum == 0)
+			continue;
+		for (b = 0, cum = 0; b < METRICS_ENGINE_BUCKETS; b++) {
+			cum += s->first_step[k][b];
+			buf_printf(out, "mautod_campaign_first_step_seconds_bucket"
+			    "{kind=\"%s\",le=\"%s\"} %llu\n", kind,
+			    metrics_engine_bucket_le(b), (unsigned long long)cum);
+		}
+		buf_printf(out, "mautod_campaign_first_step_seconds_sum"
+		    "{kind=\"%s\"} %llu.%06llu\n", kind,
+		    (unsigned long long)(s->first_step_usec[k] / 1000000),
+		    (unsigned long long)(s->first_step_usec[k] % 1000000));
+		buf_printf(out, "mautod_campaign_first_step_seconds_count"
+		    "{kind=\"%s\"} %llu\n", kind, (unsigned long long)cum);
+	}
+}
+
+static void
+render_engine(struct buf *out, const struct metrics_snapshot *s)
+{
+	size_t i, j;
+
+	family(out, "mautod_campaign_steps_total", "counter", "Flow steps "
+	    "the campaign runners committed, by step type and result (done; "
+	    "skipped: it could not act and the lead went on; failed: a type "
+	    "mauto does not run).");
+	for (i = 0; i < FLOWSTEP__MAX; i++)
+		for (j = 0; j < METRICS_STEP_RESULT__MAX; j++)
+			if (s->steps[i][j] != 0)
+				buf_printf(out, "mautod_campaign_steps_total"
+				    "{type=\"%s\",result=\"%s\"} %llu\n",
+				    flowstep_name((enum flowstep)i),
+				    metrics_step_result_name(
+				    (enum metrics_step_result)j),
+				    (unsigned long long)s->steps[i][j]);
+	family(out, "mautod_campaign_runs_started_total", "counter",
+	    "Campaign runs started, by kind (a batch run once its leads "
+	    "are entered).");
+	for (i = 0; i < METRICS_RUN_KIND__MAX; i++)
+		buf_printf(out, "mautod_campaign_runs_started_total"
+		    "{kind=\"%s\"} %llu\n",
+		    metrics_run_kind_name((enum metrics_run_kind)i),
+		    (unsigned long long)s->runs[i]);
+	two_results(out, "mautod_campaign_offers_total", "Activities offered "
+	    "to the trigger campaigns: those that started a run (fired) and "
+	    "those no campaign took (ignored).", "fired", s->offers_fired,
+	    "ignored", s->offers_ignored);
+	family(out, "mautod_campaign_queue", "gauge", "The campaign "
+	    "engine's work as a runner last counted it (every few seconds): "
+	    "leads due now, leads waiting, activities not yet offered, "
+	    "batch runs scheduled (no samples: no runner counted yet).");
+	for (i = 0; s->queue_sampled && i < METRICS_QUEUE__MAX; i++)
+		buf_printf(out, "mautod_campaign_queue{queue=\"%s\"} %lld\n",
+		    queue_names[i], (long long)s->queue[i]);
+	render_first_step(out, s);
+}
+
 void
 exposition_render(struct buf *out, const struct metrics_snapshot *s,
     const int64_t *export_jobs)
@@ -301,6 +388,7 @@ exposition_render(struct buf *out, const struct metrics_snapshot *s,
 	render_requests(out, &o, s);
 	render_latency(out, &o, s);
 	render_host(out, s, export_jobs);
+	render_engine(out, s);
 }
 
 int

@@ -1,6 +1,7 @@
 /*
  * GET /metrics: the shared counters (util/metrics.h), the export jobs by
- * state and the processes alive, in the Prometheus text exposition
+ * state, the processes alive and the campaign engine's counters and
+ * queue, in the Prometheus text exposition
  * format, version 0.0.4.  Any worker answers it (the counters are the
  * host's, not the worker's), without a token and outside the limits; the
  * web server keeps it off the public address (deploy/nginx/mautod.conf).

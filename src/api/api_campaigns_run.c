@@ -48,6 +48,7 @@
 #include "repo/repo_leads.h"
 #include "repo/repo_smart_campaigns.h"
 #include "util/arena.h"
+#include "util/metrics.h"
 #include "util/timeutil.h"
 
 /* The most leads and tokens of one call (the documented limits). */
@@ -341,6 +342,7 @@ api_campaigns_request(struct call *c, struct resp *r)
 	if ((e = repo_engine_request(c->app->db, &s, acts, k, ids, n,
 	    &run)) != 0)
 		return err_from_repo(e);
+	metrics_run_started(c->app->metrics, METRICS_RUN_REQUEST, 1);
 	resp_add(r, id_object(sc.id));
 	return 0;
 }

@@ -136,7 +136,7 @@ type_word(const struct repo_sc *s)
 static const char *
 status_word(const struct repo_sc *s)
 {
-	return campaign_status_name(s->active, s->ntriggers);
+	return campaign_status_name(s->active, s->ntriggers, s->batch_runs);
 }
 
 /* A boolean member's value. */

@@ -21,6 +21,14 @@
  *   3. the leads due in runs: each runs its steps one transaction a
  *      step until it waits, leaves the flow or ends it.
  * A pass that finds nothing naps ENGINE_IDLE_MS.
+ *
+ * GET /metrics (util/metrics.h): steps, runs and offers are counted
+ * once the transaction that did them committed; the latency of a lead's
+ * first step is measured from the run's created_at, which for a trigger
+ * run is when its activity was offered (so the time the offer waited
+ * for a runner counts); batch runs are left out, their start being
+ * chosen by whoever scheduled them.  Every ENGINE_QUEUE_MS a runner
+ * reads the queue's counts (repo_engine_queue) into the shared gauges.
  */
 #include <sys/prctl.h>
 #include <sys/types.h>
@@ -41,7 +49,9 @@
 #include "engine/mail.h"
 #include "engine/steps.h"
 #include "model/campaign.h"
+#include "model/flowstep.h"
 #include "model/smartlist.h"
+#include "model/trigger.h"
 #include "repo/repo.h"
 #include "repo/repo_engine.h"
 #include "repo/repo_lead_fields.h"
@@ -51,6 +61,7 @@
 #include "repo/repo_tokens.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/metrics.h"
 #include "util/stopsig.h"
 #include "util/timeutil.h"
 #include "util/xmalloc.h"
@@ -115,7 +126,7 @@ schema_fresh(struct engine *e)
  * campaign's place (into e's arena). */
 static int
 run_tokens(struct engine *e, const struct engine_run *run,
-    const struct repo_sc *sc, struct engine_token *out, size_t *n)
+    const struct repo_sc *sc, struct flow_token *out, size_t *n)
 {
 	struct json_object *arr = NULL, *t, *v;
 	struct repo_token *eff;
@@ -179,11 +190,43 @@ step_tx(struct db *db, void *arg)
 	    strcmp(s->res.state, RUN_LEAD_READY) == 0, s->res.note);
 }
 
+/*
+ * Counts the step at pos of run (committed with result res) into the
+ * shared metrics: its type and result, the run it started, and, for
+ * the lead's first step, its latency.
+ */
+static void
+counted(struct engine *e, const struct engine_run *run,
+    const struct campaign_step *steps, size_t nsteps, int pos,
+    const struct step_result *res)
+{
+	enum metrics_step_result m = METRICS_STEP_DONE;
+	int64_t d;
+	int kind;
+
+	if (e->metrics == NULL || pos < 0 || (size_t)pos >= nsteps)
+		return;
+	if (strcmp(res->state, RUN_LEAD_FAILED) == 0)
+		m = METRICS_STEP_FAILED;
+	else if (res->skipped)
+		m = METRICS_STEP_SKIPPED;
+	metrics_step(e->metrics, flowstep_of(steps[pos].type_id), m);
+	if (res->started_run)
+		metrics_run_started(e->metrics, METRICS_RUN_FLOW, 1);
+	kind = metrics_run_kind_of(run->kind);
+	if (pos == 0 && kind >= 0 && kind != METRICS_RUN_BATCH &&
+	    run->created_ms > 0) {
+		d = time_now_ms() - run->created_ms;
+		metrics_first_step(e->metrics, (enum metrics_run_kind)kind,
+		    d > 0 ? (uint64_t)d * 1000 : 0);
+	}
+}
+
 /* Runs it's lead on until it waits or leaves its run. */
 static int
 run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
 {
-	struct engine_token tokens[MAX_TOKENS];
+	struct flow_token tokens[MAX_TOKENS];
 	struct campaign_step *steps;
 	struct engine_run run;
 	struct step_ctx x;
@@ -224,6 +267,7 @@ run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
 		s.it = it;
 		if ((r = db_run_tx(e->db, step_tx, &s, false)) != 0)
 			break;
+		counted(e, &run, steps, nsteps, it->step_pos, &s.res);
 		if (s.res.note != NULL)
 			log_debug("campaign %d run %lld lead %lld step %d: %s",
 			    it->campaign_id, (long long)it->run_id,
@@ -272,102 +316,6 @@ pass_leads(struct engine *e, int64_t now_ms, size_t *did)
 
 /* ---- Offers to trigger campaigns --------------------------------------- */
 
-/* Whether value v (NULL: none) satisfies op over the JSON array vals. */
-static bool
-cond_value(const char *op, const char *vals, const char *v, int64_t id)
-{
-	struct json_object *arr = json_tokener_parse(vals != NULL ? vals :
-	    "[]");
-	const char *w;
-	char ids[24];
-	bool neg, hit = false;
-	size_t i;
-
-	(void)snprintf(ids, sizeof(ids), "%lld", (long long)id);
-	neg = op != NULL && strncmp(op, "is not", 6) == 0 &&
-	    strcmp(op, "is not empty") != 0;
-	if (op != NULL && strcmp(op, "is empty") == 0) {
-		json_object_put(arr);
-		return v == NULL || v[0] == '\0';
-	}
-	if (op != NULL && strcmp(op, "is not empty") == 0) {
-		json_object_put(arr);
-		return v != NULL && v[0] != '\0';
-	}
-	for (i = 0; arr != NULL && json_object_is_type(arr, json_type_array) &&
-	    i < json_object_array_length(arr) && !hit; i++) {
-		w = json_object_get_string(json_object_array_get_idx(arr, i));
-		if (w == NULL)
-			continue;
-		if (op != NULL && strcmp(op, "contains") == 0)
-			hit = v != NULL && strcasestr(v, w) != NULL;
-		else if (op != NULL && strcmp(op, "starts with") == 0)
-			hit = v != NULL && strncasecmp(v, w, strlen(w)) == 0;
-		else
-			hit = (v != NULL && strcasecmp(v, w) == 0) ||
-			    (id != 0 && strcmp(w, ids) == 0);
-	}
-	json_object_put(arr);
-	return neg ? !hit : hit;
-}
-
-/* The text of attribute k of the offered activity's attributes. */
-static const char *
-offer_attr(struct json_object *attrs, const char *k)
-{
-	struct json_object *v;
-
-	if (attrs == NULL || !json_object_object_get_ex(attrs, k, &v) ||
-	    v == NULL)
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/*
- * Whether trigger rule t (of o's type) matches offer o: its conditions,
- * the primary one against the activity's primary value (its id or
- * name; a list's name without its program's), the others against the
- * attributes they name.
- */
-static bool
-trigger_matches(const struct smartlist_rule *t, const struct engine_offer *o,
-    struct json_object *attrs)
-{
-	const struct smartlist_cond *c;
-	const char *v, *dot;
-	size_t i;
-
-	for (i = 0; i < t->nconds; i++) {
-		c = &t->conds[i];
-		if (c->primary) {
-			v = o->primary_value;
-			if (cond_value(c->op, c->values_json, v, o->primary_id))
-				continue;
-			dot = strrchr(v, '.');
-			if (dot != NULL && cond_value(c->op, c->values_json,
-			    dot + 1, 0))
-				continue;
-			/* Data Value Changed names the field by REST name too. */
-			if (o->type == 13 && cond_value(c->op, c->values_json,
-			    offer_attr(attrs, "Attribute Name"), 0))
-				continue;
-			return false;
-		}
-		if (c->name == NULL || strcmp(c->name, "Date of Activity") == 0 ||
-		    strcmp(c->name, "Min. Number of Times") == 0)
-			continue;
-		if (strcmp(c->name, "Previous Value") == 0)
-			v = offer_attr(attrs, "Old Value");
-		else if (strcmp(c->name, "Previous Status") == 0)
-			v = offer_attr(attrs, "Old Status");
-		else
-			v = offer_attr(attrs, c->name);
-		if (!cond_value(c->op, c->values_json, v, 0))
-			return false;
-	}
-	return true;
-}
-
 struct fire_tx {
 	struct engine		*e;
 	const struct engine_offer *o;
@@ -395,6 +343,7 @@ fire_tx(struct db *db, void *arg)
 		s.depth = f->o->depth;
 		s.now_ms = f->now_ms;
 		s.qual = repo_engine_qual(&f->scs[i]);
+		s.origin_ms = f->o->created_ms;
 		if ((r = repo_engine_start_tx(db, &s, &f->o->lead_id, 1, &run,
 		    NULL)) != 0)
 			return r;
@@ -435,6 +384,7 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 	struct repo_sc *scs;
 	struct repo_sl sl;
 	struct json_object *attrs;
+	struct trigger_activity act;
 	struct fire_tx f;
 	size_t n, i, k, nf = 0;
 	bool hit;
@@ -445,6 +395,8 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 	    &n)) != 0)
 		return r;
 	attrs = json_tokener_parse(o->attributes);
+	act = (struct trigger_activity){ o->type, o->primary_id,
+	    o->primary_value, attrs };
 	scs = xcalloc(n + 1, sizeof(*scs));
 	for (i = 0; i < n && r == 0; i++) {
 		if ((r = repo_sc_get(e->db, &e->a, ids[i], &scs[nf])) != 0 ||
@@ -458,7 +410,7 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 		for (k = 0, hit = false; k < sl.nrules && !hit; k++)
 			hit = sl.rules[k].trigger && sl.rules[k].activity &&
 			    sl.rules[k].type_id == o->type &&
-			    trigger_matches(&sl.rules[k], o, attrs);
+			    trigger_matches(&sl.rules[k], &act);
 		/* Then the lead must pass the campaign's filters. */
 		if (hit && scs[nf].active && (r = passes(e, &scs[nf],
 		    o->lead_id, now_ms, &hit)) == 0 && hit)
@@ -467,7 +419,11 @@ offer_one(struct engine *e, const struct engine_offer *o, int64_t now_ms)
 	json_object_put(attrs);
 	if (r == 0) {
 		f = (struct fire_tx){ e, o, fire, scs, nf, now_ms };
-		r = db_run_tx(e->db, fire_tx, &f, false);
+		if ((r = db_run_tx(e->db, fire_tx, &f, false)) == 0) {
+			metrics_offer(e->metrics, nf > 0);
+			metrics_run_started(e->metrics, METRICS_RUN_TRIGGER,
+			    nf);
+		}
 	}
 	free(scs);
 	return r == -REPO_ERR_GONE ? 0 : r;
@@ -498,9 +454,13 @@ pass_offers(struct engine *e, int64_t now_ms, size_t *did)
 
 /* ---- Batch runs -------------------------------------------------------- */
 
-/* Expands one due batch run, a page of leads a transaction. */
+/*
+ * Expands one due batch run, a page of leads a transaction: 0 when it is
+ * expanded or none was due, 1 when asked to stop before its end (its
+ * claim runs out and another pass goes on), or a negative repo_err.
+ */
 static int
-pass_batch(struct engine *e, int64_t now_ms, size_t *did)
+batch_expand(struct engine *e, int64_t now_ms, size_t *did)
 {
 	struct engine_batch b;
 	struct engine_qual q;
@@ -509,7 +469,7 @@ pass_batch(struct engine *e, int64_t now_ms, size_t *did)
 	char msg[SL_MSG_BYTES];
 	int64_t *ids;
 	size_t n = 0;
-	bool found, last;
+	bool found, last = false;
 	int r;
 
 	if ((r = repo_engine_batch_claim(e->db, e->claim, now_ms,
@@ -549,7 +509,43 @@ pass_batch(struct engine *e, int64_t now_ms, size_t *did)
 	} while (!last && !*e->stop);
 	free(ids);
 	sl_filter_clear(&f);
-	return r == -REPO_ERR_GONE ? 0 : r;
+	if (r == 0 && !last)
+		r = 1;	/* stopped: the rest is left to the next claim */
+	return r;
+}
+
+/* One batch run expanded: counted as started once it is running. */
+static int
+pass_batch(struct engine *e, int64_t now_ms, size_t *did)
+{
+	size_t before = *did;
+	int r = batch_expand(e, now_ms, did);
+
+	if (r == 0 && *did > before)
+		metrics_run_started(e->metrics, METRICS_RUN_BATCH, 1);
+	return r == -REPO_ERR_GONE || r == 1 ? 0 : r;
+}
+
+/* The queue's counts into the shared gauges, every ENGINE_QUEUE_MS. */
+static int
+sample_queue(struct engine *e, int64_t now_ms, int64_t offset)
+{
+	struct engine_queue q;
+	int64_t g[METRICS_QUEUE__MAX];
+	int r;
+
+	if (e->metrics == NULL || (e->queue_at != 0 &&
+	    now_ms - e->queue_at < ENGINE_QUEUE_MS && now_ms >= e->queue_at))
+		return 0;
+	if ((r = repo_engine_queue(e->db, now_ms + offset, &q)) != 0)
+		return r;
+	e->queue_at = now_ms;
+	g[METRICS_QUEUE_DUE] = q.due;
+	g[METRICS_QUEUE_WAITING] = q.waiting;
+	g[METRICS_QUEUE_OFFERS] = q.offers;
+	g[METRICS_QUEUE_SCHEDULED] = q.scheduled;
+	metrics_set_queue(e->metrics, g);
+	return 0;
 }
 
 /* See engine.h. */
@@ -575,7 +571,9 @@ engine_pass(struct engine *e, int64_t now_ms, size_t *did)
 	    &sent)) != 0 && r != -REPO_ERR_DEADLOCK))
 		return r;
 	*did += sent;
-	return repo_engine_runs_finish(e->db);
+	if ((r = repo_engine_runs_finish(e->db)) != 0)
+		return r;
+	return sample_queue(e, now_ms, offset);
 }
 
 /* See engine.h. */
@@ -596,6 +594,7 @@ engine_run(const struct engine_args *a)
 		goto out;
 	}
 	db_set_metrics(e.db, a->metrics);
+	e.metrics = a->metrics;
 	log_debug("campaign runner %u: ready", a->index);
 	while (!stopsig_stop) {
 		db_revive_idle(e.db);

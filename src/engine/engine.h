@@ -41,6 +41,8 @@ struct metrics;
 #define ENGINE_SENDS		100
 /* Seconds a claim lasts unrenewed. */
 #define ENGINE_LEASE_SECS	30
+/* How often a runner samples the queue for GET /metrics, in ms. */
+#define ENGINE_QUEUE_MS		5000
 
 struct engine_args {
 	const struct config	*cfg;		/* the master's, inherited */
@@ -64,6 +66,8 @@ struct engine {
 	struct audience_cats		 cats;	/* read once a pass */
 	char				 claim[33];
 	const volatile sig_atomic_t	*stop;
+	struct metrics			*metrics;	/* or NULL: none */
+	int64_t				 queue_at;	/* last sampled, ms */
 };
 
 /* Opens e's connection (0, or a negative repo_err). */

@@ -12,7 +12,6 @@
  * condition the lead meets, evaluated in the database as a one-rule
  * smart list filter (audience.c), the default choice last.
  */
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include "engine/audience.h"
 #include "engine/mail.h"
 #include "engine/steps.h"
+#include "model/flowstep.h"
 #include "model/leadfield.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
@@ -32,131 +32,9 @@
 #include "repo/repo_leads.h"
 #include "repo/repo_lists.h"
 #include "util/arena.h"
-#include "util/buf.h"
 #include "util/num.h"
-#include "util/timeutil.h"
-
-#define MINUTE_MS	60000LL
-#define HOUR_MS		(60 * MINUTE_MS)
-#define DAY_MS		(24 * HOUR_MS)
-
-/* The flow step type ids (migration 0015 sc_flow_type). */
-enum {
-	STEP_SEND_EMAIL = 6,
-	STEP_CHANGE_DATA_VALUE = 13,
-	STEP_CHANGE_SCORE = 22,
-	STEP_ADD_TO_LIST = 24,
-	STEP_REMOVE_FROM_LIST = 25,
-	STEP_DELETE_PERSON = 37,
-	STEP_INTERESTING_MOMENT = 46,
-	STEP_REQUEST_CAMPAIGN = 47,
-	STEP_CHANGE_PROGRAM_STATUS = 104,
-	STEP_WAIT = 100001,
-	STEP_REMOVE_FROM_FLOW = 100002
-};
 
 #define FLOW_SOURCE	"Marketo Flow Action"
-
-/* See steps.h. */
-const char *
-engine_fill_tokens(struct arena *a, const char *s,
-    const struct engine_token *tokens, size_t n)
-{
-	const char *p, *end;
-	struct buf b;
-	const char *out;
-	size_t i, len;
-
-	if (s == NULL || strstr(s, "{{") == NULL || n == 0)
-		return s;
-	buf_init(&b, 16 * 1024 * 1024);
-	for (p = s; *p != '\0';) {
-		if (strncasecmp(p, "{{my.", 5) == 0 &&
-		    (end = strstr(p + 5, "}}")) != NULL) {
-			len = (size_t)(end - (p + 5));
-			for (i = 0; i < n; i++)
-				if (strlen(tokens[i].name) == len &&
-				    strncasecmp(tokens[i].name, p + 5, len) == 0)
-					break;
-			if (i < n) {
-				buf_adds(&b, tokens[i].value != NULL ?
-				    tokens[i].value : "");
-				p = end + 2;
-				continue;
-			}
-		}
-		buf_addc(&b, *p++);
-	}
-	buf_addc(&b, '\0');
-	out = b.data != NULL ? arena_strdup(a, b.data) : s;
-	buf_clear(&b);
-	return out;
-}
-
-/* See steps.h. */
-int
-engine_wait_parse(const char *s, int64_t *ms, int64_t *at_ms)
-{
-	static const struct { const char *word; int64_t ms; } units[] = {
-		{ "minute", MINUTE_MS }, { "hour", HOUR_MS },
-		{ "day", DAY_MS }, { "week", 7 * DAY_MS },
-		{ "month", 30 * DAY_MS },
-	};
-	int64_t n, y, mo, d, h = 0, mi = 0, se = 0;
-	const char *p;
-	char word[16];
-	size_t i, k;
-
-	*ms = *at_ms = 0;
-	if (s == NULL)
-		return -1;
-	while (isspace((unsigned char)*s))
-		s++;
-	/* A date: YYYY-MM-DD[ HH:MM[:SS]]. */
-	if (strlen(s) >= 10 && s[4] == '-' && s[7] == '-') {
-		if (num_parse_i64n(s, 4, 1970, 9999, &y) != 0 ||
-		    num_parse_i64n(s + 5, 2, 1, 12, &mo) != 0 ||
-		    num_parse_i64n(s + 8, 2, 1, 31, &d) != 0)
-			return -1;
-		p = s + 10;
-		if (*p == ' ' || *p == 'T') {
-			if (strlen(p) < 6 || p[3] != ':' ||
-			    num_parse_i64n(p + 1, 2, 0, 23, &h) != 0 ||
-			    num_parse_i64n(p + 4, 2, 0, 59, &mi) != 0)
-				return -1;
-			p += 6;
-			if (*p == ':') {
-				if (num_parse_i64n(p + 1, 2, 0, 59, &se) != 0)
-					return -1;
-				p += 3;
-			}
-		}
-		if (*p != '\0' && strcmp(p, "Z") != 0)
-			return -1;
-		*at_ms = ((time_days_from_civil(y, (int)mo, (int)d) * 24 + h) *
-		    60 + mi) * MINUTE_MS + se * 1000;
-		return 0;
-	}
-	for (p = s; isdigit((unsigned char)*p); p++)
-		continue;
-	if (p == s || num_parse_i64n(s, (size_t)(p - s), 1, 100000, &n) != 0)
-		return -1;
-	while (*p == ' ')
-		p++;
-	for (k = 0; isalpha((unsigned char)p[k]) && k < sizeof(word) - 1; k++)
-		word[k] = (char)tolower((unsigned char)p[k]);
-	word[k] = '\0';
-	if (p[k] != '\0' && !isspace((unsigned char)p[k]))
-		return -1;
-	if (k > 1 && word[k - 1] == 's')
-		word[k - 1] = '\0';
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(word, units[i].word) == 0) {
-			*ms = n * units[i].ms;
-			return 0;
-		}
-	return -1;
-}
 
 /* The value a choice gives attribute name, or NULL. */
 static const char *
@@ -269,7 +147,7 @@ step_change_data(const struct step_ctx *x, const struct engine_item *it,
 		    "that can be written";
 		return 0;
 	}
-	raw = engine_fill_tokens(x->a, raw, x->tokens, x->ntokens);
+	raw = flowstep_fill_tokens(x->a, raw, x->tokens, x->ntokens);
 	memset(&v, 0, sizeof(v));
 	if (raw == NULL || raw[0] == '\0' || strcmp(raw, "NULL") == 0)
 		v.kind = LV_NULL;
@@ -309,7 +187,7 @@ step_change_score(const struct step_ctx *x, const struct engine_item *it,
 {
 	const struct lead_field *f = field_named(x->schema,
 	    attr(ch, "Score Name"));
-	const char *chg = engine_fill_tokens(x->a, attr(ch, "Change"),
+	const char *chg = flowstep_fill_tokens(x->a, attr(ch, "Change"),
 	    x->tokens, x->ntokens), *old, *p;
 	struct lead_value v;
 	struct json_object *o;
@@ -421,7 +299,7 @@ step_moment(const struct step_ctx *x, const struct engine_item *it,
     const struct campaign_step *st, const struct campaign_choice *ch,
     int choice)
 {
-	const char *desc = engine_fill_tokens(x->a, attr(ch, "Description"),
+	const char *desc = flowstep_fill_tokens(x->a, attr(ch, "Description"),
 	    x->tokens, x->ntokens);
 	struct json_object *o = context_attrs(x, st, choice);
 
@@ -525,7 +403,10 @@ step_request(const struct step_ctx *x, const struct engine_item *it,
 	s.depth = x->run->depth + 1;
 	s.now_ms = x->now_ms;
 	s.qual = repo_engine_qual(&t);
-	return repo_engine_start_tx(x->db, &s, &it->lead_id, 1, &run, NULL);
+	if ((r = repo_engine_start_tx(x->db, &s, &it->lead_id, 1, &run,
+	    NULL)) == 0)
+		res->started_run = true;
+	return r;
 }
 
 /* Send Email: the message queued for the lead with activity 6. */
@@ -586,7 +467,7 @@ engine_step_before(const struct step_ctx *x, const struct engine_item *it)
 	if (it->step_pos < 0 || (size_t)it->step_pos >= x->nsteps)
 		return 0;
 	st = &x->steps[it->step_pos];
-	if (st->type_id != STEP_DELETE_PERSON)
+	if (st->type_id != FLOW_DELETE_PERSON)
 		return 0;
 	memset(&d, 0, sizeof(d));
 	d.id = it->lead_id;
@@ -619,12 +500,13 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 	/* The lead's row, locked: a lead deleted meanwhile leaves the run. */
 	if (idf == NULL)
 		return -REPO_ERR_INTERNAL;
-	if (st->type_id != STEP_DELETE_PERSON) {
+	if (st->type_id != FLOW_DELETE_PERSON) {
 		r = repo_engine_field_get(x->db, x->a, idf, it->lead_id, &idv);
 		if (r == -REPO_ERR_NOT_FOUND) {
 			res->state = RUN_LEAD_REMOVED;
 			res->next_pos = it->step_pos;
 			res->note = "the person was deleted";
+			res->skipped = true;
 			return 0;
 		}
 		if (r != 0)
@@ -638,36 +520,36 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 	ch = &st->choices[k];
 	choice = ch->is_default ? 0 : (int)k + 1;
 	switch (st->type_id) {
-	case STEP_SEND_EMAIL:
+	case FLOW_SEND_EMAIL:
 		r = step_send_email(x, it, st, ch, choice, res);
 		break;
-	case STEP_CHANGE_DATA_VALUE:
+	case FLOW_CHANGE_DATA_VALUE:
 		r = step_change_data(x, it, st, ch, choice, res);
 		break;
-	case STEP_CHANGE_SCORE:
+	case FLOW_CHANGE_SCORE:
 		r = step_change_score(x, it, st, ch, choice, res);
 		break;
-	case STEP_ADD_TO_LIST:
-	case STEP_REMOVE_FROM_LIST:
+	case FLOW_ADD_TO_LIST:
+	case FLOW_REMOVE_FROM_LIST:
 		r = step_list(x, it, st, ch, choice,
-		    st->type_id == STEP_ADD_TO_LIST, res);
+		    st->type_id == FLOW_ADD_TO_LIST, res);
 		break;
-	case STEP_INTERESTING_MOMENT:
+	case FLOW_INTERESTING_MOMENT:
 		r = step_moment(x, it, st, ch, choice);
 		break;
-	case STEP_CHANGE_PROGRAM_STATUS:
+	case FLOW_CHANGE_PROGRAM_STATUS:
 		r = step_program_status(x, it, st, ch, choice, res);
 		break;
-	case STEP_REQUEST_CAMPAIGN:
+	case FLOW_REQUEST_CAMPAIGN:
 		r = step_request(x, it, st, ch, choice, res);
 		break;
-	case STEP_DELETE_PERSON:
+	case FLOW_DELETE_PERSON:
 		/* engine_step_before deleted it; its runs end. */
 		res->state = RUN_LEAD_REMOVED;
 		res->note = "Delete Person";
 		r = repo_engine_remove_lead(x->db, it->lead_id, 0, it->run_id);
 		break;
-	case STEP_REMOVE_FROM_FLOW:
+	case FLOW_REMOVE_FROM_FLOW:
 		v = attr(ch, "Campaigns");
 		r = repo_engine_remove_lead(x->db, it->lead_id,
 		    v != NULL && strcmp(v, "All Campaigns") == 0 ? 0 :
@@ -675,8 +557,8 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 		res->state = RUN_LEAD_REMOVED;
 		res->note = "Remove from Flow";
 		break;
-	case STEP_WAIT:
-		if (engine_wait_parse(attr(ch, "Wait Duration"), &ms,
+	case FLOW_WAIT:
+		if (flowstep_wait_parse(attr(ch, "Wait Duration"), &ms,
 		    &at) != 0) {
 			res->note = "Wait: the duration is not valid";
 			r = 0;
@@ -694,5 +576,9 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 		r = 0;
 		break;
 	}
+	/* A note on a lead that goes on says what the step could not do. */
+	if (r == 0 && res->note != NULL &&
+	    strcmp(res->state, RUN_LEAD_READY) == 0)
+		res->skipped = true;
 	return r;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/campaign.h"
+#include "model/flowstep.h"
 #include "repo/repo_engine.h"
 #include "repo/repo_smart_campaigns.h"
 
@@ -19,12 +20,6 @@ struct audience_cats;
 struct config;
 struct db;
 struct lead_schema;
-
-/* A My Token in effect for a run: the run's overrides first. */
-struct engine_token {
-	const char	*name;		/* without "{{my." and "}}" */
-	const char	*value;
-};
 
 /* What a step needs to know of its run; every pointer borrowed. */
 struct step_ctx {
@@ -37,7 +32,7 @@ struct step_ctx {
 	const struct campaign_step	*steps;
 	size_t				 nsteps;
 	const struct engine_run		*run;
-	const struct engine_token	*tokens;
+	const struct flow_token	*tokens;
 	size_t				 ntokens;
 	const char			*claim;
 	int64_t				 now_ms;	/* engine clock */
@@ -50,6 +45,8 @@ struct step_result {
 	int64_t		 due_ms;	/* when it runs next */
 	bool		 release;	/* a Wait: the claim is given up */
 	const char	*note;		/* why it ended, or what was skipped */
+	bool		 skipped;	/* the step could not act */
+	bool		 started_run;	/* Request Campaign started a run */
 };
 
 /*
@@ -69,21 +66,5 @@ int	engine_step(const struct step_ctx *x, const struct engine_item *it,
  */
 int	engine_step_before(const struct step_ctx *x,
 	    const struct engine_item *it);
-
-/*
- * The text s with each {{my.<name>}} of tokens[0..n) replaced by its
- * value (names without case), a token not among them left as it is:
- * a string in the arena a.
- */
-const char	*engine_fill_tokens(struct arena *a, const char *s,
-		    const struct engine_token *tokens, size_t n);
-
-/*
- * A Wait step's duration ("4 hours", "2 days", "1 week", "30 minutes",
- * "1 month": 30 days) in ms into *ms, or a date ("YYYY-MM-DD" or
- * "YYYY-MM-DD HH:MM[:SS]", UTC) as the time it ends into *at_ms (the
- * other set to 0).  0, or -1 when s is neither.
- */
-int	engine_wait_parse(const char *s, int64_t *ms, int64_t *at_ms);
 
 #endif

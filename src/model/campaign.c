@@ -18,11 +18,21 @@ campaign_type_name(int64_t ntriggers, int64_t nfilters)
 
 /* See campaign.h. */
 const char *
-campaign_status_name(bool active, int64_t ntriggers)
+campaign_status_name(bool active, int64_t ntriggers, enum campaign_runs runs)
 {
 	if (active)
 		return "Active";
-	return ntriggers > 0 ? "Inactive" : "Never Run";
+	if (ntriggers > 0)
+		return "Inactive";
+	switch (runs) {
+	case CAMPAIGN_RUNS_OPEN:
+		return "Single Run";
+	case CAMPAIGN_RUNS_DONE:
+		return "Inactive";
+	case CAMPAIGN_RUNS_NONE:
+	default:
+		return "Never Run";
+	}
 }
 
 /* See campaign.h. */

@@ -29,11 +29,21 @@
  */
 const char	*campaign_type_name(int64_t ntriggers, int64_t nfilters);
 
+/* Where a campaign's batch runs (Schedule Campaign) stand. */
+enum campaign_runs {
+	CAMPAIGN_RUNS_NONE,	/* never scheduled */
+	CAMPAIGN_RUNS_OPEN,	/* one scheduled, being entered or running */
+	CAMPAIGN_RUNS_DONE	/* every one has run to its end */
+};
+
 /*
- * "Active" while active, "Inactive" for an inactive trigger campaign,
- * "Never Run" otherwise (mauto runs no campaign).
+ * The status word (docs/behaviour.md §24): "Active" while active,
+ * "Inactive" for an inactive trigger campaign; for any other, from its
+ * batch runs: "Single Run" while one is open, "Inactive" once all have
+ * run, "Never Run" when it has none.
  */
-const char	*campaign_status_name(bool active, int64_t ntriggers);
+const char	*campaign_status_name(bool active, int64_t ntriggers,
+		    enum campaign_runs runs);
 
 /* Whether value is one of choices, a comma-separated list (exactly). */
 bool	campaign_is_choice(const char *choices, const char *value);

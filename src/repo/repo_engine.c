@@ -60,6 +60,7 @@ enum engine_stmt {
 	ENGINE_STMT_TRACE,
 	ENGINE_STMT_TRACE_ACTS,
 	ENGINE_STMT_QUALIFIED,
+	ENGINE_STMT_QUEUE,
 	ENGINE_STMT__MAX
 };
 
@@ -76,7 +77,7 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	[ENGINE_STMT_RUN_INSERT] =
 	    "INSERT INTO campaign_run (campaign_id, kind, status, run_at, "
 	    "tokens, depth, created_at) VALUES (?, ?, ?, " AT ", ?, ?, "
-	    "UTC_TIMESTAMP(3))",
+	    "COALESCE(FROM_UNIXTIME(NULLIF(?, 0) / 1000), UTC_TIMESTAMP(3)))",
 	[ENGINE_STMT_QUAL_READ] =
 	    "SELECT CAST(UNIX_TIMESTAMP(last_at) * 1000 AS SIGNED) FROM "
 	    "campaign_qualification WHERE campaign_id = ? AND lead_id = ? "
@@ -144,8 +145,9 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	    "UTC_TIMESTAMP(3) WHERE lead_id = ? AND state = 'ready' AND "
 	    "run_id <> ? AND (? = 0 OR campaign_id = ?)",
 	[ENGINE_STMT_RUN_GET] =
-	    "SELECT campaign_id, kind, depth, tokens FROM campaign_run "
-	    "WHERE id = ?",
+	    "SELECT campaign_id, kind, depth, tokens, "
+	    "CAST(UNIX_TIMESTAMP(created_at) * 1000 AS SIGNED) FROM "
+	    "campaign_run WHERE id = ?",
 	[ENGINE_STMT_OFFER_CLAIM] =
 	    "UPDATE activity_offer SET claim = ?, lease_until = "
 	    "UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE claim IS NULL OR "
@@ -153,8 +155,9 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	[ENGINE_STMT_OFFER_CLAIMED] =
 	    "SELECT id, lead_id, activity_type_id, "
 	    "COALESCE(primary_value_id, 0), COALESCE(primary_value, ''), "
-	    "attributes, COALESCE(campaign_id, 0), depth FROM activity_offer "
-	    "WHERE claim = ? ORDER BY id",
+	    "attributes, COALESCE(campaign_id, 0), depth, "
+	    "CAST(UNIX_TIMESTAMP(created_at) * 1000 AS SIGNED) FROM "
+	    "activity_offer WHERE claim = ? ORDER BY id",
 	[ENGINE_STMT_OFFER_DONE] =
 	    "DELETE FROM activity_offer WHERE id = ? AND claim = ?",
 	[ENGINE_STMT_LISTENERS] =
@@ -190,6 +193,14 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	    "SELECT CAST(UNIX_TIMESTAMP(last_at) * 1000 AS SIGNED), times "
 	    "FROM campaign_qualification WHERE campaign_id = ? AND "
 	    "lead_id = ?",
+	/* Each count reads an index: (state, due_at), the offers' and
+	 * runs' primary keys and (status, run_at). */
+	[ENGINE_STMT_QUEUE] =
+	    "SELECT (SELECT COUNT(*) FROM campaign_run_lead WHERE "
+	    "state = 'ready' AND due_at <= " AT "), (SELECT COUNT(*) FROM "
+	    "campaign_run_lead WHERE state = 'ready' AND due_at > " AT "), "
+	    "(SELECT COUNT(*) FROM activity_offer), (SELECT COUNT(*) FROM "
+	    "campaign_run WHERE status = 'scheduled')",
 };
 
 const struct db_stmt_set repo_engine_sql = {
@@ -263,7 +274,7 @@ run_insert(struct db *db, const struct engine_start *s, const char *status,
     int64_t *run_id)
 {
 	MYSQL_STMT *st = stmt(db, ENGINE_STMT_RUN_INSERT);
-	MYSQL_BIND in[6];
+	MYSQL_BIND in[7];
 	unsigned long klen = strlen(s->kind), slen = strlen(status), tlen;
 	int64_t at = s->run_at_ms != 0 ? s->run_at_ms : s->now_ms;
 	int64_t depth = s->depth;
@@ -280,6 +291,7 @@ run_insert(struct db *db, const struct engine_start *s, const char *status,
 	} else
 		bind_null(&in[4]);
 	bind_i64(&in[5], &depth);
+	bind_i64(&in[6], &s->origin_ms);
 	if ((r = db_exec(db, st, in, "repo_engine_run")) != 0)
 		return r;
 	*run_id = (int64_t)mysql_stmt_insert_id(st);
@@ -711,6 +723,7 @@ run_row(void *arg, char **v, const unsigned long *lens)
 	x->depth = (int)db_col_i64(v[2]);
 	free(x->tokens);
 	x->tokens = db_col_dup(v[3]);
+	x->created_ms = db_col_i64(v[4]);
 	x->id = -x->id;		/* found */
 	return 0;
 }
@@ -729,7 +742,7 @@ repo_engine_run_get(struct db *db, int64_t id, struct engine_run *out)
 	bind_i64(&in[0], &id);
 	out->id = -id;
 	if ((r = db_exec(db, st, in, "repo_engine_run_get")) != 0 ||
-	    (r = db_fetch_rows(db, st, 4, run_row, out,
+	    (r = db_fetch_rows(db, st, 5, run_row, out,
 	    "repo_engine_run_get")) != 0) {
 		free(out->tokens);
 		out->tokens = NULL;
@@ -768,6 +781,7 @@ offer_row(void *arg, char **v, const unsigned long *lens)
 	o->attributes = xstrdup(v[5] != NULL ? v[5] : "{}");
 	o->campaign_id = (int32_t)db_col_i64(v[6]);
 	o->depth = (int)db_col_i64(v[7]);
+	o->created_ms = db_col_i64(v[8]);
 	return 0;
 }
 
@@ -795,7 +809,7 @@ repo_engine_offers_claim(struct db *db, const char *claim, int lease_secs,
 	st = stmt(db, ENGINE_STMT_OFFER_CLAIMED);
 	bind_str(&in[0], claim, &clen);
 	if ((r = db_exec(db, st, in, "repo_engine_offers_claim")) == 0)
-		r = db_fetch_rows(db, st, 8, offer_row, &x,
+		r = db_fetch_rows(db, st, 9, offer_row, &x,
 		    "repo_engine_offers_claim");
 	*n = x.n;
 	if (r != 0) {
@@ -1020,4 +1034,35 @@ repo_engine_trace_acts(struct db *db, struct arena *a, int32_t campaign_id,
 	bind_i64(&in[3], &lim);
 	return db_select_text(db, stmt(db, ENGINE_STMT_TRACE_ACTS), in, a,
 	    ENGINE_TRACE_NCOLS, max, "repo_engine_trace_acts", out);
+}
+
+static int
+queue_row(void *arg, char **v, const unsigned long *lens)
+{
+	struct engine_queue *q = arg;
+
+	(void)lens;
+	q->due = db_col_i64(v[0]);
+	q->waiting = db_col_i64(v[1]);
+	q->offers = db_col_i64(v[2]);
+	q->scheduled = db_col_i64(v[3]);
+	return 0;
+}
+
+/* See repo_engine.h. */
+int
+repo_engine_queue(struct db *db, int64_t now_ms, struct engine_queue *out)
+{
+	MYSQL_STMT *st = stmt(db, ENGINE_STMT_QUEUE);
+	MYSQL_BIND in[2];
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_i64(&in[0], &now_ms);
+	bind_i64(&in[1], &now_ms);
+	if ((r = db_exec(db, st, in, "repo_engine_queue")) != 0)
+		return r;
+	return db_fetch_rows(db, st, 4, queue_row, out, "repo_engine_queue");
 }

@@ -64,6 +64,9 @@ struct engine_start {
 	int			 depth;		/* cascade depth */
 	int64_t			 now_ms;	/* the engine's clock */
 	int64_t			 run_at_ms;	/* batch: when it runs */
+	/* When the work began, real UTC ms (a trigger: its activity was
+	 * offered); kept as the run's created_at.  0: now. */
+	int64_t			 origin_ms;
 	struct engine_qual	 qual;
 	/* The leads that passed the campaign's filters (NULL: all). */
 	const bool		*pass;
@@ -182,6 +185,7 @@ struct engine_run {
 	char	 kind[9];
 	int	 depth;
 	char	*tokens;	/* owned (free()); NULL: none */
+	int64_t	 created_ms;	/* created_at, real UTC ms */
 };
 
 /* Run id into *out: 0, -REPO_ERR_NOT_FOUND or another repo_err. */
@@ -199,6 +203,7 @@ struct engine_offer {
 	char	*attributes;		/* owned (free()) */
 	int32_t	 campaign_id;		/* 0: none */
 	int	 depth;
+	int64_t	 created_ms;		/* when it was offered, UTC ms */
 };
 
 /* Claims at most max offers for lease_secs with claim (oldest first). */
@@ -275,5 +280,22 @@ int	repo_engine_trace_acts(struct db *db, struct arena *a,
  */
 int	repo_engine_qualified(struct db *db, int32_t campaign_id,
 	    int64_t lead_id, int64_t *last_ms, int64_t *times);
+
+/* ---- The queue (GET /metrics) ---------------------------------------- */
+
+/* What waits for the runners. */
+struct engine_queue {
+	int64_t	 due;		/* leads ready, due by now */
+	int64_t	 waiting;	/* leads ready, due later */
+	int64_t	 offers;	/* activities not yet offered */
+	int64_t	 scheduled;	/* batch runs not yet expanding */
+};
+
+/*
+ * The queue at now_ms (engine clock) into *out, in one statement of
+ * counts over indexes.  0 or a negative repo_err.
+ */
+int	repo_engine_queue(struct db *db, int64_t now_ms,
+	    struct engine_queue *out);
 
 #endif

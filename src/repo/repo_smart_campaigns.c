@@ -90,6 +90,18 @@ enum sc_stmt {
 #define SC_UPDATED \
 	"GREATEST(c.updated_at, COALESCE(l.updated_at, c.updated_at))"
 
+/*
+ * Where a campaign's batch runs stand (enum campaign_runs): 1 while one
+ * is not done, 2 when all are, 0 with none.  A trigger campaign has no
+ * batch run and reads none (its runs may be many).
+ */
+#define SC_BATCH_RUNS \
+	"CASE WHEN COALESCE(l.trigger_count, 0) > 0 THEN 0 WHEN EXISTS " \
+	"(SELECT 1 FROM campaign_run r WHERE r.campaign_id = c.id AND " \
+	"r.kind = 'batch' AND r.status <> 'done') THEN 1 WHEN EXISTS " \
+	"(SELECT 1 FROM campaign_run r WHERE r.campaign_id = c.id AND " \
+	"r.kind = 'batch') THEN 2 ELSE 0 END"
+
 /* The columns of one campaign, from SC_FROM. */
 #define SC_COLS \
 	"c.id, c.name, c.description, c.folder_id, c.program_id, w.name, " \
@@ -98,8 +110,8 @@ enum sc_stmt {
 	"c.qualification_rule_interval, c.qualification_rule_unit, " \
 	"c.max_members, c.created_at, " SC_UPDATED ", " \
 	"COALESCE(l.trigger_count, 0), COALESCE(l.filter_count, 0), " \
-	"COALESCE(l.api_requested, 0), p.name"
-#define SC_NCOLS	21
+	"COALESCE(l.api_requested, 0), p.name, " SC_BATCH_RUNS
+#define SC_NCOLS	22
 #define SC_FROM \
 	" FROM smart_campaign c JOIN workspace w ON w.id = c.workspace_id " \
 	"LEFT JOIN smart_list l ON l.id = c.smart_list_id " \
@@ -335,6 +347,17 @@ fill(const struct db_text_rows *t, size_t i, struct repo_sc *out)
 	out->nfilters = db_text_i64(t, i, 18);
 	out->requested_by_api = db_text_i64(t, i, 19) != 0;
 	out->program_name = db_text_str(t, i, 20);
+	switch (db_text_i64(t, i, 21)) {
+	case 1:
+		out->batch_runs = CAMPAIGN_RUNS_OPEN;
+		break;
+	case 2:
+		out->batch_runs = CAMPAIGN_RUNS_DONE;
+		break;
+	default:
+		out->batch_runs = CAMPAIGN_RUNS_NONE;
+		break;
+	}
 }
 
 /* The rows of s with in (at most max) as campaigns. */

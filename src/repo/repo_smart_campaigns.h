@@ -53,6 +53,7 @@ struct repo_sc {
 	int64_t		 nfilters;
 	bool		 requested_by_api;	/* a Web Service API trigger */
 	const char	*program_name;		/* NULL: not in a program */
+	enum campaign_runs batch_runs;		/* none for a trigger one */
 	char		 created_at[REPO_SC_TIME_BYTES];
 	char		 updated_at[REPO_SC_TIME_BYTES];
 };

@@ -17,6 +17,12 @@
  * valid.  There are far fewer distinct results than METRICS_RESULTS
  * (each api_err has one status, success a few); past that a request is
  * counted in "dropped" and its latency still counts.
+ *
+ * The campaign engine.  Its runners (src/engine/engine.c) count steps,
+ * runs and offers after the transaction that did them commits, so a
+ * step retried after a deadlock counts once; the queue is a set of
+ * gauges each runner overwrites with what it last read from the
+ * database (the numbers are the instance's, so any runner's will do).
  */
 #include <assert.h>
 #include <errno.h>
@@ -56,6 +62,14 @@ struct metrics_shared {
 	_Atomic long long workers_ready;
 	_Atomic long long workers_wanted;
 	counter		 worker_start_failures;
+	counter		 steps[METRICS_STEP_TYPES][METRICS_STEP_RESULT__MAX];
+	counter		 runs[METRICS_RUN_KIND__MAX];
+	counter		 offers_fired;
+	counter		 offers_ignored;
+	counter		 first_step[METRICS_RUN_KIND__MAX][METRICS_ENGINE_BUCKETS];
+	counter		 first_step_usec[METRICS_RUN_KIND__MAX];
+	_Atomic long long queue[METRICS_QUEUE__MAX];
+	_Atomic int	 queue_sampled;
 };
 
 struct metrics {
@@ -71,6 +85,31 @@ static const uint64_t bounds_usec[METRICS_BUCKETS - 1] = {
 static const char *const bounds_le[METRICS_BUCKETS] = {
 	"0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5",
 	"1", "2.5", "5", "10", "+Inf",
+};
+
+/* The engine's buckets but the last, in microseconds: the latency of a
+ * first step is a runner's pass or a few, not a request's. */
+static const uint64_t engine_bounds_usec[METRICS_ENGINE_BUCKETS - 1] = {
+	50000, 100000, 250000, 500000, 1000000, 2500000, 5000000,
+	10000000, 30000000, 60000000, 300000000,
+};
+
+static const char *const engine_bounds_le[METRICS_ENGINE_BUCKETS] = {
+	"0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "30", "60",
+	"300", "+Inf",
+};
+
+static const char *const run_kinds[METRICS_RUN_KIND__MAX] = {
+	[METRICS_RUN_REQUEST] = "request",
+	[METRICS_RUN_TRIGGER] = "trigger",
+	[METRICS_RUN_BATCH] = "batch",
+	[METRICS_RUN_FLOW] = "flow",
+};
+
+static const char *const step_results[METRICS_STEP_RESULT__MAX] = {
+	[METRICS_STEP_DONE] = "done",
+	[METRICS_STEP_SKIPPED] = "skipped",
+	[METRICS_STEP_FAILED] = "failed",
 };
 
 static const char *const limit_codes[METRICS_LIMIT__MAX] = {
@@ -127,15 +166,28 @@ result_index(struct metrics_shared *sh, int status, int err)
 	return -1;
 }
 
-size_t
-metrics_bucket_of(uint64_t usec)
+/* The first of bounds[0..n) that usec is not above; n when none. */
+static size_t
+bucket_in(const uint64_t *bounds, size_t n, uint64_t usec)
 {
 	size_t i;
 
-	for (i = 0; i < METRICS_BUCKETS - 1; i++)
-		if (usec <= bounds_usec[i])
-			return i;
-	return METRICS_BUCKETS - 1;
+	for (i = 0; i < n; i++)
+		if (usec <= bounds[i])
+			break;
+	return i;
+}
+
+size_t
+metrics_bucket_of(uint64_t usec)
+{
+	return bucket_in(bounds_usec, METRICS_BUCKETS - 1, usec);
+}
+
+size_t
+metrics_engine_bucket_of(uint64_t usec)
+{
+	return bucket_in(engine_bounds_usec, METRICS_ENGINE_BUCKETS - 1, usec);
 }
 
 static void
@@ -243,6 +295,53 @@ metrics_workers(const struct metrics *m, int64_t *ready, int64_t *wanted)
 	    memory_order_relaxed);
 }
 
+void
+metrics_step(struct metrics *m, size_t type, enum metrics_step_result res)
+{
+	if (m == NULL || (size_t)res >= METRICS_STEP_RESULT__MAX)
+		return;
+	if (type >= METRICS_STEP_TYPES)
+		type = METRICS_STEP_TYPES - 1;
+	add(&m->sh->steps[type][res], 1);
+}
+
+void
+metrics_run_started(struct metrics *m, enum metrics_run_kind k, uint64_t n)
+{
+	if (m != NULL && (size_t)k < METRICS_RUN_KIND__MAX)
+		add(&m->sh->runs[k], n);
+}
+
+void
+metrics_offer(struct metrics *m, bool fired)
+{
+	if (m != NULL)
+		add(fired ? &m->sh->offers_fired : &m->sh->offers_ignored, 1);
+}
+
+void
+metrics_first_step(struct metrics *m, enum metrics_run_kind k,
+    uint64_t usec)
+{
+	if (m == NULL || (size_t)k >= METRICS_RUN_KIND__MAX)
+		return;
+	add(&m->sh->first_step[k][metrics_engine_bucket_of(usec)], 1);
+	add(&m->sh->first_step_usec[k], usec);
+}
+
+void
+metrics_set_queue(struct metrics *m, const int64_t q[METRICS_QUEUE__MAX])
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < METRICS_QUEUE__MAX; i++)
+		atomic_store_explicit(&m->sh->queue[i], q[i],
+		    memory_order_relaxed);
+	atomic_store_explicit(&m->sh->queue_sampled, 1, memory_order_relaxed);
+}
+
 static uint64_t
 get(const counter *c)
 {
@@ -289,12 +388,57 @@ metrics_snapshot(const struct metrics *m, struct metrics_snapshot *out)
 	    memory_order_relaxed);
 	metrics_workers(m, &out->workers_ready, &out->workers_wanted);
 	out->worker_start_failures = get(&sh->worker_start_failures);
+	for (i = 0; i < METRICS_STEP_TYPES; i++)
+		for (j = 0; j < METRICS_STEP_RESULT__MAX; j++)
+			out->steps[i][j] = get(&sh->steps[i][j]);
+	for (i = 0; i < METRICS_RUN_KIND__MAX; i++) {
+		out->runs[i] = get(&sh->runs[i]);
+		for (j = 0; j < METRICS_ENGINE_BUCKETS; j++)
+			out->first_step[i][j] = get(&sh->first_step[i][j]);
+		out->first_step_usec[i] = get(&sh->first_step_usec[i]);
+	}
+	out->offers_fired = get(&sh->offers_fired);
+	out->offers_ignored = get(&sh->offers_ignored);
+	for (i = 0; i < METRICS_QUEUE__MAX; i++)
+		out->queue[i] = atomic_load_explicit(&sh->queue[i],
+		    memory_order_relaxed);
+	out->queue_sampled = atomic_load_explicit(&sh->queue_sampled,
+	    memory_order_relaxed) != 0;
 }
 
 const char *
 metrics_bucket_le(size_t i)
 {
 	return i < METRICS_BUCKETS ? bounds_le[i] : "+Inf";
+}
+
+const char *
+metrics_engine_bucket_le(size_t i)
+{
+	return i < METRICS_ENGINE_BUCKETS ? engine_bounds_le[i] : "+Inf";
+}
+
+const char *
+metrics_run_kind_name(enum metrics_run_kind k)
+{
+	return (size_t)k < METRICS_RUN_KIND__MAX ? run_kinds[k] : "";
+}
+
+int
+metrics_run_kind_of(const char *word)
+{
+	size_t i;
+
+	for (i = 0; word != NULL && i < METRICS_RUN_KIND__MAX; i++)
+		if (strcmp(word, run_kinds[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+metrics_step_result_name(enum metrics_step_result r)
+{
+	return (size_t)r < METRICS_STEP_RESULT__MAX ? step_results[r] : "";
 }
 
 const char *

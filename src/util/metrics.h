@@ -1,10 +1,11 @@
 /*
  * The counters behind GET /metrics: requests by operation and result,
  * latency by operation, limit refusals, database errors, reconnects and
- * deadlock retries, and the processes alive.  They live in one shared mapping that the
- * master makes before it forks, so every worker adds to the same numbers
- * and any worker can read them all; counting is one relaxed atomic add,
- * no lock.  Operations are route indexes (routes[] in src/routes.c):
+ * deadlock retries, the processes alive, and the campaign engine's
+ * steps, runs, offers, queue and first-step latency.  They live in one
+ * shared mapping that the master makes before it forks, so every worker
+ * (and runner) adds to the same numbers and any worker can read them
+ * all; counting is one relaxed atomic add, no lock.  Operations are route indexes (routes[] in src/routes.c):
  * this file knows no route, src/exposition.c names them.
  */
 #ifndef MAUTO_UTIL_METRICS_H
@@ -38,6 +39,41 @@ enum metrics_limit {
 	METRICS_LIMIT__MAX
 };
 
+/*
+ * The campaign engine's counters.  Step types are slots 0 ..
+ * METRICS_STEP_TYPES - 1 (enum flowstep, model/flowstep.h: this file
+ * knows no step type, src/exposition.c names them).
+ */
+#define METRICS_STEP_TYPES	16
+/* Buckets of the trigger-to-first-step latency: 50 ms .. 300 s, +Inf. */
+#define METRICS_ENGINE_BUCKETS	12
+
+/* What came of one flow step. */
+enum metrics_step_result {
+	METRICS_STEP_DONE,	/* it ran (the lead may have left the flow) */
+	METRICS_STEP_SKIPPED,	/* it could not act; the lead went on */
+	METRICS_STEP_FAILED,	/* a type mauto does not run: the lead stops */
+	METRICS_STEP_RESULT__MAX
+};
+
+/* The kinds of runs (repo/repo_engine.h RUN_*). */
+enum metrics_run_kind {
+	METRICS_RUN_REQUEST,
+	METRICS_RUN_TRIGGER,
+	METRICS_RUN_BATCH,
+	METRICS_RUN_FLOW,
+	METRICS_RUN_KIND__MAX
+};
+
+/* The engine's queue, as a runner last sampled it. */
+enum metrics_queue {
+	METRICS_QUEUE_DUE,		/* leads ready and due now */
+	METRICS_QUEUE_WAITING,		/* leads ready, due later (Wait) */
+	METRICS_QUEUE_OFFERS,		/* activities not yet offered */
+	METRICS_QUEUE_SCHEDULED,	/* batch runs not yet expanding */
+	METRICS_QUEUE__MAX
+};
+
 /* One result: an HTTP status and an api_err (0: success). */
 struct metrics_result {
 	int	status;
@@ -67,6 +103,17 @@ struct metrics_snapshot {
 	int64_t			workers_ready;	/* serving, not stopping */
 	int64_t			workers_wanted;
 	uint64_t		worker_start_failures;
+	/* [type slot][result]: flow steps committed. */
+	uint64_t		steps[METRICS_STEP_TYPES][METRICS_STEP_RESULT__MAX];
+	uint64_t		runs[METRICS_RUN_KIND__MAX];	/* started */
+	uint64_t		offers_fired;	/* started at least one run */
+	uint64_t		offers_ignored;	/* matched no campaign */
+	/* [kind][bucket]: first steps by latency (not cumulative). */
+	uint64_t		first_step[METRICS_RUN_KIND__MAX]
+				    [METRICS_ENGINE_BUCKETS];
+	uint64_t		first_step_usec[METRICS_RUN_KIND__MAX];
+	int64_t			queue[METRICS_QUEUE__MAX];
+	bool			queue_sampled;	/* a runner wrote queue */
 	/* Not in the mapping: the limiter's (filled by the scrape). */
 	int64_t			calls_in_flight;
 };
@@ -115,6 +162,28 @@ void		 metrics_worker_failed(struct metrics *m);
 void		 metrics_workers(const struct metrics *m, int64_t *ready,
 		    int64_t *wanted);
 
+/*
+ * Campaign runner: a flow step of type slot type (an enum flowstep;
+ * larger counts as the last slot) committed with result res.
+ */
+void		 metrics_step(struct metrics *m, size_t type,
+		    enum metrics_step_result res);
+/* n runs of kind k started (entered their first leads, or scheduled). */
+void		 metrics_run_started(struct metrics *m, enum metrics_run_kind k,
+		    uint64_t n);
+/* Campaign runner: an activity offered; fired says whether it started
+ * a run. */
+void		 metrics_offer(struct metrics *m, bool fired);
+/*
+ * Campaign runner: a lead's first step in a run of kind k committed
+ * usec after the work began (the activity offered, the run requested).
+ */
+void		 metrics_first_step(struct metrics *m, enum metrics_run_kind k,
+		    uint64_t usec);
+/* Campaign runner: the queue it sampled, indexed by enum metrics_queue. */
+void		 metrics_set_queue(struct metrics *m,
+		    const int64_t q[METRICS_QUEUE__MAX]);
+
 /* Copies the counters into the caller's *out. */
 void		 metrics_snapshot(const struct metrics *m,
 		    struct metrics_snapshot *out);
@@ -123,6 +192,17 @@ void		 metrics_snapshot(const struct metrics *m,
 const char	*metrics_bucket_le(size_t i);
 /* The bucket a duration falls in. */
 size_t		 metrics_bucket_of(uint64_t usec);
+/* The upper bound of engine bucket i: "0.05" .. "300", "+Inf". */
+const char	*metrics_engine_bucket_le(size_t i);
+/* The engine bucket a latency falls in. */
+size_t		 metrics_engine_bucket_of(uint64_t usec);
+/* "request", "trigger", "batch", "flow". */
+const char	*metrics_run_kind_name(enum metrics_run_kind k);
+/* The kind of a run kind word (RUN_*); -1 when it is none. */
+int		 metrics_run_kind_of(const char *word);
+/* "done", "skipped", "failed". */
+const char	*metrics_step_result_name(enum metrics_step_result r);
+
 /* "606", "607", "615". */
 const char	*metrics_limit_code(enum metrics_limit l);
 

@@ -7,6 +7,9 @@
 #   dbsql SQL                    runs SQL in this run's database
 #   py EXPR                      prints a Python expression over d
 #   pages TOKEN PATH             every record of an activities read
+#   scrape FILE                  GET /metrics (loopback, no token) into FILE
+#   metric_moved A B SERIES WANT SERIES moved by WANT from scrape A to B
+#                                (WANT "+N": by N or more)
 # Sets base, envf, work (removed on exit), tag (random) and failed=0; a
 # script ends with `exit "$failed"`.
 
@@ -134,4 +137,29 @@ json.dump(a, open(sys.argv[1], "w"))' "$work/acts" "$work/out"
 		[ "$more" = True ] || break
 	done
 	cp "$work/acts" "$work/out"
+}
+
+scrape()
+{
+	curl -sS --max-time 30 -o "$1" "$base/metrics"
+}
+
+# metric FILE SERIES: the value of SERIES (name and labels) in scrape
+# FILE, 0 when it is not there.
+metric()
+{
+	awk -v k="$2 " 'index($0, k) == 1 { v = substr($0, length(k) + 1) }
+	    END { print v == "" ? 0 : v }' "$1"
+}
+
+metric_moved()
+{
+	local d
+	d=$(( $(metric "$2" "$3") - $(metric "$1" "$3") ))
+	if [ "$d" = "$4" ] || { [ "${4#+}" != "$4" ] && [ "$d" -ge "${4#+}" ]; }; then
+		echo "ok - /metrics: $3 moved by $4"
+	else
+		echo "not ok - /metrics: $3 moved by $d, not $4"
+		failed=1
+	fi
 }

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# name: Schedule Campaign and batch runs: the leads a smart list's filters select run a flow with choices and a Wait, on the engine's clock moved by mautoctl clock; the schedule's tokens; runAt, filter and trigger-campaign errors; mautoctl campaign runs and trace
-# docs/behaviour.md §24, §25.  Five leads, three of one company; a batch
-# campaign whose smart list keeps that company runs Change Data Value
-# (title from the schedule's token), a step with a choice (Lead Score at
-# least 50 or the default) and a Wait of two days before Add to List.
+# name: Schedule Campaign and batch runs: the leads a smart list's filters select run a flow with choices and a Wait, on the engine's clock moved by mautoctl clock; the schedule's tokens; runAt, filter and trigger-campaign errors; mautoctl campaign runs and trace; the campaign's status (Never Run, Single Run, Inactive), the leads' smart campaign membership and the engine's /metrics
+# docs/behaviour.md §24, §25, docs/operating.md (Metrics).  Five leads,
+# three of one company; a batch campaign whose smart list keeps that
+# company runs Change Data Value (title from the schedule's token), a step
+# with a choice (Lead Score at least 50 or the default) and a Wait of two
+# days before Add to List.  The scripts run one at a time, so the
+# engine's counters move by this script's run only.
 set -euo pipefail
 
 # shellcheck source=tests/http/lib.sh
 . "$(dirname "$0")/lib.sh"
+
+# status WANT: the campaign's status word (Get Smart Campaign by Id).
+status()
+{
+	form GET "/rest/asset/v1/smartCampaign/$camp.json"
+	[ "$(py "d['result'][0]['status']")" = "$1" ]
+}
 
 # until_ok TRIES CMD...: runs CMD every 0.25 s until it succeeds.
 until_ok()
@@ -38,6 +47,8 @@ form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=bc-$tag" \
     --data-urlencode "folder={\"id\":$prog,\"type\":\"Program\"}"
 camp=$(py "d['result'][0]['id']")
 sl=$(py "d['result'][0]['smartListId']")
+form GET "/rest/asset/v1/smartCampaign/$camp.json"
+expect "a new batch campaign: Never Run" "d['result'][0]['status'] == 'Never Run'"
 
 api POST "/rest/v1/campaigns/$camp/schedule.json" ''
 expect "a campaign without filters is not scheduled (709)" \
@@ -88,6 +99,7 @@ api POST "/rest/v1/campaigns/999999/schedule.json" ''
 expect "unknown campaign: 1013" "not d['success'] and d['errors'][0]['code'] == '1013'"
 
 # ---- the run --------------------------------------------------------------
+scrape "$work/m0"
 api POST "/rest/v1/campaigns/$camp/schedule.json" \
     '{"input": {"tokens": [{"name": "{{my.word}}", "value": "hello"}]}}'
 expect "Schedule Campaign answers the campaign's id" \
@@ -99,6 +111,8 @@ else
 	echo "not ok - the run waits, scheduled: $(cat "$work/runs")"
 	failed=1
 fi
+form GET "/rest/asset/v1/smartCampaign/$camp.json"
+expect "scheduled: Single Run" "d['result'][0]['status'] == 'Single Run'"
 sleep 1
 api GET "/rest/v1/lead/${ids[0]}.json?fields=title"
 expect "nothing ran before its time" "d['result'][0].get('title') is None"
@@ -128,6 +142,26 @@ expect "the choice: the lead of score 80 took it, the others the default" \
      sorted([(${ids[0]}, 'Hot'), (${ids[1]}, 'Ordinary'), (${ids[2]}, 'Ordinary')])"
 api GET "/rest/v1/lists/$list/leads.json"
 expect "they wait: not in the list yet" "len(d.get('result', [])) == 0"
+form GET "/rest/asset/v1/smartCampaign/$camp.json"
+expect "while its leads wait: Single Run" "d['result'][0]['status'] == 'Single Run'"
+api GET "/rest/v1/leads/${ids[0]}/smartCampaignMembership.json"
+expect "the lead that ran is a member of the campaign" \
+    "[x['smartCampaignId'] for x in d.get('result', [])] == [$camp]"
+api GET "/rest/v1/leads/${ids[3]}/smartCampaignMembership.json"
+expect "a lead the filter left out is not" \
+    "all(x['smartCampaignId'] != $camp for x in d.get('result', []))"
+# The queue's gauges are sampled every few seconds.
+waiting()
+{
+	scrape "$work/m1"
+	[ "$(metric "$work/m1" 'mautod_campaign_queue{queue="waiting"}')" -ge 3 ]
+}
+if until_ok 80 waiting; then
+	echo "ok - /metrics: the three leads wait in the queue"
+else
+	echo "not ok - /metrics: queue: $(grep mautod_campaign_queue "$work/m1")"
+	failed=1
+fi
 
 ctl clock advance 2d >/dev/null
 listed()
@@ -138,6 +172,15 @@ listed()
 until_ok 80 listed || true
 expect "two days later on the engine's clock they are added to the list" \
     "sorted(x['id'] for x in d.get('result', [])) == sorted([${ids[0]}, ${ids[1]}, ${ids[2]}])"
+
+until_ok 40 status Inactive || true
+expect "the run done: Inactive" "d['result'][0]['status'] == 'Inactive'"
+scrape "$work/m2"
+metric_moved "$work/m0" "$work/m2" 'mautod_campaign_runs_started_total{kind="batch"}' 1
+metric_moved "$work/m0" "$work/m2" 'mautod_campaign_steps_total{type="Change Data Value",result="done"}' 6
+metric_moved "$work/m0" "$work/m2" 'mautod_campaign_steps_total{type="Wait",result="done"}' 3
+metric_moved "$work/m0" "$work/m2" 'mautod_campaign_steps_total{type="Add to List",result="done"}' 3
+metric_moved "$work/m0" "$work/m2" 'mautod_campaign_first_step_seconds_count{kind="batch"}' 0
 
 ctl campaign runs "$camp" >"$work/runs"
 if grep -qE "	batch	(running|done)	.*	3	0	3	0	0$" "$work/runs"; then

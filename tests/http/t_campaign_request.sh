@@ -4,7 +4,8 @@
 # list, two leads; a trigger campaign in the program whose flow changes
 # firstName to {{my.greeting}}, adds the lead to the list, records an
 # interesting moment and moves its program status.  The runs are the
-# campaign engine's (src/engine/), which the harness's mautod runs.
+# campaign engine's (src/engine/), which the harness's mautod runs; its
+# counters in /metrics move by the request's run.
 set -euo pipefail
 
 # shellcheck source=tests/http/lib.sh
@@ -85,6 +86,7 @@ api GET "/rest/v1/campaigns.json?isTriggerable=true&id=$camp"
 expect "it is triggerable" "[x['id'] for x in d['result']] == [$camp]"
 
 # ---- Request Campaign ----------------------------------------------------
+scrape "$work/m0"
 api POST "/rest/v1/campaigns/$camp/trigger.json" \
     "{\"input\": {\"leads\": [{\"id\": $a}], \"tokens\": [{\"name\": \"{{my.greeting}}\", \"value\": \"Hello there\"}]}}"
 expect "Request Campaign answers the campaign's id" \
@@ -128,6 +130,11 @@ expect "Change Score: +10 from 0" \
 api GET "/rest/v1/leads/$a/smartCampaignMembership.json"
 expect "the lead is a member of the campaign" \
     "$camp in [x['smartCampaignId'] for x in d.get('result', [])]"
+scrape "$work/m1"
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_runs_started_total{kind="request"}' 1
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_first_step_seconds_count{kind="request"}' 1
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_steps_total{type="Change Score",result="done"}' 1
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_steps_total{type="Interesting Moment",result="done"}' 1
 
 # ---- qualification: once (the default) ------------------------------------
 api POST "/rest/v1/campaigns/$camp/trigger.json" "{\"input\": {\"leads\": [{\"id\": $a}, {\"id\": $b}]}}"

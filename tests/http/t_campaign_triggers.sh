@@ -4,7 +4,8 @@
 # that records an Interesting Moment; the same on another list does not;
 # a lead outside the campaign's filter does not run.  Then two campaigns
 # that add the lead to each other's list, qualifying every time, run
-# until the cascade depth bound stops them.
+# until the cascade depth bound stops them.  /metrics counts the trigger
+# runs, their first steps' latency and the offers.
 set -euo pipefail
 
 # shellcheck source=tests/http/lib.sh
@@ -97,6 +98,7 @@ form POST "/rest/asset/v1/smartList/$sl/rule/$rule.json" \
 step 46 0 '{"1":"Milestone","2":"Joined list one"}'
 activate
 
+scrape "$work/m0"
 api POST "/rest/v1/lists/$l2/leads.json" "{\"input\": [{\"id\": $a}]}"
 api POST "/rest/v1/lists/$l1/leads.json" "{\"input\": [{\"id\": $a}, {\"id\": $b}]}"
 expect "two leads added to list one through the API" "d['success']"
@@ -106,6 +108,12 @@ expect "Added to List one fired the campaign once for the lead its filter keeps"
      d[0]['primaryAttributeValue'] == 'Joined list one'"
 acts 46 "$b"
 expect "the lead outside the filter did not run" "len(d) == 0"
+# Campaigns other scripts left active may take these offers too.
+scrape "$work/m1"
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_runs_started_total{kind="trigger"}' +1
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_first_step_seconds_count{kind="trigger"}' +1
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_offers_total{result="fired"}' +1
+metric_moved "$work/m0" "$work/m1" 'mautod_campaign_steps_total{type="Interesting Moment",result="done"}' +1
 api DELETE "/rest/v1/lists/$l1/leads.json" "{\"input\": [{\"id\": $a}]}"
 api POST "/rest/v1/lists/$l1/leads.json" "{\"input\": [{\"id\": $a}]}"
 sleep 2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: GET /metrics: no token, valid text format, counters move by the calls made
+# name: GET /metrics: no token, valid text format, counters move by the calls made, the campaign engine's families
 # docs/operating.md, Metrics.  Scrapes, makes one successful Get Leads by Filter
 # Type, one with a bad token (601), one without a token (600) and one with
 # a bad paging token (1003), scrapes again and checks that exactly these
@@ -107,7 +107,10 @@ for fam in ('mautod_requests_total', 'mautod_request_duration_seconds',
             'mautod_db_reconnects_total', 'mautod_db_deadlocks_total',
             'mautod_page_cache_total',
             'mautod_export_jobs',
-            'mautod_workers_alive', 'mautod_export_runners_alive'):
+            'mautod_workers_alive', 'mautod_export_runners_alive',
+            'mautod_campaign_steps_total', 'mautod_campaign_runs_started_total',
+            'mautod_campaign_offers_total', 'mautod_campaign_queue',
+            'mautod_campaign_first_step_seconds'):
     check('family %s is there' % fam, fam in types)
 
 # Histograms: cumulative buckets ending in +Inf, equal to _count.
@@ -138,5 +141,9 @@ for code in ('606', '607', '615'):
 check('workers alive', m2.get('mautod_workers_alive', 0) >= 1)
 states = [k for k in m2 if k.startswith('mautod_export_jobs{state=')]
 check('export jobs in six states', len(states) == 6)
+kinds = [k for k in m2 if k.startswith('mautod_campaign_runs_started_total{kind=')]
+check('campaign runs started of four kinds', len(kinds) == 4)
+check('the four queue gauges, or none before a runner counted',
+      len([k for k in m2 if k.startswith('mautod_campaign_queue{')]) in (0, 4))
 sys.exit(1 if failed else 0)
 PY

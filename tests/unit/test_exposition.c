@@ -21,6 +21,7 @@
 #include "http/router.h"
 #include "model/export.h"
 #include "util/buf.h"
+#include "model/flowstep.h"
 #include "util/metrics.h"
 
 #define MAX_LINES	4096
@@ -389,6 +390,82 @@ test_counts_and_histograms(void **state)
 	metrics_destroy(m);
 }
 
+/* The campaign engine's families: steps, runs, offers, queue, latency. */
+static void
+test_engine(void **state)
+{
+	static const struct {
+		const char	*key;
+		double		 value;
+	} engine_want[] = {
+#define STEPS	"mautod_campaign_steps_total{type="
+#define FIRST	"mautod_campaign_first_step_seconds"
+		{ STEPS "\"Change Data Value\",result=\"done\"}", 2 },
+		{ STEPS "\"Change Data Value\",result=\"skipped\"}", 1 },
+		{ STEPS "\"Wait\",result=\"done\"}", 1 },
+		{ STEPS "\"Other\",result=\"failed\"}", 1 },
+		{ STEPS "\"Wait\",result=\"failed\"}", -1 },
+		{ "mautod_campaign_runs_started_total{kind=\"request\"}", 1 },
+		{ "mautod_campaign_runs_started_total{kind=\"trigger\"}", 3 },
+		{ "mautod_campaign_runs_started_total{kind=\"batch\"}", 0 },
+		{ "mautod_campaign_offers_total{result=\"fired\"}", 2 },
+		{ "mautod_campaign_offers_total{result=\"ignored\"}", 1 },
+		{ "mautod_campaign_queue{queue=\"due\"}", 5 },
+		{ "mautod_campaign_queue{queue=\"waiting\"}", 7 },
+		{ "mautod_campaign_queue{queue=\"offers\"}", 0 },
+		{ "mautod_campaign_queue{queue=\"scheduled\"}", 1 },
+		{ FIRST "_bucket{kind=\"trigger\",le=\"0.05\"}", 1 },
+		{ FIRST "_bucket{kind=\"trigger\",le=\"1\"}", 2 },
+		{ FIRST "_bucket{kind=\"trigger\",le=\"300\"}", 2 },
+		{ FIRST "_bucket{kind=\"trigger\",le=\"+Inf\"}", 3 },
+		{ FIRST "_count{kind=\"trigger\"}", 3 },
+		{ FIRST "_bucket{kind=\"request\",le=\"+Inf\"}", -1 },
+#undef FIRST
+#undef STEPS
+	};
+	int64_t q[METRICS_QUEUE__MAX] = { 5, 7, 0, 1 };
+	struct metrics *m;
+	struct parsed ps;
+	char *text;
+	size_t i;
+
+	(void)state;
+	assert_non_null(m = metrics_create());
+	/* No queue samples before a runner counted. */
+	text = render(m, NULL);
+	assert_null(strstr(text, "mautod_campaign_queue{"));
+	assert_non_null(strstr(text, "# TYPE mautod_campaign_queue gauge\n"));
+	assert_null(strstr(text, "mautod_campaign_steps_total{"));
+	free(text);
+	metrics_step(m, FLOWSTEP_CHANGE_DATA_VALUE, METRICS_STEP_DONE);
+	metrics_step(m, FLOWSTEP_CHANGE_DATA_VALUE, METRICS_STEP_DONE);
+	metrics_step(m, FLOWSTEP_CHANGE_DATA_VALUE, METRICS_STEP_SKIPPED);
+	metrics_step(m, FLOWSTEP_WAIT, METRICS_STEP_DONE);
+	metrics_step(m, FLOWSTEP_OTHER, METRICS_STEP_FAILED);
+	metrics_run_started(m, METRICS_RUN_REQUEST, 1);
+	metrics_run_started(m, METRICS_RUN_TRIGGER, 2);
+	metrics_run_started(m, METRICS_RUN_TRIGGER, 1);
+	metrics_offer(m, true);
+	metrics_offer(m, true);
+	metrics_offer(m, false);
+	metrics_set_queue(m, q);
+	metrics_first_step(m, METRICS_RUN_TRIGGER, 40000);
+	metrics_first_step(m, METRICS_RUN_TRIGGER, 900000);
+	metrics_first_step(m, METRICS_RUN_TRIGGER, 400000000);
+	text = render(m, NULL);
+	parse_text(text, &ps);
+	for (i = 0; i < sizeof(engine_want) / sizeof(engine_want[0]); i++)
+		if (value_of(&ps, engine_want[i].key) != engine_want[i].value)
+			fail_msg("%s: expected %g, got %g", engine_want[i].key,
+			    engine_want[i].value,
+			    value_of(&ps, engine_want[i].key));
+	assert_non_null(strstr(text, "mautod_campaign_first_step_seconds_sum"
+	    "{kind=\"trigger\"} 400.940000\n"));
+	parsed_free(&ps);
+	free(text);
+	metrics_destroy(m);
+}
+
 /* The error table gives each api_err its own labels, so none are merged. */
 static void
 test_result_labels_distinct(void **state)
@@ -419,6 +496,7 @@ main(void)
 		cmocka_unit_test(test_empty_is_valid),
 		cmocka_unit_test(test_counts_and_histograms),
 		cmocka_unit_test(test_result_labels_distinct),
+		cmocka_unit_test(test_engine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,9 +25,22 @@ test_words(void **state)
 	assert_string_equal(campaign_type_name(0, 3), "batch");
 	assert_string_equal(campaign_type_name(1, 0), "trigger");
 	assert_string_equal(campaign_type_name(2, 5), "trigger");
-	assert_string_equal(campaign_status_name(false, 0), "Never Run");
-	assert_string_equal(campaign_status_name(false, 1), "Inactive");
-	assert_string_equal(campaign_status_name(true, 1), "Active");
+	assert_string_equal(campaign_status_name(false, 0, CAMPAIGN_RUNS_NONE),
+	    "Never Run");
+	assert_string_equal(campaign_status_name(false, 1, CAMPAIGN_RUNS_NONE),
+	    "Inactive");
+	assert_string_equal(campaign_status_name(true, 1, CAMPAIGN_RUNS_NONE),
+	    "Active");
+	/* A batch campaign: scheduled or running, then run. */
+	assert_string_equal(campaign_status_name(false, 0, CAMPAIGN_RUNS_OPEN),
+	    "Single Run");
+	assert_string_equal(campaign_status_name(false, 0, CAMPAIGN_RUNS_DONE),
+	    "Inactive");
+	/* The runs of a trigger campaign do not change its word. */
+	assert_string_equal(campaign_status_name(false, 2, CAMPAIGN_RUNS_OPEN),
+	    "Inactive");
+	assert_string_equal(campaign_status_name(true, 2, CAMPAIGN_RUNS_DONE),
+	    "Active");
 }
 
 static void

@@ -175,6 +175,45 @@ test_buckets(void **state)
 	assert_string_equal(metrics_bucket_le(METRICS_BUCKETS - 1), "+Inf");
 }
 
+static void
+test_engine_words(void **state)
+{
+	struct metrics *m;
+	struct metrics_snapshot *s;
+
+	(void)state;
+	assert_int_equal(metrics_engine_bucket_of(50000), 0);
+	assert_int_equal(metrics_engine_bucket_of(50001), 1);
+	assert_int_equal(metrics_engine_bucket_of(300000000),
+	    METRICS_ENGINE_BUCKETS - 2);
+	assert_int_equal(metrics_engine_bucket_of(300000001),
+	    METRICS_ENGINE_BUCKETS - 1);
+	assert_string_equal(metrics_engine_bucket_le(0), "0.05");
+	assert_string_equal(metrics_engine_bucket_le(METRICS_ENGINE_BUCKETS - 1),
+	    "+Inf");
+	assert_int_equal(metrics_run_kind_of("trigger"), METRICS_RUN_TRIGGER);
+	assert_int_equal(metrics_run_kind_of("flow"), METRICS_RUN_FLOW);
+	assert_int_equal(metrics_run_kind_of("Trigger"), -1);
+	assert_int_equal(metrics_run_kind_of(NULL), -1);
+	assert_string_equal(metrics_run_kind_name(METRICS_RUN_BATCH), "batch");
+	assert_string_equal(metrics_step_result_name(METRICS_STEP_SKIPPED),
+	    "skipped");
+	/* A slot past the last counts in the last; NULL counts nothing. */
+	s = malloc(sizeof(*s));
+	assert_non_null(s);
+	assert_non_null(m = metrics_create());
+	metrics_step(m, METRICS_STEP_TYPES + 5, METRICS_STEP_DONE);
+	metrics_step(NULL, 0, METRICS_STEP_DONE);
+	metrics_first_step(m, METRICS_RUN_FLOW, 0);
+	metrics_snapshot(m, s);
+	assert_int_equal(s->steps[METRICS_STEP_TYPES - 1][METRICS_STEP_DONE],
+	    1);
+	assert_int_equal(s->first_step[METRICS_RUN_FLOW][0], 1);
+	assert_false(s->queue_sampled);
+	metrics_destroy(m);
+	free(s);
+}
+
 int
 main(void)
 {
@@ -183,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_results_and_refusals),
 		cmocka_unit_test(test_full_table_drops),
 		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_engine_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
