@@ -42,9 +42,11 @@
  *     not exist or a value it does not allow); Delete Program Tag
  *     refuses a required tag type (709) and answers the id whether the
  *     program had a value or not;
- *   - Delete refuses a program that holds assets (709), rather than
- *     deleting them with it; Clone copies a program without assets only
- *     (709 otherwise), with its statuses, tags, costs and tokens.
+ *   - Delete deletes the program with everything in it, and refuses
+ *     (709, naming the asset) while one of its campaigns is active or
+ *     an asset outside the program uses one of its assets; Clone copies
+ *     a program without assets only (709 otherwise), with its statuses,
+ *     tags, costs and tokens.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,6 +68,7 @@
 #include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_catalogue.h"
+#include "repo/repo_program_delete.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
 #include "util/buf.h"
@@ -681,23 +684,42 @@ api_programs_clone(struct call *c, struct resp *r)
 }
 
 /*
- * POST /rest/asset/v1/program/{id}/delete.json: only a program that holds
- * no asset; its statuses, members and tokens go with it.
+ * POST /rest/asset/v1/program/{id}/delete.json: the program with
+ * everything in it (repo_program_delete.h); 709 naming the asset that
+ * blocks when one of its campaigns is active or an asset outside the
+ * program uses one of its assets.
  */
 int
 api_programs_delete(struct call *c, struct resp *r)
 {
+	static const struct {
+		const char	*asset;
+		const char	*why;
+	} why[RPB__MAX] = {
+		[RPB_NONE] = { "asset", "is in use" },
+		[RPB_ACTIVE_CAMPAIGN] = { "smart campaign",
+		    "is active: deactivate it first" },
+		[RPB_CAMPAIGN] = { "smart campaign",
+		    "is requested by a campaign outside the program" },
+		[RPB_EMAIL] = { "email",
+		    "is sent by a campaign outside the program" },
+		[RPB_LIST] = { "static list",
+		    "is used by an asset outside the program" },
+	};
 	struct repo_program_asset p;
+	struct repo_program_block b;
 	int e;
 
-	if ((e = path_program(c, r, &p)) != 0 ||
-	    (e = holds_nothing(c, r, p.id, "is not empty: delete its assets "
-	    "first")) != 0)
+	if ((e = path_program(c, r, &p)) != 0)
 		return e;
-	e = repo_program_assets_delete(c->app->db, p.id);
+	e = repo_program_delete(c->app->db, p.id, &b);
+	if (e == -REPO_ERR_CONFLICT && b.kind != RPB_NONE)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d cannot "
+		    "be deleted: %s %d %s", (int)p.id, why[b.kind].asset,
+		    (int)b.id, why[b.kind].why);
 	if (e == -REPO_ERR_CONFLICT)
-		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not "
-		    "empty: delete its assets first", (int)p.id);
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is in "
+		    "use", (int)p.id);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_asset_not_found(c, r, "Program", p.id);
 	if (e != 0)

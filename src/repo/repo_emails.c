@@ -50,6 +50,9 @@ enum email_stmt {
 	EMAIL_STMT_DRAFT_PUT,
 	EMAIL_STMT_FILTER,
 	EMAIL_STMT_FILTER_COUNT,
+	EMAIL_STMT_IN_PROGRAM,
+	EMAIL_STMT_PROGRAM_USED_OUTSIDE,
+	EMAIL_STMT_DELETE_IN_PROGRAM,
 	EMAIL_STMT__MAX
 };
 
@@ -246,6 +249,25 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "LIMIT ? OFFSET ?",
 	[EMAIL_STMT_FILTER_COUNT] =
 	    "SELECT COUNT(*)" EMAIL_FROM FILTER_WHERE,
+	/* The emails of program ?, locked as they are deleted. */
+	[EMAIL_STMT_IN_PROGRAM] =
+	    "SELECT id FROM email WHERE place_type = 'Program' AND "
+	    "place_id = ? ORDER BY id FOR UPDATE",
+	/*
+	 * The first email of program ? that a flow step (Send Email and
+	 * the like) of a campaign standing outside that program (?) sends.
+	 */
+	[EMAIL_STMT_PROGRAM_USED_OUTSIDE] =
+	    "SELECT MIN(e.id) FROM email e JOIN sc_choice_attr a "
+	    "ON a.value = e.id JOIN sc_step_choice ch ON ch.id = a.choice_id "
+	    "JOIN sc_flow_step s ON s.id = ch.step_id "
+	    "JOIN sc_flow_attrib t ON t.flow_type_id = s.flow_type_id "
+	    "AND t.id = a.attrib_id JOIN smart_campaign u "
+	    "ON u.id = s.campaign_id WHERE e.place_type = 'Program' AND "
+	    "e.place_id = ? AND t.data_type = 'email' AND "
+	    "NOT (u.program_id <=> ?)",
+	[EMAIL_STMT_DELETE_IN_PROGRAM] =
+	    "DELETE FROM email WHERE place_type = 'Program' AND place_id = ?",
 };
 
 const struct db_stmt_set repo_emails_sql = {
@@ -1021,6 +1043,47 @@ repo_email_count_in_place(struct db *db, const struct folder_ref *p,
 	bind_i32(&in[1], &pid);
 	return db_query_i64(db, stmt(db, EMAIL_STMT_COUNT_PLACE), in, n,
 	    "repo_email_count_in_place");
+}
+
+/* See repo_emails.h. */
+int
+repo_email_program_blocker(struct db *db, int32_t program, int32_t *id)
+{
+	MYSQL_BIND in[2];
+	int64_t v = 0;
+	int r;
+
+	*id = 0;
+	bind_i32(&in[0], &program);
+	bind_i32(&in[1], &program);
+	if ((r = db_query_i64(db, stmt(db, EMAIL_STMT_PROGRAM_USED_OUTSIDE),
+	    in, &v, "repo_email_program_blocker")) != 0)
+		return r;
+	*id = (int32_t)v;
+	return 0;
+}
+
+/* Forgets the uses of email id and by it (db_each_id). */
+static int
+forget_uses(struct db *db, int32_t id, void *arg)
+{
+	(void)arg;
+	return repo_usage_forget(db, USAGE_EMAIL, id);
+}
+
+/* See repo_emails.h. */
+int
+repo_email_delete_in_program(struct db *db, int32_t program)
+{
+	MYSQL_BIND in[1];
+	int r;
+
+	bind_i32(&in[0], &program);
+	if ((r = db_each_id(db, stmt(db, EMAIL_STMT_IN_PROGRAM), in, 100000,
+	    forget_uses, NULL, "repo_email_delete_in_program")) != 0)
+		return r;
+	return db_exec(db, stmt(db, EMAIL_STMT_DELETE_IN_PROGRAM), in,
+	    "repo_email_delete_in_program");
 }
 
 /* Binds an optional epoch time (has false: SQL NULL). */

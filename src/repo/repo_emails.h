@@ -243,4 +243,19 @@ int	repo_email_filter(struct db *db, struct arena *a,
 int	repo_email_count_in_place(struct db *db, const struct folder_ref *p,
 	    int64_t *n);
 
+/*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * email of program program that a flow step of a campaign outside the
+ * program sends, 0 when none.  Returns 0 or a negative repo_err.
+ */
+int	repo_email_program_blocker(struct db *db, int32_t program,
+	    int32_t *id);
+
+/*
+ * Deletes the emails of program program, approved or not, with their
+ * versions and uses, inside the caller's transaction.  0 or a negative
+ * repo_err.
+ */
+int	repo_email_delete_in_program(struct db *db, int32_t program);
+
 #endif

@@ -44,6 +44,8 @@ enum lists_stmt {
 	LISTS_STMT_DELETE_LOCK,
 	LISTS_STMT_USES,
 	LISTS_STMT_COUNT_FOLDER,
+	LISTS_STMT_PROGRAM_USED_OUTSIDE,
+	LISTS_STMT_DELETE_IN_PROGRAM,
 	LISTS_STMT__MAX
 };
 
@@ -147,6 +149,34 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	    "(a.value = ? OR a.value = ?))",
 	[LISTS_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM static_list WHERE folder_id = ?",
+	/*
+	 * The first list of program ? that an asset standing outside that
+	 * program (? twice) names, as LISTS_STMT_USES finds a use: a smart
+	 * list's condition (the list's program, or its campaign's) or a
+	 * campaign's flow step.
+	 */
+	[LISTS_STMT_PROGRAM_USED_OUTSIDE] =
+	    "SELECT MIN(l.id) FROM static_list l WHERE l.program_id = ? AND "
+	    "(EXISTS (SELECT 1 FROM smart_list_condition c "
+	    "JOIN smart_list_rule r ON r.id = c.rule_id "
+	    "JOIN sl_constraint k ON k.rule_type_id = r.rule_type_id "
+	    "AND k.id = c.attribute_id JOIN smart_list s "
+	    "ON s.id = r.smart_list_id LEFT JOIN smart_campaign sc "
+	    "ON sc.id = s.campaign_id WHERE k.data_type = 'list' AND "
+	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(l.name)) OR "
+	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(l.id AS CHAR))) OR "
+	    "JSON_CONTAINS(c.vals, CAST(l.id AS CHAR))) AND "
+	    "NOT (COALESCE(s.program_id, sc.program_id) <=> ?)) "
+	    "OR EXISTS (SELECT 1 FROM sc_choice_attr a "
+	    "JOIN sc_step_choice ch ON ch.id = a.choice_id "
+	    "JOIN sc_flow_step st ON st.id = ch.step_id "
+	    "JOIN sc_flow_attrib fa ON fa.flow_type_id = st.flow_type_id "
+	    "AND fa.id = a.attrib_id JOIN smart_campaign u "
+	    "ON u.id = st.campaign_id WHERE fa.data_type = 'list' AND "
+	    "(a.value = l.name OR a.value = CAST(l.id AS CHAR)) AND "
+	    "NOT (u.program_id <=> ?)))",
+	[LISTS_STMT_DELETE_IN_PROGRAM] =
+	    "DELETE FROM static_list WHERE program_id = ?",
 };
 
 const struct db_stmt_set repo_lists_sql = {
@@ -658,6 +688,38 @@ int
 repo_lists_delete(struct db *db, int32_t id)
 {
 	return db_run_tx(db, list_delete_tx, &id, false);
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_program_blocker(struct db *db, int32_t program, int32_t *id)
+{
+	MYSQL_BIND in[3];
+	int64_t v = 0;
+	int r;
+
+	*id = 0;
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &program);
+	bind_i32(&in[1], &program);
+	bind_i32(&in[2], &program);
+	if ((r = db_query_i64(db, stmt(db, LISTS_STMT_PROGRAM_USED_OUTSIDE),
+	    in, &v, "repo_lists_program_blocker")) != 0)
+		return r;
+	*id = (int32_t)v;
+	return 0;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_delete_in_program(struct db *db, int32_t program)
+{
+	MYSQL_BIND in[1];
+
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &program);
+	return db_exec(db, stmt(db, LISTS_STMT_DELETE_IN_PROGRAM), in,
+	    "repo_lists_delete_in_program");
 }
 
 /* See repo_lists.h. */

@@ -168,6 +168,21 @@ int	repo_lists_update(struct db *db, int32_t id, const char *name,
  */
 int	repo_lists_delete(struct db *db, int32_t id);
 
+/*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * list of program program that an asset outside the program names (a
+ * smart list's condition, a flow step), 0 when none.  Returns 0 or a
+ * negative repo_err.
+ */
+int	repo_lists_program_blocker(struct db *db, int32_t program,
+	    int32_t *id);
+
+/*
+ * Deletes the lists of program program with their members, inside the
+ * caller's transaction.  0 or a negative repo_err.
+ */
+int	repo_lists_delete_in_program(struct db *db, int32_t program);
+
 /* How many lists stand directly in folder folder_id (the folder delete). */
 int	repo_lists_count_in_folder(struct db *db, int32_t folder_id,
 	    int64_t *n);

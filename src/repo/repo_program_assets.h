@@ -143,4 +143,16 @@ int	repo_program_assets_by_tag(struct db *db, struct arena *a,
  */
 int	repo_program_assets_delete(struct db *db, int32_t id);
 
+/*
+ * Inside the caller's transaction: locks program id's row (FOR UPDATE).
+ * 0 or -REPO_ERR_NOT_FOUND.
+ */
+int	repo_program_assets_lock(struct db *db, int32_t id);
+
+/*
+ * Inside the caller's transaction, after the stores emptied it: deletes
+ * program id as repo_program_assets_delete does.
+ */
+int	repo_program_assets_delete_locked(struct db *db, int32_t id);
+
 #endif

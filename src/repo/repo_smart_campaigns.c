@@ -80,6 +80,9 @@ enum sc_stmt {
 	SC_STMT_RESOLVE_PROGRAM,
 	SC_STMT_RESOLVE_CAMPAIGN,
 	SC_STMT_COUNT_FOLDER,
+	SC_STMT_IN_PROGRAM,
+	SC_STMT_PROGRAM_ACTIVE,
+	SC_STMT_PROGRAM_USED_OUTSIDE,
 	SC_STMT__MAX
 };
 
@@ -286,6 +289,22 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_RESOLVE_CAMPAIGN] = SC_RESOLVE("smart_campaign"),
 	[SC_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM smart_campaign WHERE folder_id = ?",
+	/* The campaigns of program ?, locked as they are deleted. */
+	[SC_STMT_IN_PROGRAM] =
+	    "SELECT id FROM smart_campaign WHERE program_id = ? ORDER BY id "
+	    "FOR UPDATE",
+	[SC_STMT_PROGRAM_ACTIVE] =
+	    "SELECT MIN(id) FROM smart_campaign WHERE program_id = ? "
+	    "AND is_active = 1",
+	/*
+	 * The first campaign of program ? that a flow step of a campaign
+	 * standing outside that program (?) names.
+	 */
+	[SC_STMT_PROGRAM_USED_OUTSIDE] =
+	    "SELECT MIN(c.id) " SC_VALUES_OF "JOIN smart_campaign u "
+	    "ON u.id = s.campaign_id JOIN smart_campaign c ON a.value = c.id "
+	    "WHERE t.data_type = 'campaign' AND c.program_id = ? "
+	    "AND NOT (u.program_id <=> ?)",
 };
 
 const struct db_stmt_set repo_smart_campaigns_sql = {
@@ -650,6 +669,53 @@ int
 repo_sc_delete(struct db *db, int32_t id)
 {
 	return db_run_tx(db, sc_delete_tx, &id, false);
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
+    bool *active)
+{
+	MYSQL_BIND in[2];
+	int64_t v = 0;
+	int r;
+
+	*id = 0;
+	*active = false;
+	bind_i32(&in[0], &program);
+	bind_i32(&in[1], &program);
+	if ((r = db_query_i64(db, stmt(db, SC_STMT_PROGRAM_ACTIVE), in, &v,
+	    "repo_sc_program_blocker")) != 0)
+		return r;
+	if (v > 0) {
+		*id = (int32_t)v;
+		*active = true;
+		return 0;
+	}
+	if ((r = db_query_i64(db, stmt(db, SC_STMT_PROGRAM_USED_OUTSIDE), in,
+	    &v, "repo_sc_program_blocker")) != 0)
+		return r;
+	*id = (int32_t)v;
+	return 0;
+}
+
+/* sc_delete_tx for one campaign of a program (db_each_id). */
+static int
+delete_one(struct db *db, int32_t id, void *arg)
+{
+	(void)arg;
+	return sc_delete_tx(db, &id);
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_delete_in_program(struct db *db, int32_t program)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return db_each_id(db, stmt(db, SC_STMT_IN_PROGRAM), in, 100000,
+	    delete_one, NULL, "repo_sc_delete_in_program");
 }
 
 

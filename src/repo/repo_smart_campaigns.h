@@ -112,6 +112,23 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
  * -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID (active) or another repo_err. */
 int	repo_sc_delete(struct db *db, int32_t id);
 
+/*
+ * What keeps program program from being deleted (Delete Program), inside
+ * the caller's transaction: *id is the first of its campaigns that is
+ * active (*active true) or, failing that, that a flow step of a campaign
+ * outside the program names (Request Campaign); 0 when none.  Returns 0
+ * or a negative repo_err.
+ */
+int	repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
+	    bool *active);
+
+/*
+ * Deletes every campaign of program program with its list, flow and
+ * members, inside the caller's transaction (after
+ * repo_sc_program_blocker found none active).  0 or a negative repo_err.
+ */
+int	repo_sc_delete_in_program(struct db *db, int32_t program);
+
 /* How many smart campaigns stand in folder folder_id (folder delete). */
 int	repo_sc_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);
 

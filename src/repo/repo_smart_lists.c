@@ -65,6 +65,7 @@ enum sl_stmt {
 	SL_STMT_CO_CONSTRAINT,
 	SL_STMT_CO_USES,
 	SL_STMT_CO_USES_LOCK,
+	SL_STMT_DELETE_IN_PROGRAM,
 	SL_STMT__MAX
 };
 
@@ -248,6 +249,10 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "cr.id = c.attribute_id AND cr.type_id = ? WHERE "
 	    "r.kind = 'activity' AND r.rule_type_id = ? + " REPO_SL_CO_BASE
 	    " LOCK IN SHARE MODE",
+	/* The lists standing in program ? (a campaign's own goes with it). */
+	[SL_STMT_DELETE_IN_PROGRAM] =
+	    "DELETE FROM smart_list WHERE program_id = ? AND "
+	    "campaign_id IS NULL",
 };
 
 const struct db_stmt_set repo_smart_lists_sql = {
@@ -648,6 +653,17 @@ repo_sl_delete_owned(struct db *db, int32_t campaign_id)
 	bind_i32(&in[0], &campaign_id);
 	return db_exec(db, stmt(db, SL_STMT_DELETE_OWNED), in,
 	    "repo_sl_delete_owned");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_delete_in_program(struct db *db, int32_t program)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return db_exec(db, stmt(db, SL_STMT_DELETE_IN_PROGRAM), in,
+	    "repo_sl_delete_in_program");
 }
 
 /* See repo_smart_lists.h. */

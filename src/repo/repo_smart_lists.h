@@ -122,6 +122,13 @@ int	repo_sl_delete(struct db *db, int32_t id);
  * transaction, after the campaign row). */
 int	repo_sl_delete_owned(struct db *db, int32_t campaign_id);
 
+/*
+ * Deletes the smart lists standing in program program with their rules,
+ * inside the caller's transaction (Delete Program, after the program's
+ * campaigns).  0 or a negative repo_err.
+ */
+int	repo_sl_delete_in_program(struct db *db, int32_t program);
+
 /* Renames the smart list of campaign campaign_id (its campaign's name). */
 int	repo_sl_rename_owned(struct db *db, int32_t campaign_id,
 	    const char *name);

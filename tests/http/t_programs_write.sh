@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, the program tag operations, and their refusals
 # docs/behaviour.md §22.  Fixtures: a folder through the API; a smart
-# list in a program to show that Delete refuses a program with assets.
+# list in a program, which Delete takes with it.
 set -euo pipefail
 
 # shellcheck source=tests/http/lib.sh
@@ -223,12 +223,9 @@ form POST /rest/asset/v1/smartLists.json --data-urlencode "name=pw-sl-$tag" \
 expect "a smart list in the engagement program" "d['success']"
 sl=$(py "d['result'][0]['id']")
 form POST "/rest/asset/v1/program/$pb/delete.json"
-expect "delete of a program with an asset: 709" \
-    "d['errors'] == [{'code': '709', 'message': 'Program $pb is not empty: delete its assets first'}]"
-form POST "/rest/asset/v1/smartList/$sl/delete.json"
-expect "the smart list deleted" "d['success']"
-form POST "/rest/asset/v1/program/$pb/delete.json"
 expect "delete: the id" "d['result'] == [{'id': $pb}]"
+expect_sql "its smart list went with it (t_programs_delete.sh has more)" \
+    "SELECT COUNT(*) FROM smart_list WHERE id = $sl" "0"
 api GET "/rest/asset/v1/program/$pb.json"
 expect "the program is gone" "'result' not in d and d['warnings']"
 expect_sql "its statuses are gone" \

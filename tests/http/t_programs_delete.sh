@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# name: Delete Program with its assets: smart campaigns (flows, own lists, members), smart lists, static lists (members), emails (approved too), tokens; refused while a campaign of it is active or an asset outside uses one of its assets, naming that asset
+# docs/behaviour.md §22.  Fixtures through the API (and mautoctl for the
+# programs, a lead through SQL).
+set -euo pipefail
+
+# shellcheck source=tests/http/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+prog=$(ctl program create --name "PD-Prog-$tag")
+lead=$(dbsql "INSERT INTO lead (email, createdAt, updatedAt)
+    VALUES ('pd-$tag@example.com', UTC_TIMESTAMP(), UTC_TIMESTAMP());
+    SELECT LAST_INSERT_ID()")
+in_prog="{\"id\":$prog,\"type\":\"Program\"}"
+
+# member_of SMARTLIST KIND RULETYPE LIST: a rule (KIND filters or
+# triggers) of type RULETYPE whose first condition names LIST.
+member_of()
+{
+	local rule
+	form POST "/rest/asset/v1/smartList/$1/rules.json" \
+	    --data-urlencode "ruleId={\"id\":$3,\"type\":\"activity\"}" \
+	    -d index=1 -d "trigger=$([ "$2" = triggers ] && echo true || echo false)"
+	rule=$(py "d['result'][0]['rules']['$2'][0]['id']")
+	form POST "/rest/asset/v1/smartList/$1/rule/$rule.json" \
+	    --data-urlencode 'attributeId={"id":1,"type":"activity"}' \
+	    --data-urlencode "values=$4"
+}
+
+# The program's assets.
+form POST /rest/asset/v1/staticLists.json --data-urlencode "name=PD-List-$tag" \
+    --data-urlencode "folder=$in_prog"
+expect "a static list in the program" "d['success']"
+list=$(py "d['result'][0]['id']")
+api POST "/rest/v1/lists/$list/leads.json?id=$lead"
+expect "with a member" "d['result'] == [{'id': $lead, 'status': 'added'}]"
+form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PD-SL-$tag" \
+    --data-urlencode "folder=$in_prog"
+sl=$(py "d['result'][0]['id']")
+member_of "$sl" filters 100001 "PD-List-$tag"
+expect "a smart list of the program names its list" "d['success']"
+etpl=$(dbsql "SELECT id FROM email_template ORDER BY id LIMIT 1")
+form POST /rest/asset/v1/emails.json --data-urlencode "name=pd-em-$tag" \
+    --data-urlencode "template=$etpl" --data-urlencode "subject=Hi" \
+    --data-urlencode "fromName=F" --data-urlencode "fromEmail=f@example.com" \
+    --data-urlencode "replyEmail=r@example.com" --data-urlencode "folder=$in_prog"
+expect "an email in the program" "d['success']"
+em=$(py "d['result'][0]['id']")
+form POST "/rest/asset/v1/email/$em/approveDraft.json"
+expect "approved" "d['success']"
+form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=pd-sc-$tag" \
+    --data-urlencode "folder=$in_prog"
+camp=$(py "d['result'][0]['id']")
+csl=$(py "d['result'][0]['smartListId']")
+
+# step CAMPAIGN TYPE INDEX ATTRIBUTES: a flow step with its attributes.
+step()
+{
+	local s c
+	form POST "/rest/asset/v1/smartCampaign/$1/flows.json" \
+	    --data-urlencode "activityType={\"id\":$2,\"type\":\"activity\"}" -d "index=$3"
+	s=$(py "d['result'][0]['flow']['steps'][$3]['id']")
+	c=$(py "d['result'][0]['flow']['steps'][$3]['stepChoice'][-1]['id']")
+	form POST "/rest/asset/v1/smartCampaign/$1/flow/$s/choice/$c.json" \
+	    --data-urlencode "attributes=$4"
+}
+member_of "$csl" triggers 24 "PD-List-$tag"
+expect "the campaign's trigger: Added to the program's list" "d['success']"
+step "$camp" 6 0 "{\"1\":\"$em\"}"
+expect "the campaign's flow sends the program's email" "d['success']"
+step "$camp" 24 1 "{\"1\":\"$list\"}"
+expect "and adds to the program's list" "d['success']"
+dbsql "INSERT INTO folder_token (program_id, name, type, value, created_at,
+    updated_at) VALUES ($prog, 'Speaker', 'text', 'Ada', UTC_TIMESTAMP(),
+    UTC_TIMESTAMP())"
+
+# Refusals, each naming the asset.
+form POST "/rest/asset/v1/smartCampaign/$camp/activate.json" -F "id=$camp"
+expect "the campaign activates" "d['success']"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "an active campaign in the program: 709 naming it" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: smart campaign $camp is active: deactivate it first'}]"
+form POST "/rest/asset/v1/smartCampaign/$camp/deactivate.json"
+expect "deactivated" "d['success']"
+
+form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=pd-out-$tag" \
+    --data-urlencode 'folder={"id":1,"type":"Folder"}'
+out=$(py "d['result'][0]['id']")
+step "$out" 6 0 "{\"1\":\"$em\"}"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "a campaign outside sends its email: 709 naming the email" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: email $em is sent by a campaign outside the program'}]"
+form POST "/rest/asset/v1/smartCampaign/$out/delete.json"
+
+form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PD-OutSL-$tag" \
+    --data-urlencode 'folder={"id":5,"type":"Folder"}'
+osl=$(py "d['result'][0]['id']")
+member_of "$osl" filters 100001 "PD-List-$tag"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "a smart list outside names its list: 709 naming the list" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: static list $list is used by an asset outside the program'}]"
+form POST "/rest/asset/v1/smartList/$osl/delete.json"
+
+form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=pd-req-$tag" \
+    --data-urlencode 'folder={"id":1,"type":"Folder"}'
+req=$(py "d['result'][0]['id']")
+step "$req" 47 0 "{\"1\":\"$camp\"}"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "a campaign outside requests its campaign: 709 naming the campaign" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: smart campaign $camp is requested by a campaign outside the program'}]"
+expect_sql "a refused delete leaves everything" \
+    "SELECT (SELECT COUNT(*) FROM program WHERE id = $prog)
+     + (SELECT COUNT(*) FROM email WHERE id = $em)
+     + (SELECT COUNT(*) FROM static_list WHERE id = $list)
+     + (SELECT COUNT(*) FROM smart_list WHERE id IN ($sl, $csl))
+     + (SELECT COUNT(*) FROM smart_campaign WHERE id = $camp)" 6
+form POST "/rest/asset/v1/smartCampaign/$req/delete.json"
+
+# The delete.
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "Delete Program with its assets: the id" "d['result'] == [{'id': $prog}]"
+expect_sql "the program and everything in it are gone" \
+    "SELECT (SELECT COUNT(*) FROM program WHERE id = $prog)
+     + (SELECT COUNT(*) FROM email WHERE id = $em)
+     + (SELECT COUNT(*) FROM email_version WHERE email_id = $em)
+     + (SELECT COUNT(*) FROM static_list WHERE id = $list)
+     + (SELECT COUNT(*) FROM list_member WHERE list_id = $list)
+     + (SELECT COUNT(*) FROM smart_list WHERE id IN ($sl, $csl))
+     + (SELECT COUNT(*) FROM smart_list_rule WHERE smart_list_id IN ($sl, $csl))
+     + (SELECT COUNT(*) FROM smart_campaign WHERE id = $camp)
+     + (SELECT COUNT(*) FROM sc_flow_step WHERE campaign_id = $camp)
+     + (SELECT COUNT(*) FROM folder_token WHERE program_id = $prog)
+     + (SELECT COUNT(*) FROM program_status WHERE program_id = $prog)
+     + (SELECT COUNT(*) FROM asset_usage WHERE asset_type = 'email'
+        AND asset_id = $em)" 0
+api GET "/rest/asset/v1/email/$em.json"
+expect "its email is no more" "'result' not in d or not d['result']"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "delete again: 702" \
+    "d['errors'] == [{'code': '702', 'message': '$prog Program not found'}]"
+exit "$failed"
