@@ -44,9 +44,11 @@
  *     program had a value or not;
  *   - Delete deletes the program with everything in it, and refuses
  *     (709, naming the asset) while one of its campaigns is active or
- *     an asset outside the program uses one of its assets; Clone copies
- *     a program without assets only (709 otherwise), with its statuses,
- *     tags, costs and tokens.
+ *     an asset outside the program uses one of its assets;
+ *   - Clone copies the program with its statuses, tags, costs and
+ *     tokens and its assets (repo_program_clone.h); static lists, smart
+ *     lists and campaigns, whose names are unique in mauto, are named
+ *     "<name> (<new program>)", a copy's name in use is 709 naming it.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -64,10 +66,10 @@
 #include "http/validate.h"
 #include "model/folder.h"
 #include "model/progmeta.h"
-#include "repo/repo_folder_tree.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_catalogue.h"
+#include "repo/repo_program_clone.h"
 #include "repo/repo_program_delete.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
@@ -617,33 +619,10 @@ api_programs_update(struct call *c, struct resp *r)
 }
 
 /*
- * 709 naming what when program id holds an asset (Get Folder Contents'
- * list of a program), else 0.
- */
-static int
-holds_nothing(struct call *c, struct resp *r, int32_t id, const char *what)
-{
-	struct repo_content_item *items;
-	struct folder_ref ref;
-	size_t n;
-	int e;
-
-	ref.id = id;
-	ref.type = FOLDER_T_PROGRAM;
-	if ((e = repo_folder_tree_content(c->app->db, &c->app->arena, &ref, 1,
-	    0, &items, &n)) != 0)
-		return err_from_repo(e);
-	if (n > 0)
-		return api_common_fail(c, r, -API_ERR_RULE, "Program %d %s",
-		    (int)id, what);
-	return 0;
-}
-
-/*
  * POST /rest/asset/v1/program/{id}/clone.json: name, folder, description
  * (query string or body).  The clone has the program's type, channel,
- * statuses, tags, costs and tokens; a program that holds assets is not
- * cloned (709).
+ * statuses, tags, costs and tokens, and copies of its assets
+ * (repo_program_clone.h); a copy's name in use is 709 naming it.
  */
 int
 api_programs_clone(struct call *c, struct resp *r)
@@ -657,23 +636,30 @@ api_programs_clone(struct call *c, struct resp *r)
 	struct repo_program_asset from;
 	struct repo_place place;
 	struct repo_program_create p;
+	struct repo_program_clone_fail f;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
 	    (e = path_program(c, r, &from)) != 0 ||
 	    (e = api_asset_place_param(c, r, pv[1].s, AK_PROGRAM,
-	    &place)) != 0 ||
-	    (e = holds_nothing(c, r, from.id, "holds assets: Clone Program "
-	    "copies a program without assets only")) != 0)
+	    &place)) != 0)
 		return e;
 	memset(&p, 0, sizeof(p));
 	p.name = pv[0].s;
 	p.description = pv[2].present ? pv[2].s : NULL;
 	p.workspace = place.workspace;
 	p.folder_id = (int32_t)place.ref.id;
-	e = repo_program_assets_clone(c->app->db, from.id, &p);
+	e = repo_program_clone(c->app->db, &c->app->arena, from.id,
+	    from.name, &p, &f);
+	if (e == -REPO_ERR_CONFLICT && f.kind != NULL)
+		return api_asset_name_taken(c, r, f.kind, f.name, false);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Program", p.name, false);
+	if (e == -REPO_ERR_INVALID && f.kind != NULL)
+		return api_common_fail(c, r, -API_ERR_RULE, "%s '%s' cannot be "
+		    "copied: its copy's name would be longer than %d "
+		    "characters", f.kind, api_common_echo(c, f.name),
+		    PROGMETA_NAME_CHARS);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_asset_not_found(c, r, "Program", from.id);
 	if (e == -REPO_ERR_GONE)

@@ -53,6 +53,9 @@ enum email_stmt {
 	EMAIL_STMT_IN_PROGRAM,
 	EMAIL_STMT_PROGRAM_USED_OUTSIDE,
 	EMAIL_STMT_DELETE_IN_PROGRAM,
+	EMAIL_STMT_NAMED_IN_PROGRAM,
+	EMAIL_STMT_COPY_ROW,
+	EMAIL_STMT_TEMPLATE_ID,
 	EMAIL_STMT__MAX
 };
 
@@ -268,6 +271,20 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "NOT (u.program_id <=> ?)",
 	[EMAIL_STMT_DELETE_IN_PROGRAM] =
 	    "DELETE FROM email WHERE place_type = 'Program' AND place_id = ?",
+	[EMAIL_STMT_NAMED_IN_PROGRAM] =
+	    "SELECT id, name, description FROM email WHERE "
+	    "place_type = 'Program' AND place_id = ? ORDER BY id",
+	/* Parameters: the new place (a program), the source email. */
+	[EMAIL_STMT_COPY_ROW] =
+	    "INSERT INTO email (name, description, place_type, place_id, "
+	    "workspace_id, template_id, operational, text_only, "
+	    "publish_to_msi, web_view, auto_copy_to_text, pre_header, "
+	    "created_at, updated_at) SELECT name, description, 'Program', ?, "
+	    "workspace_id, template_id, operational, text_only, "
+	    "publish_to_msi, web_view, auto_copy_to_text, pre_header, "
+	    "UTC_TIMESTAMP(), UTC_TIMESTAMP() FROM email WHERE id = ?",
+	[EMAIL_STMT_TEMPLATE_ID] =
+	    "SELECT COALESCE(template_id, 0) FROM email WHERE id = ?",
 };
 
 const struct db_stmt_set repo_emails_sql = {
@@ -1061,6 +1078,48 @@ repo_email_program_blocker(struct db *db, int32_t program, int32_t *id)
 		return r;
 	*id = (int32_t)v;
 	return 0;
+}
+
+/* See repo_emails.h. */
+int
+repo_email_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, EMAIL_STMT_NAMED_IN_PROGRAM), in,
+	    a, 100000, out, n, "repo_email_in_program");
+}
+
+/* See repo_emails.h. */
+int
+repo_email_copy_in_tx(struct db *db, int32_t from, int32_t program,
+    int32_t *id)
+{
+	MYSQL_BIND in[2];
+	uint64_t rows = 0;
+	int64_t tpl = 0;
+	int r;
+
+	*id = 0;
+	bind_i32(&in[0], &program);
+	bind_i32(&in[1], &from);
+	if ((r = db_exec_n(db, stmt(db, EMAIL_STMT_COPY_ROW), in, &rows,
+	    "repo_email_copy_in_tx")) != 0)
+		return r;
+	if (rows == 0)
+		return -REPO_ERR_NOT_FOUND;
+	*id = (int32_t)mysql_stmt_insert_id(stmt(db, EMAIL_STMT_COPY_ROW));
+	bind_i32(&in[0], id);
+	bind_i32(&in[1], &from);
+	if ((r = db_exec(db, stmt(db, EMAIL_STMT_VERSION_COPY), in,
+	    "repo_email_copy_in_tx")) != 0 ||
+	    (r = db_query_i64(db, stmt(db, EMAIL_STMT_TEMPLATE_ID), &in[1],
+	    &tpl, "repo_email_copy_in_tx")) != 0 || tpl == 0)
+		return r;
+	return repo_usage_add(db, USAGE_EMAIL_TEMPLATE, (int32_t)tpl,
+	    USAGE_EMAIL, *id);
 }
 
 /* Forgets the uses of email id and by it (db_each_id). */

@@ -46,6 +46,7 @@ enum lists_stmt {
 	LISTS_STMT_COUNT_FOLDER,
 	LISTS_STMT_PROGRAM_USED_OUTSIDE,
 	LISTS_STMT_DELETE_IN_PROGRAM,
+	LISTS_STMT_IN_PROGRAM,
 	LISTS_STMT__MAX
 };
 
@@ -177,6 +178,9 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	    "NOT (u.program_id <=> ?)))",
 	[LISTS_STMT_DELETE_IN_PROGRAM] =
 	    "DELETE FROM static_list WHERE program_id = ?",
+	[LISTS_STMT_IN_PROGRAM] =
+	    "SELECT id, name, description FROM static_list "
+	    "WHERE program_id = ? ORDER BY id",
 };
 
 const struct db_stmt_set repo_lists_sql = {
@@ -254,6 +258,32 @@ repo_lists_create(struct db *db, const struct list_new *t, int32_t *id)
 	r = db_run_tx(db, list_insert_tx, &x, false);
 	*id = r == 0 ? x.id : 0;
 	return r;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_create_in_tx(struct db *db, const struct list_new *t,
+    int32_t *id)
+{
+	struct list_insert x = { t, 0 };
+	int r;
+
+	r = list_insert_tx(db, &x);
+	*id = r == 0 ? x.id : 0;
+	return r;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, LISTS_STMT_IN_PROGRAM), in, a,
+	    100000, out, n, "repo_lists_in_program");
 }
 
 /* See repo_lists.h. */

@@ -35,6 +35,16 @@ struct list_new {
  */
 int	repo_lists_create(struct db *db, const struct list_new *t,
 	    int32_t *id);
+/* repo_lists_create inside the caller's transaction (Clone Program). */
+int	repo_lists_create_in_tx(struct db *db, const struct list_new *t,
+	    int32_t *id);
+/*
+ * The lists of program program, by id, into *out (*n) in the arena a
+ * (Clone Program).  0 or a negative repo_err.
+ */
+struct repo_named;
+int	repo_lists_in_program(struct db *db, struct arena *a,
+	    int32_t program, struct repo_named **out, size_t *n);
 /* repo_lists_create of a list with only a name (mautoctl). */
 int	repo_lists_insert(struct db *db, const char *name, int32_t *id);
 /* The id of the static list named name; -REPO_ERR_NOT_FOUND. */

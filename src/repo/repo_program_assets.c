@@ -522,6 +522,17 @@ clone_tx(struct db *db, void *arg)
 
 /* See repo_program_assets.h. */
 int
+repo_program_assets_clone_in_tx(struct db *db, int32_t from,
+    struct repo_program_create *p)
+{
+	struct clone_arg c = { from, p };
+
+	p->id = 0;
+	return clone_tx(db, &c);
+}
+
+/* See repo_program_assets.h. */
+int
 repo_program_assets_clone(struct db *db, int32_t from,
     struct repo_program_create *p)
 {

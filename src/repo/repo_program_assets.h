@@ -113,6 +113,10 @@ int	repo_program_assets_update(struct db *db, int32_t id, const char *name,
 int	repo_program_assets_clone(struct db *db, int32_t from,
 	    struct repo_program_create *p);
 
+/* repo_program_assets_clone inside the caller's transaction. */
+int	repo_program_assets_clone_in_tx(struct db *db, int32_t from,
+	    struct repo_program_create *p);
+
 /*
  * Removes program id's value of tag type tag_type (none: nothing to
  * remove) and moves updatedAt on, in one transaction.

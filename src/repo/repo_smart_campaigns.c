@@ -83,6 +83,8 @@ enum sc_stmt {
 	SC_STMT_IN_PROGRAM,
 	SC_STMT_PROGRAM_ACTIVE,
 	SC_STMT_PROGRAM_USED_OUTSIDE,
+	SC_STMT_NAMED_IN_PROGRAM,
+	SC_STMT_REMAP,
 	SC_STMT__MAX
 };
 
@@ -305,6 +307,20 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "ON u.id = s.campaign_id JOIN smart_campaign c ON a.value = c.id "
 	    "WHERE t.data_type = 'campaign' AND c.program_id = ? "
 	    "AND NOT (u.program_id <=> ?)",
+	[SC_STMT_NAMED_IN_PROGRAM] =
+	    "SELECT id, name, description FROM smart_campaign "
+	    "WHERE program_id = ? ORDER BY id",
+	/*
+	 * The flow attributes of data type ? of program ?'s campaigns that
+	 * name ? name ? instead.
+	 */
+	[SC_STMT_REMAP] =
+	    "UPDATE sc_choice_attr a JOIN sc_step_choice ch "
+	    "ON ch.id = a.choice_id JOIN sc_flow_step s ON s.id = ch.step_id "
+	    "JOIN sc_flow_attrib t ON t.flow_type_id = s.flow_type_id "
+	    "AND t.id = a.attrib_id JOIN smart_campaign c "
+	    "ON c.id = s.campaign_id SET a.value = ? "
+	    "WHERE t.data_type = ? AND c.program_id = ? AND a.value = ?",
 };
 
 const struct db_stmt_set repo_smart_campaigns_sql = {
@@ -582,6 +598,47 @@ repo_sc_insert(struct db *db, const struct repo_sc_new *t, int32_t *id)
 	if ((r = db_run_tx(db, sc_insert_tx, &x, false)) == 0)
 		*id = x.id;
 	return r;
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_insert_in_tx(struct db *db, const struct repo_sc_new *t, int32_t *id)
+{
+	struct sc_insert x = { .t = t, .id = 0 };
+	int r;
+
+	*id = 0;
+	if ((r = sc_insert_tx(db, &x)) == 0)
+		*id = x.id;
+	return r;
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, SC_STMT_NAMED_IN_PROGRAM), in,
+	    a, 100000, out, n, "repo_sc_in_program");
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_remap(struct db *db, int32_t program, const char *data_type,
+    const char *from, const char *to)
+{
+	MYSQL_BIND in[4];
+	unsigned long flen = strlen(from), tlen = strlen(to);
+	unsigned long dlen = strlen(data_type);
+
+	bind_str(&in[0], to, &tlen);
+	bind_str(&in[1], data_type, &dlen);
+	bind_i32(&in[2], &program);
+	bind_str(&in[3], from, &flen);
+	return db_exec(db, stmt(db, SC_STMT_REMAP), in, "repo_sc_remap");
 }
 
 /* See repo_smart_campaigns.h. */

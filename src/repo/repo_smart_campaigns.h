@@ -103,6 +103,27 @@ struct repo_sc_new {
 int	repo_sc_insert(struct db *db, const struct repo_sc_new *t,
 	    int32_t *id);
 
+/* repo_sc_insert inside the caller's transaction (Clone Program). */
+int	repo_sc_insert_in_tx(struct db *db, const struct repo_sc_new *t,
+	    int32_t *id);
+
+/*
+ * The campaigns of program program, by id, into *out (*n) in the arena
+ * a (Clone Program).  0 or a negative repo_err.
+ */
+struct repo_named;
+int	repo_sc_in_program(struct db *db, struct arena *a, int32_t program,
+	    struct repo_named **out, size_t *n);
+
+/*
+ * Inside the caller's transaction (Clone Program): the flow attributes
+ * of data type data_type ("email", "list", "campaign") of program
+ * program's campaigns whose value is from get the value to.  0 or a
+ * negative repo_err.
+ */
+int	repo_sc_remap(struct db *db, int32_t program, const char *data_type,
+	    const char *from, const char *to);
+
 /* name and description (NULL: kept).  0, -REPO_ERR_NOT_FOUND,
  * -REPO_ERR_CONFLICT or another repo_err. */
 int	repo_sc_update(struct db *db, int32_t id, const char *name,

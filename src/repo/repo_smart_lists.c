@@ -66,6 +66,8 @@ enum sl_stmt {
 	SL_STMT_CO_USES,
 	SL_STMT_CO_USES_LOCK,
 	SL_STMT_DELETE_IN_PROGRAM,
+	SL_STMT_NAMED_IN_PROGRAM,
+	SL_STMT_REMAP_LIST,
 	SL_STMT__MAX
 };
 
@@ -253,6 +255,22 @@ static const char *const sql[SL_STMT__MAX] = {
 	[SL_STMT_DELETE_IN_PROGRAM] =
 	    "DELETE FROM smart_list WHERE program_id = ? AND "
 	    "campaign_id IS NULL",
+	[SL_STMT_NAMED_IN_PROGRAM] =
+	    "SELECT id, name, description FROM smart_list "
+	    "WHERE program_id = ? AND campaign_id IS NULL ORDER BY id",
+	/*
+	 * A list condition of program ?'s lists (its campaigns' too) that
+	 * names ? (a static list's name or id) names ? instead.
+	 */
+	[SL_STMT_REMAP_LIST] =
+	    "UPDATE smart_list_condition c JOIN smart_list_rule r "
+	    "ON r.id = c.rule_id JOIN sl_constraint k "
+	    "ON k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
+	    "JOIN smart_list s ON s.id = r.smart_list_id "
+	    "SET c.vals = JSON_REPLACE(c.vals, "
+	    "JSON_UNQUOTE(JSON_SEARCH(c.vals, 'one', ?)), ?) "
+	    "WHERE s.program_id = ? AND k.data_type = 'list' "
+	    "AND JSON_SEARCH(c.vals, 'one', ?) IS NOT NULL",
 };
 
 const struct db_stmt_set repo_smart_lists_sql = {
@@ -664,6 +682,46 @@ repo_sl_delete_in_program(struct db *db, int32_t program)
 	bind_i32(&in[0], &program);
 	return db_exec(db, stmt(db, SL_STMT_DELETE_IN_PROGRAM), in,
 	    "repo_sl_delete_in_program");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_named_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, SL_STMT_NAMED_IN_PROGRAM), in,
+	    a, 100000, out, n, "repo_sl_named_in_program");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_remap_list(struct db *db, int32_t program, const char *from,
+    const char *to)
+{
+	MYSQL_BIND in[4];
+	char pat[2 * 1024 + 1];
+	unsigned long plen, tlen = strlen(to);
+	size_t i, k = 0;
+
+	/* JSON_SEARCH matches as LIKE does: %, _ and the backslash escaped. */
+	for (i = 0; from[i] != '\0'; i++) {
+		if (k + 3 > sizeof(pat))
+			return -REPO_ERR_INVALID;
+		if (from[i] == '%' || from[i] == '_' || from[i] == '\\')
+			pat[k++] = '\\';
+		pat[k++] = from[i];
+	}
+	pat[k] = '\0';
+	plen = k;
+	bind_str(&in[0], pat, &plen);
+	bind_str(&in[1], to, &tlen);
+	bind_i32(&in[2], &program);
+	bind_str(&in[3], pat, &plen);
+	return db_exec(db, stmt(db, SL_STMT_REMAP_LIST), in,
+	    "repo_sl_remap_list");
 }
 
 /* See repo_smart_lists.h. */

@@ -129,6 +129,24 @@ int	repo_sl_delete_owned(struct db *db, int32_t campaign_id);
  */
 int	repo_sl_delete_in_program(struct db *db, int32_t program);
 
+/*
+ * The smart lists standing in program program (a campaign's own left
+ * out), by id, into *out (*n) in the arena a (Clone Program).  0 or a
+ * negative repo_err.
+ */
+struct repo_named;
+int	repo_sl_named_in_program(struct db *db, struct arena *a,
+	    int32_t program, struct repo_named **out, size_t *n);
+
+/*
+ * Inside the caller's transaction (Clone Program): the list conditions
+ * (Member of List and the like) of the smart lists of program program,
+ * its campaigns' own too, that name from (a static list's name or id)
+ * name to instead.  0 or a negative repo_err.
+ */
+int	repo_sl_remap_list(struct db *db, int32_t program, const char *from,
+	    const char *to);
+
 /* Renames the smart list of campaign campaign_id (its campaign's name). */
 int	repo_sl_rename_owned(struct db *db, int32_t campaign_id,
 	    const char *name);

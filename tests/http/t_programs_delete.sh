@@ -7,25 +7,10 @@ set -euo pipefail
 # shellcheck source=tests/http/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-prog=$(ctl program create --name "PD-Prog-$tag")
-lead=$(dbsql "INSERT INTO lead (email, createdAt, updatedAt)
-    VALUES ('pd-$tag@example.com', UTC_TIMESTAMP(), UTC_TIMESTAMP());
-    SELECT LAST_INSERT_ID()")
-in_prog="{\"id\":$prog,\"type\":\"Program\"}"
+# shellcheck source=tests/http/program_lib.sh
+. "$(dirname "$0")/program_lib.sh"
 
-# member_of SMARTLIST KIND RULETYPE LIST: a rule (KIND filters or
-# triggers) of type RULETYPE whose first condition names LIST.
-member_of()
-{
-	local rule
-	form POST "/rest/asset/v1/smartList/$1/rules.json" \
-	    --data-urlencode "ruleId={\"id\":$3,\"type\":\"activity\"}" \
-	    -d index=1 -d "trigger=$([ "$2" = triggers ] && echo true || echo false)"
-	rule=$(py "d['result'][0]['rules']['$2'][0]['id']")
-	form POST "/rest/asset/v1/smartList/$1/rule/$rule.json" \
-	    --data-urlencode 'attributeId={"id":1,"type":"activity"}' \
-	    --data-urlencode "values=$4"
-}
+program_fixture PD
 
 # The program's assets.
 form POST /rest/asset/v1/staticLists.json --data-urlencode "name=PD-List-$tag" \
@@ -39,11 +24,7 @@ form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PD-SL-$tag" \
 sl=$(py "d['result'][0]['id']")
 member_of "$sl" filters 100001 "PD-List-$tag"
 expect "a smart list of the program names its list" "d['success']"
-etpl=$(dbsql "SELECT id FROM email_template ORDER BY id LIMIT 1")
-form POST /rest/asset/v1/emails.json --data-urlencode "name=pd-em-$tag" \
-    --data-urlencode "template=$etpl" --data-urlencode "subject=Hi" \
-    --data-urlencode "fromName=F" --data-urlencode "fromEmail=f@example.com" \
-    --data-urlencode "replyEmail=r@example.com" --data-urlencode "folder=$in_prog"
+new_email "pd-em-$tag" "$in_prog"
 expect "an email in the program" "d['success']"
 em=$(py "d['result'][0]['id']")
 form POST "/rest/asset/v1/email/$em/approveDraft.json"
@@ -53,17 +34,6 @@ form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=pd-sc-$tag" 
 camp=$(py "d['result'][0]['id']")
 csl=$(py "d['result'][0]['smartListId']")
 
-# step CAMPAIGN TYPE INDEX ATTRIBUTES: a flow step with its attributes.
-step()
-{
-	local s c
-	form POST "/rest/asset/v1/smartCampaign/$1/flows.json" \
-	    --data-urlencode "activityType={\"id\":$2,\"type\":\"activity\"}" -d "index=$3"
-	s=$(py "d['result'][0]['flow']['steps'][$3]['id']")
-	c=$(py "d['result'][0]['flow']['steps'][$3]['stepChoice'][-1]['id']")
-	form POST "/rest/asset/v1/smartCampaign/$1/flow/$s/choice/$c.json" \
-	    --data-urlencode "attributes=$4"
-}
 member_of "$csl" triggers 24 "PD-List-$tag"
 expect "the campaign's trigger: Added to the program's list" "d['success']"
 step "$camp" 6 0 "{\"1\":\"$em\"}"
