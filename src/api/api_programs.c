@@ -1,8 +1,9 @@
 /*
  * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id, Get
  * Program by Name, Get Programs by Tag, Create Program, Update Program
- * Metadata, Clone Program, Delete Program, and Update and Delete Program
- * Tag under /rest/asset/v1/program(s).  The programs are
+ * Metadata, Clone Program, Delete Program, Update and Delete Program Tag,
+ * and Approve and Unapprove Program (refused: mauto has no Email
+ * programs) under /rest/asset/v1/program(s).  The programs are
  * the ones mautoctl program create makes, each standing in a folder of
  * the tree (§19).  Parameters are read from the query string or the body
  * alike.
@@ -839,4 +840,36 @@ api_programs_tag_delete(struct call *c, struct resp *r)
 		return err_from_repo(e);
 	api_asset_id_result(r, p.id);
 	return 0;
+}
+
+/*
+ * Approve and Unapprove Program act on Email programs only, and mauto
+ * makes none (Create refuses the type): an id that is no program's is
+ * 702, any other is 709 naming the program's type.
+ */
+static int
+email_program_only(struct call *c, struct resp *r, const char *op)
+{
+	struct repo_program_asset p;
+	int e;
+
+	if ((e = path_program(c, r, &p)) != 0)
+		return e;
+	return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not an "
+	    "Email program: %s Program is for Email programs only", (int)p.id,
+	    op);
+}
+
+/* POST /rest/asset/v1/program/{id}/approve.json (see above). */
+int
+api_programs_approve(struct call *c, struct resp *r)
+{
+	return email_program_only(c, r, "Approve");
+}
+
+/* POST /rest/asset/v1/program/{id}/unapprove.json (see above). */
+int
+api_programs_unapprove(struct call *c, struct resp *r)
+{
+	return email_program_only(c, r, "Unapprove");
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, the program tag operations, and their refusals
+# name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, the program tag operations, Approve and Unapprove Program (refused: no Email programs), and their refusals
 # docs/behaviour.md §22.  Fixtures: a folder through the API; a smart
 # list in a program, which Delete takes with it.
 set -euo pipefail
@@ -197,6 +197,16 @@ expect "Delete Program Tag of no program: 702" "d['errors'][0]['code'] == '702'"
 form POST "/rest/asset/v1/program/$pt/delete.json"
 expect "the tagged program deleted" "d['result'] == [{'id': $pt}]"
 dbsql "DELETE FROM tag_type WHERE name = 'TW-$tag'"
+
+# Approve and Unapprove Program: Email programs only, and mauto has none.
+for op in approve unapprove; do
+	form POST "/rest/asset/v1/program/$pa/$op.json"
+	expect "$op of a Default program: 709" \
+	    "d['errors'] == [{'code': '709', 'message': 'Program $pa is not an Email program: ${op^} Program is for Email programs only'}]"
+	form POST "/rest/asset/v1/program/999999999/$op.json"
+	expect "$op of no program: 702" \
+	    "d['errors'] == [{'code': '702', 'message': '999999999 Program not found'}]"
+done
 
 # Update Program Metadata.
 form POST "/rest/asset/v1/program/$pa.json" --data-urlencode "name=PW-A2-$tag" \
