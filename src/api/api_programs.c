@@ -692,6 +692,8 @@ api_programs_delete(struct call *c, struct resp *r)
 		    "is sent by a campaign outside the program" },
 		[RPB_LIST] = { "static list",
 		    "is used by an asset outside the program" },
+		[RPB_FORM] = { "form",
+		    "is used by a smart list outside the program" },
 	};
 	struct repo_program_asset p;
 	struct repo_program_block b;

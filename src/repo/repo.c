@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/bind.h"
 #include "db/query.h"
 #include "repo/repo.h"
 #include "util/arena.h"
@@ -114,4 +115,36 @@ repo_named_select(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
 	}
 	*n = t.count;
 	return 0;
+}
+
+/* See repo.h. */
+int
+repo_program_first_id(struct db *db, MYSQL_STMT *st, int32_t program,
+    size_t nparams, int32_t *id, const char *where)
+{
+	MYSQL_BIND in[4];
+	int64_t v = 0;
+	size_t i;
+	int r;
+
+	*id = 0;
+	if (nparams > 4)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < nparams; i++)
+		bind_i32(&in[i], &program);
+	if ((r = db_query_i64(db, st, in, &v, where)) != 0)
+		return r;
+	*id = (int32_t)v;
+	return 0;
+}
+
+/* See repo.h. */
+int
+repo_program_exec(struct db *db, MYSQL_STMT *st, int32_t program,
+    const char *where)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return db_exec(db, st, in, where);
 }

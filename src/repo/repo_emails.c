@@ -1066,18 +1066,9 @@ repo_email_count_in_place(struct db *db, const struct folder_ref *p,
 int
 repo_email_program_blocker(struct db *db, int32_t program, int32_t *id)
 {
-	MYSQL_BIND in[2];
-	int64_t v = 0;
-	int r;
-
-	*id = 0;
-	bind_i32(&in[0], &program);
-	bind_i32(&in[1], &program);
-	if ((r = db_query_i64(db, stmt(db, EMAIL_STMT_PROGRAM_USED_OUTSIDE),
-	    in, &v, "repo_email_program_blocker")) != 0)
-		return r;
-	*id = (int32_t)v;
-	return 0;
+	return repo_program_first_id(db, stmt(db,
+	    EMAIL_STMT_PROGRAM_USED_OUTSIDE), program, 2, id,
+	    "repo_email_program_blocker");
 }
 
 /* See repo_emails.h. */

@@ -724,32 +724,17 @@ repo_lists_delete(struct db *db, int32_t id)
 int
 repo_lists_program_blocker(struct db *db, int32_t program, int32_t *id)
 {
-	MYSQL_BIND in[3];
-	int64_t v = 0;
-	int r;
-
-	*id = 0;
-	memset(in, 0, sizeof(in));
-	bind_i32(&in[0], &program);
-	bind_i32(&in[1], &program);
-	bind_i32(&in[2], &program);
-	if ((r = db_query_i64(db, stmt(db, LISTS_STMT_PROGRAM_USED_OUTSIDE),
-	    in, &v, "repo_lists_program_blocker")) != 0)
-		return r;
-	*id = (int32_t)v;
-	return 0;
+	return repo_program_first_id(db, stmt(db,
+	    LISTS_STMT_PROGRAM_USED_OUTSIDE), program, 3, id,
+	    "repo_lists_program_blocker");
 }
 
 /* See repo_lists.h. */
 int
 repo_lists_delete_in_program(struct db *db, int32_t program)
 {
-	MYSQL_BIND in[1];
-
-	memset(in, 0, sizeof(in));
-	bind_i32(&in[0], &program);
-	return db_exec(db, stmt(db, LISTS_STMT_DELETE_IN_PROGRAM), in,
-	    "repo_lists_delete_in_program");
+	return repo_program_exec(db, stmt(db, LISTS_STMT_DELETE_IN_PROGRAM),
+	    program, "repo_lists_delete_in_program");
 }
 
 /* See repo_lists.h. */

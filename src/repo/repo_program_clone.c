@@ -4,10 +4,10 @@
  * one, whether the copy is renamed (the kinds whose names are unique in
  * the instance) and which references to it the copies' rules and flows
  * carry.  The copies are made in the order the references need: static
- * lists and emails first, then the smart lists and campaigns that name
- * them; once all are made, every reference to a source asset is pointed
- * at its copy, by id and, for a static list (which rules name by name),
- * by name.
+ * lists, forms and emails first, then the smart lists and campaigns that
+ * name them; once all are made, every reference to a source asset is
+ * pointed at its copy, by id and, for a renamed kind (which rules name by
+ * name), by name.
  * Only the new program's assets are changed, so the source keeps its
  * own.  A new id is greater than every id of its table, so it never
  * equals a source id still to be replaced.
@@ -23,6 +23,7 @@
 #include "model/progmeta.h"
 #include "repo/repo.h"
 #include "repo/repo_emails.h"
+#include "repo/repo_forms.h"
 #include "repo/repo_lists.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_clone.h"
@@ -51,6 +52,12 @@ copy_list(struct db *db, const struct copy_of *c, int32_t *id)
 	t.place.type = FOLDER_T_PROGRAM;
 	t.workspace = c->workspace;
 	return repo_lists_create_in_tx(db, &t, id);
+}
+
+static int
+copy_form(struct db *db, const struct copy_of *c, int32_t *id)
+{
+	return repo_forms_copy_in_tx(db, c->src->id, c->name, c->program, id);
 }
 
 static int
@@ -96,19 +103,20 @@ static const struct kind {
 	const char	*word;		/* for a refusal */
 	bool		 renamed;	/* names unique in the instance */
 	const char	*flow_type;	/* flow attributes naming it, or NULL */
-	bool		 in_rules;	/* smart list conditions name it */
+	const char	*rule_type;	/* conditions naming it, or NULL */
 	int		(*list)(struct db *, struct arena *, int32_t,
 			    struct repo_named **, size_t *);
 	int		(*copy)(struct db *, const struct copy_of *,
 			    int32_t *);
 } kinds[] = {
-	{ "Static list", true, "list", true, repo_lists_in_program,
+	{ "Static list", true, "list", "list", repo_lists_in_program,
 	    copy_list },
-	{ "Email", false, "email", false, repo_email_in_program,
+	{ "Form", true, NULL, "form", repo_forms_in_program, copy_form },
+	{ "Email", false, "email", NULL, repo_email_in_program,
 	    copy_email },
-	{ "Smart list", true, NULL, false, repo_sl_named_in_program,
+	{ "Smart list", true, NULL, NULL, repo_sl_named_in_program,
 	    copy_smart_list },
-	{ "Smart campaign", true, "campaign", false, repo_sc_in_program,
+	{ "Smart campaign", true, "campaign", NULL, repo_sc_in_program,
 	    copy_campaign },
 };
 
@@ -140,8 +148,8 @@ remap(struct db *db, const struct kind *k, int32_t program, const char *from,
 
 	if (k->flow_type != NULL)
 		r = repo_sc_remap(db, program, k->flow_type, from, to);
-	if (r == 0 && k->in_rules)
-		r = repo_sl_remap_list(db, program, from, to);
+	if (r == 0 && k->rule_type != NULL)
+		r = repo_sl_remap(db, program, k->rule_type, from, to);
 	return r;
 }
 

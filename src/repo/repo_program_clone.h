@@ -15,7 +15,7 @@ struct repo_program_create;
 
 /* The copy that could not be made: its kind and name. */
 struct repo_program_clone_fail {
-	const char	*kind;	/* "Static list", "Smart list", "Smart campaign" */
+	const char	*kind;	/* "Static list", "Form", "Smart list", ... */
 	const char	*name;	/* the copy's name, in the caller's arena */
 };
 
@@ -24,9 +24,9 @@ struct repo_program_clone_fail {
  * workspace, folder; p->id gets the new id), in one transaction: the
  * program with its statuses, tags, costs and My Tokens
  * (repo_program_assets_clone), then its static lists (without members),
- * emails (as Clone Email copies one: a draft), smart lists with their
+ * forms with their fields, emails (as Clone Email copies one: a draft), smart lists with their
  * rules and smart campaigns with their lists and flows (inactive); the
- * copies of static lists, smart lists and campaigns are named by
+ * copies of static lists, forms, smart lists and campaigns are named by
  * progmeta_copy_name, an email keeps its name.  In the copies' rules and
  * flows, a static list, email or campaign of the source program is
  * replaced by its copy.  Names and the arena a hold the copies' names.

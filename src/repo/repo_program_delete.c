@@ -21,6 +21,7 @@
 #include "db/pool.h"
 #include "repo/repo.h"
 #include "repo/repo_emails.h"
+#include "repo/repo_forms.h"
 #include "repo/repo_lists.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_delete.h"
@@ -53,8 +54,14 @@ blocker(struct db *db, int32_t id, struct repo_program_block *b)
 	}
 	if ((r = repo_lists_program_blocker(db, id, &b->id)) != 0)
 		return r;
-	if (b->id != 0)
+	if (b->id != 0) {
 		b->kind = RPB_LIST;
+		return 0;
+	}
+	if ((r = repo_forms_program_blocker(db, id, &b->id)) != 0)
+		return r;
+	if (b->id != 0)
+		b->kind = RPB_FORM;
 	return 0;
 }
 
@@ -74,6 +81,7 @@ program_delete_tx(struct db *db, void *arg)
 	if ((r = repo_sc_delete_in_program(db, x->id)) != 0 ||
 	    (r = repo_sl_delete_in_program(db, x->id)) != 0 ||
 	    (r = repo_lists_delete_in_program(db, x->id)) != 0 ||
+	    (r = repo_forms_delete_in_program(db, x->id)) != 0 ||
 	    (r = repo_email_delete_in_program(db, x->id)) != 0)
 		return r;
 	return repo_program_assets_delete_locked(db, x->id);

@@ -18,6 +18,7 @@ enum repo_program_block_kind {
 	RPB_CAMPAIGN,		/* a flow outside requests its campaign */
 	RPB_EMAIL,		/* a flow outside sends its email */
 	RPB_LIST,		/* an asset outside names its static list */
+	RPB_FORM,		/* a smart list outside names its form */
 	RPB__MAX
 };
 
@@ -30,8 +31,8 @@ struct repo_program_block {
 /*
  * Deletes program id in a transaction of its own, under the program's
  * row lock: its smart campaigns (with their lists, flows and members),
- * smart lists, static lists (with their members), emails (approved or
- * not), then the program with its statuses, tags, costs, tokens and
+ * smart lists, static lists (with their members), forms (with their
+ * fields), emails (approved or not), then the program with its statuses, tags, costs, tokens and
  * members.  Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT with *b
  * naming the first asset that blocks (checked in the order of the kinds
  * above), or another negative repo_err; *b is RPB_NONE otherwise.

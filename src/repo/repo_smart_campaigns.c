@@ -733,27 +733,19 @@ int
 repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
     bool *active)
 {
-	MYSQL_BIND in[2];
-	int64_t v = 0;
 	int r;
 
-	*id = 0;
 	*active = false;
-	bind_i32(&in[0], &program);
-	bind_i32(&in[1], &program);
-	if ((r = db_query_i64(db, stmt(db, SC_STMT_PROGRAM_ACTIVE), in, &v,
-	    "repo_sc_program_blocker")) != 0)
+	if ((r = repo_program_first_id(db, stmt(db, SC_STMT_PROGRAM_ACTIVE),
+	    program, 1, id, "repo_sc_program_blocker")) != 0)
 		return r;
-	if (v > 0) {
-		*id = (int32_t)v;
+	if (*id != 0) {
 		*active = true;
 		return 0;
 	}
-	if ((r = db_query_i64(db, stmt(db, SC_STMT_PROGRAM_USED_OUTSIDE), in,
-	    &v, "repo_sc_program_blocker")) != 0)
-		return r;
-	*id = (int32_t)v;
-	return 0;
+	return repo_program_first_id(db, stmt(db,
+	    SC_STMT_PROGRAM_USED_OUTSIDE), program, 2, id,
+	    "repo_sc_program_blocker");
 }
 
 /* sc_delete_tx for one campaign of a program (db_each_id). */

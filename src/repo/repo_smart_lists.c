@@ -67,7 +67,7 @@ enum sl_stmt {
 	SL_STMT_CO_USES_LOCK,
 	SL_STMT_DELETE_IN_PROGRAM,
 	SL_STMT_NAMED_IN_PROGRAM,
-	SL_STMT_REMAP_LIST,
+	SL_STMT_REMAP,
 	SL_STMT__MAX
 };
 
@@ -259,17 +259,18 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "SELECT id, name, description FROM smart_list "
 	    "WHERE program_id = ? AND campaign_id IS NULL ORDER BY id",
 	/*
-	 * A list condition of program ?'s lists (its campaigns' too) that
-	 * names ? (a static list's name or id) names ? instead.
+	 * A condition of data type ? (list, form) of program ?'s lists (its
+	 * campaigns' too) that names ? (an asset's name or id) names ?
+	 * instead.  Parameters: pattern, value, program, data type, pattern.
 	 */
-	[SL_STMT_REMAP_LIST] =
+	[SL_STMT_REMAP] =
 	    "UPDATE smart_list_condition c JOIN smart_list_rule r "
 	    "ON r.id = c.rule_id JOIN sl_constraint k "
 	    "ON k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
 	    "JOIN smart_list s ON s.id = r.smart_list_id "
 	    "SET c.vals = JSON_REPLACE(c.vals, "
 	    "JSON_UNQUOTE(JSON_SEARCH(c.vals, 'one', ?)), ?) "
-	    "WHERE s.program_id = ? AND k.data_type = 'list' "
+	    "WHERE s.program_id = ? AND k.data_type = ? "
 	    "AND JSON_SEARCH(c.vals, 'one', ?) IS NOT NULL",
 };
 
@@ -677,11 +678,8 @@ repo_sl_delete_owned(struct db *db, int32_t campaign_id)
 int
 repo_sl_delete_in_program(struct db *db, int32_t program)
 {
-	MYSQL_BIND in[1];
-
-	bind_i32(&in[0], &program);
-	return db_exec(db, stmt(db, SL_STMT_DELETE_IN_PROGRAM), in,
-	    "repo_sl_delete_in_program");
+	return repo_program_exec(db, stmt(db, SL_STMT_DELETE_IN_PROGRAM),
+	    program, "repo_sl_delete_in_program");
 }
 
 /* See repo_smart_lists.h. */
@@ -698,10 +696,11 @@ repo_sl_named_in_program(struct db *db, struct arena *a, int32_t program,
 
 /* See repo_smart_lists.h. */
 int
-repo_sl_remap_list(struct db *db, int32_t program, const char *from,
-    const char *to)
+repo_sl_remap(struct db *db, int32_t program, const char *data_type,
+    const char *from, const char *to)
 {
-	MYSQL_BIND in[4];
+	MYSQL_BIND in[5];
+	unsigned long dlen = strlen(data_type);
 	char pat[2 * 1024 + 1];
 	unsigned long plen, tlen = strlen(to);
 	size_t i, k = 0;
@@ -719,9 +718,9 @@ repo_sl_remap_list(struct db *db, int32_t program, const char *from,
 	bind_str(&in[0], pat, &plen);
 	bind_str(&in[1], to, &tlen);
 	bind_i32(&in[2], &program);
-	bind_str(&in[3], pat, &plen);
-	return db_exec(db, stmt(db, SL_STMT_REMAP_LIST), in,
-	    "repo_sl_remap_list");
+	bind_str(&in[3], data_type, &dlen);
+	bind_str(&in[4], pat, &plen);
+	return db_exec(db, stmt(db, SL_STMT_REMAP), in, "repo_sl_remap");
 }
 
 /* See repo_smart_lists.h. */

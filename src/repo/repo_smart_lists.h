@@ -139,13 +139,14 @@ int	repo_sl_named_in_program(struct db *db, struct arena *a,
 	    int32_t program, struct repo_named **out, size_t *n);
 
 /*
- * Inside the caller's transaction (Clone Program): the list conditions
- * (Member of List and the like) of the smart lists of program program,
- * its campaigns' own too, that name from (a static list's name or id)
- * name to instead.  0 or a negative repo_err.
+ * Inside the caller's transaction (Clone Program): the conditions of
+ * data type data_type ("list": Member of List and the like; "form":
+ * Fills Out Form) of the smart lists of program program, its campaigns'
+ * own too, that name from (an asset's name or id) name to instead.  0 or
+ * a negative repo_err.
  */
-int	repo_sl_remap_list(struct db *db, int32_t program, const char *from,
-	    const char *to);
+int	repo_sl_remap(struct db *db, int32_t program, const char *data_type,
+	    const char *from, const char *to);
 
 /* Renames the smart list of campaign campaign_id (its campaign's name). */
 int	repo_sl_rename_owned(struct db *db, int32_t campaign_id,

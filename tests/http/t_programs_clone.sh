@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Clone Program with its assets: static lists (no members), emails (drafts), smart lists with rules, smart campaigns (inactive) with their lists and flows, references to the program's assets pointed at the copies, the copies' names, a copy's name in use refused
+# name: Clone Program with its assets: static lists (no members), forms, emails (drafts), smart lists with rules, smart campaigns (inactive) with their lists and flows, references to the program's assets pointed at the copies, the copies' names, a copy's name in use refused
 # docs/behaviour.md §22.  Fixtures through the API (mautoctl for the
 # program, a lead through SQL).
 set -euo pipefail
@@ -31,6 +31,12 @@ form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PC-SL-$tag" \
 sl=$(py "d['result'][0]['id']")
 member_of "$sl" filters 100001 "PC-List-$tag"
 expect "a smart list naming the list" "d['success']"
+form_id=$(ctl form create --name "PC-Form-$tag" --field email firstName --program "$prog")
+form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PC-SLF-$tag" \
+    --data-urlencode "folder=$in_prog"
+slf=$(py "d['result'][0]['id']")
+member_of "$slf" filters 2 "PC-Form-$tag"
+expect "a form of the program, a smart list naming it" "d['success']"
 new_email "pc-em-$tag" "$in_prog"
 em=$(py "d['result'][0]['id']")
 form POST "/rest/asset/v1/email/$em/approveDraft.json"
@@ -70,10 +76,18 @@ expect_sql "its email, with the same name, a draft only" \
     "SELECT CONCAT(e.name, ':', GROUP_CONCAT(v.status)) FROM email e
      JOIN email_version v ON v.email_id = e.id WHERE e.id = $em2 GROUP BY e.id" \
     "pc-em-$tag:draft"
+expect_sql "its form, renamed, with its fields" \
+    "SELECT CONCAT(f.name, ':', GROUP_CONCAT(ff.field_name ORDER BY ff.field_name))
+     FROM form f JOIN form_field ff ON ff.form_id = f.id WHERE f.program_id = $p2
+     GROUP BY f.id" "PC-Form-$tag (PC2-$tag):email,firstName"
 form GET /rest/asset/v1/smartLists.json -G --data-urlencode "folder=$in_p2"
-expect "its smart list, renamed, described" \
-    "[(x['name'], x['description']) for x in d['result']] == [('PC-SL-$tag (PC2-$tag)', 'the audience')]"
+expect "its smart lists, renamed, described" \
+    "[(x['name'], x['description']) for x in d['result']] == [('PC-SL-$tag (PC2-$tag)', 'the audience'), ('PC-SLF-$tag (PC2-$tag)', None)]"
 sl2=$(py "d['result'][0]['id']")
+slf2=$(py "d['result'][1]['id']")
+form GET "/rest/asset/v1/smartList/$slf2.json?includeRules=true"
+expect "whose Fills Out Form names the copy of the form" \
+    "d['result'][0]['rules']['filters'][0]['conditions'][0]['values'] == ['PC-Form-$tag (PC2-$tag)']"
 form GET "/rest/asset/v1/smartList/$sl2.json?includeRules=true"
 expect "whose rule names the copy of the list" \
     "d['result'][0]['rules']['filters'][0]['conditions'][0]['values'] == ['PC-List-$tag (PC2-$tag)']"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Delete Program with its assets: smart campaigns (flows, own lists, members), smart lists, static lists (members), emails (approved too), tokens; refused while a campaign of it is active or an asset outside uses one of its assets, naming that asset
+# name: Delete Program with its assets: smart campaigns (flows, own lists, members), smart lists, static lists (members), forms, emails (approved too), tokens; refused while a campaign of it is active or an asset outside uses one of its assets, naming that asset
 # docs/behaviour.md §22.  Fixtures through the API (and mautoctl for the
 # programs, a lead through SQL).
 set -euo pipefail
@@ -24,6 +24,7 @@ form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PD-SL-$tag" \
 sl=$(py "d['result'][0]['id']")
 member_of "$sl" filters 100001 "PD-List-$tag"
 expect "a smart list of the program names its list" "d['success']"
+form_id=$(ctl form create --name "PD-Form-$tag" --field email --program "$prog")
 new_email "pd-em-$tag" "$in_prog"
 expect "an email in the program" "d['success']"
 em=$(py "d['result'][0]['id']")
@@ -71,6 +72,15 @@ expect "a smart list outside names its list: 709 naming the list" \
     "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: static list $list is used by an asset outside the program'}]"
 form POST "/rest/asset/v1/smartList/$osl/delete.json"
 
+form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PD-OutSLF-$tag" \
+    --data-urlencode 'folder={"id":5,"type":"Folder"}'
+osl=$(py "d['result'][0]['id']")
+member_of "$osl" filters 2 "PD-Form-$tag"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "a smart list outside names its form: 709 naming the form" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: form $form_id is used by a smart list outside the program'}]"
+form POST "/rest/asset/v1/smartList/$osl/delete.json"
+
 form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=pd-req-$tag" \
     --data-urlencode 'folder={"id":1,"type":"Folder"}'
 req=$(py "d['result'][0]['id']")
@@ -100,6 +110,8 @@ expect_sql "the program and everything in it are gone" \
      + (SELECT COUNT(*) FROM smart_campaign WHERE id = $camp)
      + (SELECT COUNT(*) FROM sc_flow_step WHERE campaign_id = $camp)
      + (SELECT COUNT(*) FROM folder_token WHERE program_id = $prog)
+     + (SELECT COUNT(*) FROM form WHERE id = $form_id)
+     + (SELECT COUNT(*) FROM form_field WHERE form_id = $form_id)
      + (SELECT COUNT(*) FROM program_status WHERE program_id = $prog)
      + (SELECT COUNT(*) FROM asset_usage WHERE asset_type = 'email'
         AND asset_id = $em)" 0
