@@ -531,20 +531,6 @@ repo_program_assets_clone_in_tx(struct db *db, int32_t from,
 	return clone_tx(db, &c);
 }
 
-/* See repo_program_assets.h. */
-int
-repo_program_assets_clone(struct db *db, int32_t from,
-    struct repo_program_create *p)
-{
-	struct clone_arg c = { from, p };
-	int r;
-
-	p->id = 0;
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	return db_run_tx(db, clone_tx, &c, false);
-}
-
 struct tag_delete_arg {
 	int32_t	id;
 	int32_t	tag_type;

@@ -104,16 +104,13 @@ int	repo_program_assets_update(struct db *db, int32_t id, const char *name,
 	    const char *description, const struct repo_program_meta *m);
 
 /*
- * Clone Program: a new program named p->name in p->folder_id (with
- * p->workspace; p->description, or from's when NULL) of from's type and
- * channel, with copies of from's statuses, tags, costs and tokens, in
- * one transaction; p->id is its id.  -REPO_ERR_NOT_FOUND when from is
- * not there, -REPO_ERR_CONFLICT when the name is taken.
+ * Inside the caller's transaction (Clone Program, repo_program_clone.h):
+ * a new program named p->name in p->folder_id (with p->workspace;
+ * p->description, or from's when NULL) of from's type and channel, with
+ * copies of from's statuses, tags, costs and tokens; p->id is its id.
+ * -REPO_ERR_NOT_FOUND when from is not there, -REPO_ERR_CONFLICT when
+ * the name is taken.
  */
-int	repo_program_assets_clone(struct db *db, int32_t from,
-	    struct repo_program_create *p);
-
-/* repo_program_assets_clone inside the caller's transaction. */
 int	repo_program_assets_clone_in_tx(struct db *db, int32_t from,
 	    struct repo_program_create *p);
 

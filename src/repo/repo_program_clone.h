@@ -23,7 +23,7 @@ struct repo_program_clone_fail {
  * Clones program from (named from_name) as p says (name, description,
  * workspace, folder; p->id gets the new id), in one transaction: the
  * program with its statuses, tags, costs and My Tokens
- * (repo_program_assets_clone), then its static lists (without members),
+ * (repo_program_assets_clone_in_tx), then its static lists (without members),
  * forms with their fields, emails (as Clone Email copies one: a draft), smart lists with their
  * rules and smart campaigns with their lists and flows (inactive); the
  * copies of static lists, forms, smart lists and campaigns are named by

@@ -247,6 +247,7 @@ test_meta(void **state)
 	};
 	struct repo_program_meta m = { 0 };
 	struct repo_program_create k = { 0 };
+	struct repo_program_clone_fail f;
 	struct repo_program_asset *v, one;
 	struct repo_tag_type *types;
 	struct progmeta_tag *tags;
@@ -314,7 +315,7 @@ test_meta(void **state)
 	k.name = named("pa-k");
 	k.workspace = "Default";
 	k.folder_id = 1;
-	assert_int_equal(repo_program_assets_clone(db, c.id, &k), 0);
+	assert_int_equal(repo_program_clone(db, &a, c.id, c.name, &k, &f), 0);
 	assert_int_equal(repo_program_assets_meta(db, &a, k.id, &tags, &nt,
 	    &got, &nc), 0);
 	assert_int_equal(nt, 1);
@@ -322,10 +323,11 @@ test_meta(void **state)
 	assert_int_equal(repo_program_assets_get(db, &a, k.id, NULL, &one), 0);
 	assert_string_equal(one.channel, "Content");
 	assert_int_equal(one.folder_id, 1);
-	assert_int_equal(repo_program_assets_clone(db, c.id, &k),
+	assert_int_equal(repo_program_clone(db, &a, c.id, c.name, &k, &f),
 	    -REPO_ERR_CONFLICT);
+	assert_null(f.kind);
 	k.name = named("pa-k2");
-	assert_int_equal(repo_program_assets_clone(db, INT32_MAX, &k),
+	assert_int_equal(repo_program_clone(db, &a, INT32_MAX, "x", &k, &f),
 	    -REPO_ERR_NOT_FOUND);
 	assert_int_equal(repo_program_assets_delete(db, one.id), 0);
 
