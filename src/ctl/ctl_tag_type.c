@@ -119,7 +119,8 @@ tag_type_create(int argc, char **argv, struct db **db,
 			goto usage;
 		if (n == 6 && strncmp(argv[k], "--name", n) == 0)
 			t.name = v;
-		else if (n == 14 && strncmp(argv[k], "--program-type", n) == 0) {
+		else if (n == 14 &&
+		    strncmp(argv[k], "--program-type", n) == 0) {
 			if (add_type(on, v) != 0)
 				goto out;
 		} else if (n == 7 && strncmp(argv[k], "--value", n) == 0) {

@@ -98,12 +98,16 @@ copy_campaign(struct db *db, const struct copy_of *c, int32_t *id)
 	return repo_sc_insert_in_tx(db, &t, id);
 }
 
-/* The kinds, in the order they are copied. */
+/*
+ * The kinds, in the order they are copied; flow_type and rule_type are
+ * the data types of the flow attributes and rule conditions that name
+ * one (NULL: none).
+ */
 static const struct kind {
 	const char	*word;		/* for a refusal */
 	bool		 renamed;	/* names unique in the instance */
-	const char	*flow_type;	/* flow attributes naming it, or NULL */
-	const char	*rule_type;	/* conditions naming it, or NULL */
+	const char	*flow_type;	/* flow attributes naming it */
+	const char	*rule_type;	/* conditions naming it */
 	int		(*list)(struct db *, struct arena *, int32_t,
 			    struct repo_named **, size_t *);
 	int		(*copy)(struct db *, const struct copy_of *,

@@ -32,10 +32,11 @@ struct repo_program_block {
  * Deletes program id in a transaction of its own, under the program's
  * row lock: its smart campaigns (with their lists, flows and members),
  * smart lists, static lists (with their members), forms (with their
- * fields), emails (approved or not), then the program with its statuses, tags, costs, tokens and
- * members.  Returns 0, -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT with *b
- * naming the first asset that blocks (checked in the order of the kinds
- * above), or another negative repo_err; *b is RPB_NONE otherwise.
+ * fields), emails (approved or not), then the program with its statuses,
+ * tags, costs, tokens and members.  Returns 0, -REPO_ERR_NOT_FOUND,
+ * -REPO_ERR_CONFLICT with *b naming the first asset that blocks (checked
+ * in the order of the kinds above), or another negative repo_err; *b is
+ * RPB_NONE otherwise.
  */
 int	repo_program_delete(struct db *db, int32_t id,
 	    struct repo_program_block *b);

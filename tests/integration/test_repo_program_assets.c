@@ -3,10 +3,11 @@
  * MariaDB (repo_program_assets.c): by id, by name, the browse with each
  * of its filters and its paging, and create (with its channel's
  * statuses), update and delete, and a program's delete and clone with
- * its assets (repo_program_delete.c, repo_program_clone.c).  Other integration tests run at the same
- * time on the same database, so every row here is made under names of
- * this run and every browse is narrowed to this run's programs.  Needs
- * MAUTO_TEST_DB_*; without them it exits 77.
+ * its assets (repo_program_delete.c, repo_program_clone.c).  Other
+ * integration tests run at the same time on the same database, so every
+ * row here is made under names of this run and every browse is narrowed
+ * to this run's programs.  Needs MAUTO_TEST_DB_*; without them it exits
+ * 77.
  */
 #include <setjmp.h>
 #include <stdarg.h>
