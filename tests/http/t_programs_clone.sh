@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Clone Program with its assets: static lists (no members), forms, emails (drafts), smart lists with rules, smart campaigns (inactive) with their lists and flows, references to the program's assets pointed at the copies, the copies' names, a copy's name in use refused
+# name: Clone Program with its assets: static lists (no members), forms, emails (drafts), smart lists with rules, smart campaigns (inactive) with their lists and flows, references to the program's assets pointed at the copies, the copies' names, a copy's name in use or too long refused
 # docs/behaviour.md §22.  Fixtures through the API (mautoctl for the
 # program, a lead through SQL).
 set -euo pipefail
@@ -141,6 +141,19 @@ expect_sql "and nothing is made" \
     "SELECT (SELECT COUNT(*) FROM program WHERE name = 'PC4-$tag')
      + (SELECT COUNT(*) FROM static_list WHERE name = 'PC-List-$tag (PC4-$tag)')" 0
 form POST "/rest/asset/v1/smartList/$taken/delete.json"
+
+# A copy's name past 255 characters: 709, and nothing made.
+long=$(printf 'L%.0s' $(seq 1 250))
+form POST /rest/asset/v1/staticLists.json --data-urlencode "name=$long" \
+    --data-urlencode "folder=$in_prog"
+ll=$(py "d['result'][0]['id']")
+form POST "/rest/asset/v1/program/$prog/clone.json" --data-urlencode "name=PC5-$tag" \
+    --data-urlencode "folder=$root"
+expect "a copy's name too long: 709" \
+    "d['errors'][0]['code'] == '709' and d['errors'][0]['message'].startswith('Static list ')
+     and d['errors'][0]['message'].endswith(\"cannot be copied: its copy's name would be longer than 255 characters\")"
+expect_sql "and nothing is made" "SELECT COUNT(*) FROM program WHERE name = 'PC5-$tag'" 0
+form POST "/rest/asset/v1/staticList/$ll/delete.json"
 
 for p in "$p3" "$p2"; do
 	form POST "/rest/asset/v1/program/$p/delete.json"
