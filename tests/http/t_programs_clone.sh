@@ -31,7 +31,7 @@ form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PC-SL-$tag" \
 sl=$(py "d['result'][0]['id']")
 member_of "$sl" filters 100001 "PC-List-$tag"
 expect "a smart list naming the list" "d['success']"
-form_id=$(ctl form create --name "PC-Form-$tag" --field email firstName --program "$prog")
+ctl form create --name "PC-Form-$tag" --field email firstName --program "$prog" >/dev/null
 form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PC-SLF-$tag" \
     --data-urlencode "folder=$in_prog"
 slf=$(py "d['result'][0]['id']")
