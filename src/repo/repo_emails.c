@@ -55,7 +55,6 @@ enum email_stmt {
 	EMAIL_STMT_DELETE_IN_PROGRAM,
 	EMAIL_STMT_NAMED_IN_PROGRAM,
 	EMAIL_STMT_COPY_ROW,
-	EMAIL_STMT_TEMPLATE_ID,
 	EMAIL_STMT__MAX
 };
 
@@ -283,8 +282,6 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "workspace_id, template_id, operational, text_only, "
 	    "publish_to_msi, web_view, auto_copy_to_text, pre_header, "
 	    "UTC_TIMESTAMP(), UTC_TIMESTAMP() FROM email WHERE id = ?",
-	[EMAIL_STMT_TEMPLATE_ID] =
-	    "SELECT COALESCE(template_id, 0) FROM email WHERE id = ?",
 };
 
 const struct db_stmt_set repo_emails_sql = {
@@ -1090,7 +1087,6 @@ repo_email_copy_in_tx(struct db *db, int32_t from, int32_t program,
 {
 	MYSQL_BIND in[2];
 	uint64_t rows = 0;
-	int64_t tpl = 0;
 	int r;
 
 	*id = 0;
@@ -1105,12 +1101,9 @@ repo_email_copy_in_tx(struct db *db, int32_t from, int32_t program,
 	bind_i32(&in[0], id);
 	bind_i32(&in[1], &from);
 	if ((r = db_exec(db, stmt(db, EMAIL_STMT_VERSION_COPY), in,
-	    "repo_email_copy_in_tx")) != 0 ||
-	    (r = db_query_i64(db, stmt(db, EMAIL_STMT_TEMPLATE_ID), &in[1],
-	    &tpl, "repo_email_copy_in_tx")) != 0 || tpl == 0)
+	    "repo_email_copy_in_tx")) != 0)
 		return r;
-	return repo_usage_add(db, USAGE_EMAIL_TEMPLATE, (int32_t)tpl,
-	    USAGE_EMAIL, *id);
+	return repo_usage_copy_user(db, USAGE_EMAIL, from, *id);
 }
 
 /* Forgets the uses of email id and by it (db_each_id). */

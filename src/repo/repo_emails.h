@@ -270,7 +270,8 @@ int	repo_email_in_program(struct db *db, struct arena *a,
  * Inside the caller's transaction (Clone Program): a copy of email from,
  * of the same name and settings, in program program, its draft the
  * source's approved version or else its draft (as Clone Email makes
- * it); the copy's id into *id.  Returns 0, -REPO_ERR_NOT_FOUND or
+ * it), using what the source uses (repo_usage_copy_user); the copy's id
+ * into *id.  Returns 0, -REPO_ERR_NOT_FOUND or
  * another negative repo_err.
  */
 int	repo_email_copy_in_tx(struct db *db, int32_t from, int32_t program,

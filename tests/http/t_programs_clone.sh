@@ -76,6 +76,9 @@ expect_sql "its email, with the same name, a draft only" \
     "SELECT CONCAT(e.name, ':', GROUP_CONCAT(v.status)) FROM email e
      JOIN email_version v ON v.email_id = e.id WHERE e.id = $em2 GROUP BY e.id" \
     "pc-em-$tag:draft"
+expect_sql "and it uses what the source uses (its template)" \
+    "SELECT COUNT(*) FROM asset_usage WHERE user_type = 'email'
+     AND user_id = $em2 AND asset_type = 'emailTemplate'" 1
 expect_sql "its form, renamed, with its fields" \
     "SELECT CONCAT(f.name, ':', GROUP_CONCAT(ff.field_name ORDER BY ff.field_name))
      FROM form f JOIN form_field ff ON ff.form_id = f.id WHERE f.program_id = $p2
