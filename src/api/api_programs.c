@@ -45,7 +45,8 @@
  *     program had a value or not;
  *   - Delete deletes the program with everything in it, and refuses
  *     (709, naming the asset) while one of its campaigns is active or
- *     an asset outside the program uses one of its assets;
+ *     an asset outside the program uses one of its assets or names the
+ *     program;
  *   - Clone copies the program with its statuses, tags, costs and
  *     tokens and its assets (repo_program_clone.h); static lists, smart
  *     lists and campaigns, whose names are unique in mauto, are named
@@ -674,7 +675,7 @@ api_programs_clone(struct call *c, struct resp *r)
  * POST /rest/asset/v1/program/{id}/delete.json: the program with
  * everything in it (repo_program_delete.h); 709 naming the asset that
  * blocks when one of its campaigns is active or an asset outside the
- * program uses one of its assets.
+ * program uses one of its assets or names the program.
  */
 int
 api_programs_delete(struct call *c, struct resp *r)
@@ -694,6 +695,10 @@ api_programs_delete(struct call *c, struct resp *r)
 		    "is used by an asset outside the program" },
 		[RPB_FORM] = { "form",
 		    "is used by a smart list outside the program" },
+		[RPB_NAMED_BY_CAMPAIGN] = { "smart campaign",
+		    "outside the program names it" },
+		[RPB_NAMED_BY_LIST] = { "smart list",
+		    "outside the program names it" },
 	};
 	struct repo_program_asset p;
 	struct repo_program_block b;

@@ -1,11 +1,12 @@
 /*
  * The program delete (repo_program_delete.h).  The program's row lock
  * comes first, then each store is asked whether something outside the
- * program uses what it keeps there; only when none does is each store
- * asked to delete its part, campaigns first (their flows name the
- * program's emails and lists, their own smart lists go with them), the
- * program's row last (its statuses, tags, costs, tokens and members go
- * by its foreign keys).  A use that a store does not report still
+ * program uses what it keeps there, or names the program itself (a
+ * Change Program Status step, a Member of Program filter); only when
+ * none does is each store asked to delete its part, campaigns first
+ * (their flows name the program's emails and lists, their own smart
+ * lists go with them), the program's row last (its statuses, tags,
+ * costs, tokens and members go by its foreign keys).  A use that a store does not report still
  * answers a refusal where a foreign key holds it (error 1451 is a
  * conflict, db/pool.c).
  *
@@ -33,11 +34,25 @@ struct program_delete {
 	struct repo_program_block	*b;
 };
 
-/* The first asset of program id that may not go, into *b. */
+/* The stores' reads of what keeps a program, after its campaigns'. */
+static const struct {
+	int				(*read)(struct db *, int32_t,
+					    int32_t *);
+	enum repo_program_block_kind	  kind;
+} blockers[] = {
+	{ repo_email_program_blocker, RPB_EMAIL },
+	{ repo_lists_program_blocker, RPB_LIST },
+	{ repo_forms_program_blocker, RPB_FORM },
+	{ repo_sc_names_program, RPB_NAMED_BY_CAMPAIGN },
+	{ repo_sl_names_program, RPB_NAMED_BY_LIST },
+};
+
+/* The first asset that keeps program id, into *b (RPB_NONE: none). */
 static int
 blocker(struct db *db, int32_t id, struct repo_program_block *b)
 {
 	bool active = false;
+	size_t i;
 	int r;
 
 	if ((r = repo_sc_program_blocker(db, id, &b->id, &active)) != 0)
@@ -46,22 +61,14 @@ blocker(struct db *db, int32_t id, struct repo_program_block *b)
 		b->kind = active ? RPB_ACTIVE_CAMPAIGN : RPB_CAMPAIGN;
 		return 0;
 	}
-	if ((r = repo_email_program_blocker(db, id, &b->id)) != 0)
-		return r;
-	if (b->id != 0) {
-		b->kind = RPB_EMAIL;
-		return 0;
+	for (i = 0; i < sizeof(blockers) / sizeof(blockers[0]); i++) {
+		if ((r = blockers[i].read(db, id, &b->id)) != 0)
+			return r;
+		if (b->id != 0) {
+			b->kind = blockers[i].kind;
+			return 0;
+		}
 	}
-	if ((r = repo_lists_program_blocker(db, id, &b->id)) != 0)
-		return r;
-	if (b->id != 0) {
-		b->kind = RPB_LIST;
-		return 0;
-	}
-	if ((r = repo_forms_program_blocker(db, id, &b->id)) != 0)
-		return r;
-	if (b->id != 0)
-		b->kind = RPB_FORM;
 	return 0;
 }
 

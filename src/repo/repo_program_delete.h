@@ -1,8 +1,8 @@
 /*
  * Deleting a program with everything in it (Delete Program): the one
  * operation that asks every store what it keeps in a program and what
- * of that is used from outside.  It stands above the stores, as
- * repo_folder_delete.h does for folders.
+ * of that, or of the program, is used from outside.  It stands above
+ * the stores, as repo_folder_delete.h does for folders.
  */
 #ifndef MAUTO_REPO_REPO_PROGRAM_DELETE_H
 #define MAUTO_REPO_REPO_PROGRAM_DELETE_H
@@ -19,6 +19,8 @@ enum repo_program_block_kind {
 	RPB_EMAIL,		/* a flow outside sends its email */
 	RPB_LIST,		/* an asset outside names its static list */
 	RPB_FORM,		/* a smart list outside names its form */
+	RPB_NAMED_BY_CAMPAIGN,	/* a campaign outside names the program */
+	RPB_NAMED_BY_LIST,	/* a smart list outside names the program */
 	RPB__MAX
 };
 

@@ -85,6 +85,7 @@ enum sc_stmt {
 	SC_STMT_PROGRAM_USED_OUTSIDE,
 	SC_STMT_NAMED_IN_PROGRAM,
 	SC_STMT_REMAP,
+	SC_STMT_NAMES_PROGRAM,
 	SC_STMT__MAX
 };
 
@@ -307,6 +308,24 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "ON u.id = s.campaign_id JOIN smart_campaign c ON a.value = c.id "
 	    "WHERE t.data_type = 'campaign' AND c.program_id = ? "
 	    "AND NOT (u.program_id <=> ?)",
+	/*
+	 * The first campaign outside program ? (?) whose flow (Change
+	 * Program Status and the like) or own smart list (Member of Program,
+	 * Program Status) names that program (?), by name or id.
+	 */
+	[SC_STMT_NAMES_PROGRAM] =
+	    "SELECT MIN(u.id) FROM smart_campaign u JOIN program p "
+	    "ON p.id = ? WHERE NOT (u.program_id <=> ?) AND (EXISTS "
+	    "(SELECT 1 " SC_VALUES_OF "WHERE s.campaign_id = u.id AND "
+	    "t.data_type = 'program' AND (a.value = p.name OR "
+	    "a.value = CAST(p.id AS CHAR))) OR EXISTS (SELECT 1 FROM "
+	    "smart_list_condition c JOIN smart_list_rule r "
+	    "ON r.id = c.rule_id JOIN sl_constraint k "
+	    "ON k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
+	    "WHERE r.smart_list_id = u.smart_list_id AND "
+	    "k.data_type = 'program' AND "
+	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(p.name)) OR "
+	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(p.id AS CHAR))))))",
 	[SC_STMT_NAMED_IN_PROGRAM] =
 	    "SELECT id, name, description FROM smart_campaign "
 	    "WHERE program_id = ? ORDER BY id",
@@ -746,6 +765,14 @@ repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
 	return repo_program_first_id(db, stmt(db,
 	    SC_STMT_PROGRAM_USED_OUTSIDE), program, 2, id,
 	    "repo_sc_program_blocker");
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_names_program(struct db *db, int32_t program, int32_t *id)
+{
+	return repo_program_first_id(db, stmt(db, SC_STMT_NAMES_PROGRAM),
+	    program, 2, id, "repo_sc_names_program");
 }
 
 /* sc_delete_tx for one campaign of a program (db_each_id). */

@@ -144,6 +144,13 @@ int	repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
 	    bool *active);
 
 /*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * campaign outside program program whose flow or own smart list names
+ * it (by name or id), 0 when none.  0 or a negative repo_err.
+ */
+int	repo_sc_names_program(struct db *db, int32_t program, int32_t *id);
+
+/*
  * Deletes every campaign of program program with its list, flow and
  * members, inside the caller's transaction (after
  * repo_sc_program_blocker found none active).  0 or a negative repo_err.

@@ -68,6 +68,7 @@ enum sl_stmt {
 	SL_STMT_DELETE_IN_PROGRAM,
 	SL_STMT_NAMED_IN_PROGRAM,
 	SL_STMT_REMAP,
+	SL_STMT_NAMES_PROGRAM,
 	SL_STMT__MAX
 };
 
@@ -255,6 +256,20 @@ static const char *const sql[SL_STMT__MAX] = {
 	[SL_STMT_DELETE_IN_PROGRAM] =
 	    "DELETE FROM smart_list WHERE program_id = ? AND "
 	    "campaign_id IS NULL",
+	/*
+	 * The first smart list (not a campaign's) outside program ? (?)
+	 * whose conditions (Member of Program, Program Status) name that
+	 * program, by name or id.
+	 */
+	[SL_STMT_NAMES_PROGRAM] =
+	    "SELECT MIN(s.id) FROM smart_list s JOIN program p ON p.id = ? "
+	    "JOIN smart_list_rule r ON r.smart_list_id = s.id "
+	    "JOIN smart_list_condition c ON c.rule_id = r.id "
+	    "JOIN sl_constraint k ON k.rule_type_id = r.rule_type_id "
+	    "AND k.id = c.attribute_id WHERE s.campaign_id IS NULL AND "
+	    "NOT (s.program_id <=> ?) AND k.data_type = 'program' AND "
+	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(p.name)) OR "
+	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(p.id AS CHAR))))",
 	[SL_STMT_NAMED_IN_PROGRAM] =
 	    "SELECT id, name, description FROM smart_list "
 	    "WHERE program_id = ? AND campaign_id IS NULL ORDER BY id",
@@ -672,6 +687,14 @@ repo_sl_delete_owned(struct db *db, int32_t campaign_id)
 	bind_i32(&in[0], &campaign_id);
 	return db_exec(db, stmt(db, SL_STMT_DELETE_OWNED), in,
 	    "repo_sl_delete_owned");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_names_program(struct db *db, int32_t program, int32_t *id)
+{
+	return repo_program_first_id(db, stmt(db, SL_STMT_NAMES_PROGRAM),
+	    program, 2, id, "repo_sl_names_program");
 }
 
 /* See repo_smart_lists.h. */

@@ -123,6 +123,13 @@ int	repo_sl_delete(struct db *db, int32_t id);
 int	repo_sl_delete_owned(struct db *db, int32_t campaign_id);
 
 /*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * smart list (not a campaign's) outside program program whose conditions
+ * name it (by name or id), 0 when none.  0 or a negative repo_err.
+ */
+int	repo_sl_names_program(struct db *db, int32_t program, int32_t *id);
+
+/*
  * Deletes the smart lists standing in program program with their rules,
  * inside the caller's transaction (Delete Program, after the program's
  * campaigns).  0 or a negative repo_err.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Delete Program with its assets: smart campaigns (flows, own lists, members), smart lists, static lists (members), forms, emails (approved too), tokens; refused while a campaign of it is active or an asset outside uses one of its assets, naming that asset
+# name: Delete Program with its assets: smart campaigns (flows, own lists, members), smart lists, static lists (members), forms, emails (approved too), tokens; refused while a campaign of it is active or an asset outside uses one of its assets or names it, naming that asset
 # docs/behaviour.md §22.  Fixtures through the API (and mautoctl for the
 # programs, a lead through SQL).
 set -euo pipefail
@@ -80,6 +80,27 @@ form POST "/rest/asset/v1/program/$prog/delete.json"
 expect "a smart list outside names its form: 709 naming the form" \
     "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: form $form_id is used by a smart list outside the program'}]"
 form POST "/rest/asset/v1/smartList/$osl/delete.json"
+
+# The program itself named outside: a Member of Program filter, a Change
+# Program Status step.
+form POST /rest/asset/v1/smartLists.json --data-urlencode "name=PD-OutSLP-$tag" \
+    --data-urlencode 'folder={"id":5,"type":"Folder"}'
+osl=$(py "d['result'][0]['id']")
+member_of "$osl" filters 100003 "PD-$tag"
+expect "a smart list outside names the program" "d['success']"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "a smart list outside names the program: 709 naming the list" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: smart list $osl outside the program names it'}]"
+form POST "/rest/asset/v1/smartList/$osl/delete.json"
+form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=pd-cps-$tag" \
+    --data-urlencode 'folder={"id":1,"type":"Folder"}'
+cps=$(py "d['result'][0]['id']")
+step "$cps" 104 0 "{\"1\":\"PD-$tag\",\"2\":\"Invited\"}"
+expect "a campaign outside changes the program's status" "d['success']"
+form POST "/rest/asset/v1/program/$prog/delete.json"
+expect "a campaign outside names the program: 709 naming the campaign" \
+    "d['errors'] == [{'code': '709', 'message': 'Program $prog cannot be deleted: smart campaign $cps outside the program names it'}]"
+form POST "/rest/asset/v1/smartCampaign/$cps/delete.json"
 
 form POST /rest/asset/v1/smartCampaigns.json --data-urlencode "name=pd-req-$tag" \
     --data-urlencode 'folder={"id":1,"type":"Folder"}'
