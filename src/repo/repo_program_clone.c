@@ -7,7 +7,8 @@
  * lists, forms and emails first, then the smart lists and campaigns that
  * name them; once all are made, every reference to a source asset is
  * pointed at its copy, by id and, for a renamed kind (which rules name by
- * name), by name.
+ * name), by name, and every reference to the source program itself at
+ * the new one.
  * Only the new program's assets are changed, so the source keeps its
  * own.  A new id is greater than every id of its table, so it never
  * equals a source id still to be replaced.
@@ -157,6 +158,28 @@ remap(struct db *db, const struct kind *k, int32_t program, const char *from,
 	return r;
 }
 
+/*
+ * Points the copies' references to the source program itself (Change
+ * Program Status steps, Member of Program and Program Status filters),
+ * by id and by name, at the new program.
+ */
+static int
+remap_program(struct db *db, const struct program_clone *x)
+{
+	char from[16], to[16];
+	int r;
+
+	(void)snprintf(from, sizeof(from), "%ld", (long)x->from);
+	(void)snprintf(to, sizeof(to), "%ld", (long)x->p->id);
+	if ((r = repo_sc_remap(db, x->p->id, "program", from, to)) != 0 ||
+	    (r = repo_sc_remap(db, x->p->id, "program", x->from_name,
+	    x->p->name)) != 0 ||
+	    (r = repo_sl_remap(db, x->p->id, "program", from, to)) != 0)
+		return r;
+	return repo_sl_remap(db, x->p->id, "program", x->from_name,
+	    x->p->name);
+}
+
 /* Copies the assets of kind k into *d. */
 static int
 copy_kind(struct db *db, struct program_clone *x, const struct kind *k,
@@ -228,7 +251,7 @@ program_clone_tx(struct db *db, void *arg)
 	for (i = 0; i < NKINDS; i++)
 		if ((r = remap_kind(db, x->p->id, &kinds[i], &x->done[i])) != 0)
 			return r;
-	return 0;
+	return remap_program(db, x);
 }
 
 /* See repo_program_clone.h. */

@@ -117,9 +117,9 @@ int	repo_sc_in_program(struct db *db, struct arena *a, int32_t program,
 
 /*
  * Inside the caller's transaction (Clone Program): the flow attributes
- * of data type data_type ("email", "list", "campaign") of program
- * program's campaigns whose value is from get the value to.  0 or a
- * negative repo_err.
+ * of data type data_type ("email", "list", "campaign", "program") of
+ * program program's campaigns whose value is from get the value to.  0
+ * or a negative repo_err.
  */
 int	repo_sc_remap(struct db *db, int32_t program, const char *data_type,
 	    const char *from, const char *to);

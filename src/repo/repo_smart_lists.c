@@ -274,9 +274,10 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "SELECT id, name, description FROM smart_list "
 	    "WHERE program_id = ? AND campaign_id IS NULL ORDER BY id",
 	/*
-	 * A condition of data type ? (list, form) of program ?'s lists (its
-	 * campaigns' too) that names ? (an asset's name or id) names ?
-	 * instead.  Parameters: pattern, value, program, data type, pattern.
+	 * A condition of data type ? (list, form, program) of program ?'s
+	 * lists (its campaigns' too) that names ? (an asset's name or id)
+	 * names ? instead.  Parameters: pattern, value, program, data type,
+	 * pattern.
 	 */
 	[SL_STMT_REMAP] =
 	    "UPDATE smart_list_condition c JOIN smart_list_rule r "

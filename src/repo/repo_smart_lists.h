@@ -148,7 +148,7 @@ int	repo_sl_named_in_program(struct db *db, struct arena *a,
 /*
  * Inside the caller's transaction (Clone Program): the conditions of
  * data type data_type ("list": Member of List and the like; "form":
- * Fills Out Form) of the smart lists of program program, its campaigns'
+ * Fills Out Form; "program": Member of Program, Program Status) of the smart lists of program program, its campaigns'
  * own too, that name from (an asset's name or id) name to instead.  0 or
  * a negative repo_err.
  */

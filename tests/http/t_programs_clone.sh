@@ -16,7 +16,7 @@ root='{"id":1,"type":"Folder"}'
 # flow_values CAMPAIGN: the values of its flow's attributes, in order.
 flow_values()
 {
-	dbsql "SELECT GROUP_CONCAT(a.value ORDER BY s.position SEPARATOR '|')
+	dbsql "SELECT GROUP_CONCAT(a.value ORDER BY s.position, a.attrib_id SEPARATOR '|')
 	    FROM sc_flow_step s JOIN sc_step_choice ch ON ch.step_id = s.id
 	    JOIN sc_choice_attr a ON a.choice_id = ch.id WHERE s.campaign_id = $1"
 }
@@ -52,6 +52,7 @@ member_of "$csl" triggers 24 "PC-List-$tag"
 step "$camp" 6 0 "{\"1\":\"$em\"}"
 step "$camp" 24 1 "{\"1\":\"$list\"}"
 step "$camp" 47 2 "{\"1\":\"$req\"}"
+step "$camp" 104 3 "{\"1\":\"PC-$tag\",\"2\":\"Invited\"}"
 expect "a campaign sending the email, adding to the list, requesting the other" "d['success']"
 form POST "/rest/asset/v1/smartCampaign/$camp/activate.json" -F "id=$camp"
 expect "and active" "d['success']"
@@ -101,17 +102,17 @@ camp2=$(py "[x['id'] for x in d['result'] if x['name'].startswith('pc-sc-')][0]"
 req2=$(py "[x['id'] for x in d['result'] if x['name'].startswith('pc-req-')][0]")
 csl2=$(py "[x['smartListId'] for x in d['result'] if x['name'].startswith('pc-sc-')][0]")
 v=$(flow_values "$camp2")
-if [ "$v" = "$em2|$list2|$req2" ]; then
-	echo "ok - the copy's flow sends the copied email, adds to the copied list, requests the copied campaign"
+if [ "$v" = "$em2|$list2|$req2|$p2|Invited" ]; then
+	echo "ok - the copy's flow sends the copied email, adds to the copied list, requests the copied campaign, changes the new program's status"
 else
-	echo "not ok - the copy's flow: $v, not $em2|$list2|$req2"
+	echo "not ok - the copy's flow: $v, not $em2|$list2|$req2|$p2|Invited"
 	failed=1
 fi
 form GET "/rest/asset/v1/smartList/$csl2.json?includeRules=true"
 expect "the copy's trigger names the copied list" \
     "d['result'][0]['rules']['triggers'][0]['conditions'][0]['values'] == ['PC-List-$tag (PC2-$tag)']"
 v=$(flow_values "$camp")
-if [ "$v" = "$em|$list|$req" ]; then
+if [ "$v" = "$em|$list|$req|$prog|Invited" ]; then
 	echo "ok - the source's flow is unchanged"
 else
 	echo "not ok - the source's flow: $v"
