@@ -25,6 +25,7 @@
 #include "repo/repo.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_programs.h"
 #include "repo/repo_usage.h"
 #include "repo/repo_versions.h"
 #include "util/arena.h"
@@ -611,6 +612,11 @@ email_insert_tx(struct db *db, void *arg)
 	size_t h;
 	int r;
 
+	/* A program has no key to hold an email: its row lock is taken, so
+	 * that a program's delete waits or is waited for. */
+	if (e->place.type == FOLDER_T_PROGRAM &&
+	    (r = repo_programs_lock(db, pid)) != 0)
+		return r;
 	if (e->clone_of != 0 &&
 	    (r = template_of(db, x->a, e->clone_of, &tpl)) != 0)
 		return r;

@@ -73,8 +73,10 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	[LISTS_STMT_LOCK] =
 	    "SELECT name, program_id FROM static_list WHERE id = ? "
 	    "LOCK IN SHARE MODE",
+	/* Shared: a program's delete (which locks its row) waits or is
+	 * waited for. */
 	[LISTS_STMT_PROGRAM_NAME] =
-	    "SELECT name FROM program WHERE id = ?",
+	    "SELECT name FROM program WHERE id = ? LOCK IN SHARE MODE",
 	[LISTS_STMT_MEMBER_INSERT] =
 	    "INSERT IGNORE INTO list_member (list_id, lead_id, created_at, "
 	    "updated_at) VALUES (?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",

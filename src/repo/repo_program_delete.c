@@ -6,9 +6,12 @@
  * none does is each store asked to delete its part, campaigns first
  * (their flows name the program's emails and lists, their own smart
  * lists go with them), the program's row last (its statuses, tags,
- * costs, tokens and members go by its foreign keys).  A use that a store does not report still
- * answers a refusal where a foreign key holds it (error 1451 is a
- * conflict, db/pool.c).
+ * costs, tokens and members go by its foreign keys).  Whatever is put in
+ * the program takes a shared lock on its row (smart lists and campaigns
+ * by their foreign keys, static lists, emails and forms by a locking
+ * read), so nothing is added to it while the stores are asked.  A use
+ * that a store does not report still answers a refusal where a foreign
+ * key holds it (error 1451 is a conflict, db/pool.c).
  *
  * XXX: a flow step naming one of the program's emails or lists may be
  * written by another transaction between the checks and the deletes (a
