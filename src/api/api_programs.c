@@ -48,8 +48,8 @@
  *     an asset outside the program uses one of its assets or names the
  *     program;
  *   - Clone copies the program with its statuses, tags, costs and
- *     tokens and its assets (repo_program_clone.h); static lists, smart
- *     lists and campaigns, whose names are unique in mauto, are named
+ *     tokens and its assets (repo_program_clone.h); static lists, forms,
+ *     smart lists and campaigns, whose names are unique in mauto, are named
  *     "<name> (<new program>)", a copy's name in use is 709 naming it.
  */
 #include <stdbool.h>

@@ -8,10 +8,9 @@
  * name them; once all are made, every reference to a source asset is
  * pointed at its copy, by id and, for a renamed kind (which rules name by
  * name), by name, and every reference to the source program itself at
- * the new one.
- * Only the new program's assets are changed, so the source keeps its
- * own.  A new id is greater than every id of its table, so it never
- * equals a source id still to be replaced.
+ * the new one.  Only the new program's assets are changed, so the source
+ * keeps its own.  A new id is greater than every id of its table, so it
+ * never equals a source id still to be replaced.
  */
 #include <stdbool.h>
 #include <stddef.h>
