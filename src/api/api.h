@@ -309,6 +309,8 @@ int	api_programs_get_by_tag(struct call *c, struct resp *r);
 int	api_programs_clone(struct call *c, struct resp *r);
 int	api_programs_tag_update(struct call *c, struct resp *r);
 int	api_programs_tag_delete(struct call *c, struct resp *r);
+int	api_programs_approve(struct call *c, struct resp *r);
+int	api_programs_unapprove(struct call *c, struct resp *r);
 
 /* api_program_catalogue.c: Channels and Tag Types (browse, by name). */
 int	api_program_catalogue_channels(struct call *c, struct resp *r);

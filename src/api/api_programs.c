@@ -1,8 +1,9 @@
 /*
  * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id, Get
  * Program by Name, Get Programs by Tag, Create Program, Update Program
- * Metadata, Clone Program, Delete Program, and Update and Delete Program
- * Tag under /rest/asset/v1/program(s).  The programs are
+ * Metadata, Clone Program, Delete Program, Update and Delete Program Tag,
+ * and Approve and Unapprove Program (refused: mauto has no Email
+ * programs) under /rest/asset/v1/program(s).  The programs are
  * the ones mautoctl program create makes, each standing in a folder of
  * the tree (§19).  Parameters are read from the query string or the body
  * alike.
@@ -42,9 +43,14 @@
  *     not exist or a value it does not allow); Delete Program Tag
  *     refuses a required tag type (709) and answers the id whether the
  *     program had a value or not;
- *   - Delete refuses a program that holds assets (709), rather than
- *     deleting them with it; Clone copies a program without assets only
- *     (709 otherwise), with its statuses, tags, costs and tokens.
+ *   - Delete deletes the program with everything in it, and refuses
+ *     (709, naming the asset) while one of its campaigns is active or
+ *     an asset outside the program uses one of its assets or names the
+ *     program;
+ *   - Clone copies the program with its statuses, tags, costs and
+ *     tokens and its assets (repo_program_clone.h); static lists, forms,
+ *     smart lists and campaigns, whose names are unique in mauto, are named
+ *     "<name> (<new program>)", a copy's name in use is 709 naming it.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,10 +68,11 @@
 #include "http/validate.h"
 #include "model/folder.h"
 #include "model/progmeta.h"
-#include "repo/repo_folder_tree.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_catalogue.h"
+#include "repo/repo_program_clone.h"
+#include "repo/repo_program_delete.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
 #include "util/buf.h"
@@ -614,33 +621,10 @@ api_programs_update(struct call *c, struct resp *r)
 }
 
 /*
- * 709 naming what when program id holds an asset (Get Folder Contents'
- * list of a program), else 0.
- */
-static int
-holds_nothing(struct call *c, struct resp *r, int32_t id, const char *what)
-{
-	struct repo_content_item *items;
-	struct folder_ref ref;
-	size_t n;
-	int e;
-
-	ref.id = id;
-	ref.type = FOLDER_T_PROGRAM;
-	if ((e = repo_folder_tree_content(c->app->db, &c->app->arena, &ref, 1,
-	    0, &items, &n)) != 0)
-		return err_from_repo(e);
-	if (n > 0)
-		return api_common_fail(c, r, -API_ERR_RULE, "Program %d %s",
-		    (int)id, what);
-	return 0;
-}
-
-/*
  * POST /rest/asset/v1/program/{id}/clone.json: name, folder, description
  * (query string or body).  The clone has the program's type, channel,
- * statuses, tags, costs and tokens; a program that holds assets is not
- * cloned (709).
+ * statuses, tags, costs and tokens, and copies of its assets
+ * (repo_program_clone.h); a copy's name in use is 709 naming it.
  */
 int
 api_programs_clone(struct call *c, struct resp *r)
@@ -654,23 +638,30 @@ api_programs_clone(struct call *c, struct resp *r)
 	struct repo_program_asset from;
 	struct repo_place place;
 	struct repo_program_create p;
+	struct repo_program_clone_fail f;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
 	    (e = path_program(c, r, &from)) != 0 ||
 	    (e = api_asset_place_param(c, r, pv[1].s, AK_PROGRAM,
-	    &place)) != 0 ||
-	    (e = holds_nothing(c, r, from.id, "holds assets: Clone Program "
-	    "copies a program without assets only")) != 0)
+	    &place)) != 0)
 		return e;
 	memset(&p, 0, sizeof(p));
 	p.name = pv[0].s;
 	p.description = pv[2].present ? pv[2].s : NULL;
 	p.workspace = place.workspace;
 	p.folder_id = (int32_t)place.ref.id;
-	e = repo_program_assets_clone(c->app->db, from.id, &p);
+	e = repo_program_clone(c->app->db, &c->app->arena, from.id,
+	    from.name, &p, &f);
+	if (e == -REPO_ERR_CONFLICT && f.kind != NULL)
+		return api_asset_name_taken(c, r, f.kind, f.name, false);
 	if (e == -REPO_ERR_CONFLICT)
 		return api_asset_name_taken(c, r, "Program", p.name, false);
+	if (e == -REPO_ERR_INVALID && f.kind != NULL)
+		return api_common_fail(c, r, -API_ERR_RULE, "%s '%s' cannot be "
+		    "copied: its copy's name would be longer than %d "
+		    "characters", f.kind, api_common_echo(c, f.name),
+		    PROGMETA_NAME_CHARS);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_asset_not_found(c, r, "Program", from.id);
 	if (e == -REPO_ERR_GONE)
@@ -681,23 +672,48 @@ api_programs_clone(struct call *c, struct resp *r)
 }
 
 /*
- * POST /rest/asset/v1/program/{id}/delete.json: only a program that holds
- * no asset; its statuses, members and tokens go with it.
+ * POST /rest/asset/v1/program/{id}/delete.json: the program with
+ * everything in it (repo_program_delete.h); 709 naming the asset that
+ * blocks when one of its campaigns is active or an asset outside the
+ * program uses one of its assets or names the program.
  */
 int
 api_programs_delete(struct call *c, struct resp *r)
 {
+	static const struct {
+		const char	*asset;
+		const char	*why;
+	} why[RPB__MAX] = {
+		[RPB_NONE] = { "asset", "is in use" },
+		[RPB_ACTIVE_CAMPAIGN] = { "smart campaign",
+		    "is active: deactivate it first" },
+		[RPB_CAMPAIGN] = { "smart campaign",
+		    "is requested by a campaign outside the program" },
+		[RPB_EMAIL] = { "email",
+		    "is sent by a campaign outside the program" },
+		[RPB_LIST] = { "static list",
+		    "is used by an asset outside the program" },
+		[RPB_FORM] = { "form",
+		    "is used by a smart list outside the program" },
+		[RPB_NAMED_BY_CAMPAIGN] = { "smart campaign",
+		    "outside the program names it" },
+		[RPB_NAMED_BY_LIST] = { "smart list",
+		    "outside the program names it" },
+	};
 	struct repo_program_asset p;
+	struct repo_program_block b;
 	int e;
 
-	if ((e = path_program(c, r, &p)) != 0 ||
-	    (e = holds_nothing(c, r, p.id, "is not empty: delete its assets "
-	    "first")) != 0)
+	if ((e = path_program(c, r, &p)) != 0)
 		return e;
-	e = repo_program_assets_delete(c->app->db, p.id);
+	e = repo_program_delete(c->app->db, p.id, &b);
+	if (e == -REPO_ERR_CONFLICT && b.kind != RPB_NONE)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d cannot "
+		    "be deleted: %s %d %s", (int)p.id, why[b.kind].asset,
+		    (int)b.id, why[b.kind].why);
 	if (e == -REPO_ERR_CONFLICT)
-		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not "
-		    "empty: delete its assets first", (int)p.id);
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is in "
+		    "use", (int)p.id);
 	if (e == -REPO_ERR_NOT_FOUND)
 		return api_asset_not_found(c, r, "Program", p.id);
 	if (e != 0)
@@ -831,4 +847,36 @@ api_programs_tag_delete(struct call *c, struct resp *r)
 		return err_from_repo(e);
 	api_asset_id_result(r, p.id);
 	return 0;
+}
+
+/*
+ * Approve and Unapprove Program act on Email programs only, and mauto
+ * makes none (Create refuses the type): an id that is no program's is
+ * 702, any other is 709 naming the program's type.
+ */
+static int
+email_program_only(struct call *c, struct resp *r, const char *op)
+{
+	struct repo_program_asset p;
+	int e;
+
+	if ((e = path_program(c, r, &p)) != 0)
+		return e;
+	return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not an "
+	    "Email program: %s Program is for Email programs only", (int)p.id,
+	    op);
+}
+
+/* POST /rest/asset/v1/program/{id}/approve.json (see above). */
+int
+api_programs_approve(struct call *c, struct resp *r)
+{
+	return email_program_only(c, r, "Approve");
+}
+
+/* POST /rest/asset/v1/program/{id}/unapprove.json (see above). */
+int
+api_programs_unapprove(struct call *c, struct resp *r)
+{
+	return email_program_only(c, r, "Unapprove");
 }

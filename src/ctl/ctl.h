@@ -50,6 +50,8 @@ int	ctl_snippet(int argc, char **argv, const struct config *cfg);
  */
 int	ctl_demo_email(struct db *db, int32_t *segmentation,
 	    int32_t *email_template);
+/* mautoctl tag-type create|list|delete (ctl_tag_type.c) */
+int	ctl_tag_type(int argc, char **argv, const struct config *cfg);
 /* mautoctl outbox list|show|send-test (ctl_outbox.c) */
 int	ctl_outbox(int argc, char **argv, const struct config *cfg);
 /* mautoctl role create|list ... */

@@ -55,6 +55,9 @@ static const struct subcommand subcommands[] = {
 	{ "snippet", ctl_snippet,
 	  "snippet create --name NAME --file FILE [--text TEXT] "
 	  "[--description TEXT] | list | delete ID" },
+	{ "tag-type", ctl_tag_type,
+	  "tag-type create --name NAME [--program-type TYPE]... "
+	  "[--value VALUE]... [--required] | list | delete ID" },
 	{ "template", ctl_template,
 	  "template create --name NAME --folder ID --file FILE "
 	  "[--description TEXT] [--dynamic SECTION=SEGMENTATION]... | list | "

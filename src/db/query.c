@@ -236,6 +236,24 @@ db_select_text(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
 	return db_fetch_text(db, st, a, ncol, max, where, out);
 }
 
+/* See query.h. */
+int
+db_each_id(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, size_t max,
+    int (*fn)(struct db *, int32_t, void *), void *arg, const char *where)
+{
+	struct db_text_rows t;
+	struct arena a;
+	size_t i;
+	int r;
+
+	arena_init(&a);
+	r = db_select_text(db, st, in, &a, 1, max, where, &t);
+	for (i = 0; r == 0 && i < t.count; i++)
+		r = fn(db, (int32_t)db_text_i64(&t, i, 0), arg);
+	arena_clear(&a);
+	return r;
+}
+
 /*
  * db_fetch_text's bindings and inline buffers, kept for the worker's
  * life and grown to the widest statement: a fetch runs to its end before

@@ -91,6 +91,17 @@ int	db_select_text(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
 	    struct db_text_rows *out);
 
 /*
+ * Executes st with in, reads the ids of its first column (at most max),
+ * then calls fn(db, id, arg) for each in order, stopping at the first
+ * that fails: a change made one row at a time, in the caller's
+ * transaction, to the rows a query found (the result is read whole
+ * before fn runs, so fn may run statements).  0 or the first error.
+ */
+int	db_each_id(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in, size_t max,
+	    int (*fn)(struct db *, int32_t, void *), void *arg,
+	    const char *where);
+
+/*
  * Binds b[0] and b[1] as bind_str_twice does to the JSON array text of
  * the n values a filter asks for: the integers ids when not NULL, else
  * the strings s; NULL (no filter) when n is 0.  One statement then

@@ -238,3 +238,37 @@ out:
 	json_object_put(arr);
 	return r;
 }
+
+/* The number of UTF-8 characters of s (the bytes that start one). */
+static size_t
+chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* See progmeta.h. */
+char *
+progmeta_copy_name(struct arena *a, const char *name, const char *from,
+    const char *to)
+{
+	size_t n = strlen(name), f = strlen(from), t = strlen(to);
+	char *o;
+
+	/* A copy of a copy keeps one suffix: "<base> (<from>)" is <base>. */
+	if (n > f + 3 && name[n - 1] == ')' &&
+	    memcmp(name + n - f - 3, " (", 2) == 0 &&
+	    memcmp(name + n - f - 1, from, f) == 0)
+		n -= f + 3;
+	if ((o = arena_alloc(a, n + t + 4)) == NULL)
+		return NULL;
+	memcpy(o, name, n);
+	memcpy(o + n, " (", 2);
+	memcpy(o + n + 2, to, t);
+	memcpy(o + n + 2 + t, ")", 2);
+	return chars(o) <= PROGMETA_NAME_CHARS ? o : NULL;
+}

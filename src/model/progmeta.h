@@ -53,4 +53,17 @@ int	progmeta_tags(struct arena *a, const char *s,
 int	progmeta_costs(struct arena *a, const char *s,
 	    struct progmeta_cost **out, size_t *n, const char **why);
 
+/* The longest asset name, in characters (the name columns). */
+#define PROGMETA_NAME_CHARS	255
+
+/*
+ * The name Clone Program gives the copy of an asset named name whose
+ * kind has names unique in the instance (docs/behaviour.md §22): name
+ * without a last " (<from>)", then " (<to>)", from and to being the
+ * source and new programs' names; in the arena a.  NULL when the name
+ * would pass PROGMETA_NAME_CHARS characters, or out of memory.
+ */
+char	*progmeta_copy_name(struct arena *a, const char *name,
+	    const char *from, const char *to);
+
 #endif

@@ -1,7 +1,11 @@
 #include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
 
+#include "db/bind.h"
 #include "db/query.h"
 #include "repo/repo.h"
+#include "util/arena.h"
 
 static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_AUTH] = &repo_auth_sql,
@@ -88,4 +92,62 @@ repo_filter_bind(MYSQL_BIND *b, struct arena *a, const struct repo_filter *f,
 		return r;
 	return db_bind_json_list(&b[6], a, NULL, f->workspaces,
 	    f->nworkspaces, &len[3]);
+}
+
+/* See repo.h. */
+int
+repo_named_select(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
+    struct arena *a, size_t max, struct repo_named **out, size_t *n,
+    const char *where)
+{
+	struct db_text_rows t;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if ((r = db_select_text(db, st, in, a, 3, max, where, &t)) != 0 ||
+	    t.count == 0)
+		return r;
+	if ((*out = arena_zalloc(a, t.count * sizeof(**out))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < t.count; i++) {
+		(*out)[i].id = (int32_t)db_text_i64(&t, i, 0);
+		(*out)[i].name = db_text_str(&t, i, 1);
+		(*out)[i].description = db_text_str(&t, i, 2);
+	}
+	*n = t.count;
+	return 0;
+}
+
+/* See repo.h. */
+int
+repo_program_first_id(struct db *db, MYSQL_STMT *st, int32_t program,
+    size_t nparams, int32_t *id, const char *where)
+{
+	MYSQL_BIND in[4];
+	int64_t v = 0;
+	size_t i;
+	int r;
+
+	*id = 0;
+	if (nparams > 4)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < nparams; i++)
+		bind_i32(&in[i], &program);
+	if ((r = db_query_i64(db, st, in, &v, where)) != 0)
+		return r;
+	*id = (int32_t)v;
+	return 0;
+}
+
+/* See repo.h. */
+int
+repo_program_exec(struct db *db, MYSQL_STMT *st, int32_t program,
+    const char *where)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return db_exec(db, st, in, where);
 }

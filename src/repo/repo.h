@@ -67,6 +67,39 @@ struct arena;
 int	repo_filter_bind(MYSQL_BIND *b, struct arena *a,
 	    const struct repo_filter *f, unsigned long len[4]);
 
+/*
+ * An asset of a program as Clone Program copies it, each store reading
+ * its own (repo_program_clone.c): its id, name and description (NULL
+ * when none), the strings in the caller's arena.
+ */
+struct repo_named {
+	int32_t		 id;
+	const char	*name;
+	const char	*description;
+};
+
+/*
+ * Executes st with in and reads its rows (id, name, description), at
+ * most max, into *out (*n of them) in the arena a.  0 or a negative
+ * repo_err.
+ */
+int	repo_named_select(struct db *db, MYSQL_STMT *st, MYSQL_BIND *in,
+	    struct arena *a, size_t max, struct repo_named **out, size_t *n,
+	    const char *where);
+
+/*
+ * The first id statement st finds for program program, bound to each of
+ * its nparams parameters (at most 4), into *id (0: none): the "what of
+ * this program is used outside it" reads of Delete Program.  0 or a
+ * negative repo_err.
+ */
+int	repo_program_first_id(struct db *db, MYSQL_STMT *st, int32_t program,
+	    size_t nparams, int32_t *id, const char *where);
+
+/* Executes st with program program as its one parameter. */
+int	repo_program_exec(struct db *db, MYSQL_STMT *st, int32_t program,
+	    const char *where);
+
 /* Repository modules, in the order their statements are prepared. */
 enum repo_id {
 	REPO_AUTH,

@@ -25,6 +25,7 @@
 #include "repo/repo.h"
 #include "repo/repo_emails.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_programs.h"
 #include "repo/repo_usage.h"
 #include "repo/repo_versions.h"
 #include "util/arena.h"
@@ -50,6 +51,11 @@ enum email_stmt {
 	EMAIL_STMT_DRAFT_PUT,
 	EMAIL_STMT_FILTER,
 	EMAIL_STMT_FILTER_COUNT,
+	EMAIL_STMT_IN_PROGRAM,
+	EMAIL_STMT_PROGRAM_USED_OUTSIDE,
+	EMAIL_STMT_DELETE_IN_PROGRAM,
+	EMAIL_STMT_NAMED_IN_PROGRAM,
+	EMAIL_STMT_COPY_ROW,
 	EMAIL_STMT__MAX
 };
 
@@ -246,6 +252,37 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	    "LIMIT ? OFFSET ?",
 	[EMAIL_STMT_FILTER_COUNT] =
 	    "SELECT COUNT(*)" EMAIL_FROM FILTER_WHERE,
+	/* The emails of program ?, locked as they are deleted. */
+	[EMAIL_STMT_IN_PROGRAM] =
+	    "SELECT id FROM email WHERE place_type = 'Program' AND "
+	    "place_id = ? ORDER BY id FOR UPDATE",
+	/*
+	 * The first email of program ? that a flow step (Send Email and
+	 * the like) of a campaign standing outside that program (?) sends.
+	 */
+	[EMAIL_STMT_PROGRAM_USED_OUTSIDE] =
+	    "SELECT MIN(e.id) FROM email e JOIN sc_choice_attr a "
+	    "ON a.value = e.id JOIN sc_step_choice ch ON ch.id = a.choice_id "
+	    "JOIN sc_flow_step s ON s.id = ch.step_id "
+	    "JOIN sc_flow_attrib t ON t.flow_type_id = s.flow_type_id "
+	    "AND t.id = a.attrib_id JOIN smart_campaign u "
+	    "ON u.id = s.campaign_id WHERE e.place_type = 'Program' AND "
+	    "e.place_id = ? AND t.data_type = 'email' AND "
+	    "NOT (u.program_id <=> ?)",
+	[EMAIL_STMT_DELETE_IN_PROGRAM] =
+	    "DELETE FROM email WHERE place_type = 'Program' AND place_id = ?",
+	[EMAIL_STMT_NAMED_IN_PROGRAM] =
+	    "SELECT id, name, description FROM email WHERE "
+	    "place_type = 'Program' AND place_id = ? ORDER BY id",
+	/* Parameters: the new place (a program), the source email. */
+	[EMAIL_STMT_COPY_ROW] =
+	    "INSERT INTO email (name, description, place_type, place_id, "
+	    "workspace_id, template_id, operational, text_only, "
+	    "publish_to_msi, web_view, auto_copy_to_text, pre_header, "
+	    "created_at, updated_at) SELECT name, description, 'Program', ?, "
+	    "workspace_id, template_id, operational, text_only, "
+	    "publish_to_msi, web_view, auto_copy_to_text, pre_header, "
+	    "UTC_TIMESTAMP(), UTC_TIMESTAMP() FROM email WHERE id = ?",
 };
 
 const struct db_stmt_set repo_emails_sql = {
@@ -575,6 +612,11 @@ email_insert_tx(struct db *db, void *arg)
 	size_t h;
 	int r;
 
+	/* A program has no key to hold an email: its row lock is taken, so
+	 * that a program's delete waits or is waited for. */
+	if (e->place.type == FOLDER_T_PROGRAM &&
+	    (r = repo_programs_lock(db, pid)) != 0)
+		return r;
 	if (e->clone_of != 0 &&
 	    (r = template_of(db, x->a, e->clone_of, &tpl)) != 0)
 		return r;
@@ -1021,6 +1063,76 @@ repo_email_count_in_place(struct db *db, const struct folder_ref *p,
 	bind_i32(&in[1], &pid);
 	return db_query_i64(db, stmt(db, EMAIL_STMT_COUNT_PLACE), in, n,
 	    "repo_email_count_in_place");
+}
+
+/* See repo_emails.h. */
+int
+repo_email_program_blocker(struct db *db, int32_t program, int32_t *id)
+{
+	return repo_program_first_id(db, stmt(db,
+	    EMAIL_STMT_PROGRAM_USED_OUTSIDE), program, 2, id,
+	    "repo_email_program_blocker");
+}
+
+/* See repo_emails.h. */
+int
+repo_email_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, EMAIL_STMT_NAMED_IN_PROGRAM), in,
+	    a, 100000, out, n, "repo_email_in_program");
+}
+
+/* See repo_emails.h. */
+int
+repo_email_copy_in_tx(struct db *db, int32_t from, int32_t program,
+    int32_t *id)
+{
+	MYSQL_BIND in[2];
+	uint64_t rows = 0;
+	int r;
+
+	*id = 0;
+	bind_i32(&in[0], &program);
+	bind_i32(&in[1], &from);
+	if ((r = db_exec_n(db, stmt(db, EMAIL_STMT_COPY_ROW), in, &rows,
+	    "repo_email_copy_in_tx")) != 0)
+		return r;
+	if (rows == 0)
+		return -REPO_ERR_NOT_FOUND;
+	*id = (int32_t)mysql_stmt_insert_id(stmt(db, EMAIL_STMT_COPY_ROW));
+	bind_i32(&in[0], id);
+	bind_i32(&in[1], &from);
+	if ((r = db_exec(db, stmt(db, EMAIL_STMT_VERSION_COPY), in,
+	    "repo_email_copy_in_tx")) != 0)
+		return r;
+	return repo_usage_copy_user(db, USAGE_EMAIL, from, *id);
+}
+
+/* Forgets the uses of email id and by it (db_each_id). */
+static int
+forget_uses(struct db *db, int32_t id, void *arg)
+{
+	(void)arg;
+	return repo_usage_forget(db, USAGE_EMAIL, id);
+}
+
+/* See repo_emails.h. */
+int
+repo_email_delete_in_program(struct db *db, int32_t program)
+{
+	MYSQL_BIND in[1];
+	int r;
+
+	bind_i32(&in[0], &program);
+	if ((r = db_each_id(db, stmt(db, EMAIL_STMT_IN_PROGRAM), in, 100000,
+	    forget_uses, NULL, "repo_email_delete_in_program")) != 0)
+		return r;
+	return db_exec(db, stmt(db, EMAIL_STMT_DELETE_IN_PROGRAM), in,
+	    "repo_email_delete_in_program");
 }
 
 /* Binds an optional epoch time (has false: SQL NULL). */

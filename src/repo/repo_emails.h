@@ -243,4 +243,38 @@ int	repo_email_filter(struct db *db, struct arena *a,
 int	repo_email_count_in_place(struct db *db, const struct folder_ref *p,
 	    int64_t *n);
 
+/*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * email of program program that a flow step of a campaign outside the
+ * program sends, 0 when none.  Returns 0 or a negative repo_err.
+ */
+int	repo_email_program_blocker(struct db *db, int32_t program,
+	    int32_t *id);
+
+/*
+ * Deletes the emails of program program, approved or not, with their
+ * versions and uses, inside the caller's transaction.  0 or a negative
+ * repo_err.
+ */
+int	repo_email_delete_in_program(struct db *db, int32_t program);
+
+/*
+ * The emails of program program, by id, into *out (*n) in the arena a
+ * (Clone Program).  0 or a negative repo_err.
+ */
+struct repo_named;
+int	repo_email_in_program(struct db *db, struct arena *a,
+	    int32_t program, struct repo_named **out, size_t *n);
+
+/*
+ * Inside the caller's transaction (Clone Program): a copy of email from,
+ * of the same name and settings, in program program, its draft the
+ * source's approved version or else its draft (as Clone Email makes
+ * it), using what the source uses (repo_usage_copy_user); the copy's id
+ * into *id.  Returns 0, -REPO_ERR_NOT_FOUND or
+ * another negative repo_err.
+ */
+int	repo_email_copy_in_tx(struct db *db, int32_t from, int32_t program,
+	    int32_t *id);
+
 #endif

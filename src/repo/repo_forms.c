@@ -27,6 +27,11 @@ enum forms_stmt {
 	FORMS_STMT_FIELD_INSERT,
 	FORMS_STMT_FIELD_LIST,
 	FORMS_STMT_FIELD_GET_BY_NAME,
+	FORMS_STMT_IN_PROGRAM,
+	FORMS_STMT_COPY,
+	FORMS_STMT_COPY_FIELDS,
+	FORMS_STMT_PROGRAM_USED_OUTSIDE,
+	FORMS_STMT_DELETE_IN_PROGRAM,
 	FORMS_STMT__MAX
 };
 
@@ -46,6 +51,35 @@ static const char *const sql[FORMS_STMT__MAX] = {
 	/* The catalogue's spelling of a field name given in any case. */
 	[FORMS_STMT_FIELD_GET_BY_NAME] =
 	    "SELECT name FROM lead_field WHERE name = ?",
+	[FORMS_STMT_IN_PROGRAM] =
+	    "SELECT id, name, NULL FROM form WHERE program_id = ? ORDER BY id",
+	/* Parameters: the copy's name, its program, the source form. */
+	[FORMS_STMT_COPY] =
+	    "INSERT INTO form (name, program_id, workspace, created_at, "
+	    "updated_at) SELECT ?, ?, workspace, UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP() FROM form WHERE id = ?",
+	/* Parameters: the copy, the source form. */
+	[FORMS_STMT_COPY_FIELDS] =
+	    "INSERT INTO form_field (form_id, field_name) "
+	    "SELECT ?, field_name FROM form_field WHERE form_id = ?",
+	/*
+	 * The first form of program ? that a form condition (Fills Out
+	 * Form) of a smart list outside that program (?) names, by name or
+	 * id: the list's program, or its campaign's.
+	 */
+	[FORMS_STMT_PROGRAM_USED_OUTSIDE] =
+	    "SELECT MIN(f.id) FROM form f JOIN smart_list_condition c "
+	    "ON JSON_CONTAINS(c.vals, JSON_QUOTE(f.name)) OR "
+	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(f.id AS CHAR))) "
+	    "JOIN smart_list_rule r ON r.id = c.rule_id "
+	    "JOIN sl_constraint k ON k.rule_type_id = r.rule_type_id "
+	    "AND k.id = c.attribute_id JOIN smart_list s "
+	    "ON s.id = r.smart_list_id LEFT JOIN smart_campaign sc "
+	    "ON sc.id = s.campaign_id WHERE f.program_id = ? AND "
+	    "k.data_type = 'form' AND "
+	    "NOT (COALESCE(s.program_id, sc.program_id) <=> ?)",
+	[FORMS_STMT_DELETE_IN_PROGRAM] =
+	    "DELETE FROM form WHERE program_id = ?",
 };
 
 const struct db_stmt_set repo_forms_sql = {
@@ -187,4 +221,59 @@ repo_forms_insert(struct db *db, const char *name,
 	if ((r = db_run_tx(db, form_insert_tx, &f, false)) == 0)
 		*id = f.id;
 	return r;
+}
+
+/* See repo_forms.h. */
+int
+repo_forms_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, FORMS_STMT_IN_PROGRAM), in, a,
+	    100000, out, n, "repo_forms_in_program");
+}
+
+/* See repo_forms.h. */
+int
+repo_forms_copy_in_tx(struct db *db, int32_t from, const char *name,
+    int32_t program, int32_t *id)
+{
+	MYSQL_BIND in[3];
+	unsigned long len = strlen(name);
+	uint64_t rows = 0;
+	int r;
+
+	*id = 0;
+	bind_str(&in[0], name, &len);
+	bind_i32(&in[1], &program);
+	bind_i32(&in[2], &from);
+	if ((r = db_exec_n(db, stmt(db, FORMS_STMT_COPY), in, &rows,
+	    "repo_forms_copy_in_tx")) != 0)
+		return r;
+	if (rows == 0)
+		return -REPO_ERR_NOT_FOUND;
+	*id = (int32_t)mysql_stmt_insert_id(stmt(db, FORMS_STMT_COPY));
+	bind_i32(&in[0], id);
+	bind_i32(&in[1], &from);
+	return db_exec(db, stmt(db, FORMS_STMT_COPY_FIELDS), in,
+	    "repo_forms_copy_in_tx");
+}
+
+/* See repo_forms.h. */
+int
+repo_forms_program_blocker(struct db *db, int32_t program, int32_t *id)
+{
+	return repo_program_first_id(db, stmt(db,
+	    FORMS_STMT_PROGRAM_USED_OUTSIDE), program, 2, id,
+	    "repo_forms_program_blocker");
+}
+
+/* See repo_forms.h. */
+int
+repo_forms_delete_in_program(struct db *db, int32_t program)
+{
+	return repo_program_exec(db, stmt(db, FORMS_STMT_DELETE_IN_PROGRAM),
+	    program, "repo_forms_delete_in_program");
 }

@@ -44,6 +44,9 @@ enum lists_stmt {
 	LISTS_STMT_DELETE_LOCK,
 	LISTS_STMT_USES,
 	LISTS_STMT_COUNT_FOLDER,
+	LISTS_STMT_PROGRAM_USED_OUTSIDE,
+	LISTS_STMT_DELETE_IN_PROGRAM,
+	LISTS_STMT_IN_PROGRAM,
 	LISTS_STMT__MAX
 };
 
@@ -70,8 +73,10 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	[LISTS_STMT_LOCK] =
 	    "SELECT name, program_id FROM static_list WHERE id = ? "
 	    "LOCK IN SHARE MODE",
+	/* Shared: a program's delete (which locks its row) waits or is
+	 * waited for. */
 	[LISTS_STMT_PROGRAM_NAME] =
-	    "SELECT name FROM program WHERE id = ?",
+	    "SELECT name FROM program WHERE id = ? LOCK IN SHARE MODE",
 	[LISTS_STMT_MEMBER_INSERT] =
 	    "INSERT IGNORE INTO list_member (list_id, lead_id, created_at, "
 	    "updated_at) VALUES (?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
@@ -147,6 +152,37 @@ static const char *const sql[LISTS_STMT__MAX] = {
 	    "(a.value = ? OR a.value = ?))",
 	[LISTS_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM static_list WHERE folder_id = ?",
+	/*
+	 * The first list of program ? that an asset standing outside that
+	 * program (? twice) names, as LISTS_STMT_USES finds a use: a smart
+	 * list's condition (the list's program, or its campaign's) or a
+	 * campaign's flow step.
+	 */
+	[LISTS_STMT_PROGRAM_USED_OUTSIDE] =
+	    "SELECT MIN(l.id) FROM static_list l WHERE l.program_id = ? AND "
+	    "(EXISTS (SELECT 1 FROM smart_list_condition c "
+	    "JOIN smart_list_rule r ON r.id = c.rule_id "
+	    "JOIN sl_constraint k ON k.rule_type_id = r.rule_type_id "
+	    "AND k.id = c.attribute_id JOIN smart_list s "
+	    "ON s.id = r.smart_list_id LEFT JOIN smart_campaign sc "
+	    "ON sc.id = s.campaign_id WHERE k.data_type = 'list' AND "
+	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(l.name)) OR "
+	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(l.id AS CHAR))) OR "
+	    "JSON_CONTAINS(c.vals, CAST(l.id AS CHAR))) AND "
+	    "NOT (COALESCE(s.program_id, sc.program_id) <=> ?)) "
+	    "OR EXISTS (SELECT 1 FROM sc_choice_attr a "
+	    "JOIN sc_step_choice ch ON ch.id = a.choice_id "
+	    "JOIN sc_flow_step st ON st.id = ch.step_id "
+	    "JOIN sc_flow_attrib fa ON fa.flow_type_id = st.flow_type_id "
+	    "AND fa.id = a.attrib_id JOIN smart_campaign u "
+	    "ON u.id = st.campaign_id WHERE fa.data_type = 'list' AND "
+	    "(a.value = l.name OR a.value = CAST(l.id AS CHAR)) AND "
+	    "NOT (u.program_id <=> ?)))",
+	[LISTS_STMT_DELETE_IN_PROGRAM] =
+	    "DELETE FROM static_list WHERE program_id = ?",
+	[LISTS_STMT_IN_PROGRAM] =
+	    "SELECT id, name, description FROM static_list "
+	    "WHERE program_id = ? ORDER BY id",
 };
 
 const struct db_stmt_set repo_lists_sql = {
@@ -224,6 +260,32 @@ repo_lists_create(struct db *db, const struct list_new *t, int32_t *id)
 	r = db_run_tx(db, list_insert_tx, &x, false);
 	*id = r == 0 ? x.id : 0;
 	return r;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_create_in_tx(struct db *db, const struct list_new *t,
+    int32_t *id)
+{
+	struct list_insert x = { t, 0 };
+	int r;
+
+	r = list_insert_tx(db, &x);
+	*id = r == 0 ? x.id : 0;
+	return r;
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	memset(in, 0, sizeof(in));
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, LISTS_STMT_IN_PROGRAM), in, a,
+	    100000, out, n, "repo_lists_in_program");
 }
 
 /* See repo_lists.h. */
@@ -658,6 +720,23 @@ int
 repo_lists_delete(struct db *db, int32_t id)
 {
 	return db_run_tx(db, list_delete_tx, &id, false);
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_program_blocker(struct db *db, int32_t program, int32_t *id)
+{
+	return repo_program_first_id(db, stmt(db,
+	    LISTS_STMT_PROGRAM_USED_OUTSIDE), program, 3, id,
+	    "repo_lists_program_blocker");
+}
+
+/* See repo_lists.h. */
+int
+repo_lists_delete_in_program(struct db *db, int32_t program)
+{
+	return repo_program_exec(db, stmt(db, LISTS_STMT_DELETE_IN_PROGRAM),
+	    program, "repo_lists_delete_in_program");
 }
 
 /* See repo_lists.h. */

@@ -35,6 +35,16 @@ struct list_new {
  */
 int	repo_lists_create(struct db *db, const struct list_new *t,
 	    int32_t *id);
+/* repo_lists_create inside the caller's transaction (Clone Program). */
+int	repo_lists_create_in_tx(struct db *db, const struct list_new *t,
+	    int32_t *id);
+/*
+ * The lists of program program, by id, into *out (*n) in the arena a
+ * (Clone Program).  0 or a negative repo_err.
+ */
+struct repo_named;
+int	repo_lists_in_program(struct db *db, struct arena *a,
+	    int32_t program, struct repo_named **out, size_t *n);
 /* repo_lists_create of a list with only a name (mautoctl). */
 int	repo_lists_insert(struct db *db, const char *name, int32_t *id);
 /* The id of the static list named name; -REPO_ERR_NOT_FOUND. */
@@ -167,6 +177,21 @@ int	repo_lists_update(struct db *db, int32_t id, const char *name,
  * use, or another negative repo_err.
  */
 int	repo_lists_delete(struct db *db, int32_t id);
+
+/*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * list of program program that an asset outside the program names (a
+ * smart list's condition, a flow step), 0 when none.  Returns 0 or a
+ * negative repo_err.
+ */
+int	repo_lists_program_blocker(struct db *db, int32_t program,
+	    int32_t *id);
+
+/*
+ * Deletes the lists of program program with their members, inside the
+ * caller's transaction.  0 or a negative repo_err.
+ */
+int	repo_lists_delete_in_program(struct db *db, int32_t program);
 
 /* How many lists stand directly in folder folder_id (the folder delete). */
 int	repo_lists_count_in_folder(struct db *db, int32_t folder_id,

@@ -40,6 +40,7 @@ enum passet_stmt {
 	PASSET_STMT_CLONE_COSTS,
 	PASSET_STMT_CLONE_TOKENS,
 	PASSET_STMT_TAG_DELETE,
+	PASSET_STMT_LOCK,
 	PASSET_STMT__MAX
 };
 
@@ -120,6 +121,9 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	    "WHERE program_id = ?",
 	[PASSET_STMT_TAG_DELETE] =
 	    "DELETE FROM program_tag WHERE program_id = ? AND tag_type_id = ?",
+	[PASSET_STMT_LOCK] =
+	    "SELECT COUNT(*) FROM (SELECT id FROM program WHERE id = ? "
+	    "FOR UPDATE) p",
 };
 
 const struct db_stmt_set repo_program_assets_sql = {
@@ -370,13 +374,38 @@ repo_program_assets_update(struct db *db, int32_t id, const char *name,
 int
 repo_program_assets_delete(struct db *db, int32_t id)
 {
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	return repo_program_assets_delete_locked(db, id);
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_lock(struct db *db, int32_t id)
+{
+	MYSQL_BIND in[1];
+	int64_t n = 0;
+	int r;
+
+	bind_i32(&in[0], &id);
+	if ((r = db_query_i64(db, stmt(db, PASSET_STMT_LOCK), in, &n,
+	    "repo_program_assets_lock")) != 0)
+		return r;
+	return n > 0 ? 0 : -REPO_ERR_NOT_FOUND;
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_delete_locked(struct db *db, int32_t id)
+{
 	MYSQL_BIND in[1];
 	uint64_t n = 0;
 	int r;
 
 	bind_i32(&in[0], &id);
-	if ((r = db_ensure(db)) != 0 ||
-	    (r = db_exec_n(db, stmt(db, PASSET_STMT_DELETE), in, &n,
+	if ((r = db_exec_n(db, stmt(db, PASSET_STMT_DELETE), in, &n,
 	    "repo_program_assets_delete")) != 0)
 		return r;
 	return n > 0 ? 0 : -REPO_ERR_NOT_FOUND;
@@ -493,16 +522,13 @@ clone_tx(struct db *db, void *arg)
 
 /* See repo_program_assets.h. */
 int
-repo_program_assets_clone(struct db *db, int32_t from,
+repo_program_assets_clone_in_tx(struct db *db, int32_t from,
     struct repo_program_create *p)
 {
 	struct clone_arg c = { from, p };
-	int r;
 
 	p->id = 0;
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	return db_run_tx(db, clone_tx, &c, false);
+	return clone_tx(db, &c);
 }
 
 struct tag_delete_arg {

@@ -104,13 +104,14 @@ int	repo_program_assets_update(struct db *db, int32_t id, const char *name,
 	    const char *description, const struct repo_program_meta *m);
 
 /*
- * Clone Program: a new program named p->name in p->folder_id (with
- * p->workspace; p->description, or from's when NULL) of from's type and
- * channel, with copies of from's statuses, tags, costs and tokens, in
- * one transaction; p->id is its id.  -REPO_ERR_NOT_FOUND when from is
- * not there, -REPO_ERR_CONFLICT when the name is taken.
+ * Inside the caller's transaction (Clone Program, repo_program_clone.h):
+ * a new program named p->name in p->folder_id (with p->workspace;
+ * p->description, or from's when NULL) of from's type and channel, with
+ * copies of from's statuses, tags, costs and tokens; p->id is its id.
+ * -REPO_ERR_NOT_FOUND when from is not there, -REPO_ERR_CONFLICT when
+ * the name is taken.
  */
-int	repo_program_assets_clone(struct db *db, int32_t from,
+int	repo_program_assets_clone_in_tx(struct db *db, int32_t from,
 	    struct repo_program_create *p);
 
 /*
@@ -142,5 +143,17 @@ int	repo_program_assets_by_tag(struct db *db, struct arena *a,
  * it.
  */
 int	repo_program_assets_delete(struct db *db, int32_t id);
+
+/*
+ * Inside the caller's transaction: locks program id's row (FOR UPDATE).
+ * 0 or -REPO_ERR_NOT_FOUND.
+ */
+int	repo_program_assets_lock(struct db *db, int32_t id);
+
+/*
+ * Inside the caller's transaction, after the stores emptied it: deletes
+ * program id as repo_program_assets_delete does.
+ */
+int	repo_program_assets_delete_locked(struct db *db, int32_t id);
 
 #endif

@@ -23,6 +23,11 @@ enum catalogue_stmt {
 	CATALOGUE_STMT_STATUSES,
 	CATALOGUE_STMT_TAG_TYPES,
 	CATALOGUE_STMT_TAG_VALUES,
+	CATALOGUE_STMT_TAG_TYPE_INSERT,
+	CATALOGUE_STMT_TAG_VALUE_INSERT,
+	CATALOGUE_STMT_TAG_TYPE_LOCK,
+	CATALOGUE_STMT_TAG_TYPE_USES,
+	CATALOGUE_STMT_TAG_TYPE_DELETE,
 	CATALOGUE_STMT__MAX
 };
 
@@ -44,6 +49,21 @@ static const char *const sql[CATALOGUE_STMT__MAX] = {
 	[CATALOGUE_STMT_TAG_VALUES] =
 	    "SELECT value FROM tag_value WHERE tag_type_id = ? "
 	    "ORDER BY position",
+	[CATALOGUE_STMT_TAG_TYPE_INSERT] =
+	    "INSERT INTO tag_type (name, program_types, required) "
+	    "VALUES (?, ?, ?)",
+	[CATALOGUE_STMT_TAG_VALUE_INSERT] =
+	    "INSERT INTO tag_value (tag_type_id, position, value) "
+	    "VALUES (?, ?, ?)",
+	[CATALOGUE_STMT_TAG_TYPE_LOCK] =
+	    "SELECT COUNT(*) FROM (SELECT id FROM tag_type WHERE id = ? "
+	    "FOR UPDATE) t",
+	/* Locked: a program tag written meanwhile waits for the delete. */
+	[CATALOGUE_STMT_TAG_TYPE_USES] =
+	    "SELECT COUNT(*) FROM (SELECT program_id FROM program_tag "
+	    "WHERE tag_type_id = ? FOR UPDATE) t",
+	[CATALOGUE_STMT_TAG_TYPE_DELETE] =
+	    "DELETE FROM tag_type WHERE id = ?",
 };
 
 const struct db_stmt_set repo_program_catalogue_sql = {
@@ -200,4 +220,91 @@ repo_program_catalogue_tag_types(struct db *db, struct arena *a,
 	*out = tt;
 	*n = t.count;
 	return 0;
+}
+
+/* Create's transaction: the tag type, then its values in order; the
+ * new id into t->id. */
+static int
+tag_type_insert_tx(struct db *db, void *arg)
+{
+	struct repo_tag_type *t = arg;
+	MYSQL_STMT *st = stmt(db, CATALOGUE_STMT_TAG_TYPE_INSERT);
+	MYSQL_BIND in[3];
+	unsigned long len[2];
+	int32_t id, req = t->required, pos;
+	size_t i;
+	int r;
+
+	len[0] = strlen(t->name);
+	len[1] = strlen(t->program_types);
+	bind_str(&in[0], t->name, &len[0]);
+	bind_str(&in[1], t->program_types, &len[1]);
+	bind_i32(&in[2], &req);
+	if ((r = db_exec(db, st, in, "repo_program_catalogue_tag_type")) != 0)
+		return r;
+	id = (int32_t)mysql_stmt_insert_id(st);
+	for (i = 0; i < t->nvalues; i++) {
+		pos = (int32_t)i + 1;
+		len[0] = strlen(t->values[i]);
+		bind_i32(&in[0], &id);
+		bind_i32(&in[1], &pos);
+		bind_str(&in[2], t->values[i], &len[0]);
+		if ((r = db_exec(db, stmt(db, CATALOGUE_STMT_TAG_VALUE_INSERT),
+		    in, "repo_program_catalogue_tag_type")) != 0)
+			return r;
+	}
+	t->id = id;
+	return 0;
+}
+
+/* See repo_program_catalogue.h. */
+int
+repo_program_catalogue_tag_type_insert(struct db *db,
+    const struct repo_tag_type *t, int32_t *id)
+{
+	struct repo_tag_type x = *t;
+	int r;
+
+	*id = 0;
+	x.id = 0;
+	if ((r = db_ensure(db)) != 0 ||
+	    (r = db_run_tx(db, tag_type_insert_tx, &x, false)) != 0)
+		return r;
+	*id = x.id;
+	return 0;
+}
+
+/* Delete's transaction: refused while a program carries the type. */
+static int
+tag_type_delete_tx(struct db *db, void *arg)
+{
+	int32_t *id = arg;
+	MYSQL_BIND in[1];
+	int64_t n = 0;
+	int r;
+
+	bind_i32(&in[0], id);
+	if ((r = db_query_i64(db, stmt(db, CATALOGUE_STMT_TAG_TYPE_LOCK), in,
+	    &n, "repo_program_catalogue_tag_type_delete")) != 0)
+		return r;
+	if (n == 0)
+		return -REPO_ERR_NOT_FOUND;
+	if ((r = db_query_i64(db, stmt(db, CATALOGUE_STMT_TAG_TYPE_USES), in,
+	    &n, "repo_program_catalogue_tag_type_delete")) != 0)
+		return r;
+	if (n > 0)
+		return -REPO_ERR_CONFLICT;
+	return db_exec(db, stmt(db, CATALOGUE_STMT_TAG_TYPE_DELETE), in,
+	    "repo_program_catalogue_tag_type_delete");
+}
+
+/* See repo_program_catalogue.h. */
+int
+repo_program_catalogue_tag_type_delete(struct db *db, int32_t id)
+{
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	return db_run_tx(db, tag_type_delete_tx, &id, false);
 }

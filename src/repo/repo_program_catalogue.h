@@ -1,7 +1,8 @@
 /*
  * The catalogue programs are made from (migration 0029): channels with
  * their progression statuses, and tag types with their allowed values.
- * Read by api_program_catalogue.c; nothing here writes.
+ * Read by api_program_catalogue.c; tag types are written by mautoctl
+ * tag-type only.
  */
 #ifndef MAUTO_REPO_REPO_PROGRAM_CATALOGUE_H
 #define MAUTO_REPO_REPO_PROGRAM_CATALOGUE_H
@@ -60,5 +61,21 @@ struct repo_tag_type {
 int	repo_program_catalogue_tag_types(struct db *db, struct arena *a,
 	    const char *name, int limit, int64_t offset,
 	    struct repo_tag_type **out, size_t *n);
+
+/*
+ * Makes tag type t (name, program_types, required and values in order;
+ * id is not read) with its values, in one transaction; its id into *id.
+ * Returns 0, -REPO_ERR_CONFLICT (the name is taken, or a value given
+ * twice) or another negative repo_err.
+ */
+int	repo_program_catalogue_tag_type_insert(struct db *db,
+	    const struct repo_tag_type *t, int32_t *id);
+
+/*
+ * Deletes tag type id with its values, under its row lock.  Returns 0,
+ * -REPO_ERR_NOT_FOUND, -REPO_ERR_CONFLICT while a program carries a
+ * value of it, or another negative repo_err.
+ */
+int	repo_program_catalogue_tag_type_delete(struct db *db, int32_t id);
 
 #endif

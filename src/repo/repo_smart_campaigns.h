@@ -104,6 +104,27 @@ struct repo_sc_new {
 int	repo_sc_insert(struct db *db, const struct repo_sc_new *t,
 	    int32_t *id);
 
+/* repo_sc_insert inside the caller's transaction (Clone Program). */
+int	repo_sc_insert_in_tx(struct db *db, const struct repo_sc_new *t,
+	    int32_t *id);
+
+/*
+ * The campaigns of program program, by id, into *out (*n) in the arena
+ * a (Clone Program).  0 or a negative repo_err.
+ */
+struct repo_named;
+int	repo_sc_in_program(struct db *db, struct arena *a, int32_t program,
+	    struct repo_named **out, size_t *n);
+
+/*
+ * Inside the caller's transaction (Clone Program): the flow attributes
+ * of data type data_type ("email", "list", "campaign", "program") of
+ * program program's campaigns whose value is from get the value to.  0
+ * or a negative repo_err.
+ */
+int	repo_sc_remap(struct db *db, int32_t program, const char *data_type,
+	    const char *from, const char *to);
+
 /* name and description (NULL: kept).  0, -REPO_ERR_NOT_FOUND,
  * -REPO_ERR_CONFLICT or another repo_err. */
 int	repo_sc_update(struct db *db, int32_t id, const char *name,
@@ -112,6 +133,30 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
 /* Deletes an inactive campaign with its list and flow: 0,
  * -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID (active) or another repo_err. */
 int	repo_sc_delete(struct db *db, int32_t id);
+
+/*
+ * What keeps program program from being deleted (Delete Program), inside
+ * the caller's transaction: *id is the first of its campaigns that is
+ * active (*active true) or, failing that, that a flow step of a campaign
+ * outside the program names (Request Campaign); 0 when none.  Returns 0
+ * or a negative repo_err.
+ */
+int	repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
+	    bool *active);
+
+/*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * campaign outside program program whose flow or own smart list names
+ * it (by name or id), 0 when none.  0 or a negative repo_err.
+ */
+int	repo_sc_names_program(struct db *db, int32_t program, int32_t *id);
+
+/*
+ * Deletes every campaign of program program with its list, flow and
+ * members, inside the caller's transaction (after
+ * repo_sc_program_blocker found none active).  0 or a negative repo_err.
+ */
+int	repo_sc_delete_in_program(struct db *db, int32_t program);
 
 /* How many smart campaigns stand in folder folder_id (folder delete). */
 int	repo_sc_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);

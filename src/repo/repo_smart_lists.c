@@ -65,6 +65,10 @@ enum sl_stmt {
 	SL_STMT_CO_CONSTRAINT,
 	SL_STMT_CO_USES,
 	SL_STMT_CO_USES_LOCK,
+	SL_STMT_DELETE_IN_PROGRAM,
+	SL_STMT_NAMED_IN_PROGRAM,
+	SL_STMT_REMAP,
+	SL_STMT_NAMES_PROGRAM,
 	SL_STMT__MAX
 };
 
@@ -248,6 +252,42 @@ static const char *const sql[SL_STMT__MAX] = {
 	    "cr.id = c.attribute_id AND cr.type_id = ? WHERE "
 	    "r.kind = 'activity' AND r.rule_type_id = ? + " REPO_SL_CO_BASE
 	    " LOCK IN SHARE MODE",
+	/* The lists standing in program ? (a campaign's own goes with it). */
+	[SL_STMT_DELETE_IN_PROGRAM] =
+	    "DELETE FROM smart_list WHERE program_id = ? AND "
+	    "campaign_id IS NULL",
+	/*
+	 * The first smart list (not a campaign's) outside program ? (?)
+	 * whose conditions (Member of Program, Program Status) name that
+	 * program, by name or id.
+	 */
+	[SL_STMT_NAMES_PROGRAM] =
+	    "SELECT MIN(s.id) FROM smart_list s JOIN program p ON p.id = ? "
+	    "JOIN smart_list_rule r ON r.smart_list_id = s.id "
+	    "JOIN smart_list_condition c ON c.rule_id = r.id "
+	    "JOIN sl_constraint k ON k.rule_type_id = r.rule_type_id "
+	    "AND k.id = c.attribute_id WHERE s.campaign_id IS NULL AND "
+	    "NOT (s.program_id <=> ?) AND k.data_type = 'program' AND "
+	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(p.name)) OR "
+	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(p.id AS CHAR))))",
+	[SL_STMT_NAMED_IN_PROGRAM] =
+	    "SELECT id, name, description FROM smart_list "
+	    "WHERE program_id = ? AND campaign_id IS NULL ORDER BY id",
+	/*
+	 * A condition of data type ? (list, form, program) of program ?'s
+	 * lists (its campaigns' too) that names ? (an asset's name or id)
+	 * names ? instead.  Parameters: pattern, value, program, data type,
+	 * pattern.
+	 */
+	[SL_STMT_REMAP] =
+	    "UPDATE smart_list_condition c JOIN smart_list_rule r "
+	    "ON r.id = c.rule_id JOIN sl_constraint k "
+	    "ON k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
+	    "JOIN smart_list s ON s.id = r.smart_list_id "
+	    "SET c.vals = JSON_REPLACE(c.vals, "
+	    "JSON_UNQUOTE(JSON_SEARCH(c.vals, 'one', ?)), ?) "
+	    "WHERE s.program_id = ? AND k.data_type = ? "
+	    "AND JSON_SEARCH(c.vals, 'one', ?) IS NOT NULL",
 };
 
 const struct db_stmt_set repo_smart_lists_sql = {
@@ -648,6 +688,63 @@ repo_sl_delete_owned(struct db *db, int32_t campaign_id)
 	bind_i32(&in[0], &campaign_id);
 	return db_exec(db, stmt(db, SL_STMT_DELETE_OWNED), in,
 	    "repo_sl_delete_owned");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_names_program(struct db *db, int32_t program, int32_t *id)
+{
+	return repo_program_first_id(db, stmt(db, SL_STMT_NAMES_PROGRAM),
+	    program, 2, id, "repo_sl_names_program");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_delete_in_program(struct db *db, int32_t program)
+{
+	return repo_program_exec(db, stmt(db, SL_STMT_DELETE_IN_PROGRAM),
+	    program, "repo_sl_delete_in_program");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_named_in_program(struct db *db, struct arena *a, int32_t program,
+    struct repo_named **out, size_t *n)
+{
+	MYSQL_BIND in[1];
+
+	bind_i32(&in[0], &program);
+	return repo_named_select(db, stmt(db, SL_STMT_NAMED_IN_PROGRAM), in,
+	    a, 100000, out, n, "repo_sl_named_in_program");
+}
+
+/* See repo_smart_lists.h. */
+int
+repo_sl_remap(struct db *db, int32_t program, const char *data_type,
+    const char *from, const char *to)
+{
+	MYSQL_BIND in[5];
+	unsigned long dlen = strlen(data_type);
+	char pat[2 * 1024 + 1];
+	unsigned long plen, tlen = strlen(to);
+	size_t i, k = 0;
+
+	/* JSON_SEARCH matches as LIKE does: %, _ and the backslash escaped. */
+	for (i = 0; from[i] != '\0'; i++) {
+		if (k + 3 > sizeof(pat))
+			return -REPO_ERR_INVALID;
+		if (from[i] == '%' || from[i] == '_' || from[i] == '\\')
+			pat[k++] = '\\';
+		pat[k++] = from[i];
+	}
+	pat[k] = '\0';
+	plen = k;
+	bind_str(&in[0], pat, &plen);
+	bind_str(&in[1], to, &tlen);
+	bind_i32(&in[2], &program);
+	bind_str(&in[3], data_type, &dlen);
+	bind_str(&in[4], pat, &plen);
+	return db_exec(db, stmt(db, SL_STMT_REMAP), in, "repo_sl_remap");
 }
 
 /* See repo_smart_lists.h. */

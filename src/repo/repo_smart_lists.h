@@ -122,6 +122,39 @@ int	repo_sl_delete(struct db *db, int32_t id);
  * transaction, after the campaign row). */
 int	repo_sl_delete_owned(struct db *db, int32_t campaign_id);
 
+/*
+ * Inside the caller's transaction (Delete Program): *id is the first
+ * smart list (not a campaign's) outside program program whose conditions
+ * name it (by name or id), 0 when none.  0 or a negative repo_err.
+ */
+int	repo_sl_names_program(struct db *db, int32_t program, int32_t *id);
+
+/*
+ * Deletes the smart lists standing in program program with their rules,
+ * inside the caller's transaction (Delete Program, after the program's
+ * campaigns).  0 or a negative repo_err.
+ */
+int	repo_sl_delete_in_program(struct db *db, int32_t program);
+
+/*
+ * The smart lists standing in program program (a campaign's own left
+ * out), by id, into *out (*n) in the arena a (Clone Program).  0 or a
+ * negative repo_err.
+ */
+struct repo_named;
+int	repo_sl_named_in_program(struct db *db, struct arena *a,
+	    int32_t program, struct repo_named **out, size_t *n);
+
+/*
+ * Inside the caller's transaction (Clone Program): the conditions of
+ * data type data_type ("list": Member of List and the like; "form":
+ * Fills Out Form; "program": Member of Program, Program Status) of the smart lists of program program, its campaigns'
+ * own too, that name from (an asset's name or id) name to instead.  0 or
+ * a negative repo_err.
+ */
+int	repo_sl_remap(struct db *db, int32_t program, const char *data_type,
+	    const char *from, const char *to);
+
 /* Renames the smart list of campaign campaign_id (its campaign's name). */
 int	repo_sl_rename_owned(struct db *db, int32_t campaign_id,
 	    const char *name);

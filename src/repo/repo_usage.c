@@ -18,6 +18,7 @@ enum usage_stmt {
 	USAGE_STMT_FORGET_USER,
 	USAGE_STMT_LIST,
 	USAGE_STMT_DROP,
+	USAGE_STMT_COPY_USER,
 	USAGE_STMT__MAX
 };
 
@@ -40,6 +41,11 @@ static const char *const sql[USAGE_STMT__MAX] = {
 	[USAGE_STMT_DROP] =
 	    "DELETE FROM asset_usage WHERE asset_type = ? AND asset_id = ? "
 	    "AND user_type = ? AND user_id = ?",
+	/* Parameters: the copy, the user type, the source. */
+	[USAGE_STMT_COPY_USER] =
+	    "INSERT IGNORE INTO asset_usage (asset_type, asset_id, user_type, "
+	    "user_id) SELECT asset_type, asset_id, user_type, ? "
+	    "FROM asset_usage WHERE user_type = ? AND user_id = ?",
 };
 
 const struct db_stmt_set repo_usage_sql = {
@@ -167,4 +173,19 @@ repo_usage_list(struct db *db, struct arena *a, const char *type,
 	*out = u;
 	*n = t.count;
 	return 0;
+}
+
+/* See repo_usage.h. */
+int
+repo_usage_copy_user(struct db *db, const char *user_type, int32_t from,
+    int32_t to)
+{
+	MYSQL_BIND in[3];
+	unsigned long len = strlen(user_type);
+
+	bind_i32(&in[0], &to);
+	bind_str(&in[1], user_type, &len);
+	bind_i32(&in[2], &from);
+	return db_exec(db, stmt(db, USAGE_STMT_COPY_USER), in,
+	    "repo_usage_copy_user");
 }

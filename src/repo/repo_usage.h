@@ -40,6 +40,14 @@ int	repo_usage_forget_user(struct db *db, const char *user_type,
 int	repo_usage_drop(struct db *db, const char *type, int32_t id,
 	    const char *user_type, int32_t user_id);
 
+/*
+ * Records that (user_type, to) uses what (user_type, from) uses: a copy
+ * of an asset uses what its source uses (Clone Program's emails: their
+ * template, snippets, segmentations).
+ */
+int	repo_usage_copy_user(struct db *db, const char *user_type,
+	    int32_t from, int32_t to);
+
 /* One user of an asset: its type (a USAGE_ word) and id. */
 struct repo_usage_user {
 	const char	*type;

@@ -2,10 +2,12 @@
  * Programs as the asset API reads and writes them, against a real
  * MariaDB (repo_program_assets.c): by id, by name, the browse with each
  * of its filters and its paging, and create (with its channel's
- * statuses), update and delete.  Other integration tests run at the same
- * time on the same database, so every row here is made under names of
- * this run and every browse is narrowed to this run's programs.  Needs
- * MAUTO_TEST_DB_*; without them it exits 77.
+ * statuses), update and delete, and a program's delete and clone with
+ * its assets (repo_program_delete.c, repo_program_clone.c).  Other
+ * integration tests run at the same time on the same database, so every
+ * row here is made under names of this run and every browse is narrowed
+ * to this run's programs.  Needs MAUTO_TEST_DB_*; without them it exits
+ * 77.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,8 +24,12 @@
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_folders.h"
+#include "repo/repo_forms.h"
+#include "repo/repo_lists.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_catalogue.h"
+#include "repo/repo_program_clone.h"
+#include "repo/repo_program_delete.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 #include "util/config.h"
@@ -242,6 +248,7 @@ test_meta(void **state)
 	};
 	struct repo_program_meta m = { 0 };
 	struct repo_program_create k = { 0 };
+	struct repo_program_clone_fail f;
 	struct repo_program_asset *v, one;
 	struct repo_tag_type *types;
 	struct progmeta_tag *tags;
@@ -309,7 +316,7 @@ test_meta(void **state)
 	k.name = named("pa-k");
 	k.workspace = "Default";
 	k.folder_id = 1;
-	assert_int_equal(repo_program_assets_clone(db, c.id, &k), 0);
+	assert_int_equal(repo_program_clone(db, &a, c.id, c.name, &k, &f), 0);
 	assert_int_equal(repo_program_assets_meta(db, &a, k.id, &tags, &nt,
 	    &got, &nc), 0);
 	assert_int_equal(nt, 1);
@@ -317,10 +324,11 @@ test_meta(void **state)
 	assert_int_equal(repo_program_assets_get(db, &a, k.id, NULL, &one), 0);
 	assert_string_equal(one.channel, "Content");
 	assert_int_equal(one.folder_id, 1);
-	assert_int_equal(repo_program_assets_clone(db, c.id, &k),
+	assert_int_equal(repo_program_clone(db, &a, c.id, c.name, &k, &f),
 	    -REPO_ERR_CONFLICT);
+	assert_null(f.kind);
 	k.name = named("pa-k2");
-	assert_int_equal(repo_program_assets_clone(db, INT32_MAX, &k),
+	assert_int_equal(repo_program_clone(db, &a, INT32_MAX, "x", &k, &f),
 	    -REPO_ERR_NOT_FOUND);
 	assert_int_equal(repo_program_assets_delete(db, one.id), 0);
 
@@ -336,6 +344,104 @@ test_meta(void **state)
 	    "'pa-tt-%s'", tag));
 }
 
+/*
+ * Delete and Clone Program with assets: a static list with a member and
+ * a form; the clone renames them and a taken name undoes the clone; the
+ * delete takes them with the program, and a smart list condition outside
+ * naming the list refuses it.
+ */
+static void
+test_assets(void **state)
+{
+	static const char *const fields[] = { "email" };
+	struct repo_program_create c = {
+		.type = "program", .channel = "Webinar",
+		.workspace = "Default",
+	};
+	struct repo_program_clone_fail f;
+	struct repo_program_block b;
+	struct repo_missing miss;
+	struct list_new ln;
+	int32_t src, list, form, lead;
+
+	(void)state;
+	src = program("pa-src", "program");
+	memset(&ln, 0, sizeof(ln));
+	ln.name = named("pa-list");
+	ln.has_place = true;
+	ln.place.id = src;
+	ln.place.type = FOLDER_T_PROGRAM;
+	assert_int_equal(repo_lists_create(db, &ln, &list), 0);
+	assert_int_equal(repo_forms_insert(db, named("pa-form"), src, fields,
+	    1, &form, &miss), 0);
+	itest_sqlf(db, "INSERT INTO lead (email, createdAt, updatedAt) "
+	    "VALUES ('pa-%s@example.com', UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	    tag);
+	lead = (int32_t)itest_count(db, "SELECT id FROM lead WHERE email = "
+	    "'pa-%s@example.com'", tag);
+	itest_sqlf(db, "INSERT INTO list_member (list_id, lead_id, "
+	    "created_at, updated_at) VALUES (%d, %d, UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP())", (int)list, (int)lead);
+
+	/* Clone: renamed copies, no members; a taken name undoes it all. */
+	c.name = named("pa-copy");
+	c.folder_id = folder;
+	assert_int_equal(repo_program_clone(db, &a, src, named("pa-src"), &c,
+	    &f), 0);
+	assert_null(f.kind);
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM static_list "
+	    "WHERE program_id = %d AND name = '%s (%s)'", (int)c.id,
+	    named("pa-list"), named("pa-copy")), 1);
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM list_member m "
+	    "JOIN static_list l ON l.id = m.list_id WHERE l.program_id = %d",
+	    (int)c.id), 0);
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM form f JOIN "
+	    "form_field ff ON ff.form_id = f.id WHERE f.program_id = %d AND "
+	    "f.name = '%s (%s)'", (int)c.id, named("pa-form"),
+	    named("pa-copy")), 1);
+	assert_int_equal(repo_program_delete(db, c.id, &b), 0);
+	itest_sqlf(db, "INSERT INTO static_list (name, workspace, created_at, "
+	    "updated_at) VALUES ('%s (%s)', 'Default', UTC_TIMESTAMP(), "
+	    "UTC_TIMESTAMP())", named("pa-list"), named("pa-copy2"));
+	c.name = named("pa-copy2");
+	assert_int_equal(repo_program_clone(db, &a, src, named("pa-src"), &c,
+	    &f), -REPO_ERR_CONFLICT);
+	assert_string_equal(f.kind, "Static list");
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM program WHERE "
+	    "name = '%s'", named("pa-copy2")), 0);
+	itest_sqlf(db, "DELETE FROM static_list WHERE name = '%s (%s)'",
+	    named("pa-list"), named("pa-copy2"));
+
+	/* Delete: a condition outside naming the list refuses it. */
+	itest_sqlf(db, "INSERT INTO smart_list (name, folder_id, created_at, "
+	    "updated_at) VALUES ('%s', 5, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	    named("pa-out"));
+	itest_sqlf(db, "INSERT INTO smart_list_rule (smart_list_id, position, "
+	    "kind, rule_type_id) SELECT id, 1, 'activity', 100001 FROM "
+	    "smart_list WHERE name = '%s'", named("pa-out"));
+	itest_sqlf(db, "INSERT INTO smart_list_condition (rule_id, "
+	    "attribute_id, operator, vals) SELECT r.id, 1, 'in', "
+	    "JSON_ARRAY('%s') FROM smart_list_rule r JOIN smart_list s ON "
+	    "s.id = r.smart_list_id WHERE s.name = '%s'", named("pa-list"),
+	    named("pa-out"));
+	assert_int_equal(repo_program_delete(db, src, &b),
+	    -REPO_ERR_CONFLICT);
+	assert_int_equal(b.kind, RPB_LIST);
+	assert_int_equal(b.id, list);
+	itest_sqlf(db, "DELETE FROM smart_list WHERE name = '%s'",
+	    named("pa-out"));
+	assert_int_equal(repo_program_delete(db, src, &b), 0);
+	assert_int_equal(b.kind, RPB_NONE);
+	assert_int_equal(itest_count(db, "SELECT (SELECT COUNT(*) FROM "
+	    "static_list WHERE id = %d) + (SELECT COUNT(*) FROM list_member "
+	    "WHERE list_id = %d) + (SELECT COUNT(*) FROM form WHERE id = %d) "
+	    "+ (SELECT COUNT(*) FROM program WHERE id = %d)", (int)list,
+	    (int)list, (int)form, (int)src), 0);
+	assert_int_equal(repo_program_delete(db, src, &b),
+	    -REPO_ERR_NOT_FOUND);
+	itest_sqlf(db, "DELETE FROM lead WHERE id = %d", (int)lead);
+}
+
 int
 main(void)
 {
@@ -344,6 +450,7 @@ main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_assets),
 	};
 
 	if (itest_config(&cfg) != 0) {

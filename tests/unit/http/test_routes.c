@@ -19,7 +19,7 @@
 #include "http/router.h"
 #include "util/arena.h"
 
-#define DOCUMENTED_ROUTES	183
+#define DOCUMENTED_ROUTES	185
 /* Variants real clients send (scripts/gen-routes.py VARIANTS). */
 #define VARIANT_ROUTES		2
 

@@ -84,6 +84,35 @@ test_costs(void **state)
 	    -1);
 }
 
+static void
+test_copy_name(void **state)
+{
+	char big[300];
+
+	(void)state;
+	assert_string_equal(progmeta_copy_name(&a, "Attendees", "Q1", "Q2"),
+	    "Attendees (Q2)");
+	/* The copy of a copy has one suffix, the newest program's. */
+	assert_string_equal(progmeta_copy_name(&a, "Attendees (Q2)", "Q2",
+	    "Q3"), "Attendees (Q3)");
+	/* Another program's suffix is part of the name. */
+	assert_string_equal(progmeta_copy_name(&a, "Attendees (Q2)", "Q1",
+	    "Q3"), "Attendees (Q2) (Q3)");
+	assert_string_equal(progmeta_copy_name(&a, "(Q1)", "Q1", "Q2"),
+	    "(Q1) (Q2)");
+	/* 251 characters and " (Q2)" pass the limit of 255, 250 do not;
+	 * a character of two bytes counts once. */
+	memset(big, 0, sizeof(big));
+	memset(big, 'x', 251);
+	assert_null(progmeta_copy_name(&a, big, "Q1", "Q2"));
+	big[250] = '\0';
+	assert_non_null(progmeta_copy_name(&a, big, "Q1", "Q2"));
+	memcpy(big + 249, "\xc3\xa9", 2);
+	assert_non_null(progmeta_copy_name(&a, big, "Q1", "Q2"));
+	memcpy(big + 251, "\xc3\xa9", 3);
+	assert_null(progmeta_copy_name(&a, big, "Q1", "Q2"));
+}
+
 int
 main(void)
 {
@@ -91,6 +120,7 @@ main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_costs),
+		cmocka_unit_test(test_copy_name),
 	};
 	int r;
 
