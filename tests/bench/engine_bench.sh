@@ -521,6 +521,7 @@ echo "a second):"
 echo
 echo "- mauto: $bstmts"
 echo "- ceiling: $cstmts"
+echo
 if [ -s "$work/shapes" ]; then
 	echo
 	echo "Statements during the batch by shape (the general log,"
@@ -529,6 +530,7 @@ if [ -s "$work/shapes" ]; then
 	echo "| per lead | statement |"
 	echo "|---:|---|"
 	cat "$work/shapes"
+	echo
 fi
 echo "Runner memory (KiB): VmRSS $rss0 before the batch, $rss1 after it,"
 echo "$rss2 after Send Email; VmHWM $hwm1 after the batch, $hwm2 at the end."
