@@ -240,6 +240,7 @@ harness_stack_start "$work/stack" "$work/db/env" MAUTO_WORKERS=8 \
     MAUTO_ENGINE_CLOCK_CONTROL=true MAUTO_CAMPAIGN_RUNNERS=1 \
     MAUTO_SMTP_URL="smtp://127.0.0.1:$relay_port" MAUTO_SMTP_STARTTLS=none \
     MAUTO_SMTP_FROM=bench@bench.example.com
+# shellcheck disable=SC1091
 url=$(. "$work/stack/stack.env"; echo "$MAUTO_TEST_BASE_URL")
 token=$(
 	# shellcheck disable=SC1091
@@ -267,7 +268,8 @@ db "ANALYZE TABLE lead" >/dev/null
 
 prog=$(ctl program create --name "Engine bench") ||
     harness_die "mautoctl program create failed"
-list1=$(ctl list create --name "Engine trigger list") &&
+list1=$(ctl list create --name "Engine trigger list") ||
+    harness_die "mautoctl list create failed"
 list2=$(ctl list create --name "Engine batch list") ||
     harness_die "mautoctl list create failed"
 call GET /rest/v1/leads/describe.json
@@ -346,7 +348,7 @@ fi
 counters >"$work/c0"
 t0=$(now_ms)
 ctl clock advance 6m >/dev/null || harness_die "mautoctl clock advance failed"
-wait_sql "SELECT status FROM campaign_run WHERE campaign_id = $batch" done \
+wait_sql "SELECT status FROM campaign_run WHERE campaign_id = $batch" "done" \
     $((nbatch / 20 + 600)) || harness_die "the batch run did not finish"
 t1=$(now_ms)
 counters >"$work/c1"
@@ -383,8 +385,10 @@ read -r members a13 a24 a46 titled <<<"$(db "SELECT
 
 # ---- 3. ceiling -------------------------------------------------------------
 harness_log "ceiling: the same rows by multi-row SQL"
-lc=$(cols lead) && mc=$(cols list_member) && ac=$(cols activity) ||
-    harness_die "cannot read the tables' columns"
+if ! { lc=$(cols lead) && mc=$(cols list_member) &&
+    ac=$(cols activity); }; then
+	harness_die "cannot read the tables' columns"
+fi
 db "CREATE TABLE lead_ceiling LIKE lead;
     INSERT INTO lead_ceiling ($lc) SELECT $lc FROM lead;
     UPDATE lead_ceiling SET title = NULL WHERE id <= $nbatch;
@@ -463,7 +467,7 @@ done
 t1=$(now_ms)
 mms=$((t1 - t0))
 # Late duplicates would land after the last expected message.
-wait_sql "SELECT status FROM campaign_run WHERE campaign_id = $mail" done 60 ||
+wait_sql "SELECT status FROM campaign_run WHERE campaign_id = $mail" "done" 60 ||
     harness_log "the mail run is not done"
 sleep 2
 rss2=$(runner VmRSS)

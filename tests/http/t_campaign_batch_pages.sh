@@ -23,14 +23,14 @@ leads()
 # run to its id.
 run_batch()
 {
-	local i s
+	local s
 	api POST "/rest/v1/campaigns/$camp/schedule.json" ''
 	expect "Schedule Campaign" "d['success']"
 	run=$(dbsql "SELECT MAX(id) FROM campaign_run WHERE campaign_id = $camp")
 	ctl clock advance 6m >/dev/null
-	for i in $(seq 1 240); do
+	for _ in $(seq 1 240); do
 		s=$(dbsql "SELECT status FROM campaign_run WHERE id = $run")
-		[ "$s" = done ] && return 0
+		[ "$s" = "done" ] && return 0
 		sleep 0.5
 	done
 	echo "not ok - run $run is not done after 2 minutes: $s"
