@@ -14,6 +14,16 @@
  * Galera the second to commit fails certification and claims again.
  * Every step re-checks the claim under the row's lock, so work whose
  * lease ran out and was taken over is never run by both.
+ *
+ * Batch pages.  A batch run's page of leads is entered a chunk of
+ * MAX_BATCH_RECORDS at a time in five statements built for the chunk
+ * (the BATCH_* texts below, bound values only): the chunk's
+ * qualification rows read under lock with one IN list, then multi-row
+ * inserts of the skipped leads, the qualifications, the leads entered
+ * and the campaign members, where entering one lead at a time took four
+ * statements a lead (the engine suite of tests/bench measured them).
+ * Triggers and requests, a lead or a few at a time, keep the statements
+ * of one lead.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,13 +32,16 @@
 
 #include <mysql.h>
 
+#include "bounds.h"
 #include "db/bind.h"
+#include "db/params.h"
 #include "db/pool.h"
 #include "db/query.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
 #include "repo/repo_engine.h"
 #include "repo/repo_smart_campaigns.h"
+#include "util/buf.h"
 #include "util/xmalloc.h"
 
 enum engine_stmt {
@@ -203,6 +216,37 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	    "campaign_run WHERE status = 'scheduled')",
 };
 
+/*
+ * A batch page's chunk (see the head comment): the texts are completed
+ * with a padded IN list or one row per lead.
+ */
+#define BATCH_QUAL_READ \
+	"SELECT lead_id, CAST(UNIX_TIMESTAMP(last_at) * 1000 AS SIGNED) " \
+	"FROM campaign_qualification WHERE campaign_id = ? AND lead_id IN ("
+#define BATCH_QUAL_READ_END	") FOR UPDATE"
+#define BATCH_QUAL_WRITE \
+	"INSERT INTO campaign_qualification (campaign_id, lead_id, " \
+	"last_at, times) VALUES "
+#define BATCH_QUAL_ROW		"(?, ?, " AT ", 1)"
+#define BATCH_QUAL_WRITE_END \
+	" ON DUPLICATE KEY UPDATE last_at = VALUES(last_at), " \
+	"times = times + 1"
+#define BATCH_LEAD_INSERT \
+	"INSERT IGNORE INTO campaign_run_lead (run_id, lead_id, " \
+	"campaign_id, step_pos, state, due_at, note, updated_at) VALUES "
+#define BATCH_LEAD_READY	"(?, ?, ?, 0, 'ready', " AT ", NULL, " \
+	"UTC_TIMESTAMP(3))"
+#define BATCH_LEAD_SKIP		"(?, ?, ?, 0, 'skipped', " AT ", ?, " \
+	"UTC_TIMESTAMP(3))"
+#define BATCH_MEMBER \
+	"INSERT INTO campaign_member (campaign_id, lead_id, created_at, " \
+	"updated_at) VALUES "
+#define BATCH_MEMBER_ROW	"(?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP())"
+#define BATCH_MEMBER_END \
+	" ON DUPLICATE KEY UPDATE updated_at = VALUES(updated_at)"
+/* The longest chunk text: MAX_BATCH_RECORDS rows of about 80 bytes. */
+#define BATCH_SQL_BYTES		65536
+
 const struct db_stmt_set repo_engine_sql = {
 	.name = "engine",
 	.sql = sql,
@@ -299,6 +343,33 @@ run_insert(struct db *db, const struct engine_start *s, const char *status,
 }
 
 /*
+ * Whether a lead qualifies under q at now_ms: had tells whether it has
+ * run the campaign before, last when.
+ */
+static bool
+qualifies(const struct engine_qual *q, bool had, int64_t last, int64_t now_ms)
+{
+	if (!had)
+		return true;
+	if (q->type != NULL && strcmp(q->type, "any") == 0)
+		return true;
+	if (q->type != NULL && strcmp(q->type, "interval") == 0)
+		return now_ms - last >= q->interval_ms;
+	/* once: never again */
+	return false;
+}
+
+/* Why a lead that does not qualify under q is skipped. */
+static const char *
+unqualified_note(const struct engine_qual *q)
+{
+	return q->type != NULL && strcmp(q->type, "interval") == 0 ?
+	    "did not qualify: the qualification interval has not passed" :
+	    "did not qualify: the qualification rule lets a person run "
+	    "through the flow once";
+}
+
+/*
  * Inside the transaction: whether lead qualifies for campaign under q
  * at now_ms (locking its qualification row), recording it when it does.
  */
@@ -317,14 +388,7 @@ qualify(struct db *db, int32_t campaign, int64_t lead,
 	    "repo_engine_qualify");
 	if (r != 0 && r != -REPO_ERR_NOT_FOUND)
 		return r;
-	if (r == 0) {
-		if (q->type != NULL && strcmp(q->type, "any") == 0)
-			*ok = true;
-		else if (q->type != NULL && strcmp(q->type, "interval") == 0)
-			*ok = now_ms - last >= q->interval_ms;
-		/* once: never again */
-	} else
-		*ok = true;
+	*ok = qualifies(q, r == 0, last, now_ms);
 	if (!*ok)
 		return 0;
 	bind_i32(&in[0], &campaign);
@@ -378,11 +442,8 @@ enter_leads(struct db *db, int64_t run_id, int32_t campaign,
 			return r;
 		if (!ok) {
 			/* Kept for mautoctl campaign trace. */
-			if ((r = repo_engine_skip(db, run_id, leads[i], campaign, now_ms,
-			    q->type != NULL && strcmp(q->type, "interval") == 0 ?
-			    "did not qualify: the qualification interval has "
-			    "not passed" : "did not qualify: the qualification "
-			    "rule lets a person run through the flow once")) != 0)
+			if ((r = repo_engine_skip(db, run_id, leads[i],
+			    campaign, now_ms, unqualified_note(q))) != 0)
 				return r;
 			continue;
 		}
@@ -410,6 +471,193 @@ enter_leads(struct db *db, int64_t run_id, int32_t campaign,
 	bind_i64(&in[1], &run_id);
 	return db_exec(db, stmt(db, ENGINE_STMT_RUN_COUNT), in,
 	    "repo_engine_enter");
+}
+
+/* A batch chunk's leads (ascending) and what the chunk learns of each. */
+struct chunk {
+	const int64_t	*leads;
+	size_t		 n;
+	bool		*had;		/* ran the campaign before */
+	int64_t		*last;		/* when, engine ms */
+};
+
+static int
+chunk_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One qualification row of the chunk's read. */
+static int
+chunk_qual_row(void *arg, char **v, const unsigned long *lens)
+{
+	struct chunk *c = arg;
+	int64_t lead = db_col_i64(v[0]);
+	const int64_t *at;
+
+	(void)lens;
+	at = bsearch(&lead, c->leads, c->n, sizeof(*c->leads), chunk_cmp);
+	if (at != NULL) {
+		c->had[at - c->leads] = true;
+		c->last[at - c->leads] = v[1] != NULL ? db_col_i64(v[1]) : 0;
+	}
+	return 0;
+}
+
+/* What the statements of one chunk bind. */
+struct chunk_vals {
+	int64_t		 run_id;
+	int64_t		 campaign;
+	int64_t		 now_ms;
+	const char	*note;
+	const bool	*ok;		/* the leads that qualify */
+};
+
+/*
+ * One multi-row statement over the chunk's leads that qualify (want
+ * true) or not: head, then row once a lead, then tail (may be ""); cols
+ * names each row's values in order (r run, l lead, c campaign, n now, t
+ * note).  *changed (may be NULL) gets the rows it changed.
+ */
+static int
+chunk_rows(struct db *db, const struct chunk *c, const struct chunk_vals *v,
+    bool want, const char *head, const char *row, const char *cols,
+    const char *tail, uint64_t *changed)
+{
+	struct params p;
+	struct buf b;
+	MYSQL_STMT *st;
+	const char *k;
+	size_t i, rows = 0;
+	int r;
+
+	buf_init(&b, BATCH_SQL_BYTES);
+	params_init(&p, strlen(cols) * c->n);
+	buf_adds(&b, head);
+	for (i = 0; i < c->n; i++) {
+		if (v->ok[i] != want)
+			continue;
+		if (rows++ > 0)
+			buf_addc(&b, ',');
+		buf_adds(&b, row);
+		for (k = cols; *k != '\0'; k++) {
+			if (*k == 'r')
+				params_i64(&p, v->run_id);
+			else if (*k == 'l')
+				params_i64(&p, c->leads[i]);
+			else if (*k == 'c')
+				params_i64(&p, v->campaign);
+			else if (*k == 'n')
+				params_i64(&p, v->now_ms);
+			else
+				params_str(&p, v->note);
+		}
+	}
+	buf_adds(&b, tail);
+	r = 0;
+	if (rows > 0) {
+		st = params_stmt(db, &b, "repo_engine_batch_enter");
+		r = params_exec(db, st, &p, "repo_engine_batch_enter");
+		if (r == 0 && changed != NULL)
+			*changed = (uint64_t)mysql_stmt_affected_rows(st);
+	}
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
+}
+
+/*
+ * Inside the transaction: enters the leads of c (at most
+ * MAX_BATCH_RECORDS) that qualify into run run_id as enter_leads does,
+ * in five statements; *added grows by the leads entered.  A batch page
+ * never holds a lead already in its run (pages follow expanded_to under
+ * the run's lock), so every lead inserted ready is a member to record.
+ */
+static int
+enter_chunk(struct db *db, int64_t run_id, int32_t campaign,
+    const struct engine_qual *q, int64_t now_ms, struct chunk *c,
+    int64_t *added)
+{
+	struct chunk_vals v = { run_id, campaign, now_ms,
+	    unqualified_note(q), NULL };
+	struct params p;
+	struct buf b;
+	MYSQL_STMT *st;
+	uint64_t n = 0;
+	size_t i, np = params_padded(c->n);
+	bool *ok;
+	int r;
+
+	ok = xcalloc(c->n, sizeof(*ok));
+	v.ok = ok;
+	buf_init(&b, BATCH_SQL_BYTES);
+	params_init(&p, 1 + np);
+	buf_adds(&b, BATCH_QUAL_READ);
+	params_add_marks(&b, np);
+	buf_adds(&b, BATCH_QUAL_READ_END);
+	params_i64(&p, campaign);
+	params_ids(&p, c->leads, c->n, np);
+	st = params_stmt(db, &b, "repo_engine_batch_enter");
+	if ((r = params_exec(db, st, &p, "repo_engine_batch_enter")) != 0 ||
+	    (r = db_fetch_rows(db, st, 2, chunk_qual_row, c,
+	    "repo_engine_batch_enter")) != 0)
+		goto out;
+	for (i = 0; i < c->n; i++)
+		ok[i] = qualifies(q, c->had[i], c->last[i], now_ms);
+	/* The skipped are kept for mautoctl campaign trace. */
+	if ((r = chunk_rows(db, c, &v, false, BATCH_LEAD_INSERT,
+	    BATCH_LEAD_SKIP, "rlcnt", "", NULL)) != 0 ||
+	    (r = chunk_rows(db, c, &v, true, BATCH_QUAL_WRITE, BATCH_QUAL_ROW,
+	    "cln", BATCH_QUAL_WRITE_END, NULL)) != 0 ||
+	    (r = chunk_rows(db, c, &v, true, BATCH_LEAD_INSERT,
+	    BATCH_LEAD_READY, "rlcn", "", &n)) != 0 ||
+	    (r = chunk_rows(db, c, &v, true, BATCH_MEMBER, BATCH_MEMBER_ROW,
+	    "cl", BATCH_MEMBER_END, NULL)) != 0)
+		goto out;
+	*added += (int64_t)n;
+	r = 0;
+out:
+	params_clear(&p);
+	buf_clear(&b);
+	free(ok);
+	return r;
+}
+
+/*
+ * Inside the transaction: enters the leads[0..n) of a batch page
+ * (ascending) that qualify into run run_id, a chunk at a time.
+ */
+static int
+enter_page(struct db *db, int64_t run_id, int32_t campaign,
+    const struct engine_qual *q, int64_t now_ms, const int64_t *leads,
+    size_t n)
+{
+	MYSQL_BIND in[2];
+	struct chunk c;
+	int64_t count = 0;
+	size_t start;
+	int r = 0;
+
+	c.had = xcalloc(MAX_BATCH_RECORDS, sizeof(*c.had));
+	c.last = xcalloc(MAX_BATCH_RECORDS, sizeof(*c.last));
+	for (start = 0; start < n && r == 0; start += c.n) {
+		c.leads = leads + start;
+		c.n = n - start < MAX_BATCH_RECORDS ? n - start :
+		    MAX_BATCH_RECORDS;
+		memset(c.had, 0, MAX_BATCH_RECORDS * sizeof(*c.had));
+		memset(c.last, 0, MAX_BATCH_RECORDS * sizeof(*c.last));
+		r = enter_chunk(db, run_id, campaign, q, now_ms, &c, &count);
+	}
+	free(c.had);
+	free(c.last);
+	if (r != 0 || count == 0)
+		return r;
+	bind_i64(&in[0], &count);
+	bind_i64(&in[1], &run_id);
+	return db_exec(db, stmt(db, ENGINE_STMT_RUN_COUNT), in,
+	    "repo_engine_batch_enter");
 }
 
 /* See repo_engine.h. */
@@ -547,8 +795,8 @@ batch_tx(struct db *db, void *arg)
 		return -REPO_ERR_GONE;
 	if (r != 0)
 		return r;
-	if ((r = enter_leads(db, x->b->run_id, x->b->campaign_id, x->q,
-	    x->now_ms, x->leads, x->n, NULL, NULL)) != 0)
+	if (x->n > 0 && (r = enter_page(db, x->b->run_id, x->b->campaign_id,
+	    x->q, x->now_ms, x->leads, x->n)) != 0)
 		return r;
 	to = x->n > 0 ? x->leads[x->n - 1] : exp;
 	slen = strlen(status);

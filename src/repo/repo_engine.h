@@ -124,8 +124,9 @@ int	repo_engine_batch_claim(struct db *db, const char *claim,
 
 /*
  * In one transaction, while claim holds the batch run: enters leads
- * (ascending, all above b->expanded_to) as repo_engine_start_tx does and
- * records the last as expanded; with last, the run is expanded (running,
+ * (ascending, all above b->expanded_to) as repo_engine_start_tx does, in
+ * multi-row statements of MAX_BATCH_RECORDS leads, and records the last
+ * as expanded; with last, the run is expanded (running,
  * claim released).  -REPO_ERR_GONE when the claim was lost.
  */
 int	repo_engine_batch_enter(struct db *db, const char *claim,
