@@ -141,10 +141,13 @@ CREATE TABLE `campaign_run` (
   `lease_until` datetime(3) DEFAULT NULL,
   `expanded_to` bigint(20) NOT NULL DEFAULT 0,
   `nleads` int(11) NOT NULL DEFAULT 0,
+  `cloned_from` int(11) DEFAULT NULL,
+  `clone_day` int(11) DEFAULT NULL,
   `created_at` datetime(3) NOT NULL,
   PRIMARY KEY (`id`),
   KEY `campaign_run_due` (`status`,`run_at`),
-  KEY `campaign_run_campaign` (`campaign_id`,`id`)
+  KEY `campaign_run_campaign` (`campaign_id`,`id`),
+  KEY `campaign_run_clone_day` (`clone_day`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `campaign_run_lead` (
   `run_id` bigint(20) NOT NULL,

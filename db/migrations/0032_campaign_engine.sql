@@ -9,7 +9,9 @@
 -- run waits as scheduled until run_at (the engine's clock), is then
 -- expanded (claim and lease_until mark the runner doing it; expanded_to
 -- is the last lead id it reached) and is running until every lead is
--- done.
+-- done.  A batch run Schedule Campaign made with cloneToProgramName
+-- keeps the campaign it was cloned from and the US Central day of the
+-- call (its daily limit).
 CREATE TABLE campaign_run (
 	id BIGINT NOT NULL AUTO_INCREMENT,
 	campaign_id INT NOT NULL,
@@ -22,10 +24,13 @@ CREATE TABLE campaign_run (
 	lease_until DATETIME(3) NULL,
 	expanded_to BIGINT NOT NULL DEFAULT 0,
 	nleads INT NOT NULL DEFAULT 0,
+	cloned_from INT NULL,
+	clone_day INT NULL,
 	created_at DATETIME(3) NOT NULL,
 	PRIMARY KEY (id),
 	KEY campaign_run_due (status, run_at),
-	KEY campaign_run_campaign (campaign_id, id)
+	KEY campaign_run_campaign (campaign_id, id),
+	KEY campaign_run_clone_day (clone_day)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 -- One lead in a run: the position of the next flow step it runs (from

@@ -18,6 +18,11 @@
  *   "{{my.<name>}}" or whose value is not a string: 1003.
  * - runAt later than two years from now: 1042; earlier than five
  *   minutes from now: the run starts five minutes from now.
+ * - cloneToProgramName (or the documentation's cloneToProgram): Clone
+ *   Program of the campaign's program (709 for a campaign in a folder),
+ *   in the same folder, under that name; the copy of the campaign is the
+ *   one scheduled and its id is the reply's; the 21st such call of a US
+ *   Central day is 1020.
  * - The campaign's smart list filters (and each flow step's choice
  *   conditions) must be ones mauto evaluates, else 709 naming the
  *   first that is not; a requested lead that does not pass the filters
@@ -35,6 +40,7 @@
 #include "api/api.h"
 #include "api/api_common.h"
 #include "api/api_leads_catalog.h"
+#include "auth/ratelimit.h"
 #include "call.h"
 #include "engine/audience.h"
 #include "err.h"
@@ -42,10 +48,13 @@
 #include "http/response.h"
 #include "model/campaign.h"
 #include "model/leadfield.h"
+#include "model/progmeta.h"
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
 #include "repo/repo_engine.h"
 #include "repo/repo_leads.h"
+#include "repo/repo_program_assets.h"
+#include "repo/repo_program_clone.h"
 #include "repo/repo_smart_campaigns.h"
 #include "util/arena.h"
 #include "util/metrics.h"
@@ -195,6 +204,69 @@ read_tokens(struct call *c, struct resp *r, struct json_object *input,
 	    json_object_to_json_string_ext(keep, JSON_C_TO_STRING_PLAIN)) :
 	    NULL;
 	json_object_put(keep);
+	return 0;
+}
+
+/* The most Schedule Campaign calls with cloneToProgramName a day. */
+#define CLONES_A_DAY		20
+
+/*
+ * cloneToProgramName: Clone Program of sc's program as name, in the same
+ * folder; *sc becomes the copy of the campaign, s the clone's marks.
+ * 0, or the api_err answered (709, 1020, 610-style errors of the clone).
+ */
+static int
+clone_program(struct call *c, struct resp *r, struct repo_sc *sc,
+    const char *name, struct engine_start *s)
+{
+	struct repo_program_asset from;
+	struct repo_program_create p;
+	struct repo_program_clone_fail f;
+	const char *copy;
+	int64_t n = 0;
+	int32_t day = limiter_day_key(time_now_ms() / 1000);
+	int e;
+
+	if (sc->place.type != FOLDER_T_PROGRAM)
+		return api_common_fail(c, r, -API_ERR_RULE, "Campaign %d is not "
+		    "in a program: cloneToProgramName clones the campaign's "
+		    "program", sc->id);
+	if (name[0] == '\0' || strlen(name) > 255)
+		return api_common_fail(c, r, -API_ERR_INVALID_VALUE, "Invalid "
+		    "value for 'cloneToProgramName': 1 to 255 characters");
+	if ((e = repo_engine_clones_on(c->app->db, day, &n)) != 0)
+		return err_from_repo(e);
+	if (n >= CLONES_A_DAY)
+		return api_common_fail(c, r, -API_ERR_CLONE_LIMIT, "Too many "
+		    "clones to program: %d a day", CLONES_A_DAY);
+	if ((e = repo_program_assets_get(c->app->db, &c->app->arena,
+	    (int32_t)sc->place.id, NULL, &from)) != 0)
+		return err_from_repo(e);
+	memset(&p, 0, sizeof(p));
+	p.name = name;
+	p.description = from.description;
+	p.workspace = from.workspace;
+	p.folder_id = from.folder_id;
+	e = repo_program_clone(c->app->db, &c->app->arena, from.id, from.name,
+	    &p, &f);
+	if (e == -REPO_ERR_CONFLICT)
+		return api_common_fail(c, r, -API_ERR_RULE, "%s name '%s' is "
+		    "already in use", f.kind != NULL ? f.kind : "Program",
+		    api_common_echo(c, f.kind != NULL ? f.name : name));
+	if (e == -REPO_ERR_INVALID)
+		return api_common_fail(c, r, -API_ERR_RULE, "The program cannot "
+		    "be cloned as '%s': a copy's name would be too long",
+		    api_common_echo(c, name));
+	if (e != 0)
+		return err_from_repo(e);
+	if ((copy = progmeta_copy_name(&c->app->arena, sc->name, from.name,
+	    name)) == NULL)
+		return -API_ERR_SYSTEM;
+	s->cloned_from = sc->id;
+	s->clone_day = day;
+	if ((e = repo_sc_get_by_name(c->app->db, &c->app->arena, copy,
+	    sc)) != 0)
+		return err_from_repo(e);
 	return 0;
 }
 
@@ -370,7 +442,9 @@ api_campaigns_schedule(struct call *c, struct resp *r)
 		return e;
 	if (input != NULL && ((e = api_common_member_str(c, r, input,
 	    "runAt", 64, &run_at)) != 0 || (e = api_common_member_str(c, r,
-	    input, "cloneToProgramName", 255, &clone)) != 0))
+	    input, "cloneToProgramName", 1024, &clone)) != 0 ||
+	    (clone == NULL && (e = api_common_member_str(c, r, input,
+	    "cloneToProgram", 1024, &clone)) != 0)))
 		return e;
 	if ((e = read_tokens(c, r, input, &tokens)) != 0)
 		return e;
@@ -388,10 +462,6 @@ api_campaigns_schedule(struct call *c, struct resp *r)
 	sl_filter_clear(&f);
 	if (e != 0)
 		return e;
-	if (clone != NULL)
-		return api_common_fail(c, r, -API_ERR_RULE, "cloneToProgramName "
-		    "is not supported: clone the program (Clone Program) and "
-		    "schedule the campaign of the copy");
 	at = real + SCHEDULE_MIN_MS;
 	if (run_at != NULL) {
 		if (!time_parse_iso(run_at, strlen(run_at), &t, &has_time,
@@ -401,7 +471,10 @@ api_campaigns_schedule(struct call *c, struct resp *r)
 		if (t * 1000 > at)
 			at = t * 1000;
 	}
+	/* Last of the checks: a clone is made only for a run that starts. */
 	memset(&s, 0, sizeof(s));
+	if (clone != NULL && (e = clone_program(c, r, &sc, clone, &s)) != 0)
+		return e;
 	s.campaign_id = sc.id;
 	s.kind = RUN_BATCH;
 	s.tokens = tokens;

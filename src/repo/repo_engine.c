@@ -48,6 +48,7 @@ enum engine_stmt {
 	ENGINE_STMT_CLOCK,
 	ENGINE_STMT_CLOCK_ADVANCE,
 	ENGINE_STMT_RUN_INSERT,
+	ENGINE_STMT_CLONES_ON,
 	ENGINE_STMT_QUAL_READ,
 	ENGINE_STMT_QUAL_WRITE,
 	ENGINE_STMT_LEAD_INSERT,
@@ -89,8 +90,11 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	    "UPDATE engine_clock SET offset_ms = offset_ms + ? WHERE id = 1",
 	[ENGINE_STMT_RUN_INSERT] =
 	    "INSERT INTO campaign_run (campaign_id, kind, status, run_at, "
-	    "tokens, depth, created_at) VALUES (?, ?, ?, " AT ", ?, ?, "
+	    "tokens, depth, cloned_from, clone_day, created_at) VALUES "
+	    "(?, ?, ?, " AT ", ?, ?, NULLIF(?, 0), NULLIF(?, 0), "
 	    "COALESCE(FROM_UNIXTIME(NULLIF(?, 0) / 1000), UTC_TIMESTAMP(3)))",
+	[ENGINE_STMT_CLONES_ON] =
+	    "SELECT COUNT(*) FROM campaign_run WHERE clone_day = ?",
 	[ENGINE_STMT_QUAL_READ] =
 	    "SELECT CAST(UNIX_TIMESTAMP(last_at) * 1000 AS SIGNED) FROM "
 	    "campaign_qualification WHERE campaign_id = ? AND lead_id = ? "
@@ -318,7 +322,7 @@ run_insert(struct db *db, const struct engine_start *s, const char *status,
     int64_t *run_id)
 {
 	MYSQL_STMT *st = stmt(db, ENGINE_STMT_RUN_INSERT);
-	MYSQL_BIND in[7];
+	MYSQL_BIND in[9];
 	unsigned long klen = strlen(s->kind), slen = strlen(status), tlen;
 	int64_t at = s->run_at_ms != 0 ? s->run_at_ms : s->now_ms;
 	int64_t depth = s->depth;
@@ -335,7 +339,9 @@ run_insert(struct db *db, const struct engine_start *s, const char *status,
 	} else
 		bind_null(&in[4]);
 	bind_i64(&in[5], &depth);
-	bind_i64(&in[6], &s->origin_ms);
+	bind_i32(&in[6], &s->cloned_from);
+	bind_i32(&in[7], &s->clone_day);
+	bind_i64(&in[8], &s->origin_ms);
 	if ((r = db_exec(db, st, in, "repo_engine_run")) != 0)
 		return r;
 	*run_id = (int64_t)mysql_stmt_insert_id(st);
@@ -707,6 +713,20 @@ repo_engine_request(struct db *db, const struct engine_start *s,
 	if ((r = db_ensure(db)) != 0)
 		return r;
 	return db_run_tx(db, request_tx, &x, false);
+}
+
+/* See repo_engine.h. */
+int
+repo_engine_clones_on(struct db *db, int32_t day, int64_t *n)
+{
+	MYSQL_BIND in[1];
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_i32(&in[0], &day);
+	return db_query_i64(db, stmt(db, ENGINE_STMT_CLONES_ON), in, n,
+	    "repo_engine_clones_on");
 }
 
 /* See repo_engine.h. */

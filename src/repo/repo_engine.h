@@ -70,6 +70,9 @@ struct engine_start {
 	struct engine_qual	 qual;
 	/* The leads that passed the campaign's filters (NULL: all). */
 	const bool		*pass;
+	/* Schedule Campaign's cloneToProgramName: the source, its day. */
+	int32_t			 cloned_from;	/* 0: not a clone */
+	int32_t			 clone_day;	/* US Central yyyymmdd */
 };
 
 /*
@@ -98,6 +101,9 @@ int	repo_engine_skip(struct db *db, int64_t run_id, int64_t lead_id,
 int	repo_engine_request(struct db *db, const struct engine_start *s,
 	    const struct activity *acts, size_t nacts, const int64_t *leads,
 	    size_t n, int64_t *run_id);
+
+/* The batch runs scheduled with cloneToProgramName on day (yyyymmdd). */
+int	repo_engine_clones_on(struct db *db, int32_t day, int64_t *n);
 
 /* Schedule Campaign: a batch run of s, scheduled at s->run_at_ms. */
 int	repo_engine_schedule(struct db *db, const struct engine_start *s,

@@ -203,4 +203,33 @@ api POST "/rest/v1/campaigns/$camp/trigger.json" "{\"input\": {\"leads\": [{\"id
 expect "a batch campaign cannot be requested: 1003" \
     "not d['success'] and d['errors'][0]['code'] == '1003'"
 
+# ---- cloneToProgramName ----------------------------------------------------
+api POST "/rest/v1/campaigns/$camp/schedule.json" \
+    "{\"input\": {\"cloneToProgramName\": \"BC-Copy-$tag\"}}"
+expect "cloneToProgramName: the copy of the campaign is scheduled and its id answered" \
+    "d['success'] and d['result'][0]['id'] != $camp"
+copy=$(py "d['result'][0]['id']")
+api GET "/rest/v1/campaigns/$copy.json"
+expect "the copy stands in the new program, named after it" \
+    "d['result'][0]['programName'] == 'BC-Copy-$tag' and
+     d['result'][0]['name'] == 'bc-$tag (BC-Copy-$tag)'"
+expect_sql "its run is scheduled, marked as a clone of the campaign" \
+    "SELECT CONCAT(status, ':', cloned_from) FROM campaign_run WHERE campaign_id = $copy" "scheduled:$camp"
+api POST "/rest/v1/campaigns/$camp/schedule.json" \
+    "{\"input\": {\"cloneToProgramName\": \"BC-Copy-$tag\"}}"
+expect "a program name in use: 709, nothing scheduled" \
+    "not d['success'] and d['errors'][0]['code'] == '709'"
+dbsql "UPDATE campaign_run SET clone_day = $(TZ=America/Chicago date +%Y%m%d) WHERE campaign_id = $copy"
+for i in $(seq 2 20); do
+	dbsql "INSERT INTO campaign_run (campaign_id, kind, status, run_at,
+	    cloned_from, clone_day, created_at) VALUES ($copy, 'batch', 'done',
+	    UTC_TIMESTAMP(3), $camp, $(TZ=America/Chicago date +%Y%m%d),
+	    UTC_TIMESTAMP(3))"
+done
+api POST "/rest/v1/campaigns/$camp/schedule.json" \
+    "{\"input\": {\"cloneToProgramName\": \"BC-Copy2-$tag\"}}"
+expect "the 21st clone of the day: 1020" \
+    "not d['success'] and d['errors'] == [{'code': '1020', 'message': 'Too many clones to program: 20 a day'}]"
+dbsql "DELETE FROM campaign_run WHERE campaign_id = $copy AND status = 'done'"
+
 exit "$failed"
