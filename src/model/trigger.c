@@ -66,22 +66,43 @@ attr_text(struct json_object *attrs, const char *k)
 	return json_object_get_string(v);
 }
 
-/* Whether the primary constraint c holds for a. */
+/*
+ * Whether the activity a is what the primary constraint's values name
+ * under the positive operator op: its primary value by id or name (a
+ * program's list also by its bare name), Data Value Changed's field also
+ * by REST name, Person is Created's by its Source Type.
+ */
 static bool
-primary_holds(const struct smartlist_cond *c, const struct trigger_activity *a)
+primary_is(const char *op, const struct smartlist_cond *c,
+    const struct trigger_activity *a)
 {
 	const char *v = a->primary_value != NULL ? a->primary_value : "",
 	    *dot;
 
-	if (trigger_cond_value(c->op, c->values_json, v, a->primary_id))
+	if (a->type == TRIGGER_PERSON_CREATED)
+		return trigger_cond_value(op, c->values_json, attr_text(a->attrs,
+		    "Source Type"), 0);
+	if (trigger_cond_value(op, c->values_json, v, a->primary_id))
 		return true;
 	dot = strrchr(v, '.');
-	if (dot != NULL && trigger_cond_value(c->op, c->values_json, dot + 1,
-	    0))
+	if (dot != NULL && trigger_cond_value(op, c->values_json, dot + 1, 0))
 		return true;
 	return a->type == TRIGGER_DATA_VALUE_CHANGED &&
-	    trigger_cond_value(c->op, c->values_json, attr_text(a->attrs,
+	    trigger_cond_value(op, c->values_json, attr_text(a->attrs,
 	    "Attribute Name"), 0);
+}
+
+/*
+ * Whether the primary constraint c holds for a: a negative operator
+ * ("is not") holds when none of the ways the activity can be named
+ * matches.
+ */
+static bool
+primary_holds(const struct smartlist_cond *c, const struct trigger_activity *a)
+{
+	if (c->op != NULL && strcmp(c->op, "is not") == 0)
+		return !primary_is("is", c, a);
+	return primary_is(c->op, c, a);
 }
 
 /* See trigger.h. */

@@ -15,6 +15,7 @@ struct json_object;
 struct smartlist_rule;
 
 /* The activity type whose primary value may be a field's REST name. */
+#define TRIGGER_PERSON_CREATED		12
 #define TRIGGER_DATA_VALUE_CHANGED	13
 
 /* An activity offered to the triggers; every pointer borrowed. */

@@ -235,6 +235,46 @@ test_previous_status(void **state)
 	json_object_put(attrs);
 }
 
+/* "is not" on the primary value: none of the ways it is named matches. */
+static void
+test_primary_is_not(void **state)
+{
+	struct smartlist_cond c = { .primary = true, .op = "is not",
+	    .values_json = "[\"Newsletter\"]" };
+	struct smartlist_rule r = rule(24, &c, 1);
+	struct trigger_activity a = { 24, 31, "Spring Event.Newsletter",
+	    NULL };
+
+	(void)state;
+	assert_false(trigger_matches(&r, &a));
+	c.values_json = "[\"31\"]";
+	assert_false(trigger_matches(&r, &a));
+	c.values_json = "[\"Other\"]";
+	assert_true(trigger_matches(&r, &a));
+}
+
+/* Person is Created: its primary constraint is the Source Type. */
+static void
+test_person_created(void **state)
+{
+	struct smartlist_cond c = { .primary = true, .op = "is",
+	    .values_json = "[\"Web service API\"]" };
+	struct smartlist_rule r = rule(TRIGGER_PERSON_CREATED, &c, 1);
+	struct json_object *attrs = json_tokener_parse(
+	    "{\"Source Type\":\"Web service API\"}");
+	struct trigger_activity a = { TRIGGER_PERSON_CREATED, 7, "Ann Lee",
+	    attrs };
+
+	(void)state;
+	assert_true(trigger_matches(&r, &a));
+	c.values_json = "[\"Ann Lee\"]";
+	assert_false(trigger_matches(&r, &a));
+	c.values_json = "[\"Web form fillout\"]";
+	c.op = "is not";
+	assert_true(trigger_matches(&r, &a));
+	json_object_put(attrs);
+}
+
 int
 main(void)
 {
@@ -249,6 +289,8 @@ main(void)
 		cmocka_unit_test(test_primary_rest_name),
 		cmocka_unit_test(test_other_conditions),
 		cmocka_unit_test(test_previous_status),
+		cmocka_unit_test(test_primary_is_not),
+		cmocka_unit_test(test_person_created),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
