@@ -54,6 +54,7 @@
 #include "model/trigger.h"
 #include "repo/repo.h"
 #include "repo/repo_engine.h"
+#include "repo/repo_engine_steps.h"
 #include "repo/repo_lead_fields.h"
 #include "repo/repo_sl_filter.h"
 #include "repo/repo_smart_campaigns.h"
@@ -222,52 +223,73 @@ counted(struct engine *e, const struct engine_run *run,
 	}
 }
 
-/* Runs it's lead on until it waits or leaves its run. */
+/* What every lead of one run shares: read once a pass (strings in e->a). */
+struct run_ctx {
+	struct engine_run		 run;
+	struct repo_sc			 sc;
+	struct campaign_step		*steps;
+	size_t				 nsteps;
+	struct flow_token		 tokens[MAX_TOKENS];
+	size_t				 ntok;
+	struct step_ctx			 x;
+};
+
+/* Reads run run_id of campaign into *c.  0 or a negative repo_err. */
 static int
-run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
+ctx_load(struct engine *e, int64_t run_id, int32_t campaign, int64_t now_ms,
+    struct run_ctx *c)
 {
-	struct flow_token tokens[MAX_TOKENS];
-	struct campaign_step *steps;
-	struct engine_run run;
-	struct step_ctx x;
-	struct step_tx s;
-	struct repo_sc sc;
-	size_t nsteps, ntok = 0;
 	int r;
 
-	arena_reset(&e->a);
-	if ((r = repo_engine_run_get(e->db, it->run_id, &run)) != 0)
+	memset(c, 0, sizeof(*c));
+	if ((r = repo_engine_run_get(e->db, run_id, &c->run)) != 0)
 		return r;
-	if ((r = repo_sc_get(e->db, &e->a, it->campaign_id, &sc)) != 0 ||
-	    (r = repo_sc_flow(e->db, &e->a, it->campaign_id, &steps,
-	    &nsteps)) != 0 || (r = run_tokens(e, &run, &sc, tokens,
-	    &ntok)) != 0)
-		goto out;
-	memset(&x, 0, sizeof(x));
-	x.db = e->db;
-	x.a = &e->a;
-	x.cfg = e->cfg;
-	x.schema = &e->schema;
-	x.cats = &e->cats;
-	x.sc = &sc;
-	x.steps = steps;
-	x.nsteps = nsteps;
-	x.run = &run;
-	x.tokens = tokens;
-	x.ntokens = ntok;
-	x.claim = e->claim;
-	x.now_ms = now_ms;
+	if ((r = repo_sc_get(e->db, &e->a, campaign, &c->sc)) != 0 ||
+	    (r = repo_sc_flow(e->db, &e->a, campaign, &c->steps,
+	    &c->nsteps)) != 0 || (r = run_tokens(e, &c->run, &c->sc,
+	    c->tokens, &c->ntok)) != 0)
+		return r;
+	c->x.db = e->db;
+	c->x.a = &e->a;
+	c->x.cfg = e->cfg;
+	c->x.schema = &e->schema;
+	c->x.cats = &e->cats;
+	c->x.sc = &c->sc;
+	c->x.steps = c->steps;
+	c->x.nsteps = c->nsteps;
+	c->x.run = &c->run;
+	c->x.tokens = c->tokens;
+	c->x.ntokens = c->ntok;
+	c->x.claim = e->claim;
+	c->x.now_ms = now_ms;
+	return 0;
+}
+
+static void
+ctx_clear(struct run_ctx *c)
+{
+	free(c->run.tokens);
+	c->run.tokens = NULL;
+}
+
+/* Runs it's lead on, one step a transaction, until it waits or leaves. */
+static int
+run_lead(struct engine *e, struct run_ctx *c, struct engine_item *it)
+{
+	struct step_tx s;
+	int r = 0;
+
 	for (;;) {
 		if (*e->stop)
 			break;
-		if ((r = engine_step_before(&x, it)) != 0)
+		if ((r = engine_step_before(&c->x, it)) != 0)
 			break;
 		memset(&s, 0, sizeof(s));
-		s.x = &x;
+		s.x = &c->x;
 		s.it = it;
 		if ((r = db_run_tx(e->db, step_tx, &s, false)) != 0)
 			break;
-		counted(e, &run, steps, nsteps, it->step_pos, &s.res);
+		counted(e, &c->run, c->steps, c->nsteps, it->step_pos, &s.res);
 		if (s.res.note != NULL)
 			log_debug("campaign %d run %lld lead %lld step %d: %s",
 			    it->campaign_id, (long long)it->run_id,
@@ -275,18 +297,168 @@ run_lead(struct engine *e, struct engine_item *it, int64_t now_ms)
 		it->step_pos = s.res.next_pos;
 		if (s.res.release || strcmp(s.res.state, RUN_LEAD_READY) != 0)
 			break;
-		if ((size_t)it->step_pos >= nsteps) {
+		if ((size_t)it->step_pos >= c->nsteps) {
 			/* Past the last step: done. */
 			memset(&s, 0, sizeof(s));
-			s.x = &x;
+			s.x = &c->x;
 			s.it = it;
 			r = db_run_tx(e->db, step_tx, &s, false);
 			break;
 		}
 	}
-out:
-	free(run.tokens);
 	/* A claim lost to another runner is not an error of this one. */
+	return r == -REPO_ERR_GONE ? 0 : r;
+}
+
+/* Whether id is among ids[0..n). */
+static bool
+lead_in(const int64_t *ids, size_t n, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* One step of many leads of a run at once, and their moves. */
+struct group_tx {
+	const struct step_ctx	*x;
+	int			 pos;
+	const int64_t		*leads;
+	size_t			 n;
+	bool			*held;		/* out: claim held at pos */
+	bool			*found;		/* scratch */
+	int64_t			*ids;		/* out: the leads moved */
+	size_t			 nmoved;
+	struct step_result	 res;
+};
+
+static int
+group_tx(struct db *db, void *arg)
+{
+	struct group_tx *g = arg;
+	bool done = (size_t)g->pos >= g->x->nsteps;
+	size_t i, k, nheld, nr;
+	int r;
+
+	memset(&g->res, 0, sizeof(g->res));
+	g->nmoved = 0;
+	if ((r = repo_engine_group_lock(db, g->x->claim, g->x->run->id,
+	    g->pos, g->leads, g->n, g->held)) != 0)
+		return r;
+	for (i = nheld = 0; i < g->n; i++)
+		if (g->held[i])
+			g->ids[nheld++] = g->leads[i];
+	if (done) {
+		/* Past the last step: done, the claim released. */
+		g->res.next_pos = g->pos;
+		g->res.state = RUN_LEAD_DONE;
+		g->res.due_ms = g->x->now_ms;
+		g->res.release = true;
+		g->nmoved = nheld;
+		return repo_engine_group_move(db, g->x->run->id, g->ids, nheld,
+		    g->pos, RUN_LEAD_DONE, g->x->now_ms, g->x->claim, false,
+		    NULL);
+	}
+	if ((r = repo_engine_leads_lock(db, g->ids, nheld, g->found)) != 0)
+		return r;
+	/* The leads that exist first, then those deleted meanwhile. */
+	for (i = k = 0; i < nheld; i++)
+		if (g->found[i])
+			g->ids[k++] = g->ids[i];
+	for (i = nr = 0; i < g->n; i++)
+		if (g->held[i] && !lead_in(g->ids, k, g->leads[i]))
+			g->ids[k + nr++] = g->leads[i];
+	if (k > 0 && ((r = engine_step_group(g->x, g->pos, g->ids, k,
+	    &g->res)) != 0 || (r = repo_engine_group_move(db, g->x->run->id,
+	    g->ids, k, g->res.next_pos, g->res.state, g->res.due_ms,
+	    g->x->claim, !g->res.release, g->res.note)) != 0))
+		return r;
+	g->nmoved = k;
+	return repo_engine_group_move(db, g->x->run->id, g->ids + k, nr,
+	    g->pos, RUN_LEAD_REMOVED, g->x->now_ms, g->x->claim, false,
+	    "the person was deleted");
+}
+
+/*
+ * Runs the claimed leads items[0..n) of one run: the leads at the same
+ * step together, a step of theirs a transaction, while the step is one
+ * many leads run at once (engine_step_groups); any other step, and a
+ * lone lead, one lead at a time.
+ */
+static int
+run_leads(struct engine *e, struct engine_item *items, size_t n,
+    int64_t now_ms)
+{
+	struct run_ctx *c;
+	struct group_tx g;
+	int64_t *leads;
+	bool *active;
+	size_t i, m, k;
+	int pos, r;
+
+	arena_reset(&e->a);
+	c = xcalloc(1, sizeof(*c));
+	leads = xcalloc(n, sizeof(*leads));
+	active = xcalloc(n, sizeof(*active));
+	memset(&g, 0, sizeof(g));
+	g.held = xcalloc(n, sizeof(*g.held));
+	g.found = xcalloc(n, sizeof(*g.found));
+	g.ids = xcalloc(n, sizeof(*g.ids));
+	if ((r = ctx_load(e, items[0].run_id, items[0].campaign_id, now_ms,
+	    c)) != 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		active[i] = true;
+	while (!*e->stop) {
+		/* The lowest step any lead still here is at. */
+		for (i = 0, pos = -1; i < n; i++)
+			if (active[i] && (pos < 0 || items[i].step_pos < pos))
+				pos = items[i].step_pos;
+		if (pos < 0)
+			break;
+		for (i = m = 0; i < n; i++)
+			if (active[i] && items[i].step_pos == pos)
+				leads[m++] = items[i].lead_id;
+		if ((size_t)pos < c->nsteps && (m == 1 ||
+		    !engine_step_groups(&c->steps[pos]))) {
+			for (i = 0; i < n; i++)
+				if (active[i] && items[i].step_pos == pos) {
+					active[i] = false;
+					if ((r = run_lead(e, c, &items[i])) != 0)
+						goto out;
+				}
+			continue;
+		}
+		g.x = &c->x;
+		g.pos = pos;
+		g.leads = leads;
+		g.n = m;
+		if ((r = db_run_tx(e->db, group_tx, &g, false)) != 0)
+			goto out;
+		for (k = 0; k < g.nmoved; k++)
+			counted(e, &c->run, c->steps, c->nsteps, pos, &g.res);
+		for (i = 0; i < n; i++) {
+			if (!active[i] || items[i].step_pos != pos)
+				continue;
+			if (!lead_in(g.ids, g.nmoved, items[i].lead_id) ||
+			    g.res.release ||
+			    strcmp(g.res.state, RUN_LEAD_READY) != 0)
+				active[i] = false;
+			else
+				items[i].step_pos = g.res.next_pos;
+		}
+	}
+out:
+	ctx_clear(c);
+	free(c);
+	free(leads);
+	free(active);
+	free(g.held);
+	free(g.found);
+	free(g.ids);
 	return r == -REPO_ERR_GONE ? 0 : r;
 }
 
@@ -294,21 +466,27 @@ static int
 pass_leads(struct engine *e, int64_t now_ms, size_t *did)
 {
 	struct engine_item *items;
-	size_t n, i;
+	size_t n, i, j;
 	int r;
 
 	items = xcalloc(ENGINE_LEADS, sizeof(*items));
 	r = repo_engine_claim(e->db, e->claim, now_ms, ENGINE_LEASE_SECS,
 	    items, ENGINE_LEADS, &n);
-	for (i = 0; r == 0 && i < n && !*e->stop; i++) {
-		if ((r = run_lead(e, &items[i], now_ms)) != 0)
-			log_warn("campaign runner: campaign %d run %lld lead "
-			    "%lld: repo error %d; the lead is tried again "
-			    "when its claim runs out", items[i].campaign_id,
-			    (long long)items[i].run_id,
-			    (long long)items[i].lead_id, -r);
+	/* Claimed rows come by run: each run's leads together. */
+	for (i = 0; r == 0 && i < n && !*e->stop; i = j) {
+		for (j = i + 1; j < n && items[j].run_id == items[i].run_id;
+		    j++)
+			continue;
+		if ((r = run_leads(e, items + i, j - i, now_ms)) != 0) {
+			log_warn("campaign runner: campaign %d run %lld: repo "
+			    "error %d; its leads are tried again in %d s",
+			    items[i].campaign_id, (long long)items[i].run_id,
+			    -r, RETRY_MS / 1000);
+			(void)repo_engine_release(e->db, e->claim,
+			    items[i].run_id, now_ms + RETRY_MS);
+		}
 		r = 0;
-		(*did)++;
+		*did += j - i;
 	}
 	free(items);
 	return r;

@@ -582,3 +582,215 @@ engine_step(const struct step_ctx *x, const struct engine_item *it,
 		res->skipped = true;
 	return r;
 }
+
+/* ---- Many leads at once ------------------------------------------------ */
+
+/* See steps.h. */
+bool
+engine_step_groups(const struct campaign_step *st)
+{
+	if (st->nchoices != 1 || !st->choices[0].is_default)
+		return false;
+	switch (st->type_id) {
+	case FLOW_CHANGE_DATA_VALUE:
+	case FLOW_ADD_TO_LIST:
+	case FLOW_REMOVE_FROM_LIST:
+	case FLOW_INTERESTING_MOMENT:
+	case FLOW_WAIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Adds activity type of lead with attrs (kept in x's arena) to acts. */
+static void
+group_act(const struct step_ctx *x, struct activity *acts, size_t *k,
+    int64_t lead, int type, int64_t primary_id, const char *primary_value,
+    const char *attrs)
+{
+	struct activity *a = &acts[(*k)++];
+
+	memset(a, 0, sizeof(*a));
+	a->lead_id = lead;
+	a->type = type;
+	a->primary_id = primary_id;
+	a->primary_value = primary_value;
+	a->attributes = attrs;
+	a->campaign_id = x->sc->id;
+	a->depth = x->run->depth + 1;
+}
+
+/* o (consumed) as attribute text in x's arena, or NULL. */
+static const char *
+group_attrs(const struct step_ctx *x, struct json_object *o)
+{
+	char *t = repo_activity_attrs(o);
+	const char *kept = t != NULL ? arena_strdup(x->a, t) : NULL;
+
+	free(t);
+	return kept;
+}
+
+/* Change Data Value for leads[0..n), as step_change_data for each. */
+static int
+group_change_data(const struct step_ctx *x, const struct campaign_step *st,
+    const struct campaign_choice *ch, const int64_t *leads, size_t n,
+    struct activity *acts, size_t *k, struct step_result *res)
+{
+	const struct lead_field *f = field_named(x->schema,
+	    attr(ch, "Attribute"));
+	const char *raw = attr(ch, "New Value"), **old, **now, *attrs;
+	struct lead_value v;
+	struct json_object *in, *o;
+	size_t i;
+	int r;
+
+	if (f == NULL || f->read_only) {
+		res->note = "Change Data Value: the attribute names no field "
+		    "that can be written";
+		res->skipped = true;
+		return 0;
+	}
+	raw = flowstep_fill_tokens(x->a, raw, x->tokens, x->ntokens);
+	memset(&v, 0, sizeof(v));
+	if (raw == NULL || raw[0] == '\0' || strcmp(raw, "NULL") == 0)
+		v.kind = LV_NULL;
+	else {
+		in = json_object_new_string(raw);
+		r = lead_value_parse(f, in, x->a, &v);
+		json_object_put(in);
+		if (r != 0) {
+			res->note = "Change Data Value: the value is not "
+			    "valid for the field";
+			res->skipped = true;
+			return 0;
+		}
+	}
+	old = arena_zalloc(x->a, n * sizeof(*old));
+	now = arena_zalloc(x->a, n * sizeof(*now));
+	if (old == NULL || now == NULL)
+		return -REPO_ERR_INTERNAL;
+	if ((r = repo_engine_field_get_many(x->db, x->a, f, leads, n,
+	    old)) != 0 || (r = repo_engine_field_set_many(x->db, f, leads, n,
+	    &v)) != 0 || (r = repo_engine_field_get_many(x->db, x->a, f,
+	    leads, n, now)) != 0)
+		return r;
+	for (i = 0; i < n; i++) {
+		if ((old[i] == NULL && now[i] == NULL) || (old[i] != NULL &&
+		    now[i] != NULL && strcmp(old[i], now[i]) == 0))
+			continue;
+		o = context_attrs(x, st, 0);
+		add_str(o, "New Value", now[i]);
+		add_str(o, "Old Value", old[i]);
+		add_str(o, "Reason", change_reason(x, "Change Data Value"));
+		add_str(o, "Source", FLOW_SOURCE);
+		add_str(o, "Campaign", campaign_label(x));
+		if ((attrs = group_attrs(x, o)) == NULL)
+			return -REPO_ERR_INTERNAL;
+		group_act(x, acts, k, leads[i], ACT_CHANGE_DATA_VALUE,
+		    f->attr_id, f->display_name, attrs);
+	}
+	return 0;
+}
+
+/* Add to / Remove from List for leads[0..n), as step_list for each. */
+static int
+group_list(const struct step_ctx *x, const struct campaign_step *st,
+    const struct campaign_choice *ch, bool add, const int64_t *leads,
+    size_t n, struct activity *acts, size_t *k, struct step_result *res)
+{
+	const char *name, *attrs;
+	struct json_object *o;
+	int32_t list = 0;
+	bool *changed;
+	size_t i;
+	int r;
+
+	if ((r = list_named(x, attr(ch, "List"), &list)) != 0)
+		return r;
+	if (list == 0 || (r = repo_engine_list_name(x->db, x->a, list,
+	    &name)) == -REPO_ERR_NOT_FOUND) {
+		res->note = "List step: the list does not exist";
+		res->skipped = true;
+		return 0;
+	}
+	if (r != 0)
+		return r;
+	if ((changed = arena_zalloc(x->a, n * sizeof(*changed))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	if ((r = repo_engine_list_members(x->db, list, leads, n, add,
+	    changed)) != 0)
+		return r;
+	o = context_attrs(x, st, 0);
+	add_str(o, "Source", FLOW_SOURCE);
+	json_object_object_add(o, "List ID", json_object_new_int(list));
+	add_str(o, "Campaign", campaign_label(x));
+	if ((attrs = group_attrs(x, o)) == NULL)
+		return -REPO_ERR_INTERNAL;
+	for (i = 0; i < n; i++)
+		if (changed[i])
+			group_act(x, acts, k, leads[i], add ? ACT_ADD_TO_LIST :
+			    ACT_REMOVE_FROM_LIST, list, name, attrs);
+	return 0;
+}
+
+/* See steps.h. */
+int
+engine_step_group(const struct step_ctx *x, int pos, const int64_t *leads,
+    size_t n, struct step_result *res)
+{
+	const struct campaign_step *st = &x->steps[pos];
+	const struct campaign_choice *ch = &st->choices[0];
+	struct activity *acts;
+	struct json_object *o;
+	const char *desc, *attrs;
+	int64_t ms, at;
+	size_t i, k = 0;
+	int r = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->next_pos = pos + 1;
+	res->state = RUN_LEAD_READY;
+	res->due_ms = x->now_ms;
+	if ((acts = arena_zalloc(x->a, (n + 1) * sizeof(*acts))) == NULL)
+		return -REPO_ERR_INTERNAL;
+	switch (st->type_id) {
+	case FLOW_CHANGE_DATA_VALUE:
+		r = group_change_data(x, st, ch, leads, n, acts, &k, res);
+		break;
+	case FLOW_ADD_TO_LIST:
+	case FLOW_REMOVE_FROM_LIST:
+		r = group_list(x, st, ch, st->type_id == FLOW_ADD_TO_LIST,
+		    leads, n, acts, &k, res);
+		break;
+	case FLOW_INTERESTING_MOMENT:
+		desc = flowstep_fill_tokens(x->a, attr(ch, "Description"),
+		    x->tokens, x->ntokens);
+		o = context_attrs(x, st, 0);
+		add_str(o, "Type", attr(ch, "Type"));
+		add_str(o, "Description", desc);
+		add_str(o, "Source", FLOW_SOURCE);
+		if ((attrs = group_attrs(x, o)) == NULL)
+			return -REPO_ERR_INTERNAL;
+		for (i = 0; i < n; i++)
+			group_act(x, acts, &k, leads[i],
+			    ACT_INTERESTING_MOMENT, 0, desc, attrs);
+		break;
+	case FLOW_WAIT:
+		if (flowstep_wait_parse(attr(ch, "Wait Duration"), &ms,
+		    &at) != 0) {
+			res->note = "Wait: the duration is not valid";
+			res->skipped = true;
+			break;
+		}
+		res->due_ms = at != 0 ? at : x->now_ms + ms;
+		res->release = true;
+		break;
+	default:
+		return -REPO_ERR_INVALID;
+	}
+	if (r == 0 && k > 0)
+		r = repo_activity_insert_batch(x->db, acts, k);
+	return r;
+}

@@ -67,4 +67,21 @@ int	engine_step(const struct step_ctx *x, const struct engine_item *it,
 int	engine_step_before(const struct step_ctx *x,
 	    const struct engine_item *it);
 
+/*
+ * Whether step st can run for many leads of a run at once
+ * (engine_step_group): Change Data Value, Add to and Remove from List,
+ * Interesting Moment and Wait with no choice but the default.
+ */
+bool	engine_step_groups(const struct campaign_step *st);
+
+/*
+ * Step pos of x's flow for leads[0..n) of one run (each locked, held by
+ * x->claim at that step, and existing), inside the caller's transaction:
+ * what engine_step does for each, in a few statements whatever n (the
+ * activities in one multi-row insert).  *res is where every one of them
+ * goes next.  0 or a negative repo_err.
+ */
+int	engine_step_group(const struct step_ctx *x, int pos,
+	    const int64_t *leads, size_t n, struct step_result *res);
+
 #endif

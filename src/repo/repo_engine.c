@@ -40,7 +40,9 @@
 #include "repo/repo.h"
 #include "repo/repo_activity.h"
 #include "repo/repo_engine.h"
+#include "repo/repo_engine_steps.h"
 #include "repo/repo_smart_campaigns.h"
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
@@ -65,6 +67,7 @@ enum engine_stmt {
 	ENGINE_STMT_LOCK,
 	ENGINE_STMT_MOVE,
 	ENGINE_STMT_REMOVE,
+	ENGINE_STMT_RELEASE,
 	ENGINE_STMT_RUN_GET,
 	ENGINE_STMT_OFFER_CLAIM,
 	ENGINE_STMT_OFFER_CLAIMED,
@@ -161,6 +164,10 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	    "lease_until = NULL, note = 'Remove from Flow', updated_at = "
 	    "UTC_TIMESTAMP(3) WHERE lead_id = ? AND state = 'ready' AND "
 	    "run_id <> ? AND (? = 0 OR campaign_id = ?)",
+	[ENGINE_STMT_RELEASE] =
+	    "UPDATE campaign_run_lead SET claim = NULL, lease_until = NULL, "
+	    "due_at = " AT " WHERE claim = ? AND run_id = ? AND "
+	    "state = 'ready'",
 	[ENGINE_STMT_RUN_GET] =
 	    "SELECT campaign_id, kind, depth, tokens, "
 	    "CAST(UNIX_TIMESTAMP(created_at) * 1000 AS SIGNED) FROM "
@@ -963,6 +970,117 @@ repo_engine_move(struct db *db, const struct engine_item *it, int step_pos,
 	bind_i64(&in[6], &it->run_id);
 	bind_i64(&in[7], &it->lead_id);
 	return db_exec(db, stmt(db, ENGINE_STMT_MOVE), in, "repo_engine_move");
+}
+
+/* " IN (?,...)" padded for n ids, bound to p; -REPO_ERR_INVALID past
+ * ENGINE_GROUP_MAX. */
+static int
+group_in(struct buf *b, struct params *p, const int64_t *ids, size_t n)
+{
+	size_t np = params_padded(n);
+
+	if (np == 0 || n > ENGINE_GROUP_MAX)
+		return -REPO_ERR_INVALID;
+	buf_adds(b, " IN (");
+	params_add_marks(b, np);
+	buf_adds(b, ")");
+	params_ids(p, ids, n, np);
+	return 0;
+}
+
+/* See repo_engine.h. */
+int
+repo_engine_group_lock(struct db *db, const char *claim, int64_t run_id,
+    int pos, const int64_t *leads, size_t n, bool *held)
+{
+	const char *const where = "repo_engine_group_lock";
+	struct db_text_rows t;
+	struct arena a;
+	struct params p;
+	struct buf b;
+	size_t i, k;
+	int64_t id;
+	int r;
+
+	memset(held, 0, n * sizeof(*held));
+	if (n == 0)
+		return 0;
+	arena_init(&a);
+	buf_init(&b, 4096);
+	memset(&p, 0, sizeof(p));
+	params_init(&p, 3 + (params_padded(n) > 0 ? params_padded(n) : 1));
+	buf_adds(&b, "SELECT lead_id FROM campaign_run_lead WHERE run_id = ? "
+	    "AND claim = ? AND state = 'ready' AND step_pos = ? AND lead_id");
+	params_i64(&p, run_id);
+	params_str(&p, claim);
+	params_i64(&p, pos);
+	if ((r = group_in(&b, &p, leads, n)) == 0) {
+		buf_adds(&b, " FOR UPDATE");
+		r = params_query(db, params_stmt(db, &b, where), &p, &a, 1, n,
+		    where, &t);
+	}
+	for (i = 0; r == 0 && i < t.count; i++) {
+		id = db_text_i64(&t, i, 0);
+		for (k = 0; k < n; k++)
+			if (leads[k] == id)
+				held[k] = true;
+	}
+	params_clear(&p);
+	buf_clear(&b);
+	arena_clear(&a);
+	return r;
+}
+
+/* See repo_engine.h. */
+int
+repo_engine_group_move(struct db *db, int64_t run_id, const int64_t *leads,
+    size_t n, int step_pos, const char *state, int64_t due_ms,
+    const char *claim, bool keep, const char *note)
+{
+	const char *const where = "repo_engine_group_move";
+	struct params p;
+	struct buf b;
+	int r;
+
+	if (n == 0)
+		return 0;
+	buf_init(&b, 4096);
+	memset(&p, 0, sizeof(p));
+	params_init(&p, 7 + (params_padded(n) > 0 ? params_padded(n) : 1));
+	buf_adds(&b, "UPDATE campaign_run_lead SET step_pos = ?, state = ?, "
+	    "due_at = " AT ", claim = ?, lease_until = IF(? IS NULL, NULL, "
+	    "lease_until), note = COALESCE(?, note), updated_at = "
+	    "UTC_TIMESTAMP(3) WHERE run_id = ? AND lead_id");
+	params_i64(&p, step_pos);
+	params_str(&p, state);
+	params_i64(&p, due_ms);
+	params_str(&p, keep ? claim : NULL);
+	params_str(&p, keep ? claim : NULL);
+	params_str(&p, note);
+	params_i64(&p, run_id);
+	if ((r = group_in(&b, &p, leads, n)) == 0)
+		r = params_exec(db, params_stmt(db, &b, where), &p, where);
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
+}
+
+/* See repo_engine.h. */
+int
+repo_engine_release(struct db *db, const char *claim, int64_t run_id,
+    int64_t due_ms)
+{
+	MYSQL_BIND in[3];
+	unsigned long clen = strlen(claim);
+	int r;
+
+	if ((r = db_ensure(db)) != 0)
+		return r;
+	bind_i64(&in[0], &due_ms);
+	bind_str(&in[1], claim, &clen);
+	bind_i64(&in[2], &run_id);
+	return db_exec(db, stmt(db, ENGINE_STMT_RELEASE), in,
+	    "repo_engine_release");
 }
 
 /* See repo_engine.h. */

@@ -179,6 +179,31 @@ int	repo_engine_move(struct db *db, const struct engine_item *it,
 	    bool keep, const char *note);
 
 /*
+ * Inside the caller's transaction: locks the rows of leads[0..n) of run
+ * run_id that claim still holds ready at step pos; held[i] says whether
+ * leads[i]'s is one (n at most ENGINE_GROUP_MAX, repo_engine_steps.h).
+ */
+int	repo_engine_group_lock(struct db *db, const char *claim,
+	    int64_t run_id, int pos, const int64_t *leads, size_t n,
+	    bool *held);
+
+/*
+ * Inside the caller's transaction: repo_engine_move of leads[0..n) of
+ * run run_id at once.
+ */
+int	repo_engine_group_move(struct db *db, int64_t run_id,
+	    const int64_t *leads, size_t n, int step_pos, const char *state,
+	    int64_t due_ms, const char *claim, bool keep, const char *note);
+
+/*
+ * Gives up the ready leads of run run_id that claim holds, due again at
+ * due_ms (engine clock): what a runner does with work it failed at, so
+ * it neither spins on it nor keeps it from other work.
+ */
+int	repo_engine_release(struct db *db, const char *claim, int64_t run_id,
+	    int64_t due_ms);
+
+/*
  * Inside the caller's transaction: ends every ready run of lead_id (of
  * campaign_id only, when not 0) but run except_run as removed.
  */

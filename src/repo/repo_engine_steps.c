@@ -19,6 +19,7 @@
 #include "repo/repo_engine_steps.h"
 #include "repo/repo_lead_sql.h"
 #include "util/arena.h"
+#include "bounds.h"
 #include "util/buf.h"
 
 enum steps_stmt {
@@ -242,4 +243,229 @@ repo_engine_program_status(struct db *db, struct arena *a, int32_t program_id,
 	bind_i64(&in[2], &step);
 	bind_i64(&in[3], &ok);
 	return db_exec(db, stmt(db, STEPS_STMT_MEMBER_WRITE), in, where);
+}
+
+/* ---- Many leads at once ------------------------------------------------ */
+
+/* The longest text of these: a padded IN list of ENGINE_GROUP_MAX ids. */
+#define GROUP_SQL_BYTES	(STEPS_SQL_BYTES + 2 * ENGINE_GROUP_MAX + 64)
+
+/* Appends " IN (?,...)" padded for n ids and binds them to p. */
+static int
+in_ids(struct buf *b, struct params *p, const int64_t *ids, size_t n)
+{
+	size_t np = params_padded(n);
+
+	if (np == 0 || n > ENGINE_GROUP_MAX)
+		return -REPO_ERR_INVALID;
+	buf_adds(b, " IN (");
+	params_add_marks(b, np);
+	buf_adds(b, ")");
+	params_ids(p, ids, n, np);
+	return 0;
+}
+
+/* Index of id in ids[0..n), or n. */
+static size_t
+index_of(const int64_t *ids, size_t n, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return i;
+	return n;
+}
+
+/*
+ * Runs the text in b (its placeholders bound in p, the ids last) and
+ * reads rows of ncol columns (the first an id of ids) into *t.
+ */
+static int
+query_ids(struct db *db, struct arena *a, struct buf *b, struct params *p,
+    size_t ncol, size_t max, const char *where, struct db_text_rows *t)
+{
+	return params_query(db, params_stmt(db, b, where), p, a, ncol, max,
+	    where, t);
+}
+
+/* See repo_engine_steps.h. */
+int
+repo_engine_leads_lock(struct db *db, const int64_t *leads, size_t n,
+    bool *found)
+{
+	const char *const where = "repo_engine_leads_lock";
+	struct db_text_rows t;
+	struct arena a;
+	struct params p;
+	struct buf b;
+	size_t i, k;
+	int r;
+
+	memset(found, 0, n * sizeof(*found));
+	if (n == 0)
+		return 0;
+	arena_init(&a);
+	buf_init(&b, GROUP_SQL_BYTES);
+	memset(&p, 0, sizeof(p));
+	params_init(&p, params_padded(n) > 0 ? params_padded(n) : 1);
+	buf_adds(&b, "SELECT id FROM lead WHERE id");
+	if ((r = in_ids(&b, &p, leads, n)) == 0) {
+		buf_adds(&b, " FOR UPDATE");
+		r = query_ids(db, &a, &b, &p, 1, n, where, &t);
+	}
+	for (i = 0; r == 0 && i < t.count; i++)
+		if ((k = index_of(leads, n, db_text_i64(&t, i, 0))) < n)
+			found[k] = true;
+	params_clear(&p);
+	buf_clear(&b);
+	arena_clear(&a);
+	return r;
+}
+
+/* See repo_engine_steps.h. */
+int
+repo_engine_field_get_many(struct db *db, struct arena *a,
+    const struct lead_field *f, const int64_t *leads, size_t n,
+    const char **vals)
+{
+	const char *const where = "repo_engine_field_get_many";
+	struct db_text_rows t;
+	struct params p;
+	struct buf b;
+	size_t i, k;
+	int r = -REPO_ERR_INTERNAL;
+
+	memset(vals, 0, n * sizeof(*vals));
+	if (n == 0)
+		return 0;
+	buf_init(&b, GROUP_SQL_BYTES);
+	memset(&p, 0, sizeof(p));
+	params_init(&p, params_padded(n) > 0 ? params_padded(n) : 1);
+	buf_adds(&b, "SELECT id, CAST(");
+	if (!repo_lead_sql_ident(&b, "", f->name))
+		goto out;
+	buf_adds(&b, " AS CHAR) FROM lead WHERE id");
+	if ((r = in_ids(&b, &p, leads, n)) != 0 ||
+	    (r = query_ids(db, a, &b, &p, 2, n, where, &t)) != 0)
+		goto out;
+	for (i = 0; i < t.count; i++)
+		if ((k = index_of(leads, n, db_text_i64(&t, i, 0))) < n)
+			vals[k] = db_text_str(&t, i, 1);
+out:
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
+}
+
+/* See repo_engine_steps.h. */
+int
+repo_engine_field_set_many(struct db *db, const struct lead_field *f,
+    const int64_t *leads, size_t n, const struct lead_value *v)
+{
+	const char *const where = "repo_engine_field_set_many";
+	struct params p;
+	struct buf b;
+	int r = -REPO_ERR_INTERNAL;
+
+	if (n == 0)
+		return 0;
+	buf_init(&b, GROUP_SQL_BYTES);
+	memset(&p, 0, sizeof(p));
+	params_init(&p, 1 + (params_padded(n) > 0 ? params_padded(n) : 1));
+	buf_adds(&b, "UPDATE lead SET ");
+	if (!repo_lead_sql_ident(&b, "", f->name))
+		goto out;
+	buf_adds(&b, " = ?, updatedAt = UTC_TIMESTAMP() WHERE id");
+	repo_lead_sql_value(&p, f, v);
+	if ((r = in_ids(&b, &p, leads, n)) == 0)
+		r = params_exec(db, params_stmt(db, &b, where), &p, where);
+out:
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
+}
+
+/* See repo_engine_steps.h. */
+int
+repo_engine_list_members(struct db *db, int32_t list_id,
+    const int64_t *leads, size_t n, bool add, bool *changed)
+{
+	const char *const where = "repo_engine_list_members";
+	struct db_text_rows t;
+	struct arena a;
+	struct params p;
+	struct buf b;
+	bool *member;
+	size_t i, k, nch = 0;
+	int r;
+
+	memset(changed, 0, n * sizeof(*changed));
+	if (n == 0)
+		return 0;
+	arena_init(&a);
+	buf_init(&b, GROUP_SQL_BYTES + 64 * ENGINE_GROUP_MAX);
+	memset(&p, 0, sizeof(p));
+	member = arena_zalloc(&a, n * sizeof(*member));
+	/* Who is a member now (locked, so the change below is exact). */
+	params_init(&p, 1 + (params_padded(n) > 0 ? params_padded(n) : 1));
+	buf_adds(&b, "SELECT lead_id FROM list_member WHERE list_id = ? AND "
+	    "lead_id");
+	params_i64(&p, list_id);
+	if (member == NULL)
+		r = -REPO_ERR_INTERNAL;
+	else if ((r = in_ids(&b, &p, leads, n)) == 0) {
+		buf_adds(&b, " FOR UPDATE");
+		r = query_ids(db, &a, &b, &p, 1, n, where, &t);
+	}
+	for (i = 0; r == 0 && i < t.count; i++)
+		if ((k = index_of(leads, n, db_text_i64(&t, i, 0))) < n)
+			member[k] = true;
+	for (i = 0; r == 0 && i < n; i++)
+		if (member[i] != add && index_of(leads, i, leads[i]) == i) {
+			changed[i] = true;
+			nch++;
+		}
+	if (r != 0 || nch == 0)
+		goto out;
+	buf_reset(&b);
+	params_clear(&p);
+	if (add) {
+		params_init(&p, 2 * nch);
+		buf_adds(&b, "INSERT INTO list_member (list_id, lead_id, "
+		    "created_at, updated_at) VALUES ");
+		for (i = k = 0; i < n; i++) {
+			if (!changed[i])
+				continue;
+			buf_adds(&b, k++ > 0 ? ",(?, ?, UTC_TIMESTAMP(), "
+			    "UTC_TIMESTAMP())" : "(?, ?, UTC_TIMESTAMP(), "
+			    "UTC_TIMESTAMP())");
+			params_i64(&p, list_id);
+			params_i64(&p, leads[i]);
+		}
+		r = params_exec(db, params_stmt(db, &b, where), &p, where);
+	} else {
+		int64_t *ids = arena_zalloc(&a, nch * sizeof(*ids));
+
+		if (ids == NULL) {
+			r = -REPO_ERR_INTERNAL;
+			goto out;
+		}
+		for (i = k = 0; i < n; i++)
+			if (changed[i])
+				ids[k++] = leads[i];
+		params_init(&p, 1 + (params_padded(nch) > 0 ?
+		    params_padded(nch) : 1));
+		buf_adds(&b, "DELETE FROM list_member WHERE list_id = ? AND "
+		    "lead_id");
+		params_i64(&p, list_id);
+		if ((r = in_ids(&b, &p, ids, nch)) == 0)
+			r = params_exec(db, params_stmt(db, &b, where), &p,
+			    where);
+	}
+out:
+	params_clear(&p);
+	buf_clear(&b);
+	arena_clear(&a);
+	return r;
 }

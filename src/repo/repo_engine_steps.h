@@ -66,4 +66,38 @@ int	repo_engine_program_status(struct db *db, struct arena *a,
 	    int32_t program_id, int64_t lead_id, const char *status,
 	    struct engine_status *out);
 
+/* ---- Many leads at once (a batch run's leads at one step) ------------- */
+
+/*
+ * The most leads one of these calls takes (an IN list of bound ids).
+ */
+#define ENGINE_GROUP_MAX	300
+
+/*
+ * Locks the rows of leads[0..n) that exist, in one statement; found[i]
+ * says whether leads[i] does.  0 or a negative repo_err.
+ */
+int	repo_engine_leads_lock(struct db *db, const int64_t *leads, size_t n,
+	    bool *found);
+
+/*
+ * Field f of leads[0..n) as text into vals[i] (arena a; NULL for SQL
+ * NULL or a lead that does not exist), one statement.
+ */
+int	repo_engine_field_get_many(struct db *db, struct arena *a,
+	    const struct lead_field *f, const int64_t *leads, size_t n,
+	    const char **vals);
+
+/* Writes v to field f of leads[0..n) (and their updatedAt). */
+int	repo_engine_field_set_many(struct db *db, const struct lead_field *f,
+	    const int64_t *leads, size_t n, const struct lead_value *v);
+
+/*
+ * Adds leads[0..n) to (add) or removes them from static list list_id;
+ * changed[i] says whether leads[i]'s membership changed.  Three
+ * statements whatever n.  -REPO_ERR_GONE when the list is gone.
+ */
+int	repo_engine_list_members(struct db *db, int32_t list_id,
+	    const int64_t *leads, size_t n, bool add, bool *changed);
+
 #endif
