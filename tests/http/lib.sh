@@ -7,6 +7,7 @@
 #   dbsql SQL                    runs SQL in this run's database
 #   py EXPR                      prints a Python expression over d
 #   pages TOKEN PATH             every record of an activities read
+#   flow_step CAMP TYPE INDEX ATTRS  a flow step of a smart campaign
 # Sets base, envf, work (removed on exit), tag (random) and failed=0; a
 # script ends with `exit "$failed"`.
 
@@ -134,4 +135,20 @@ json.dump(a, open(sys.argv[1], "w"))' "$work/acts" "$work/out"
 		[ "$more" = True ] || break
 	done
 	cp "$work/acts" "$work/out"
+}
+
+# flow_step CAMPAIGN TYPE INDEX ATTRIBUTES: adds a flow step of activity
+# TYPE at INDEX to the smart campaign and sets its default choice's
+# ATTRIBUTES (JSON); exits the script when either call fails.
+flow_step()
+{
+	local s c
+	form POST "/rest/asset/v1/smartCampaign/$1/flows.json" \
+	    --data-urlencode "activityType={\"id\":$2,\"type\":\"activity\"}" -d "index=$3"
+	s=$(py "d['result'][0]['flow']['steps'][$3]['id']")
+	c=$(py "d['result'][0]['flow']['steps'][$3]['stepChoice'][-1]['id']")
+	form POST "/rest/asset/v1/smartCampaign/$1/flow/$s/choice/$c.json" \
+	    --data-urlencode "attributes=$4"
+	[ "$(py "d['success']")" = True ] ||
+	    { echo "not ok - flow step $2: $(head -c 300 "$work/out")"; exit 1; }
 }
