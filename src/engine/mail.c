@@ -50,6 +50,7 @@
 #include "util/arena.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/timeutil.h"
 
 /* The value of lead field name (REST name) in t, or NULL. */
 static const char *
@@ -333,60 +334,84 @@ delivery_tx(struct db *db, void *arg)
 	return 0;
 }
 
+/*
+ * Claims the oldest queued message for a new owner word (into owner) with
+ * a lease of one send, smtp_timeout and a minute more, from now_ms; *row
+ * is it, or NULL when none is queued.
+ */
+static int
+claim_one(struct db *db, struct arena *a, const struct config *cfg,
+    int64_t now_ms, char *owner, struct repo_outbox_row **row)
+{
+	struct repo_outbox_row *rows = NULL;
+	unsigned char rnd[OUTBOX_OWNER_BYTES / 2];
+	int64_t lease = now_ms + ((int64_t)cfg->smtp_timeout + 60) * 1000;
+	size_t n = 0;
+	int r;
+
+	*row = NULL;
+	randombytes_buf(rnd, sizeof(rnd));
+	(void)sodium_bin2hex(owner, OUTBOX_OWNER_BYTES + 1, rnd, sizeof(rnd));
+	if ((r = repo_outbox_claim(db, owner, lease, 1, &n)) != 0 || n == 0 ||
+	    (r = repo_outbox_claimed(db, a, owner, 1, &rows, &n)) != 0)
+		return r;
+	if (n == 1)
+		*row = &rows[0];
+	return 0;
+}
+
 /* See mail.h. */
 int
 engine_mail_deliver(struct db *db, const struct config *cfg, int64_t now_ms,
     size_t max, size_t *sent)
 {
 	struct arena a, ma;
-	struct repo_outbox_row *rows = NULL, msg;
+	struct repo_outbox_row *row = NULL, msg;
 	struct smtp_result res;
 	struct delivery d;
-	unsigned char rnd[OUTBOX_OWNER_BYTES / 2];
 	char owner[OUTBOX_OWNER_BYTES + 1];
-	int64_t lease;
+	int64_t t0 = time_now_ms();
 	size_t i, n = 0;
 	int r, e;
 
 	*sent = 0;
 	arena_init(&a);
 	arena_init(&ma);
-	randombytes_buf(rnd, sizeof(rnd));
-	(void)sodium_bin2hex(owner, sizeof(owner), rnd, sizeof(rnd));
 	if ((r = repo_outbox_expire(db, now_ms, ENGINE_MAIL_LOST, &n)) != 0)
 		goto out;
 	if (n > 0)
 		log_msg(LOG_LVL_WARN, "engine_mail_deliver: %zu message(s) "
 		    "left sending past their lease failed", n);
-	lease = now_ms + ((int64_t)max * cfg->smtp_timeout + 60) * 1000;
-	if (max == 0 || (r = repo_outbox_claim(db, owner, lease, max,
-	    &n)) != 0 || n == 0 ||
-	    (r = repo_outbox_claimed(db, &a, owner, n, &rows, &n)) != 0)
-		goto out;
-	for (i = 0; i < n; i++) {
+	/*
+	 * One message claimed at a time: a pass that dies leaves only the
+	 * message it was handing over in doubt, not the rest of a claim.
+	 */
+	for (i = 0; i < max; i++) {
+		arena_reset(&a);
+		if ((r = claim_one(db, &a, cfg, now_ms + (time_now_ms() - t0),
+		    owner, &row)) != 0 || row == NULL)
+			break;
 		/* One message in memory at a time: each may be 16 MiB. */
 		arena_reset(&ma);
-		if ((e = repo_outbox_get(db, &ma, rows[i].id, &msg)) != 0) {
+		if ((e = repo_outbox_get(db, &ma, row->id, &msg)) != 0) {
 			/* Left sending: the lease's end fails it. */
-			if (r == 0)
-				r = e;
-			continue;
+			r = e;
+			break;
 		}
 		(void)smtp_send(cfg, msg.mail_from, msg.rcpt_to, msg.message,
 		    msg.message_len, &res);
 		if (res.status != SMTP_NO_RELAY)
 			(*sent)++;
-		d.row = &rows[i];
+		d.row = row;
 		d.res = &res;
 		d.owner = owner;
 		if ((e = db_run_tx(db, delivery_tx, &d, false)) != 0) {
 			/* Left sending: the lease's end fails it. */
 			log_msg(LOG_LVL_ERR, "engine_mail_deliver: message "
 			    "%lld was %s but the outbox could not record it",
-			    (long long)rows[i].id,
-			    smtp_status_name(res.status));
-			if (r == 0)
-				r = e;
+			    (long long)row->id, smtp_status_name(res.status));
+			r = e;
+			break;
 		}
 	}
 out:

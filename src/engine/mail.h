@@ -72,13 +72,14 @@ int	engine_mail_queue(struct db *db, struct arena *a,
 /*
  * One delivery pass, outside any transaction: first fails the messages
  * still sending whose lease ended before now_ms (ENGINE_MAIL_LOST; never
- * handed to the relay again, no activity), then claims at most max
- * queued campaign messages for itself (repo_outbox_claim; the lease
- * covers max sends of smtp_timeout each and a minute more), hands each
- * to the relay of cfg and records it sent or failed, writing in the same
- * transaction 7 Email Delivered when the relay accepted it or 8 Email
- * Bounced when it refused it (a relay that cannot be reached fails the
- * message with no activity).  With no relay configured (smtp_url unset)
+ * handed to the relay again, no activity), then, at most max times,
+ * claims the oldest queued campaign message for itself alone
+ * (repo_outbox_claim with a word of its own and a lease of smtp_timeout
+ * and a minute more, so a pass that dies leaves only the message it was
+ * handing over in doubt), hands it to the relay of cfg and records it
+ * sent or failed, writing in the same transaction 7 Email Delivered when
+ * the relay accepted it or 8 Email Bounced when it refused it (a relay
+ * that cannot be reached fails the message with no activity).  With no relay configured (smtp_url unset)
  * the claimed messages are kept, as Send Sample keeps them, and no
  * activity is written.  *sent counts the messages handed to the relay.
  * Returns 0 or a negative repo_err (-REPO_ERR_DEADLOCK: a pass on

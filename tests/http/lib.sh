@@ -10,6 +10,7 @@
 #   scrape FILE                  GET /metrics (loopback, no token) into FILE
 #   metric_moved A B SERIES WANT SERIES moved by WANT from scrape A to B
 #                                (WANT "+N": by N or more)
+#   flow_step CAMP TYPE INDEX ATTRS  a flow step of a smart campaign
 # Sets base, envf, work (removed on exit), tag (random) and failed=0; a
 # script ends with `exit "$failed"`.
 
@@ -162,4 +163,20 @@ metric_moved()
 		echo "not ok - /metrics: $3 moved by $d, not $4"
 		failed=1
 	fi
+}
+
+# flow_step CAMPAIGN TYPE INDEX ATTRIBUTES: adds a flow step of activity
+# TYPE at INDEX to the smart campaign and sets its default choice's
+# ATTRIBUTES (JSON); exits the script when either call fails.
+flow_step()
+{
+	local s c
+	form POST "/rest/asset/v1/smartCampaign/$1/flows.json" \
+	    --data-urlencode "activityType={\"id\":$2,\"type\":\"activity\"}" -d "index=$3"
+	s=$(py "d['result'][0]['flow']['steps'][$3]['id']")
+	c=$(py "d['result'][0]['flow']['steps'][$3]['stepChoice'][-1]['id']")
+	form POST "/rest/asset/v1/smartCampaign/$1/flow/$s/choice/$c.json" \
+	    --data-urlencode "attributes=$4"
+	[ "$(py "d['success']")" = True ] ||
+	    { echo "not ok - flow step $2: $(head -c 300 "$work/out")"; exit 1; }
 }
