@@ -203,6 +203,31 @@ api POST "/rest/v1/campaigns/$camp/trigger.json" "{\"input\": {\"leads\": [{\"id
 expect "a batch campaign cannot be requested: 1003" \
     "not d['success'] and d['errors'][0]['code'] == '1003'"
 
+# ---- runAt later, and a qualification interval, on the engine's clock ----
+# Once a day: the three leads ran two days ago (engine time), so they
+# qualify again; a run at runAt one hour ahead waits for it.
+dbsql "UPDATE smart_campaign SET qualification_rule_type = 'interval',
+    qualification_rule_interval = 1, qualification_rule_unit = 'day'
+    WHERE id = $camp"
+later=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%S+0000)
+api POST "/rest/v1/campaigns/$camp/schedule.json" "{\"input\": {\"runAt\": \"$later\"}}"
+expect "scheduled an hour ahead" "d['success']"
+ctl clock advance 30m >/dev/null
+sleep 1
+expect_sql "half an hour on, the run still waits" \
+    "SELECT status FROM campaign_run WHERE campaign_id = $camp ORDER BY id DESC LIMIT 1" "scheduled"
+ctl clock advance 40m >/dev/null
+ran_again()
+{
+	[ "$(dbsql "SELECT status FROM campaign_run WHERE campaign_id = $camp ORDER BY id DESC LIMIT 1")" = running ]
+}
+until_ok 120 ran_again || true
+expect_sql "past runAt it runs (its leads at the Wait), and the once-a-day rule let the three leads in again" \
+    "SELECT CONCAT(status, ':', nleads) FROM campaign_run WHERE campaign_id = $camp ORDER BY id DESC LIMIT 1" "running:3"
+dbsql "UPDATE smart_campaign SET qualification_rule_type = 'once',
+    qualification_rule_interval = NULL, qualification_rule_unit = NULL
+    WHERE id = $camp"
+
 # ---- cloneToProgramName ----------------------------------------------------
 api POST "/rest/v1/campaigns/$camp/schedule.json" \
     "{\"input\": {\"cloneToProgramName\": \"BC-Copy-$tag\"}}"
