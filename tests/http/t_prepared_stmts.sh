@@ -38,7 +38,7 @@ pass() { echo "ok - $*"; }
 "$HARNESS_DIR/mariadb.sh" start "$mdb" >/dev/null
 HARNESS_STACK_FRONT=${MAUTO_TEST_FRONT:-nginx} harness_stack_start \
     "$stack" "$mdb/env" MAUTO_WORKERS=$workers MAUTO_EXPORT_RUNNER=false \
-    MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0
+    MAUTO_CAMPAIGN_RUNNERS=0 MAUTO_RATE_LIMIT_CALLS=0 MAUTO_DAILY_QUOTA=0
 # shellcheck disable=SC1091
 . "$stack/stack.env"
 base=$MAUTO_TEST_BASE_URL
