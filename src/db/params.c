@@ -9,6 +9,7 @@
 #include <mysql.h>
 
 #include "bounds.h"
+#include "err.h"
 #include "db/bind.h"
 #include "db/params.h"
 #include "db/pool.h"
@@ -109,6 +110,20 @@ params_padded(size_t n)
 	for (i = 0; i < sizeof(pad_sizes) / sizeof(pad_sizes[0]); i++)
 		if (n <= pad_sizes[i])
 			return pad_sizes[i];
+	return 0;
+}
+
+int
+params_in_ids(struct buf *b, struct params *p, const int64_t *ids, size_t n)
+{
+	size_t np = params_padded(n);
+
+	if (np == 0)
+		return -REPO_ERR_INVALID;
+	buf_adds(b, " IN (");
+	params_add_marks(b, np);
+	buf_adds(b, ")");
+	params_ids(p, ids, n, np);
 	return 0;
 }
 

@@ -53,6 +53,14 @@ void		 params_ids(struct params *p, const int64_t *ids, size_t n,
  * nothing): 1, 10, 50, 100 or MAX_BATCH_RECORDS; 0 when n is over that.
  */
 size_t		 params_padded(size_t n);
+/*
+ * Appends " IN (?,...)" padded for n ids (params_padded) to b and binds
+ * the ids, then NULLs, to p.  0, or -REPO_ERR_INVALID when n is over
+ * what an IN list is padded to (MAX_BATCH_RECORDS; nothing appended or
+ * bound).
+ */
+int		 params_in_ids(struct buf *b, struct params *p,
+		    const int64_t *ids, size_t n);
 /* Appends "?,?,?" with n marks to b. */
 void		 params_add_marks(struct buf *b, size_t n);
 /*

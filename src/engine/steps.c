@@ -129,52 +129,86 @@ change_reason(const struct step_ctx *x, const char *action)
 	    campaign_label(x), action);
 }
 
-/* Change Data Value: sets the field, 13 when the value changed. */
+/*
+ * What Change Data Value of choice ch writes: the field into *f and the
+ * value (tokens filled; NULL or empty clears) into *v.  1 when the step
+ * cannot act (res says why), else 0.
+ */
 static int
-step_change_data(const struct step_ctx *x, const struct engine_item *it,
-    const struct campaign_step *st, const struct campaign_choice *ch,
-    int choice, struct step_result *res)
+cdv_target(const struct step_ctx *x, const struct campaign_choice *ch,
+    const struct lead_field **f, struct lead_value *v,
+    struct step_result *res)
 {
-	const struct lead_field *f = field_named(x->schema,
-	    attr(ch, "Attribute"));
-	const char *raw = attr(ch, "New Value"), *old, *now;
-	struct lead_value v;
-	struct json_object *in, *o;
+	const char *raw = attr(ch, "New Value");
+	struct json_object *in;
 	int r;
 
-	if (f == NULL || f->read_only) {
+	*f = field_named(x->schema, attr(ch, "Attribute"));
+	if (*f == NULL || (*f)->read_only) {
 		res->note = "Change Data Value: the attribute names no field "
 		    "that can be written";
-		return 0;
+		res->skipped = true;
+		return 1;
 	}
 	raw = flowstep_fill_tokens(x->a, raw, x->tokens, x->ntokens);
-	memset(&v, 0, sizeof(v));
-	if (raw == NULL || raw[0] == '\0' || strcmp(raw, "NULL") == 0)
-		v.kind = LV_NULL;
-	else {
-		in = json_object_new_string(raw);
-		r = lead_value_parse(f, in, x->a, &v);
-		json_object_put(in);
-		if (r != 0) {
-			res->note = "Change Data Value: the value is not "
-			    "valid for the field";
-			return 0;
-		}
+	memset(v, 0, sizeof(*v));
+	if (raw == NULL || raw[0] == '\0' || strcmp(raw, "NULL") == 0) {
+		v->kind = LV_NULL;
+		return 0;
 	}
-	if ((r = repo_engine_field_get(x->db, x->a, f, it->lead_id,
-	    &old)) != 0 || (r = repo_engine_field_set(x->db, f, it->lead_id,
-	    &v)) != 0 || (r = repo_engine_field_get(x->db, x->a, f,
-	    it->lead_id, &now)) != 0)
-		return r;
+	in = json_object_new_string(raw);
+	r = lead_value_parse(*f, in, x->a, v);
+	json_object_put(in);
+	if (r == 0)
+		return 0;
+	res->note = "Change Data Value: the value is not valid for the field";
+	res->skipped = true;
+	return 1;
+}
+
+/*
+ * The attributes of the Change Data Value activity of a field that went
+ * from old to now (NULL: the value did not change).
+ */
+static struct json_object *
+cdv_attrs(const struct step_ctx *x, const struct campaign_step *st,
+    int choice, const char *old, const char *now)
+{
+	struct json_object *o;
+
 	if ((old == NULL && now == NULL) || (old != NULL && now != NULL &&
 	    strcmp(old, now) == 0))
-		return 0;
+		return NULL;
 	o = context_attrs(x, st, choice);
 	add_str(o, "New Value", now);
 	add_str(o, "Old Value", old);
 	add_str(o, "Reason", change_reason(x, "Change Data Value"));
 	add_str(o, "Source", FLOW_SOURCE);
 	add_str(o, "Campaign", campaign_label(x));
+	return o;
+}
+
+/* Change Data Value: sets the field, 13 when the value changed. */
+static int
+step_change_data(const struct step_ctx *x, const struct engine_item *it,
+    const struct campaign_step *st, const struct campaign_choice *ch,
+    int choice, struct step_result *res)
+{
+	const struct lead_field *f;
+	const char *old, *now;
+	struct lead_value v;
+	struct json_object *o;
+	int r;
+
+	if (cdv_target(x, ch, &f, &v, res) != 0)
+		return 0;
+	if ((r = repo_engine_field_get(x->db, x->a, f, it->lead_id,
+	    &old)) != 0 || (r = repo_engine_field_set(x->db, f, it->lead_id,
+	    &v)) != 0 || (r = repo_engine_field_get(x->db, x->a, f,
+	    it->lead_id, &now)) != 0)
+		return r;
+	if ((o = cdv_attrs(x, st, choice, old, now)) == NULL)
+		return 0;
 	return record(x, it, ACT_CHANGE_DATA_VALUE, f->attr_id,
 	    f->display_name, o);
 }
@@ -638,35 +672,15 @@ group_change_data(const struct step_ctx *x, const struct campaign_step *st,
     const struct campaign_choice *ch, const int64_t *leads, size_t n,
     struct activity *acts, size_t *k, struct step_result *res)
 {
-	const struct lead_field *f = field_named(x->schema,
-	    attr(ch, "Attribute"));
-	const char *raw = attr(ch, "New Value"), **old, **now, *attrs;
+	const struct lead_field *f;
+	const char **old, **now, *attrs;
 	struct lead_value v;
-	struct json_object *in, *o;
+	struct json_object *o;
 	size_t i;
 	int r;
 
-	if (f == NULL || f->read_only) {
-		res->note = "Change Data Value: the attribute names no field "
-		    "that can be written";
-		res->skipped = true;
+	if (cdv_target(x, ch, &f, &v, res) != 0)
 		return 0;
-	}
-	raw = flowstep_fill_tokens(x->a, raw, x->tokens, x->ntokens);
-	memset(&v, 0, sizeof(v));
-	if (raw == NULL || raw[0] == '\0' || strcmp(raw, "NULL") == 0)
-		v.kind = LV_NULL;
-	else {
-		in = json_object_new_string(raw);
-		r = lead_value_parse(f, in, x->a, &v);
-		json_object_put(in);
-		if (r != 0) {
-			res->note = "Change Data Value: the value is not "
-			    "valid for the field";
-			res->skipped = true;
-			return 0;
-		}
-	}
 	old = arena_zalloc(x->a, n * sizeof(*old));
 	now = arena_zalloc(x->a, n * sizeof(*now));
 	if (old == NULL || now == NULL)
@@ -677,15 +691,8 @@ group_change_data(const struct step_ctx *x, const struct campaign_step *st,
 	    leads, n, now)) != 0)
 		return r;
 	for (i = 0; i < n; i++) {
-		if ((old[i] == NULL && now[i] == NULL) || (old[i] != NULL &&
-		    now[i] != NULL && strcmp(old[i], now[i]) == 0))
+		if ((o = cdv_attrs(x, st, 0, old[i], now[i])) == NULL)
 			continue;
-		o = context_attrs(x, st, 0);
-		add_str(o, "New Value", now[i]);
-		add_str(o, "Old Value", old[i]);
-		add_str(o, "Reason", change_reason(x, "Change Data Value"));
-		add_str(o, "Source", FLOW_SOURCE);
-		add_str(o, "Campaign", campaign_label(x));
 		if ((attrs = group_attrs(x, o)) == NULL)
 			return -REPO_ERR_INTERNAL;
 		group_act(x, acts, k, leads[i], ACT_CHANGE_DATA_VALUE,

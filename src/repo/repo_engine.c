@@ -972,22 +972,6 @@ repo_engine_move(struct db *db, const struct engine_item *it, int step_pos,
 	return db_exec(db, stmt(db, ENGINE_STMT_MOVE), in, "repo_engine_move");
 }
 
-/* " IN (?,...)" padded for n ids, bound to p; -REPO_ERR_INVALID past
- * ENGINE_GROUP_MAX. */
-static int
-group_in(struct buf *b, struct params *p, const int64_t *ids, size_t n)
-{
-	size_t np = params_padded(n);
-
-	if (np == 0 || n > ENGINE_GROUP_MAX)
-		return -REPO_ERR_INVALID;
-	buf_adds(b, " IN (");
-	params_add_marks(b, np);
-	buf_adds(b, ")");
-	params_ids(p, ids, n, np);
-	return 0;
-}
-
 /* See repo_engine.h. */
 int
 repo_engine_group_lock(struct db *db, const char *claim, int64_t run_id,
@@ -1014,7 +998,7 @@ repo_engine_group_lock(struct db *db, const char *claim, int64_t run_id,
 	params_i64(&p, run_id);
 	params_str(&p, claim);
 	params_i64(&p, pos);
-	if ((r = group_in(&b, &p, leads, n)) == 0) {
+	if ((r = params_in_ids(&b, &p, leads, n)) == 0) {
 		buf_adds(&b, " FOR UPDATE");
 		r = params_query(db, params_stmt(db, &b, where), &p, &a, 1, n,
 		    where, &t);
@@ -1058,7 +1042,7 @@ repo_engine_group_move(struct db *db, int64_t run_id, const int64_t *leads,
 	params_str(&p, keep ? claim : NULL);
 	params_str(&p, note);
 	params_i64(&p, run_id);
-	if ((r = group_in(&b, &p, leads, n)) == 0)
+	if ((r = params_in_ids(&b, &p, leads, n)) == 0)
 		r = params_exec(db, params_stmt(db, &b, where), &p, where);
 	params_clear(&p);
 	buf_clear(&b);

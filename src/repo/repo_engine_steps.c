@@ -4,6 +4,7 @@
  * by repo_lead_sql_ident) and its statements are cached per connection
  * (db/params.h); every value is bound.
  */
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -247,23 +248,11 @@ repo_engine_program_status(struct db *db, struct arena *a, int32_t program_id,
 
 /* ---- Many leads at once ------------------------------------------------ */
 
+static_assert(ENGINE_GROUP_MAX <= MAX_BATCH_RECORDS,
+    "a group's ids fit in one padded IN list (params_in_ids)");
+
 /* The longest text of these: a padded IN list of ENGINE_GROUP_MAX ids. */
 #define GROUP_SQL_BYTES	(STEPS_SQL_BYTES + 2 * ENGINE_GROUP_MAX + 64)
-
-/* Appends " IN (?,...)" padded for n ids and binds them to p. */
-static int
-in_ids(struct buf *b, struct params *p, const int64_t *ids, size_t n)
-{
-	size_t np = params_padded(n);
-
-	if (np == 0 || n > ENGINE_GROUP_MAX)
-		return -REPO_ERR_INVALID;
-	buf_adds(b, " IN (");
-	params_add_marks(b, np);
-	buf_adds(b, ")");
-	params_ids(p, ids, n, np);
-	return 0;
-}
 
 /* Index of id in ids[0..n), or n. */
 static size_t
@@ -310,7 +299,7 @@ repo_engine_leads_lock(struct db *db, const int64_t *leads, size_t n,
 	memset(&p, 0, sizeof(p));
 	params_init(&p, params_padded(n) > 0 ? params_padded(n) : 1);
 	buf_adds(&b, "SELECT id FROM lead WHERE id");
-	if ((r = in_ids(&b, &p, leads, n)) == 0) {
+	if ((r = params_in_ids(&b, &p, leads, n)) == 0) {
 		buf_adds(&b, " FOR UPDATE");
 		r = query_ids(db, &a, &b, &p, 1, n, where, &t);
 	}
@@ -346,7 +335,7 @@ repo_engine_field_get_many(struct db *db, struct arena *a,
 	if (!repo_lead_sql_ident(&b, "", f->name))
 		goto out;
 	buf_adds(&b, " AS CHAR) FROM lead WHERE id");
-	if ((r = in_ids(&b, &p, leads, n)) != 0 ||
+	if ((r = params_in_ids(&b, &p, leads, n)) != 0 ||
 	    (r = query_ids(db, a, &b, &p, 2, n, where, &t)) != 0)
 		goto out;
 	for (i = 0; i < t.count; i++)
@@ -378,7 +367,7 @@ repo_engine_field_set_many(struct db *db, const struct lead_field *f,
 		goto out;
 	buf_adds(&b, " = ?, updatedAt = UTC_TIMESTAMP() WHERE id");
 	repo_lead_sql_value(&p, f, v);
-	if ((r = in_ids(&b, &p, leads, n)) == 0)
+	if ((r = params_in_ids(&b, &p, leads, n)) == 0)
 		r = params_exec(db, params_stmt(db, &b, where), &p, where);
 out:
 	params_clear(&p);
@@ -414,7 +403,7 @@ repo_engine_list_members(struct db *db, int32_t list_id,
 	params_i64(&p, list_id);
 	if (member == NULL)
 		r = -REPO_ERR_INTERNAL;
-	else if ((r = in_ids(&b, &p, leads, n)) == 0) {
+	else if ((r = params_in_ids(&b, &p, leads, n)) == 0) {
 		buf_adds(&b, " FOR UPDATE");
 		r = query_ids(db, &a, &b, &p, 1, n, where, &t);
 	}
@@ -459,7 +448,7 @@ repo_engine_list_members(struct db *db, int32_t list_id,
 		buf_adds(&b, "DELETE FROM list_member WHERE list_id = ? AND "
 		    "lead_id");
 		params_i64(&p, list_id);
-		if ((r = in_ids(&b, &p, ids, nch)) == 0)
+		if ((r = params_in_ids(&b, &p, ids, nch)) == 0)
 			r = params_exec(db, params_stmt(db, &b, where), &p,
 			    where);
 	}
