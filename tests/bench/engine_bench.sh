@@ -176,6 +176,61 @@ runner()
 	awk -v f="$1:" '$1 == f { print $2 }' "/proc/$pid/status"
 }
 
+# cpu_ms PID: the process's CPU time (user and system, all threads) in ms,
+# or 0 when it is gone.
+cpu_ms()
+{
+	local tck
+	tck=$(getconf CLK_TCK)
+	awk -v t="$tck" '{ sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / t) }' \
+	    "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# runner_pid: the campaign runner's pid, or empty.
+runner_pid()
+{
+	ps -o pid=,comm= --ppid "$master" |
+	    awk '$2 == "mautod-campaign" { print $1; exit }'
+}
+
+# slow_shapes LOG: the server's time in the slow log LOG by statement
+# shape (values masked), most first, as markdown rows per batch lead.
+slow_shapes()
+{
+	python3 - "$1" "$nbatch" <<'EOF'
+import collections, re, sys
+t = collections.Counter()
+n = collections.Counter()
+qt = None
+buf = []
+def flush():
+    global buf
+    if qt is not None and buf:
+        q = " ".join(buf)
+        q = re.sub(r"'(?:[^'\\]|\\.)*'", "?", q)
+        q = re.sub(r"\b\d+(\.\d+)?\b", "?", q)
+        q = re.sub(r"(\?\s*,\s*)+\?", "?..", q)
+        q = re.sub(r"(\([^()]*\)\s*,\s*)+\(", "(..),(", q)
+        t[q[:120]] += qt
+        n[q[:120]] += 1
+    buf = []
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"# Query_time: ([\d.]+)", line)
+    if m:
+        flush()
+        qt = float(m.group(1))
+        continue
+    if line.startswith(("#", "SET timestamp", "use ")):
+        continue
+    buf.append(line.strip())
+flush()
+lead = int(sys.argv[2])
+for q, s in t.most_common(25):
+    print("| %.1f | %.1f | %.3f | `%s` |" % (s, s * 1e6 / lead,
+        n[q] / lead, q.replace("|", "\\|")))
+EOF
+}
+
 # wait_sql SQL WANT SECS: polls SQL every 0.1 s until it prints WANT;
 # fails after SECS.
 wait_sql()
@@ -345,12 +400,36 @@ if [ "${BENCH_ENGINE_GENERAL_LOG:-0}" = 1 ]; then
 	root "SET GLOBAL general_log_file = '$work/general.log';
 	    SET GLOBAL general_log = 1"
 fi
+if [ "${BENCH_ENGINE_SLOW_LOG:-0}" = 1 ]; then
+	root "SET GLOBAL slow_query_log_file = '$work/slow.log';
+	    SET GLOBAL long_query_time = 0; SET GLOBAL log_slow_admin_statements = 1;
+	    SET GLOBAL slow_query_log = 1"
+	# A session reads long_query_time when it connects: a new runner.
+	kill "$(runner_pid)"
+	for ((i = 0; i < 100; i++)); do
+		sleep 0.1
+		[ -n "$(runner_pid)" ] && break
+	done
+	sleep 1
+fi
 counters >"$work/c0"
+rpid=$(runner_pid)
+dbpid=$(harness_pidfile_pid "$work/db/mariadb.pid")
+rcpu0=$(cpu_ms "$rpid")
+dcpu0=$(cpu_ms "$dbpid")
 t0=$(now_ms)
 ctl clock advance 6m >/dev/null || harness_die "mautoctl clock advance failed"
+wait_sql "SELECT status IN ('running', 'done') FROM campaign_run WHERE
+    campaign_id = $batch" 1 $((nbatch / 20 + 600)) ||
+    harness_die "the batch run was not expanded"
+texp=$(now_ms)
 wait_sql "SELECT status FROM campaign_run WHERE campaign_id = $batch" "done" \
     $((nbatch / 20 + 600)) || harness_die "the batch run did not finish"
 t1=$(now_ms)
+rcpu1=$(cpu_ms "$rpid")
+dcpu1=$(cpu_ms "$dbpid")
+bexp_ms=$((texp - t0))
+bsteps_ms=$((t1 - texp))
 counters >"$work/c1"
 bstmts=$(per_lead "$work/c0" "$work/c1" "$nbatch")
 if [ "${BENCH_ENGINE_GENERAL_LOG:-0}" = 1 ]; then
@@ -369,6 +448,10 @@ for line in open(sys.argv[1], errors="replace"):
 for q, n in seen.most_common(30):
     print("| %.2f | `%s` |" % (n / int(sys.argv[2]), q.replace("|", "\\|")))
 EOF
+fi
+if [ "${BENCH_ENGINE_SLOW_LOG:-0}" = 1 ]; then
+	root "SET GLOBAL slow_query_log = 0"
+	slow_shapes "$work/slow.log" >"$work/slowshapes"
 fi
 rss1=$(runner VmRSS)
 hwm1=$(runner VmHWM)
@@ -423,6 +506,10 @@ COMMIT;
 EOF
 	done
 } >"$work/ceiling.sql"
+if [ "${BENCH_ENGINE_SLOW_LOG:-0}" = 1 ]; then
+	root "SET GLOBAL slow_query_log_file = '$work/slow-ceiling.log';
+	    SET GLOBAL slow_query_log = 1"
+fi
 counters >"$work/c2"
 t0=$(now_ms)
 (
@@ -436,6 +523,10 @@ t1=$(now_ms)
 counters >"$work/c3"
 cstmts=$(per_lead "$work/c2" "$work/c3" "$nbatch")
 cms=$((t1 - t0))
+if [ "${BENCH_ENGINE_SLOW_LOG:-0}" = 1 ]; then
+	root "SET GLOBAL slow_query_log = 0"
+	slow_shapes "$work/slow-ceiling.log" >"$work/slowceiling"
+fi
 cacts=$(db "SELECT COUNT(*) FROM activity_ceiling WHERE id > $act_before")
 
 # ---- 4. Send Email ----------------------------------------------------------
@@ -519,6 +610,11 @@ echo "Rows the batch wrote: $members list members, $a13 Change Data Value,"
 echo "$a24 Added to List, $a46 Interesting Moment activities, $titled leads"
 echo "titled; the ceiling $cacts activities."
 echo
+echo "Where the batch's time went: entering the leads (from the advance to"
+echo "the run's status running) $(awk -v m="$bexp_ms" 'BEGIN { printf "%.1f", m / 1000 }') s,"
+echo "their steps $(awk -v m="$bsteps_ms" 'BEGIN { printf "%.1f", m / 1000 }') s; CPU over the whole batch: the runner"
+echo "$(awk -v m="$((rcpu1 - rcpu0))" 'BEGIN { printf "%.1f", m / 1000 }') s, the database server $(awk -v m="$((dcpu1 - dcpu0))" 'BEGIN { printf "%.1f", m / 1000 }') s."
+echo
 echo "Server counters per lead (SHOW GLOBAL STATUS, growth over the pass"
 echo "divided by the leads; the bench's own polling adds about 20 queries"
 echo "a second):"
@@ -526,6 +622,22 @@ echo
 echo "- mauto: $bstmts"
 echo "- ceiling: $cstmts"
 echo
+if [ -s "$work/slowshapes" ]; then
+	echo
+	echo "The server's time during the batch by statement shape (the slow"
+	echo "log at long_query_time 0, BENCH_ENGINE_SLOW_LOG=1; it slows the"
+	echo "pass):"
+	echo
+	echo "| s | µs a lead | statements a lead | shape |"
+	echo "|---:|---:|---:|---|"
+	cat "$work/slowshapes"
+	echo
+	echo "The ceiling's, the same way:"
+	echo
+	echo "| s | µs a lead | statements a lead | shape |"
+	echo "|---:|---:|---:|---|"
+	cat "$work/slowceiling"
+fi
 if [ -s "$work/shapes" ]; then
 	echo
 	echo "Statements during the batch by shape (the general log,"
