@@ -163,7 +163,8 @@ CREATE TABLE `campaign_run_lead` (
   PRIMARY KEY (`run_id`,`lead_id`),
   KEY `campaign_run_lead_due` (`state`,`due_at`),
   KEY `campaign_run_lead_claim` (`claim`),
-  KEY `campaign_run_lead_lead` (`lead_id`,`campaign_id`)
+  KEY `campaign_run_lead_lead` (`lead_id`,`campaign_id`),
+  KEY `campaign_run_lead_run_state` (`run_id`,`state`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE TABLE `channel` (
   `id` int(11) NOT NULL AUTO_INCREMENT,

@@ -44,6 +44,7 @@
 
 #include <json-c/json.h>
 
+#include "bounds.h"
 #include "db/pool.h"
 #include "engine/engine.h"
 #include "engine/mail.h"
@@ -83,6 +84,7 @@ engine_open(struct engine *e, const struct config *cfg)
 	e->stop = &stopsig_stop;
 	arena_init(&e->a);
 	arena_init(&e->pass);
+	arena_init(&e->scratch);
 	srandom((unsigned)(getpid() ^ time(NULL)));
 	(void)snprintf(e->claim, sizeof(e->claim), "%08lx%08lx%08lx",
 	    (unsigned long)getpid(), (unsigned long)random(),
@@ -101,6 +103,7 @@ engine_close(struct engine *e)
 	lead_schema_clear(&e->schema);
 	arena_clear(&e->a);
 	arena_clear(&e->pass);
+	arena_clear(&e->scratch);
 }
 
 /* The lead schema, read again when its version moved. */
@@ -180,15 +183,23 @@ static int
 step_tx(struct db *db, void *arg)
 {
 	struct step_tx *s = arg;
+	const char *state;
+	bool keep;
 	int r;
 
 	(void)db;
 	if ((r = repo_engine_lock(s->x->db, s->x->claim, s->it)) != 0 ||
 	    (r = engine_step(s->x, s->it, &s->res)) != 0)
 		return r;
-	return repo_engine_move(s->x->db, s->it, s->res.next_pos,
-	    s->res.state, s->res.due_ms, s->x->claim, !s->res.release &&
-	    strcmp(s->res.state, RUN_LEAD_READY) == 0, s->res.note);
+	state = s->res.state;
+	keep = !s->res.release && strcmp(state, RUN_LEAD_READY) == 0;
+	/* Past the last step: done, in the same move. */
+	if (keep && (size_t)s->res.next_pos >= s->x->nsteps) {
+		state = RUN_LEAD_DONE;
+		keep = false;
+	}
+	return repo_engine_move(s->x->db, s->it, s->res.next_pos, state,
+	    s->res.due_ms, s->x->claim, keep, s->res.note);
 }
 
 /*
@@ -295,16 +306,10 @@ run_lead(struct engine *e, struct run_ctx *c, struct engine_item *it)
 			    it->campaign_id, (long long)it->run_id,
 			    (long long)it->lead_id, it->step_pos, s.res.note);
 		it->step_pos = s.res.next_pos;
-		if (s.res.release || strcmp(s.res.state, RUN_LEAD_READY) != 0)
+		/* Past the last step the move made it done (step_tx). */
+		if (s.res.release || strcmp(s.res.state, RUN_LEAD_READY) != 0 ||
+		    (size_t)it->step_pos >= c->nsteps)
 			break;
-		if ((size_t)it->step_pos >= c->nsteps) {
-			/* Past the last step: done. */
-			memset(&s, 0, sizeof(s));
-			s.x = &c->x;
-			s.it = it;
-			r = db_run_tx(e->db, step_tx, &s, false);
-			break;
-		}
 	}
 	/* A claim lost to another runner is not an error of this one. */
 	return r == -REPO_ERR_GONE ? 0 : r;
@@ -322,7 +327,52 @@ lead_in(const int64_t *ids, size_t n, int64_t id)
 	return false;
 }
 
-/* One step of many leads of a run at once, and their moves. */
+/* A step a chain ran (counted once its transaction committed). */
+struct chain_step {
+	int			 pos;
+	struct step_result	 res;
+};
+
+/*
+ * Runs leads[0..n) of x's run (locked, existing) from step pos on
+ * through the steps that follow while each is one many leads run at
+ * once (engine_step_groups), in the caller's transaction: done[0..*ndone)
+ * gets each step run (done has room for x->nsteps), *fin where the
+ * leads stop: at the next step, ready; released until a Wait is over;
+ * done past the last step (released).
+ */
+static int
+chain(const struct step_ctx *x, int pos, const int64_t *leads, size_t n,
+    struct chain_step *done, size_t *ndone, struct step_result *fin)
+{
+	struct step_result res;
+	const char *note = NULL;
+	int r;
+
+	*ndone = 0;
+	for (;;) {
+		if ((r = engine_step_group(x, pos, leads, n, &res)) != 0)
+			return r;
+		done[*ndone].pos = pos;
+		done[(*ndone)++].res = res;
+		if (res.note != NULL)
+			note = res.note;
+		*fin = res;
+		fin->note = note;
+		if (res.release || strcmp(res.state, RUN_LEAD_READY) != 0)
+			return 0;
+		pos = res.next_pos;
+		if ((size_t)pos >= x->nsteps) {
+			fin->state = RUN_LEAD_DONE;
+			fin->release = true;
+			return 0;
+		}
+		if (!engine_step_groups(&x->steps[pos]))
+			return 0;
+	}
+}
+
+/* Steps of many leads of a run at once (a chain), and their moves. */
 struct group_tx {
 	const struct step_ctx	*x;
 	int			 pos;
@@ -332,7 +382,9 @@ struct group_tx {
 	bool			*found;		/* scratch */
 	int64_t			*ids;		/* out: the leads moved */
 	size_t			 nmoved;
-	struct step_result	 res;
+	struct chain_step	*done;		/* out: the steps run */
+	size_t			 ndone;
+	struct step_result	 res;		/* out: where they stopped */
 };
 
 static int
@@ -345,6 +397,7 @@ group_tx(struct db *db, void *arg)
 
 	memset(&g->res, 0, sizeof(g->res));
 	g->nmoved = 0;
+	g->ndone = 0;
 	if ((r = repo_engine_group_lock(db, g->x->claim, g->x->run->id,
 	    g->pos, g->leads, g->n, g->held)) != 0)
 		return r;
@@ -371,7 +424,7 @@ group_tx(struct db *db, void *arg)
 	for (i = nr = 0; i < g->n; i++)
 		if (g->held[i] && !lead_in(g->ids, k, g->leads[i]))
 			g->ids[k + nr++] = g->leads[i];
-	if (k > 0 && ((r = engine_step_group(g->x, g->pos, g->ids, k,
+	if (k > 0 && ((r = chain(g->x, g->pos, g->ids, k, g->done, &g->ndone,
 	    &g->res)) != 0 || (r = repo_engine_group_move(db, g->x->run->id,
 	    g->ids, k, g->res.next_pos, g->res.state, g->res.due_ms,
 	    g->x->claim, !g->res.release, g->res.note)) != 0))
@@ -384,9 +437,9 @@ group_tx(struct db *db, void *arg)
 
 /*
  * Runs the claimed leads items[0..n) of one run: the leads at the same
- * step together, a step of theirs a transaction, while the step is one
- * many leads run at once (engine_step_groups); any other step, and a
- * lone lead, one lead at a time.
+ * step together, the steps that follow while each is one many leads run
+ * at once (engine_step_groups) in one transaction; any other step, and
+ * a lone lead, one lead at a time.
  */
 static int
 run_leads(struct engine *e, struct engine_item *items, size_t n,
@@ -396,7 +449,7 @@ run_leads(struct engine *e, struct engine_item *items, size_t n,
 	struct group_tx g;
 	int64_t *leads;
 	bool *active;
-	size_t i, m, k;
+	size_t i, m, k, j;
 	int pos, r;
 
 	arena_reset(&e->a);
@@ -410,6 +463,7 @@ run_leads(struct engine *e, struct engine_item *items, size_t n,
 	if ((r = ctx_load(e, items[0].run_id, items[0].campaign_id, now_ms,
 	    c)) != 0)
 		goto out;
+	g.done = xcalloc(c->nsteps + 1, sizeof(*g.done));
 	for (i = 0; i < n; i++)
 		active[i] = true;
 	while (!*e->stop) {
@@ -438,8 +492,10 @@ run_leads(struct engine *e, struct engine_item *items, size_t n,
 		g.n = m;
 		if ((r = db_run_tx(e->db, group_tx, &g, false)) != 0)
 			goto out;
-		for (k = 0; k < g.nmoved; k++)
-			counted(e, &c->run, c->steps, c->nsteps, pos, &g.res);
+		for (j = 0; j < g.ndone; j++)
+			for (k = 0; k < g.nmoved; k++)
+				counted(e, &c->run, c->steps, c->nsteps,
+				    g.done[j].pos, &g.done[j].res);
 		for (i = 0; i < n; i++) {
 			if (!active[i] || items[i].step_pos != pos)
 				continue;
@@ -459,6 +515,7 @@ out:
 	free(g.held);
 	free(g.found);
 	free(g.ids);
+	free(g.done);
 	return r == -REPO_ERR_GONE ? 0 : r;
 }
 
@@ -633,6 +690,84 @@ pass_offers(struct engine *e, int64_t now_ms, size_t *did)
 /* ---- Batch runs -------------------------------------------------------- */
 
 /*
+ * A batch page's entry (struct engine_entry): the leads that qualify run
+ * the flow's first steps, while each is one many leads run at once, in
+ * the transaction that enters them, and are recorded where they stop.
+ * The steps run are counted once it committed.
+ */
+struct entry_ctx {
+	struct engine		*e;
+	struct run_ctx		*c;
+	struct chain_step	*done;		/* a chunk's steps */
+	struct chain_step	*tally;		/* the page's, with... */
+	size_t			*times;		/* ...the leads of each */
+	size_t			 ntally;
+	size_t			 max;
+};
+
+static void
+entry_begin(void *arg)
+{
+	((struct entry_ctx *)arg)->ntally = 0;
+}
+
+static int
+entry_run(void *arg, struct db *db, const int64_t *leads, size_t n,
+    bool *ran, struct engine_stop *stop)
+{
+	struct entry_ctx *en = arg;
+	const struct step_ctx *x = &en->c->x;
+	struct step_result fin;
+	int64_t *ids;
+	bool *found;
+	size_t i, k, nd;
+	int r;
+
+	if (x->nsteps == 0 || !engine_step_groups(&x->steps[0]))
+		return 0;
+	ids = arena_zalloc(x->a, n * sizeof(*ids));
+	found = arena_zalloc(x->a, n * sizeof(*found));
+	if (ids == NULL || found == NULL)
+		return -REPO_ERR_INTERNAL;
+	/* A lead deleted since the page was read enters at the first step
+	 * (where the runner that claims it finds it gone). */
+	if ((r = repo_engine_leads_lock(db, leads, n, found)) != 0)
+		return r;
+	for (i = k = 0; i < n; i++)
+		if (found[i])
+			ids[k++] = leads[i];
+	if (k == 0)
+		return 0;
+	if ((r = chain(x, 0, ids, k, en->done, &nd, &fin)) != 0)
+		return r;
+	for (i = 0; i < nd && en->ntally < en->max; i++) {
+		en->tally[en->ntally] = en->done[i];
+		en->times[en->ntally++] = k;
+	}
+	for (i = 0; i < n; i++)
+		ran[i] = found[i];
+	stop->step_pos = fin.next_pos;
+	stop->state = fin.state;
+	stop->due_ms = fin.due_ms;
+	stop->note = fin.note;
+	return 0;
+}
+
+/* The steps a committed page's entry ran, into the shared metrics. */
+static void
+entry_count(struct entry_ctx *en)
+{
+	const struct run_ctx *c = en->c;
+	size_t i, k;
+
+	for (i = 0; i < en->ntally; i++)
+		for (k = 0; k < en->times[i]; k++)
+			counted(en->e, &c->run, c->steps, c->nsteps,
+			    en->tally[i].pos, &en->tally[i].res);
+	en->ntally = 0;
+}
+
+/*
  * Expands one due batch run, a page of leads a transaction: 0 when it is
  * expanded or none was due, 1 when asked to stop before its end (its
  * claim runs out and another pass goes on), or a negative repo_err.
@@ -642,8 +777,10 @@ batch_expand(struct engine *e, int64_t now_ms, size_t *did)
 {
 	struct engine_batch b;
 	struct engine_qual q;
+	struct engine_entry entry;
+	struct entry_ctx en;
 	struct sl_filter f;
-	struct repo_sc sc;
+	struct run_ctx *c;
 	char msg[SL_MSG_BYTES];
 	int64_t *ids;
 	size_t n = 0;
@@ -656,36 +793,63 @@ batch_expand(struct engine *e, int64_t now_ms, size_t *did)
 	(*did)++;
 	arena_reset(&e->a);
 	memset(&f, 0, sizeof(f));
-	if ((r = repo_sc_get(e->db, &e->a, b.campaign_id, &sc)) != 0) {
+	c = xcalloc(1, sizeof(*c));
+	if ((r = ctx_load(e, b.run_id, b.campaign_id, now_ms, c)) != 0) {
+		ctx_clear(c);
+		free(c);
 		if (r != -REPO_ERR_NOT_FOUND)
 			return r;
 		/* The campaign is gone: the run ends with no lead. */
-		return repo_engine_batch_enter(e->db, e->claim, &b, NULL,
+		return repo_engine_batch_enter(e->db, e->claim, &b, NULL, NULL,
 		    now_ms, NULL, 0, true);
 	}
-	q = repo_engine_qual(&sc);
-	if ((r = audience_filters(e->db, &e->a, &e->cats, &sc, now_ms, &f,
+	q = repo_engine_qual(&c->sc);
+	if ((r = audience_filters(e->db, &e->a, &e->cats, &c->sc, now_ms, &f,
 	    msg, sizeof(msg))) == 1) {
 		log_warn("campaign %d run %lld: %s; the run selects no one",
-		    sc.id, (long long)b.run_id, msg);
-		return repo_engine_batch_enter(e->db, e->claim, &b, &q, now_ms,
-		    NULL, 0, true);
-	}
-	if (r != 0)
+		    c->sc.id, (long long)b.run_id, msg);
+		r = repo_engine_batch_enter(e->db, e->claim, &b, &q, NULL,
+		    now_ms, NULL, 0, true);
+		ctx_clear(c);
+		free(c);
 		return r;
+	}
+	if (r != 0) {
+		ctx_clear(c);
+		free(c);
+		return r;
+	}
+	/* What the steps allocate is dropped after each page. */
+	c->x.a = &e->scratch;
+	memset(&en, 0, sizeof(en));
+	en.e = e;
+	en.c = c;
+	en.done = xcalloc(c->nsteps + 1, sizeof(*en.done));
+	en.max = (c->nsteps + 1) * (ENGINE_BATCH_PAGE / MAX_BATCH_RECORDS + 1);
+	en.tally = xcalloc(en.max, sizeof(*en.tally));
+	en.times = xcalloc(en.max, sizeof(*en.times));
+	entry = (struct engine_entry){ entry_begin, entry_run, &en };
 	ids = xcalloc(ENGINE_BATCH_PAGE, sizeof(*ids));
 	do {
+		arena_reset(&e->scratch);
 		if ((r = repo_sl_filter_leads(e->db, &f, b.expanded_to,
 		    ENGINE_BATCH_PAGE, ids, &n)) != 0)
 			break;
 		last = n < ENGINE_BATCH_PAGE;
 		if ((r = repo_engine_batch_enter(e->db, e->claim, &b, &q,
-		    now_ms, ids, n, last)) != 0)
+		    &entry, now_ms, ids, n, last)) != 0)
 			break;
+		entry_count(&en);
 		if (n > 0)
 			b.expanded_to = ids[n - 1];
 	} while (!last && !*e->stop);
+	arena_reset(&e->scratch);
 	free(ids);
+	free(en.done);
+	free(en.tally);
+	free(en.times);
+	ctx_clear(c);
+	free(c);
 	sl_filter_clear(&f);
 	if (r == 0 && !last)
 		r = 1;	/* stopped: the rest is left to the next claim */

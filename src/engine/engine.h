@@ -63,6 +63,7 @@ struct engine {
 	struct lead_schema		 schema;
 	int64_t				 schema_ver;
 	struct arena			 pass;	/* what one pass keeps */
+	struct arena			 scratch; /* a batch page's steps */
 	struct audience_cats		 cats;	/* read once a pass */
 	char				 claim[33];
 	const volatile sig_atomic_t	*stop;

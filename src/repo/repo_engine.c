@@ -245,9 +245,7 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 #define BATCH_LEAD_INSERT \
 	"INSERT IGNORE INTO campaign_run_lead (run_id, lead_id, " \
 	"campaign_id, step_pos, state, due_at, note, updated_at) VALUES "
-#define BATCH_LEAD_READY	"(?, ?, ?, 0, 'ready', " AT ", NULL, " \
-	"UTC_TIMESTAMP(3))"
-#define BATCH_LEAD_SKIP		"(?, ?, ?, 0, 'skipped', " AT ", ?, " \
+#define BATCH_LEAD_ROW		"(?, ?, ?, ?, ?, " AT ", ?, " \
 	"UTC_TIMESTAMP(3))"
 #define BATCH_MEMBER \
 	"INSERT INTO campaign_member (campaign_id, lead_id, created_at, " \
@@ -519,26 +517,36 @@ chunk_qual_row(void *arg, char **v, const unsigned long *lens)
 	return 0;
 }
 
+/* How a chunk's lead enters (enter_chunk). */
+enum chunk_cls {
+	CHUNK_SKIPPED,		/* does not qualify */
+	CHUNK_READY,		/* qualifies: at the first step */
+	CHUNK_RAN,		/* qualifies, and the entry ran its flow */
+	CHUNK__N
+};
+
 /* What the statements of one chunk bind. */
 struct chunk_vals {
-	int64_t		 run_id;
-	int64_t		 campaign;
-	int64_t		 now_ms;
-	const char	*note;
-	const bool	*ok;		/* the leads that qualify */
+	int64_t			 run_id;
+	int64_t			 campaign;
+	int64_t			 now_ms;
+	const unsigned char	*cls;		/* enum chunk_cls a lead */
+	struct engine_stop	 at[CHUNK__N];	/* where each class enters */
 };
 
 /*
- * One multi-row statement over the chunk's leads that qualify (want
- * true) or not: head, then row once a lead, then tail (may be ""); cols
- * names each row's values in order (r run, l lead, c campaign, n now, t
+ * One multi-row statement over the chunk's leads of class want (or, for
+ * CHUNK__N, every lead that qualifies): head, then row once a lead, then
+ * tail (may be ""); cols names each row's values in order (r run, l
+ * lead, c campaign, n now, and the class's p step, s state, d due, t
  * note).  *changed (may be NULL) gets the rows it changed.
  */
 static int
 chunk_rows(struct db *db, const struct chunk *c, const struct chunk_vals *v,
-    bool want, const char *head, const char *row, const char *cols,
+    int want, const char *head, const char *row, const char *cols,
     const char *tail, uint64_t *changed)
 {
+	const struct engine_stop *at;
 	struct params p;
 	struct buf b;
 	MYSQL_STMT *st;
@@ -550,8 +558,10 @@ chunk_rows(struct db *db, const struct chunk *c, const struct chunk_vals *v,
 	params_init(&p, strlen(cols) * c->n);
 	buf_adds(&b, head);
 	for (i = 0; i < c->n; i++) {
-		if (v->ok[i] != want)
+		if (want == CHUNK__N ? v->cls[i] == CHUNK_SKIPPED :
+		    v->cls[i] != want)
 			continue;
+		at = &v->at[v->cls[i]];
 		if (rows++ > 0)
 			buf_addc(&b, ',');
 		buf_adds(&b, row);
@@ -564,8 +574,14 @@ chunk_rows(struct db *db, const struct chunk *c, const struct chunk_vals *v,
 				params_i64(&p, v->campaign);
 			else if (*k == 'n')
 				params_i64(&p, v->now_ms);
+			else if (*k == 'p')
+				params_i64(&p, at->step_pos);
+			else if (*k == 's')
+				params_str(&p, at->state);
+			else if (*k == 'd')
+				params_i64(&p, at->due_ms);
 			else
-				params_str(&p, v->note);
+				params_str(&p, at->note);
 		}
 	}
 	buf_adds(&b, tail);
@@ -582,29 +598,65 @@ chunk_rows(struct db *db, const struct chunk *c, const struct chunk_vals *v,
 }
 
 /*
+ * The entry's run over the chunk's leads that qualify: those it ran
+ * become CHUNK_RAN, entering where it stopped.
+ */
+static int
+chunk_entry(struct db *db, const struct engine_entry *entry,
+    const struct chunk *c, struct chunk_vals *v, unsigned char *cls)
+{
+	int64_t *ids;
+	bool *ran;
+	size_t i, k;
+	int r;
+
+	ids = xcalloc(c->n, sizeof(*ids));
+	ran = xcalloc(c->n, sizeof(*ran));
+	for (i = k = 0; i < c->n; i++)
+		if (cls[i] == CHUNK_READY)
+			ids[k++] = c->leads[i];
+	r = k > 0 ? entry->run(entry->arg, db, ids, k, ran,
+	    &v->at[CHUNK_RAN]) : 0;
+	for (i = k = 0; r == 0 && i < c->n; i++)
+		if (cls[i] == CHUNK_READY && ran[k++])
+			cls[i] = CHUNK_RAN;
+	free(ids);
+	free(ran);
+	return r;
+}
+
+/*
  * Inside the transaction: enters the leads of c (at most
  * MAX_BATCH_RECORDS) that qualify into run run_id as enter_leads does,
- * in five statements; *added grows by the leads entered.  A batch page
- * never holds a lead already in its run (pages follow expanded_to under
- * the run's lock), so every lead inserted ready is a member to record.
+ * in a few multi-row statements, entry (may be NULL) run for them first;
+ * *added grows by the leads entered.  A batch page never holds a lead
+ * already in its run (pages follow expanded_to under the run's lock), so
+ * every lead that qualifies is a member to record.
  */
 static int
 enter_chunk(struct db *db, int64_t run_id, int32_t campaign,
-    const struct engine_qual *q, int64_t now_ms, struct chunk *c,
-    int64_t *added)
+    const struct engine_qual *q, const struct engine_entry *entry,
+    int64_t now_ms, struct chunk *c, int64_t *added)
 {
-	struct chunk_vals v = { run_id, campaign, now_ms,
-	    unqualified_note(q), NULL };
+	struct chunk_vals v;
 	struct params p;
 	struct buf b;
 	MYSQL_STMT *st;
-	uint64_t n = 0;
+	uint64_t n = 0, n2 = 0;
 	size_t i, np = params_padded(c->n);
-	bool *ok;
+	unsigned char *cls;
 	int r;
 
-	ok = xcalloc(c->n, sizeof(*ok));
-	v.ok = ok;
+	memset(&v, 0, sizeof(v));
+	v.run_id = run_id;
+	v.campaign = campaign;
+	v.now_ms = now_ms;
+	v.at[CHUNK_SKIPPED] = (struct engine_stop){ 0, RUN_LEAD_SKIPPED,
+	    now_ms, unqualified_note(q) };
+	v.at[CHUNK_READY] = (struct engine_stop){ 0, RUN_LEAD_READY, now_ms,
+	    NULL };
+	cls = xcalloc(c->n, sizeof(*cls));
+	v.cls = cls;
 	buf_init(&b, BATCH_SQL_BYTES);
 	params_init(&p, 1 + np);
 	buf_adds(&b, BATCH_QUAL_READ);
@@ -618,23 +670,28 @@ enter_chunk(struct db *db, int64_t run_id, int32_t campaign,
 	    "repo_engine_batch_enter")) != 0)
 		goto out;
 	for (i = 0; i < c->n; i++)
-		ok[i] = qualifies(q, c->had[i], c->last[i], now_ms);
+		cls[i] = qualifies(q, c->had[i], c->last[i], now_ms) ?
+		    CHUNK_READY : CHUNK_SKIPPED;
 	/* The skipped are kept for mautoctl campaign trace. */
-	if ((r = chunk_rows(db, c, &v, false, BATCH_LEAD_INSERT,
-	    BATCH_LEAD_SKIP, "rlcnt", "", NULL)) != 0 ||
-	    (r = chunk_rows(db, c, &v, true, BATCH_QUAL_WRITE, BATCH_QUAL_ROW,
-	    "cln", BATCH_QUAL_WRITE_END, NULL)) != 0 ||
-	    (r = chunk_rows(db, c, &v, true, BATCH_LEAD_INSERT,
-	    BATCH_LEAD_READY, "rlcn", "", &n)) != 0 ||
-	    (r = chunk_rows(db, c, &v, true, BATCH_MEMBER, BATCH_MEMBER_ROW,
-	    "cl", BATCH_MEMBER_END, NULL)) != 0)
+	if ((r = chunk_rows(db, c, &v, CHUNK_SKIPPED, BATCH_LEAD_INSERT,
+	    BATCH_LEAD_ROW, "rlcpsdt", "", NULL)) != 0 ||
+	    (r = chunk_rows(db, c, &v, CHUNK__N, BATCH_QUAL_WRITE,
+	    BATCH_QUAL_ROW, "cln", BATCH_QUAL_WRITE_END, NULL)) != 0 ||
+	    (entry != NULL && (r = chunk_entry(db, entry, c, &v,
+	    cls)) != 0) ||
+	    (r = chunk_rows(db, c, &v, CHUNK_READY, BATCH_LEAD_INSERT,
+	    BATCH_LEAD_ROW, "rlcpsdt", "", &n)) != 0 ||
+	    (r = chunk_rows(db, c, &v, CHUNK_RAN, BATCH_LEAD_INSERT,
+	    BATCH_LEAD_ROW, "rlcpsdt", "", &n2)) != 0 ||
+	    (r = chunk_rows(db, c, &v, CHUNK__N, BATCH_MEMBER,
+	    BATCH_MEMBER_ROW, "cl", BATCH_MEMBER_END, NULL)) != 0)
 		goto out;
-	*added += (int64_t)n;
+	*added += (int64_t)(n + n2);
 	r = 0;
 out:
 	params_clear(&p);
 	buf_clear(&b);
-	free(ok);
+	free(cls);
 	return r;
 }
 
@@ -644,8 +701,8 @@ out:
  */
 static int
 enter_page(struct db *db, int64_t run_id, int32_t campaign,
-    const struct engine_qual *q, int64_t now_ms, const int64_t *leads,
-    size_t n)
+    const struct engine_qual *q, const struct engine_entry *entry,
+    int64_t now_ms, const int64_t *leads, size_t n)
 {
 	MYSQL_BIND in[2];
 	struct chunk c;
@@ -661,7 +718,8 @@ enter_page(struct db *db, int64_t run_id, int32_t campaign,
 		    MAX_BATCH_RECORDS;
 		memset(c.had, 0, MAX_BATCH_RECORDS * sizeof(*c.had));
 		memset(c.last, 0, MAX_BATCH_RECORDS * sizeof(*c.last));
-		r = enter_chunk(db, run_id, campaign, q, now_ms, &c, &count);
+		r = enter_chunk(db, run_id, campaign, q, entry, now_ms, &c,
+		    &count);
 	}
 	free(c.had);
 	free(c.last);
@@ -798,6 +856,7 @@ struct batch_args {
 	const char			*claim;
 	const struct engine_batch	*b;
 	const struct engine_qual	*q;
+	const struct engine_entry	*entry;
 	int64_t				 now_ms;
 	const int64_t			*leads;
 	size_t				 n;
@@ -822,8 +881,10 @@ batch_tx(struct db *db, void *arg)
 		return -REPO_ERR_GONE;
 	if (r != 0)
 		return r;
+	if (x->entry != NULL)
+		x->entry->begin(x->entry->arg);
 	if (x->n > 0 && (r = enter_page(db, x->b->run_id, x->b->campaign_id,
-	    x->q, x->now_ms, x->leads, x->n)) != 0)
+	    x->q, x->entry, x->now_ms, x->leads, x->n)) != 0)
 		return r;
 	to = x->n > 0 ? x->leads[x->n - 1] : exp;
 	slen = strlen(status);
@@ -839,10 +900,11 @@ batch_tx(struct db *db, void *arg)
 /* See repo_engine.h. */
 int
 repo_engine_batch_enter(struct db *db, const char *claim,
-    const struct engine_batch *b, const struct engine_qual *q, int64_t now_ms,
-    const int64_t *leads, size_t n, bool last)
+    const struct engine_batch *b, const struct engine_qual *q,
+    const struct engine_entry *entry, int64_t now_ms, const int64_t *leads,
+    size_t n, bool last)
 {
-	struct batch_args x = { claim, b, q, now_ms, leads, n, last };
+	struct batch_args x = { claim, b, q, entry, now_ms, leads, n, last };
 	int r;
 
 	if ((r = db_ensure(db)) != 0)

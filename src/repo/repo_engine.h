@@ -128,16 +128,42 @@ int	repo_engine_batch_claim(struct db *db, const char *claim,
 	    int64_t now_ms, int lease_secs, struct engine_batch *out,
 	    bool *found);
 
+/* Where leads a batch page's entry ran its flow to stop (struct engine_entry). */
+struct engine_stop {
+	int		 step_pos;	/* the step they run next */
+	const char	*state;		/* RUN_LEAD_* */
+	int64_t		 due_ms;	/* when */
+	const char	*note;		/* or NULL */
+};
+
+/*
+ * What a batch page's entry runs for the leads that qualify, in its
+ * transaction, before they are recorded in the run: begin is called
+ * once a transaction (again when it is tried again), run once a chunk
+ * of at most MAX_BATCH_RECORDS leads (ascending); run sets ran[i] for
+ * the leads it took on, which are recorded at *stop, and leaves the
+ * others to enter at the first step.  0 or a negative repo_err (the
+ * transaction is rolled back).
+ */
+struct engine_entry {
+	void	 (*begin)(void *arg);
+	int	 (*run)(void *arg, struct db *db, const int64_t *leads,
+		    size_t n, bool *ran, struct engine_stop *stop);
+	void	  *arg;
+};
+
 /*
  * In one transaction, while claim holds the batch run: enters leads
  * (ascending, all above b->expanded_to) as repo_engine_start_tx does, in
- * multi-row statements of MAX_BATCH_RECORDS leads, and records the last
- * as expanded; with last, the run is expanded (running,
- * claim released).  -REPO_ERR_GONE when the claim was lost.
+ * multi-row statements of MAX_BATCH_RECORDS leads, with entry (may be
+ * NULL) run for those that qualify, and records the last as expanded;
+ * with last, the run is expanded (running, claim released).
+ * -REPO_ERR_GONE when the claim was lost.
  */
 int	repo_engine_batch_enter(struct db *db, const char *claim,
 	    const struct engine_batch *b, const struct engine_qual *q,
-	    int64_t now_ms, const int64_t *leads, size_t n, bool last);
+	    const struct engine_entry *entry, int64_t now_ms,
+	    const int64_t *leads, size_t n, bool last);
 
 /* Marks running runs with no lead left ready as done. */
 int	repo_engine_runs_finish(struct db *db);

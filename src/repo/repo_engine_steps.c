@@ -375,6 +375,32 @@ out:
 	return r;
 }
 
+/* 0 when static list list_id exists, else -REPO_ERR_GONE. */
+static int
+list_exists(struct db *db, int32_t list_id)
+{
+	const char *const where = "repo_engine_list_members";
+	struct db_text_rows t;
+	struct arena a;
+	struct params p;
+	struct buf b;
+	int r;
+
+	arena_init(&a);
+	buf_init(&b, 128);
+	memset(&p, 0, sizeof(p));
+	params_init(&p, 1);
+	buf_adds(&b, "SELECT id FROM static_list WHERE id = ?");
+	params_i64(&p, list_id);
+	r = query_ids(db, &a, &b, &p, 1, 1, where, &t);
+	if (r == 0 && t.count == 0)
+		r = -REPO_ERR_GONE;
+	params_clear(&p);
+	buf_clear(&b);
+	arena_clear(&a);
+	return r;
+}
+
 /* See repo_engine_steps.h. */
 int
 repo_engine_list_members(struct db *db, int32_t list_id,
@@ -385,8 +411,7 @@ repo_engine_list_members(struct db *db, int32_t list_id,
 	struct arena a;
 	struct params p;
 	struct buf b;
-	bool *member;
-	size_t i, k, nch = 0;
+	size_t i, k;
 	int r;
 
 	memset(changed, 0, n * sizeof(*changed));
@@ -395,64 +420,40 @@ repo_engine_list_members(struct db *db, int32_t list_id,
 	arena_init(&a);
 	buf_init(&b, GROUP_SQL_BYTES + 64 * ENGINE_GROUP_MAX);
 	memset(&p, 0, sizeof(p));
-	member = arena_zalloc(&a, n * sizeof(*member));
-	/* Who is a member now (locked, so the change below is exact). */
-	params_init(&p, 1 + (params_padded(n) > 0 ? params_padded(n) : 1));
-	buf_adds(&b, "SELECT lead_id FROM list_member WHERE list_id = ? AND "
-	    "lead_id");
-	params_i64(&p, list_id);
-	if (member == NULL)
-		r = -REPO_ERR_INTERNAL;
-	else if ((r = params_in_ids(&b, &p, leads, n)) == 0) {
-		buf_adds(&b, " FOR UPDATE");
-		r = query_ids(db, &a, &b, &p, 1, n, where, &t);
-	}
-	for (i = 0; r == 0 && i < t.count; i++)
-		if ((k = index_of(leads, n, db_text_i64(&t, i, 0))) < n)
-			member[k] = true;
-	for (i = 0; r == 0 && i < n; i++)
-		if (member[i] != add && index_of(leads, i, leads[i]) == i) {
-			changed[i] = true;
-			nch++;
-		}
-	if (r != 0 || nch == 0)
-		goto out;
-	buf_reset(&b);
-	params_clear(&p);
+	/*
+	 * One statement that answers the rows it changed: a lead already a
+	 * member (or not one) is left alone, and its row lock held.
+	 */
 	if (add) {
-		params_init(&p, 2 * nch);
-		buf_adds(&b, "INSERT INTO list_member (list_id, lead_id, "
+		params_init(&p, 2 * n);
+		buf_adds(&b, "INSERT IGNORE INTO list_member (list_id, lead_id, "
 		    "created_at, updated_at) VALUES ");
-		for (i = k = 0; i < n; i++) {
-			if (!changed[i])
-				continue;
-			buf_adds(&b, k++ > 0 ? ",(?, ?, UTC_TIMESTAMP(), "
+		for (i = 0; i < n; i++) {
+			buf_adds(&b, i > 0 ? ",(?, ?, UTC_TIMESTAMP(), "
 			    "UTC_TIMESTAMP())" : "(?, ?, UTC_TIMESTAMP(), "
 			    "UTC_TIMESTAMP())");
 			params_i64(&p, list_id);
 			params_i64(&p, leads[i]);
 		}
-		r = params_exec(db, params_stmt(db, &b, where), &p, where);
+		buf_adds(&b, " RETURNING lead_id");
+		r = query_ids(db, &a, &b, &p, 1, n, where, &t);
+		/* IGNORE passes over a list deleted meanwhile too. */
+		if (r == 0 && t.count < n)
+			r = list_exists(db, list_id);
 	} else {
-		int64_t *ids = arena_zalloc(&a, nch * sizeof(*ids));
-
-		if (ids == NULL) {
-			r = -REPO_ERR_INTERNAL;
-			goto out;
-		}
-		for (i = k = 0; i < n; i++)
-			if (changed[i])
-				ids[k++] = leads[i];
-		params_init(&p, 1 + (params_padded(nch) > 0 ?
-		    params_padded(nch) : 1));
+		params_init(&p, 1 + (params_padded(n) > 0 ? params_padded(n) :
+		    1));
 		buf_adds(&b, "DELETE FROM list_member WHERE list_id = ? AND "
 		    "lead_id");
 		params_i64(&p, list_id);
-		if ((r = params_in_ids(&b, &p, ids, nch)) == 0)
-			r = params_exec(db, params_stmt(db, &b, where), &p,
-			    where);
+		if ((r = params_in_ids(&b, &p, leads, n)) == 0) {
+			buf_adds(&b, " RETURNING lead_id");
+			r = query_ids(db, &a, &b, &p, 1, n, where, &t);
+		}
 	}
-out:
+	for (i = 0; r == 0 && i < t.count; i++)
+		if ((k = index_of(leads, n, db_text_i64(&t, i, 0))) < n)
+			changed[k] = true;
 	params_clear(&p);
 	buf_clear(&b);
 	arena_clear(&a);

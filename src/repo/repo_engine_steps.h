@@ -94,8 +94,9 @@ int	repo_engine_field_set_many(struct db *db, const struct lead_field *f,
 
 /*
  * Adds leads[0..n) to (add) or removes them from static list list_id;
- * changed[i] says whether leads[i]'s membership changed.  Three
- * statements whatever n.  -REPO_ERR_GONE when the list is gone.
+ * changed[i] says whether leads[i]'s membership changed (for a lead
+ * given twice, the first).  One statement whatever n.  -REPO_ERR_GONE
+ * when the list is gone.
  */
 int	repo_engine_list_members(struct db *db, int32_t list_id,
 	    const int64_t *leads, size_t n, bool add, bool *changed);

@@ -233,13 +233,13 @@ test_batch(void **state)
 	    &b, &found), 0);
 	assert_true(found);
 	assert_int_equal(b.run_id, run);
-	assert_int_equal(repo_engine_batch_enter(db, "y", &b, &q, now, p1, 2,
-	    false), -REPO_ERR_GONE);
-	assert_int_equal(repo_engine_batch_enter(db, "x", &b, &q, now, p1, 2,
-	    false), 0);
+	assert_int_equal(repo_engine_batch_enter(db, "y", &b, &q, NULL, now,
+	    p1, 2, false), -REPO_ERR_GONE);
+	assert_int_equal(repo_engine_batch_enter(db, "x", &b, &q, NULL, now,
+	    p1, 2, false), 0);
 	b.expanded_to = p1[1];
-	assert_int_equal(repo_engine_batch_enter(db, "x", &b, &q, now, p2, 1,
-	    true), 0);
+	assert_int_equal(repo_engine_batch_enter(db, "x", &b, &q, NULL, now,
+	    p2, 1, true), 0);
 	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM campaign_run "
 	    "WHERE id = %lld AND status = 'running' AND expanded_to = %d AND "
 	    "claim IS NULL", (long long)run, LEAD + 13), 1);
