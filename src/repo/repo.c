@@ -33,6 +33,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_SMART_LISTS] = &repo_smart_lists_sql,
 	[REPO_SMART_CAMPAIGNS] = &repo_smart_campaigns_sql,
 	[REPO_SC_ACTIVATION] = &repo_sc_activation_sql,
+	[REPO_SC_PROGRAM] = &repo_sc_program_sql,
 	[REPO_SL_FILTER] = &repo_sl_filter_sql,
 	[REPO_EMAILS] = &repo_emails_sql,
 	[REPO_RESET] = &repo_reset_sql,

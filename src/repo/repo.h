@@ -127,6 +127,7 @@ enum repo_id {
 	REPO_SMART_LISTS,
 	REPO_SMART_CAMPAIGNS,
 	REPO_SC_ACTIVATION,
+	REPO_SC_PROGRAM,
 	REPO_SL_FILTER,
 	REPO_EMAILS,
 	REPO_RESET,
@@ -179,6 +180,7 @@ extern const struct db_stmt_set repo_sl_suggest_sql;
 extern const struct db_stmt_set repo_smart_lists_sql;
 extern const struct db_stmt_set repo_smart_campaigns_sql;
 extern const struct db_stmt_set repo_sc_activation_sql;
+extern const struct db_stmt_set repo_sc_program_sql;
 extern const struct db_stmt_set repo_sl_filter_sql;
 extern const struct db_stmt_set repo_emails_sql;
 extern const struct db_stmt_set repo_reset_sql;

@@ -27,6 +27,7 @@
 #include "repo/repo_lists.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_clone.h"
+#include "repo/repo_sc_program.h"
 #include "repo/repo_smart_campaigns.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"

@@ -29,7 +29,7 @@
 #include "repo/repo_lists.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_delete.h"
-#include "repo/repo_smart_campaigns.h"
+#include "repo/repo_sc_program.h"
 #include "repo/repo_smart_lists.h"
 
 struct program_delete {

@@ -8,7 +8,8 @@
  * reply text is kept on the campaign's row (repo_kept.h): every flow
  * change drops it and moves the revision on in its transaction, and a
  * read that had to render it keeps it unless the revision moved.
- * Activation is repo_sc_activation.c's.
+ * Activation is repo_sc_activation.c's; what Clone Program and Delete
+ * Program do with a program's campaigns, repo_sc_program.c's.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -80,12 +81,6 @@ enum sc_stmt {
 	SC_STMT_RESOLVE_PROGRAM,
 	SC_STMT_RESOLVE_CAMPAIGN,
 	SC_STMT_COUNT_FOLDER,
-	SC_STMT_IN_PROGRAM,
-	SC_STMT_PROGRAM_ACTIVE,
-	SC_STMT_PROGRAM_USED_OUTSIDE,
-	SC_STMT_NAMED_IN_PROGRAM,
-	SC_STMT_REMAP,
-	SC_STMT_NAMES_PROGRAM,
 	SC_STMT__MAX
 };
 
@@ -122,12 +117,6 @@ enum sc_stmt {
 	" FROM smart_campaign c JOIN workspace w ON w.id = c.workspace_id " \
 	"LEFT JOIN smart_list l ON l.id = c.smart_list_id " \
 	"LEFT JOIN program p ON p.id = c.program_id "
-
-/* The values of the flow's attributes of data type ?, with their step. */
-#define SC_VALUES_OF \
-	"FROM sc_flow_step s JOIN sc_step_choice ch ON ch.step_id = s.id " \
-	"JOIN sc_choice_attr a ON a.choice_id = ch.id JOIN sc_flow_attrib t " \
-	"ON t.flow_type_id = s.flow_type_id AND t.id = a.attrib_id "
 
 /*
  * A flow: the steps, each with its choices, each with the values it
@@ -304,54 +293,6 @@ static const char *const sql[SC_STMT__MAX] = {
 	[SC_STMT_RESOLVE_CAMPAIGN] = SC_RESOLVE("smart_campaign"),
 	[SC_STMT_COUNT_FOLDER] =
 	    "SELECT COUNT(*) FROM smart_campaign WHERE folder_id = ?",
-	/* The campaigns of program ?, locked as they are deleted. */
-	[SC_STMT_IN_PROGRAM] =
-	    "SELECT id FROM smart_campaign WHERE program_id = ? ORDER BY id "
-	    "FOR UPDATE",
-	[SC_STMT_PROGRAM_ACTIVE] =
-	    "SELECT MIN(id) FROM smart_campaign WHERE program_id = ? "
-	    "AND is_active = 1",
-	/*
-	 * The first campaign of program ? that a flow step of a campaign
-	 * standing outside that program (?) names.
-	 */
-	[SC_STMT_PROGRAM_USED_OUTSIDE] =
-	    "SELECT MIN(c.id) " SC_VALUES_OF "JOIN smart_campaign u "
-	    "ON u.id = s.campaign_id JOIN smart_campaign c ON a.value = c.id "
-	    "WHERE t.data_type = 'campaign' AND c.program_id = ? "
-	    "AND NOT (u.program_id <=> ?)",
-	/*
-	 * The first campaign outside program ? (?) whose flow (Change
-	 * Program Status and the like) or own smart list (Member of Program,
-	 * Program Status) names that program (?), by name or id.
-	 */
-	[SC_STMT_NAMES_PROGRAM] =
-	    "SELECT MIN(u.id) FROM smart_campaign u JOIN program p "
-	    "ON p.id = ? WHERE NOT (u.program_id <=> ?) AND (EXISTS "
-	    "(SELECT 1 " SC_VALUES_OF "WHERE s.campaign_id = u.id AND "
-	    "t.data_type = 'program' AND (a.value = p.name OR "
-	    "a.value = CAST(p.id AS CHAR))) OR EXISTS (SELECT 1 FROM "
-	    "smart_list_condition c JOIN smart_list_rule r "
-	    "ON r.id = c.rule_id JOIN sl_constraint k "
-	    "ON k.rule_type_id = r.rule_type_id AND k.id = c.attribute_id "
-	    "WHERE r.smart_list_id = u.smart_list_id AND "
-	    "k.data_type = 'program' AND "
-	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(p.name)) OR "
-	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(p.id AS CHAR))))))",
-	[SC_STMT_NAMED_IN_PROGRAM] =
-	    "SELECT id, name, description FROM smart_campaign "
-	    "WHERE program_id = ? ORDER BY id",
-	/*
-	 * The flow attributes of data type ? of program ?'s campaigns that
-	 * name ? name ? instead.
-	 */
-	[SC_STMT_REMAP] =
-	    "UPDATE sc_choice_attr a JOIN sc_step_choice ch "
-	    "ON ch.id = a.choice_id JOIN sc_flow_step s ON s.id = ch.step_id "
-	    "JOIN sc_flow_attrib t ON t.flow_type_id = s.flow_type_id "
-	    "AND t.id = a.attrib_id JOIN smart_campaign c "
-	    "ON c.id = s.campaign_id SET a.value = ? "
-	    "WHERE t.data_type = ? AND c.program_id = ? AND a.value = ?",
 };
 
 const struct db_stmt_set repo_smart_campaigns_sql = {
@@ -657,34 +598,6 @@ repo_sc_insert_in_tx(struct db *db, const struct repo_sc_new *t, int32_t *id)
 
 /* See repo_smart_campaigns.h. */
 int
-repo_sc_in_program(struct db *db, struct arena *a, int32_t program,
-    struct repo_named **out, size_t *n)
-{
-	MYSQL_BIND in[1];
-
-	bind_i32(&in[0], &program);
-	return repo_named_select(db, stmt(db, SC_STMT_NAMED_IN_PROGRAM), in,
-	    a, 100000, out, n, "repo_sc_in_program");
-}
-
-/* See repo_smart_campaigns.h. */
-int
-repo_sc_remap(struct db *db, int32_t program, const char *data_type,
-    const char *from, const char *to)
-{
-	MYSQL_BIND in[4];
-	unsigned long flen = strlen(from), tlen = strlen(to);
-	unsigned long dlen = strlen(data_type);
-
-	bind_str(&in[0], to, &tlen);
-	bind_str(&in[1], data_type, &dlen);
-	bind_i32(&in[2], &program);
-	bind_str(&in[3], from, &flen);
-	return db_exec(db, stmt(db, SC_STMT_REMAP), in, "repo_sc_remap");
-}
-
-/* See repo_smart_campaigns.h. */
-int
 repo_sc_lock(struct db *db, int32_t id, bool *active)
 {
 	MYSQL_BIND in[1];
@@ -772,50 +685,11 @@ repo_sc_delete(struct db *db, int32_t id)
 
 /* See repo_smart_campaigns.h. */
 int
-repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
-    bool *active)
+repo_sc_delete_in_tx(struct db *db, int32_t id)
 {
-	int r;
-
-	*active = false;
-	if ((r = repo_program_first_id(db, stmt(db, SC_STMT_PROGRAM_ACTIVE),
-	    program, 1, id, "repo_sc_program_blocker")) != 0)
-		return r;
-	if (*id != 0) {
-		*active = true;
-		return 0;
-	}
-	return repo_program_first_id(db, stmt(db,
-	    SC_STMT_PROGRAM_USED_OUTSIDE), program, 2, id,
-	    "repo_sc_program_blocker");
-}
-
-/* See repo_smart_campaigns.h. */
-int
-repo_sc_names_program(struct db *db, int32_t program, int32_t *id)
-{
-	return repo_program_first_id(db, stmt(db, SC_STMT_NAMES_PROGRAM),
-	    program, 2, id, "repo_sc_names_program");
-}
-
-/* sc_delete_tx for one campaign of a program (db_each_id). */
-static int
-delete_one(struct db *db, int32_t id, void *arg)
-{
-	(void)arg;
 	return sc_delete_tx(db, &id);
 }
 
-/* See repo_smart_campaigns.h. */
-int
-repo_sc_delete_in_program(struct db *db, int32_t program)
-{
-	MYSQL_BIND in[1];
-
-	bind_i32(&in[0], &program);
-	return db_each_id(db, stmt(db, SC_STMT_IN_PROGRAM), in, 100000,
-	    delete_one, NULL, "repo_sc_delete_in_program");
-}
 
 
 /* ---- Flows ------------------------------------------------------------ */

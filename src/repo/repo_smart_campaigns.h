@@ -7,7 +7,8 @@
  * runs in one transaction holding the campaign's row lock; the emails an
  * active campaign's flow sends are its uses in asset_usage
  * (repo_usage.c), rewritten with every change of its flow or state.
- * Activation, which writes a campaign's state, is repo_sc_activation.h's.
+ * Activation, which writes a campaign's state, is repo_sc_activation.h's;
+ * a program's campaigns in Clone and Delete Program, repo_sc_program.h's.
  */
 #ifndef MAUTO_REPO_REPO_SMART_CAMPAIGNS_H
 #define MAUTO_REPO_REPO_SMART_CAMPAIGNS_H
@@ -33,6 +34,16 @@ struct db;
 
 /* The API's asset type word of a smart campaign in asset_usage. */
 #define USAGE_SMART_CAMPAIGN	"smartCampaign"
+
+/*
+ * The values of the flow's attributes of data type ?, with their step:
+ * a FROM clause of the statements of repo_smart_campaigns.c and
+ * repo_sc_program.c.
+ */
+#define SC_VALUES_OF \
+	"FROM sc_flow_step s JOIN sc_step_choice ch ON ch.step_id = s.id " \
+	"JOIN sc_choice_attr a ON a.choice_id = ch.id JOIN sc_flow_attrib t " \
+	"ON t.flow_type_id = s.flow_type_id AND t.id = a.attrib_id "
 
 struct repo_sc {
 	int32_t		 id;
@@ -108,23 +119,6 @@ int	repo_sc_insert(struct db *db, const struct repo_sc_new *t,
 int	repo_sc_insert_in_tx(struct db *db, const struct repo_sc_new *t,
 	    int32_t *id);
 
-/*
- * The campaigns of program program, by id, into *out (*n) in the arena
- * a (Clone Program).  0 or a negative repo_err.
- */
-struct repo_named;
-int	repo_sc_in_program(struct db *db, struct arena *a, int32_t program,
-	    struct repo_named **out, size_t *n);
-
-/*
- * Inside the caller's transaction (Clone Program): the flow attributes
- * of data type data_type ("email", "list", "campaign", "program") of
- * program program's campaigns whose value is from get the value to.  0
- * or a negative repo_err.
- */
-int	repo_sc_remap(struct db *db, int32_t program, const char *data_type,
-	    const char *from, const char *to);
-
 /* name and description (NULL: kept).  0, -REPO_ERR_NOT_FOUND,
  * -REPO_ERR_CONFLICT or another repo_err. */
 int	repo_sc_update(struct db *db, int32_t id, const char *name,
@@ -134,29 +128,9 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
  * -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID (active) or another repo_err. */
 int	repo_sc_delete(struct db *db, int32_t id);
 
-/*
- * What keeps program program from being deleted (Delete Program), inside
- * the caller's transaction: *id is the first of its campaigns that is
- * active (*active true) or, failing that, that a flow step of a campaign
- * outside the program names (Request Campaign); 0 when none.  Returns 0
- * or a negative repo_err.
- */
-int	repo_sc_program_blocker(struct db *db, int32_t program, int32_t *id,
-	    bool *active);
-
-/*
- * Inside the caller's transaction (Delete Program): *id is the first
- * campaign outside program program whose flow or own smart list names
- * it (by name or id), 0 when none.  0 or a negative repo_err.
- */
-int	repo_sc_names_program(struct db *db, int32_t program, int32_t *id);
-
-/*
- * Deletes every campaign of program program with its list, flow and
- * members, inside the caller's transaction (after
- * repo_sc_program_blocker found none active).  0 or a negative repo_err.
- */
-int	repo_sc_delete_in_program(struct db *db, int32_t program);
+/* repo_sc_delete inside the caller's transaction (Delete Program):
+ * the same results. */
+int	repo_sc_delete_in_tx(struct db *db, int32_t id);
 
 /* How many smart campaigns stand in folder folder_id (folder delete). */
 int	repo_sc_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);

@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <mysql.h>
 
 #include "db/pool.h"
 #include "itest.h"
+#include "repo/repo.h"
+#include "util/arena.h"
 #include "util/config.h"
 
 int
@@ -28,6 +31,26 @@ itest_config(struct config *cfg)
 	cfg->db_connect_timeout = 5;
 	cfg->db_read_timeout = 30;
 	cfg->db_write_timeout = 30;
+	return 0;
+}
+
+int
+itest_open(struct db **db, const struct config *cfg, struct arena *a,
+    char *tag, size_t tagsz)
+{
+	if (tag != NULL)
+		(void)snprintf(tag, tagsz, "%ld", (long)getpid());
+	if (a != NULL)
+		arena_init(a);
+	return db_open(db, cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
+}
+
+int
+itest_close(struct db *db, struct arena *a)
+{
+	if (a != NULL)
+		arena_clear(a);
+	db_close(db);
 	return 0;
 }
 

@@ -96,7 +96,7 @@ group_setup(void **state)
 	(void)state;
 	if (own_database() != 0)
 		return -1;
-	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
+	return itest_open(&db, &cfg, NULL, NULL, 0);
 }
 
 static int
@@ -104,8 +104,7 @@ group_teardown(void **state)
 {
 	(void)state;
 	itest_sqlf(db, "DROP DATABASE `%s`", own_name);
-	db_close(db);
-	return 0;
+	return itest_close(db, NULL);
 }
 
 static int

@@ -51,7 +51,7 @@ group_setup(void **state)
 {
 	(void)state;
 	if ((metrics = metrics_create()) == NULL ||
-	    db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
+	    itest_open(&db, &cfg, NULL, NULL, 0) != 0)
 		return -1;
 	db_set_metrics(db, metrics);
 	return 0;
@@ -61,7 +61,7 @@ static int
 group_teardown(void **state)
 {
 	(void)state;
-	db_close(db);
+	(void)itest_close(db, NULL);
 	metrics_destroy(metrics);
 	return 0;
 }

@@ -54,15 +54,14 @@ group_setup(void **state)
 	(void)state;
 	if (sodium_init() < 0)
 		return -1;
-	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
+	return itest_open(&db, &cfg, NULL, NULL, 0);
 }
 
 static int
 group_teardown(void **state)
 {
 	(void)state;
-	db_close(db);
-	return 0;
+	return itest_close(db, NULL);
 }
 
 static int

@@ -176,7 +176,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (mkdtemp(dir) == NULL || db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
+	if (mkdtemp(dir) == NULL || itest_open(&db, &cfg, NULL, NULL, 0) != 0)
 		return -1;
 	make_fixture();
 	return 0;
@@ -189,7 +189,7 @@ group_teardown(void **state)
 
 	(void)state;
 	drop_fixture();
-	db_close(db);
+	(void)itest_close(db, NULL);
 	(void)snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	(void)system(cmd);
 	return 0;

@@ -107,7 +107,7 @@ group_setup(void **state)
 	cfg.db_name = dbname;
 	if (ctl_migrate(3, argv, &cfg) != 0)
 		return -1;
-	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) == 0 ? 0 : -1;
+	return itest_open(&db, &cfg, NULL, NULL, 0);
 }
 
 static int
@@ -116,7 +116,7 @@ group_teardown(void **state)
 	char q[128];
 
 	(void)state;
-	db_close(db);
+	(void)itest_close(db, NULL);
 	snprintf(q, sizeof(q), "DROP DATABASE IF EXISTS `%s`", dbname);
 	(void)admin_sql(q);
 	return 0;

@@ -54,9 +54,7 @@ group_setup(void **state)
 	struct repo_etpl_new nt;
 
 	(void)state;
-	(void)snprintf(tag, sizeof(tag), "%ld", (long)getpid());
-	arena_init(&a);
-	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
+	if (itest_open(&db, &cfg, &a, tag, sizeof(tag)) != 0)
 		return -1;
 	memset(&nt, 0, sizeof(nt));
 	nt.name = named("etpl");
@@ -71,9 +69,7 @@ static int
 group_teardown(void **state)
 {
 	(void)state;
-	arena_clear(&a);
-	db_close(db);
-	return 0;
+	return itest_close(db, &a);
 }
 
 /* An email folder of this run under the Emails root. */

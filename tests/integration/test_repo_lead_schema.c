@@ -103,7 +103,7 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
+	if (itest_open(&db, &cfg, NULL, NULL, 0) != 0)
 		return -1;
 	cleanup();
 	return 0;
@@ -114,8 +114,7 @@ group_teardown(void **state)
 {
 	(void)state;
 	cleanup();
-	db_close(db);
-	return 0;
+	return itest_close(db, NULL);
 }
 
 static int64_t

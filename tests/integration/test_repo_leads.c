@@ -80,9 +80,8 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0)
+	if (itest_open(&db, &cfg, &arena, NULL, 0) != 0)
 		return -1;
-	arena_init(&arena);
 	return repo_lead_fields_load(db, &schema) == 0 ? 0 : -1;
 }
 
@@ -91,9 +90,7 @@ group_teardown(void **state)
 {
 	(void)state;
 	lead_schema_clear(&schema);
-	arena_clear(&arena);
-	db_close(db);
-	return 0;
+	return itest_close(db, &arena);
 }
 
 static int

@@ -60,7 +60,7 @@ group_setup(void **state)
 
 	(void)state;
 	(void)snprintf(tag, sizeof(tag), "slf%ld", (long)getpid());
-	if (db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL) != 0 ||
+	if (itest_open(&db, &cfg, NULL, NULL, 0) != 0 ||
 	    repo_lead_fields_load(db, &schema) != 0)
 		return -1;
 	for (i = 0; i < NLEADS; i++) {
@@ -128,8 +128,7 @@ group_teardown(void **state)
 {
 	(void)state;
 	lead_schema_clear(&schema);
-	db_close(db);
-	return 0;
+	return itest_close(db, NULL);
 }
 
 /*

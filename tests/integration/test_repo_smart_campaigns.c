@@ -63,18 +63,14 @@ static int
 group_setup(void **state)
 {
 	(void)state;
-	(void)snprintf(tag, sizeof(tag), "%ld", (long)getpid());
-	arena_init(&a);
-	return db_open(&db, &cfg, &repo_schema, DB_PREPARE_ALL);
+	return itest_open(&db, &cfg, &a, tag, sizeof(tag));
 }
 
 static int
 group_teardown(void **state)
 {
 	(void)state;
-	arena_clear(&a);
-	db_close(db);
-	return 0;
+	return itest_close(db, &a);
 }
 
 /* A new campaign of this run in Marketing Activities (clone_of: 0). */
