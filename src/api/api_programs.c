@@ -564,7 +564,8 @@ meta_params(struct call *c, struct resp *r, const struct vvalue *pv,
 /*
  * startDate pv[0] and endDate pv[1] into m (0: not given): 709 unless
  * the program is an Email program (email), or when the end would come
- * before the start, with start and end the program's own (0: none).
+ * before the start, with start and end the program's own (0: none);
+ * 1003 for a date not after the epoch.
  */
 static int
 dates_params(struct call *c, struct resp *r, const struct vvalue *pv,
@@ -575,13 +576,12 @@ dates_params(struct call *c, struct resp *r, const struct vvalue *pv,
 	if (!email)
 		return api_common_fail(c, r, -API_ERR_RULE, "startDate and "
 		    "endDate are for Email programs only");
+	/* 0 stands for "not given": the dates are after the epoch. */
+	if ((pv[0].present && pv[0].i <= 0) || (pv[1].present && pv[1].i <= 0))
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "startDate and endDate must be later than 1970-01-01");
 	m->start_date = pv[0].present ? pv[0].i : 0;
 	m->end_date = pv[1].present ? pv[1].i : 0;
-	/* 0 is the epoch itself: such a date is kept as one second on. */
-	if (pv[0].present && m->start_date == 0)
-		m->start_date = 1;
-	if (pv[1].present && m->end_date == 0)
-		m->end_date = 1;
 	start = m->start_date != 0 ? m->start_date : start;
 	end = m->end_date != 0 ? m->end_date : end;
 	if (start != 0 && end != 0 && end < start)

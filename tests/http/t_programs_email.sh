@@ -70,6 +70,11 @@ form POST /rest/asset/v1/programs.json --data-urlencode "name=PE-X-$tag" \
     --data-urlencode "folder=$in_f" -d type=Email --data-urlencode "channel=Email Send" \
     --data-urlencode "startDate=$(iso "$end")" --data-urlencode "endDate=$(iso "$start")"
 refused "endDate before startDate" "endDate is before startDate"
+form POST /rest/asset/v1/programs.json --data-urlencode "name=PE-X-$tag" \
+    --data-urlencode "folder=$in_f" -d type=Email --data-urlencode "channel=Email Send" \
+    --data-urlencode "startDate=1969-07-20"
+expect "a startDate before 1970: 1003" \
+    "not d['success'] and d['errors'][0]['code'] == '1003'"
 form POST /rest/asset/v1/programs.json --data-urlencode "name=PE-2-$tag" \
     --data-urlencode "folder=$in_f" -d type=Email --data-urlencode "channel=Email Send"
 expect "an Email program without dates" \
