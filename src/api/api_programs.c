@@ -2,16 +2,18 @@
  * Programs (docs/behaviour.md §22): Get Programs, Get Program by Id, Get
  * Program by Name, Get Programs by Tag, Create Program, Update Program
  * Metadata, Clone Program, Delete Program, Update and Delete Program Tag,
- * and Approve and Unapprove Program (refused: mauto has no Email
- * programs) under /rest/asset/v1/program(s).  The programs are
+ * and Approve and Unapprove Program (Email programs: their send runs on
+ * the campaign engine, repo_program_send.h) under
+ * /rest/asset/v1/program(s).  The programs are
  * the ones mautoctl program create makes, each standing in a folder of
  * the tree (§19).  Parameters are read from the query string or the body
  * alike.
  *
  * Choices where the real service is silent:
- *   - the stored type program is Default, engagement is Engagement;
- *     status is "" for a Default program and "off" for an Engagement
- *     program (its streams do not run in mauto);
+ *   - the stored type program is Default, engagement is Engagement,
+ *     email is Email; status is "" for a Default program, "off" for an
+ *     Engagement program (its streams do not run in mauto), "unlocked"
+ *     or, once approved, "locked" for an Email program;
  *   - filterType is id, programId (both program ids), folderId (the
  *     folder a program stands in) or workspace, any letter case;
  *     filterValues (comma-separated or repeated) goes with it, and one
@@ -19,19 +21,28 @@
  *   - earliestUpdatedAt and latestUpdatedAt keep the programs created or
  *     last updated within the range (either end may be left out);
  *   - status on or off filters Engagement programs, locked and unlocked
- *     Email programs (mauto has none);
+ *     Email programs approved or not;
  *   - tags and costs are null when a program has none; by id and by
  *     tag always show them, by name with includeTags and includeCosts,
  *     the browse never;
- *   - headStart appears on Email programs only (mauto has none), as the
- *     recorded replies show it;
+ *   - headStart (false: mauto sends at the start date) appears on Email
+ *     programs only, as the recorded replies show it, and so do
+ *     startDate and endDate ("YYYY-MM-DDTHH:MM:SS.000Z") once set;
  *   - an id or a name that is no program's answers the "No assets found"
  *     warning, as every asset query does; a change of one is 702
  *     "<id> Program not found";
- *   - Create takes the types Default, Event, Event with Webinar and
- *     Engagement, and a channel of the catalogue for that type (709
- *     otherwise); the program gets its channel's statuses; a name in use
- *     is 709;
+ *   - Create takes the types Default, Event, Event with Webinar,
+ *     Engagement and Email, and a channel of the catalogue for that type
+ *     (709 otherwise); the program gets its channel's statuses; a name in
+ *     use is 709; startDate and endDate (ISO-8601, UTC) are for Email
+ *     programs only (709 otherwise), endDate not before startDate, and
+ *     Update changes them only while the program is not approved;
+ *   - Approve Program takes an Email program that is not approved, whose
+ *     startDate is later than the engine's clock, holding an approved
+ *     email and a smart list with filters mauto evaluates (709 naming
+ *     what is missing); it schedules the send at startDate and answers
+ *     the id; Unapprove cancels a send that has not begun (709 once it
+ *     has);
  *   - tags and costs are JSON or Python's list text; a tag type that
  *     does not exist, a value it does not allow, or (on create) a
  *     required tag type left out is 709; text that is no list of tags or
@@ -56,26 +67,32 @@
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "api/api.h"
 #include "api/api_asset.h"
 #include "api/api_common.h"
+#include "api/api_leads_catalog.h"
 #include "api/api_smart_lists.h"
 #include "bounds.h"
+#include "engine/audience.h"
 #include "err.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/validate.h"
 #include "model/folder.h"
 #include "model/progmeta.h"
+#include "repo/repo_engine.h"
 #include "repo/repo_folders.h"
 #include "repo/repo_program_assets.h"
 #include "repo/repo_program_catalogue.h"
 #include "repo/repo_program_clone.h"
 #include "repo/repo_program_delete.h"
+#include "repo/repo_program_send.h"
 #include "repo/repo_smart_lists.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/timeutil.h"
 
 /* The url code of a program. */
 #define PROGRAM_URL_PREFIX	"PG"
@@ -93,17 +110,21 @@ static const struct {
 	{ "engagement", "Engagement", "off" },
 	{ "event", "Event", "" },
 	{ "webinar", "Event with Webinar", "" },
+	{ PROGRAM_TYPE_EMAIL, "Email", "unlocked" },
 };
+
+/* The row of types of Email programs. */
+#define TYPE_EMAIL	4
 
 /*
  * The types Create Program takes, in the order of types[], and the
  * applicableProgramType of the channels each may have.
  */
 static const char *const create_type_words[] = {
-	"Default", "Engagement", "Event", "Event with Webinar", NULL
+	"Default", "Engagement", "Event", "Event with Webinar", "Email", NULL
 };
 static const char *const channel_program_types[] = {
-	"program", "nurture", "event", "webinar"
+	"program", "nurture", "event", "webinar", "email_batch"
 };
 
 /* The row of types for a stored type (the first for an unknown one). */
@@ -116,6 +137,27 @@ type_row(const char *stored)
 		if (stored != NULL && strcmp(stored, types[i].stored) == 0)
 			return i;
 	return 0;
+}
+
+/* Whether p is an Email program. */
+static bool
+is_email(const struct repo_program_asset *p)
+{
+	return type_row(p->type) == TYPE_EMAIL;
+}
+
+/* UTC epoch seconds t as "YYYY-MM-DDTHH:MM:SS.000Z" on b. */
+static void
+date_text(struct buf *b, int64_t t)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	char out[32];
+
+	if (gmtime_r(&tt, &tm) == NULL || strftime(out, sizeof(out),
+	    "%Y-%m-%dT%H:%M:%S.000Z", &tm) == 0)
+		out[0] = '\0';
+	buf_add_jsonc_str(b, out);
 }
 
 /* Which of tags, costs a program object shows. */
@@ -198,9 +240,18 @@ program_text(struct buf *b, struct call *c,
 	api_asset_folder_write(b, FOLDER_T_FOLDER, p->folder_id,
 	    p->folder_name);
 	buf_adds(b, ",\"status\":");
-	buf_add_jsonc_str(b, types[t].status);
+	buf_add_jsonc_str(b, t == TYPE_EMAIL && p->locked ? "locked" :
+	    types[t].status);
 	buf_adds(b, ",\"workspace\":");
 	buf_add_jsonc_str(b, p->workspace != NULL ? p->workspace : "Default");
+	if (t == TYPE_EMAIL && p->start_date != 0) {
+		buf_adds(b, ",\"startDate\":");
+		date_text(b, p->start_date);
+	}
+	if (t == TYPE_EMAIL && p->end_date != 0) {
+		buf_adds(b, ",\"endDate\":");
+		date_text(b, p->end_date);
+	}
 	if (show & SHOW_TAGS) {
 		buf_adds(b, ",\"tags\":");
 		tags_text(b, m);
@@ -209,6 +260,8 @@ program_text(struct buf *b, struct call *c,
 		buf_adds(b, ",\"costs\":");
 		costs_text(b, m);
 	}
+	if (t == TYPE_EMAIL)
+		buf_adds(b, ",\"headStart\":false");
 	buf_addc(b, '}');
 }
 
@@ -305,10 +358,13 @@ api_programs_browse(struct call *c, struct resp *r)
 			f.ids = joined;
 	}
 	if (pv[2].present) {
-		/* on, locked and unlocked: no program of mauto has them. */
-		if (pv[2].i != 1)
+		/* on: no program of mauto has it (streams do not run). */
+		if (pv[2].i == 0)
 			return api_asset_none(r);
-		f.type = types[1].stored;
+		f.type = pv[2].i == 1 ? types[1].stored :
+		    types[TYPE_EMAIL].stored;
+		if (pv[2].i > 1)
+			f.locked = pv[2].i == 2 ? "1" : "0";
 	}
 	if ((pv[5].present &&
 	    (f.earliest = api_asset_db_time(c, pv[5].i)) == NULL) ||
@@ -361,11 +417,10 @@ api_programs_get(struct call *c, struct resp *r)
 
 /*
  * GET /rest/asset/v1/program/{id}/smartList.json?includeRules=: the
- * program's smart list as Get Smart List by Id answers it.  mauto has no
- * email programs, whose one smart list the service answers here: the
- * first smart list standing in the program is that list (docs/
- * behaviour.md §22); none, or no such program, is the "No assets found"
- * warning.
+ * program's smart list as Get Smart List by Id answers it: the first
+ * smart list standing in the program, the one an Email program's
+ * approval sends to (docs/behaviour.md §22); none, or no such program,
+ * is the "No assets found" warning.
  */
 int
 api_programs_smart_list(struct call *c, struct resp *r)
@@ -507,8 +562,38 @@ meta_params(struct call *c, struct resp *r, const struct vvalue *pv,
 }
 
 /*
+ * startDate pv[0] and endDate pv[1] into m (0: not given): 709 unless
+ * the program is an Email program (email), or when the end would come
+ * before the start, with start and end the program's own (0: none);
+ * 1003 for a date not after the epoch.
+ */
+static int
+dates_params(struct call *c, struct resp *r, const struct vvalue *pv,
+    bool email, int64_t start, int64_t end, struct repo_program_meta *m)
+{
+	if (!pv[0].present && !pv[1].present)
+		return 0;
+	if (!email)
+		return api_common_fail(c, r, -API_ERR_RULE, "startDate and "
+		    "endDate are for Email programs only");
+	/* 0 stands for "not given": the dates are after the epoch. */
+	if ((pv[0].present && pv[0].i <= 0) || (pv[1].present && pv[1].i <= 0))
+		return api_common_fail(c, r, -API_ERR_INVALID_REQUEST,
+		    "startDate and endDate must be later than 1970-01-01");
+	m->start_date = pv[0].present ? pv[0].i : 0;
+	m->end_date = pv[1].present ? pv[1].i : 0;
+	start = m->start_date != 0 ? m->start_date : start;
+	end = m->end_date != 0 ? m->end_date : end;
+	if (start != 0 && end != 0 && end < start)
+		return api_common_fail(c, r, -API_ERR_RULE, "endDate is before "
+		    "startDate");
+	return 0;
+}
+
+/*
  * POST /rest/asset/v1/programs.json: name, folder, type, channel,
- * description (query string or body).
+ * description, tags, costs, and for an Email program startDate and
+ * endDate (query string or body).
  */
 int
 api_programs_create(struct call *c, struct resp *r)
@@ -525,8 +610,10 @@ api_programs_create(struct call *c, struct resp *r)
 		API_ASSET_P_DESCRIPTION,
 		{ .name = "tags", .type = VP_RAW },
 		{ .name = "costs", .type = VP_RAW },
+		{ .name = "startDate", .type = VP_DATETIME },
+		{ .name = "endDate", .type = VP_DATETIME },
 	};
-	struct vvalue pv[7];
+	struct vvalue pv[9];
 	struct repo_place place;
 	struct repo_channel *ch;
 	struct repo_program_create p;
@@ -540,6 +627,9 @@ api_programs_create(struct call *c, struct resp *r)
 	    (e = meta_params(c, r, &pv[5], true, &p.meta)) != 0)
 		return e;
 	t = (size_t)pv[2].i;
+	if ((e = dates_params(c, r, &pv[7], t == TYPE_EMAIL, 0, 0,
+	    &p.meta)) != 0)
+		return e;
 	if ((e = repo_program_catalogue_channels(c->app->db, &c->app->arena,
 	    pv[3].s, 1, 0, &ch, &n)) != 0)
 		return err_from_repo(e);
@@ -585,8 +675,9 @@ path_program(struct call *c, struct resp *r, struct repo_program_asset *p)
 }
 
 /*
- * POST /rest/asset/v1/program/{id}.json: name, description; a parameter
- * left out or empty keeps its value.
+ * POST /rest/asset/v1/program/{id}.json: name, description, tags, costs,
+ * costsDestructiveUpdate, and for an Email program not approved
+ * startDate and endDate; a parameter left out or empty keeps its value.
  */
 int
 api_programs_update(struct call *c, struct resp *r)
@@ -598,16 +689,24 @@ api_programs_update(struct call *c, struct resp *r)
 		{ .name = "tags", .type = VP_RAW },
 		{ .name = "costs", .type = VP_RAW },
 		{ .name = "costsDestructiveUpdate", .type = VP_BOOL },
+		{ .name = "startDate", .type = VP_DATETIME },
+		{ .name = "endDate", .type = VP_DATETIME },
 	};
-	struct vvalue pv[5];
+	struct vvalue pv[7];
 	struct repo_program_asset p;
 	struct repo_program_meta m;
 	int e;
 
 	if ((e = VALIDATE(c->req, r, params, pv)) != 0 ||
 	    (e = path_program(c, r, &p)) != 0 ||
-	    (e = meta_params(c, r, &pv[2], false, &m)) != 0)
+	    (e = meta_params(c, r, &pv[2], false, &m)) != 0 ||
+	    (e = dates_params(c, r, &pv[5], is_email(&p), p.start_date,
+	    p.end_date, &m)) != 0)
 		return e;
+	if (p.locked && (pv[5].present || pv[6].present))
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is "
+		    "approved: unapprove it to change startDate or endDate",
+		    (int)p.id);
 	/* costsDestructiveUpdate: the costs sent replace all (none: clear). */
 	m.replace_costs = pv[4].present && pv[4].b;
 	e = repo_program_assets_update(c->app->db, p.id,
@@ -850,33 +949,132 @@ api_programs_tag_delete(struct call *c, struct resp *r)
 }
 
 /*
- * Approve and Unapprove Program act on Email programs only, and mauto
- * makes none (Create refuses the type): an id that is no program's is
- * 702, any other is 709 naming the program's type.
+ * Approve and Unapprove Program act on Email programs only: 702 for an
+ * id that is no program's, 709 saying why for a program they refuse.
  */
 static int
-email_program_only(struct call *c, struct resp *r, const char *op)
+send_refused(struct call *c, struct resp *r, int32_t id,
+    enum repo_send_why why, const char *op)
+{
+	static const char *const what[RPS__MAX] = {
+		[RPS_OK] = "",
+		[RPS_NOT_EMAIL] = "",
+		[RPS_APPROVED] = "is approved already",
+		[RPS_NO_START] = "has no startDate: set it with Update "
+		    "Program",
+		[RPS_START_PAST] = "has a startDate that has passed: set a "
+		    "later one",
+		[RPS_NO_EMAIL] = "has no approved email: approve its email "
+		    "first",
+		[RPS_NO_LIST] = "has no smart list to choose whom its email "
+		    "goes to",
+		[RPS_NAME_TAKEN] = "cannot be approved: the name of its send "
+		    "campaign is in use by another smart campaign",
+		[RPS_NOT_APPROVED] = "is not approved",
+		[RPS_STARTED] = "cannot be unapproved: its send has begun",
+	};
+
+	if (why == RPS_NOT_EMAIL)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d is "
+		    "not an Email program: %s Program is for Email programs "
+		    "only", (int)id, op);
+	return api_common_fail(c, r, -API_ERR_RULE, "Program %d %s", (int)id,
+	    what[why]);
+}
+
+/*
+ * The answer of op (Approve or Unapprove) of s, which the repository
+ * returned e for: [{"id": N}], 702, 709 saying why, or e's error.
+ */
+static int
+send_answer(struct call *c, struct resp *r, const struct repo_program_send *s,
+    int e, const char *op)
+{
+	if (e == -REPO_ERR_NOT_FOUND)
+		return api_asset_not_found(c, r, "Program", s->id);
+	if (e != 0)
+		return err_from_repo(e);
+	if (s->why != RPS_OK)
+		return send_refused(c, r, s->id, s->why, op);
+	api_asset_id_result(r, s->id);
+	return 0;
+}
+
+/*
+ * 709 when the program's smart list (the first in it), if it has one,
+ * has no filter or one mauto does not evaluate; no list is the
+ * repository's to refuse under the program's lock.
+ */
+static int
+list_check(struct call *c, struct resp *r, int32_t id, int64_t now_ms)
+{
+	const struct lead_schema *schema;
+	char msg[SL_MSG_BYTES];
+	int32_t list = 0;
+	int e;
+
+	e = repo_sl_in_program(c->app->db, id, &list);
+	if (e == -REPO_ERR_NOT_FOUND || (e == 0 && list == 0))
+		return 0;
+	if (e != 0)
+		return err_from_repo(e);
+	if ((e = api_leads_catalog_get(c, false, &schema)) != 0)
+		return e;
+	e = audience_list_check(c->app->db, &c->app->arena, schema, list,
+	    now_ms, msg, sizeof(msg));
+	if (e == 1)
+		return api_common_fail(c, r, -API_ERR_RULE, "Program %d: smart "
+		    "list %d cannot choose whom its email goes to: %s", (int)id,
+		    (int)list, msg);
+	return e != 0 ? err_from_repo(e) : 0;
+}
+
+/*
+ * POST /rest/asset/v1/program/{id}/approve.json: an Email program's send
+ * scheduled at its startDate (repo_program_send.h); [{"id": N}].
+ */
+int
+api_programs_approve(struct call *c, struct resp *r)
 {
 	struct repo_program_asset p;
+	struct repo_program_send s;
+	int64_t offset = 0, now;
 	int e;
 
 	if ((e = path_program(c, r, &p)) != 0)
 		return e;
-	return api_common_fail(c, r, -API_ERR_RULE, "Program %d is not an "
-	    "Email program: %s Program is for Email programs only", (int)p.id,
-	    op);
+	if (!is_email(&p))
+		return send_refused(c, r, p.id, RPS_NOT_EMAIL, "Approve");
+	if ((e = repo_engine_clock(c->app->db, &offset)) != 0)
+		return err_from_repo(e);
+	now = time_now_ms() + offset;
+	if ((e = list_check(c, r, p.id, now)) != 0)
+		return e;
+	memset(&s, 0, sizeof(s));
+	s.id = p.id;
+	s.now_ms = now;
+	if ((s.campaign_name = arena_printf(&c->app->arena, "Email program "
+	    "%d send", (int)p.id)) == NULL)
+		return -API_ERR_SYSTEM;
+	e = repo_program_send_approve(c->app->db, &c->app->arena, &s);
+	return send_answer(c, r, &s, e, "Approve");
 }
 
-/* POST /rest/asset/v1/program/{id}/approve.json (see above). */
-int
-api_programs_approve(struct call *c, struct resp *r)
-{
-	return email_program_only(c, r, "Approve");
-}
-
-/* POST /rest/asset/v1/program/{id}/unapprove.json (see above). */
+/*
+ * POST /rest/asset/v1/program/{id}/unapprove.json: an approved Email
+ * program's send cancelled while it has not begun; [{"id": N}].
+ */
 int
 api_programs_unapprove(struct call *c, struct resp *r)
 {
-	return email_program_only(c, r, "Unapprove");
+	struct repo_program_asset p;
+	struct repo_program_send s;
+	int e;
+
+	if ((e = path_program(c, r, &p)) != 0)
+		return e;
+	memset(&s, 0, sizeof(s));
+	s.id = p.id;
+	e = repo_program_send_unapprove(c->app->db, &c->app->arena, &s);
+	return send_answer(c, r, &s, e, "Unapprove");
 }

@@ -21,25 +21,64 @@ audience_cats_load(struct db *db, struct arena *a,
 	return repo_sl_filter_co_load(db, a, &c->co);
 }
 
+/*
+ * The filters of smart list list_id into *f, as audience_filters; *nf
+ * (may be NULL) counts them.
+ */
+static int
+list_filters(struct db *db, struct arena *a, const struct audience_cats *c,
+    int32_t list_id, int64_t now_ms, struct sl_filter *f, size_t *nf,
+    char *msg, size_t msg_size)
+{
+	struct repo_sl sl;
+	size_t i;
+	int r;
+
+	memset(f, 0, sizeof(*f));
+	if ((r = repo_sl_get(db, a, list_id, true, &sl)) != 0) {
+		if (r != -REPO_ERR_NOT_FOUND)
+			return r;
+		memset(&sl, 0, sizeof(sl));
+		sl.match_type = "all";
+	}
+	for (i = 0; nf != NULL && i < sl.nrules; i++)
+		*nf += sl.rules[i].trigger ? 0 : 1;
+	return sl_filter_build_co(c->leads, &c->co, sl.rules, sl.nrules,
+	    sl.match_type, sl.custom_logic, now_ms, f, msg, msg_size) == 0 ?
+	    0 : 1;
+}
+
 /* See audience.h. */
 int
 audience_filters(struct db *db, struct arena *a,
     const struct audience_cats *c, const struct repo_sc *sc, int64_t now_ms,
     struct sl_filter *f, char *msg, size_t msg_size)
 {
-	struct repo_sl sl;
+	return list_filters(db, a, c, sc->smart_list_id, now_ms, f, NULL, msg,
+	    msg_size);
+}
+
+/* See audience.h. */
+int
+audience_list_check(struct db *db, struct arena *a,
+    const struct lead_schema *leads, int32_t list_id, int64_t now_ms,
+    char *msg, size_t msg_size)
+{
+	struct audience_cats c;
+	struct sl_filter f;
+	size_t nf = 0;
 	int r;
 
-	memset(f, 0, sizeof(*f));
-	if ((r = repo_sl_get(db, a, sc->smart_list_id, true, &sl)) != 0) {
-		if (r != -REPO_ERR_NOT_FOUND)
-			return r;
-		memset(&sl, 0, sizeof(sl));
-		sl.match_type = "all";
+	if ((r = audience_cats_load(db, a, leads, &c)) != 0)
+		return r;
+	r = list_filters(db, a, &c, list_id, now_ms, &f, &nf, msg, msg_size);
+	sl_filter_clear(&f);
+	if (r == 0 && nf == 0) {
+		(void)snprintf(msg, msg_size, "it has no filter to select its "
+		    "people");
+		r = 1;
 	}
-	return sl_filter_build_co(c->leads, &c->co, sl.rules, sl.nrules,
-	    sl.match_type, sl.custom_logic, now_ms, f, msg, msg_size) == 0 ?
-	    0 : 1;
+	return r;
 }
 
 /* See audience.h. */

@@ -41,6 +41,15 @@ int	audience_filters(struct db *db, struct arena *a,
 	    int64_t now_ms, struct sl_filter *f, char *msg, size_t msg_size);
 
 /*
+ * Whether smart list list_id can choose whom a send goes to (Approve
+ * Program): 0 when it has a filter and mauto evaluates every one; 1
+ * with msg (msg_size bytes) saying why not; or a negative repo_err.
+ */
+int	audience_list_check(struct db *db, struct arena *a,
+	    const struct lead_schema *leads, int32_t list_id, int64_t now_ms,
+	    char *msg, size_t msg_size);
+
+/*
  * The condition of choice ch as a filter dated now_ms into *f: 0, or 1
  * with msg when mauto cannot evaluate it (the default choice has none:
  * 1 too).

@@ -56,6 +56,7 @@ enum email_stmt {
 	EMAIL_STMT_DELETE_IN_PROGRAM,
 	EMAIL_STMT_NAMED_IN_PROGRAM,
 	EMAIL_STMT_COPY_ROW,
+	EMAIL_STMT_APPROVED_IN_PROGRAM,
 	EMAIL_STMT__MAX
 };
 
@@ -274,6 +275,12 @@ static const char *const sql[EMAIL_STMT__MAX] = {
 	[EMAIL_STMT_NAMED_IN_PROGRAM] =
 	    "SELECT id, name, description FROM email WHERE "
 	    "place_type = 'Program' AND place_id = ? ORDER BY id",
+	/* The first email of program ? with an approved version. */
+	[EMAIL_STMT_APPROVED_IN_PROGRAM] =
+	    "SELECT MIN(e.id) FROM email e WHERE e.place_type = 'Program' "
+	    "AND e.place_id = ? AND EXISTS (SELECT 1 FROM email_version v "
+	    "WHERE v.email_id = e.id AND v.status = 'approved') "
+	    "LOCK IN SHARE MODE",
 	/* Parameters: the new place (a program), the source email. */
 	[EMAIL_STMT_COPY_ROW] =
 	    "INSERT INTO email (name, description, place_type, place_id, "
@@ -1084,6 +1091,15 @@ repo_email_in_program(struct db *db, struct arena *a, int32_t program,
 	bind_i32(&in[0], &program);
 	return repo_named_select(db, stmt(db, EMAIL_STMT_NAMED_IN_PROGRAM), in,
 	    a, 100000, out, n, "repo_email_in_program");
+}
+
+/* See repo_emails.h. */
+int
+repo_email_approved_in_program(struct db *db, int32_t program, int32_t *id)
+{
+	return repo_program_first_id(db, stmt(db,
+	    EMAIL_STMT_APPROVED_IN_PROGRAM), program, 1, id,
+	    "repo_email_approved_in_program");
 }
 
 /* See repo_emails.h. */

@@ -267,6 +267,14 @@ int	repo_email_in_program(struct db *db, struct arena *a,
 	    int32_t program, struct repo_named **out, size_t *n);
 
 /*
+ * The first email standing in program program (by id) that has an
+ * approved version, into *id (0: none), read under a shared lock inside
+ * the caller's transaction (Approve Program).  0 or a negative repo_err.
+ */
+int	repo_email_approved_in_program(struct db *db, int32_t program,
+	    int32_t *id);
+
+/*
  * Inside the caller's transaction (Clone Program): a copy of email from,
  * of the same name and settings, in program program, its draft the
  * source's approved version or else its draft (as Clone Email makes

@@ -78,6 +78,7 @@ enum engine_stmt {
 	ENGINE_STMT_TRACE_ACTS,
 	ENGINE_STMT_QUALIFIED,
 	ENGINE_STMT_QUEUE,
+	ENGINE_STMT_CANCEL,
 	ENGINE_STMT__MAX
 };
 
@@ -225,6 +226,10 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	    "campaign_run_lead WHERE state = 'ready' AND due_at > " AT "), "
 	    "(SELECT COUNT(*) FROM activity_offer), (SELECT COUNT(*) FROM "
 	    "campaign_run WHERE status = 'scheduled')",
+	/* A batch run no runner has begun (Unapprove Program). */
+	[ENGINE_STMT_CANCEL] =
+	    "DELETE FROM campaign_run WHERE id = ? AND kind = 'batch' AND "
+	    "status = 'scheduled'",
 };
 
 /*
@@ -804,6 +809,23 @@ repo_engine_schedule(struct db *db, const struct engine_start *s,
 	if ((r = db_ensure(db)) != 0)
 		return r;
 	return run_insert(db, s, "scheduled", run_id);
+}
+
+/* See repo_engine.h. */
+int
+repo_engine_cancel_tx(struct db *db, int64_t run_id, bool *cancelled)
+{
+	MYSQL_BIND in[1];
+	uint64_t n = 0;
+	int r;
+
+	*cancelled = false;
+	bind_i64(&in[0], &run_id);
+	if ((r = db_exec_n(db, stmt(db, ENGINE_STMT_CANCEL), in, &n,
+	    "repo_engine_cancel_tx")) != 0)
+		return r;
+	*cancelled = n > 0;
+	return 0;
 }
 
 /* ---- Batch runs -------------------------------------------------------- */

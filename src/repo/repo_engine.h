@@ -109,6 +109,14 @@ int	repo_engine_clones_on(struct db *db, int32_t day, int64_t *n);
 int	repo_engine_schedule(struct db *db, const struct engine_start *s,
 	    int64_t *run_id);
 
+/*
+ * Inside the caller's transaction: deletes batch run run_id while it is
+ * still scheduled, no runner having begun it (its claim takes the row's
+ * lock, so the two never both win): *cancelled true; false when it has
+ * begun or is not there.  0 or a negative repo_err.
+ */
+int	repo_engine_cancel_tx(struct db *db, int64_t run_id, bool *cancelled);
+
 /* ---- Batch runs -------------------------------------------------------- */
 
 /* A batch run a runner expands. */

@@ -41,13 +41,18 @@ enum passet_stmt {
 	PASSET_STMT_CLONE_TOKENS,
 	PASSET_STMT_TAG_DELETE,
 	PASSET_STMT_LOCK,
+	PASSET_STMT_DATES,
+	PASSET_STMT_SEND_READ,
+	PASSET_STMT_SEND_SET,
 	PASSET_STMT__MAX
 };
 
-#define PASSET_COLS	10
+#define PASSET_COLS	13
 #define PASSET_SELECT \
 	"SELECT p.id, p.name, p.description, p.type, p.channel, " \
-	"p.workspace, p.created_at, p.updated_at, p.folder_id, f.name " \
+	"p.workspace, p.created_at, p.updated_at, p.folder_id, f.name, " \
+	"COALESCE(UNIX_TIMESTAMP(p.start_date), 0), " \
+	"COALESCE(UNIX_TIMESTAMP(p.end_date), 0), p.locked " \
 	"FROM program p JOIN folder f ON f.id = p.folder_id "
 
 static const char *const sql[PASSET_STMT__MAX] = {
@@ -56,6 +61,7 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	    "AND (? IS NULL OR FIND_IN_SET(p.folder_id, ?) > 0) "
 	    "AND (? IS NULL OR FIND_IN_SET(p.workspace, ?) > 0) "
 	    "AND (? IS NULL OR p.type = ?) "
+	    "AND (? IS NULL OR p.locked = ?) "
 	    "AND (((? IS NULL OR p.created_at >= ?) "
 	    "AND (? IS NULL OR p.created_at <= ?)) "
 	    "OR ((? IS NULL OR p.updated_at >= ?) "
@@ -97,11 +103,13 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	    "JOIN program_tag pt ON pt.program_id = p.id "
 	    "JOIN tag_type t ON t.id = pt.tag_type_id "
 	    "WHERE t.name = ? AND pt.value = ? ORDER BY p.id LIMIT ? OFFSET ?",
+	/* A clone keeps the schedule, not the approval (locked 0). */
 	[PASSET_STMT_CLONE] =
 	    "INSERT INTO program (name, description, type, channel, "
-	    "workspace, folder_id, created_at, updated_at) "
-	    "SELECT ?, COALESCE(?, description), type, channel, ?, ?, "
-	    "UTC_TIMESTAMP(), UTC_TIMESTAMP() FROM program WHERE id = ?",
+	    "workspace, folder_id, start_date, end_date, created_at, "
+	    "updated_at) SELECT ?, COALESCE(?, description), type, channel, "
+	    "?, ?, start_date, end_date, UTC_TIMESTAMP(), UTC_TIMESTAMP() "
+	    "FROM program WHERE id = ?",
 	[PASSET_STMT_CLONE_STATUSES] =
 	    "INSERT INTO program_status (program_id, step, name, success) "
 	    "SELECT ?, step, name, success FROM program_status "
@@ -124,6 +132,21 @@ static const char *const sql[PASSET_STMT__MAX] = {
 	[PASSET_STMT_LOCK] =
 	    "SELECT COUNT(*) FROM (SELECT id FROM program WHERE id = ? "
 	    "FOR UPDATE) p",
+	/* Parameters: start, end (UTC epoch seconds; 0 keeps), program. */
+	[PASSET_STMT_DATES] =
+	    "UPDATE program SET "
+	    "start_date = COALESCE(FROM_UNIXTIME(NULLIF(?, 0)), start_date), "
+	    "end_date = COALESCE(FROM_UNIXTIME(NULLIF(?, 0)), end_date) "
+	    "WHERE id = ?",
+	[PASSET_STMT_SEND_READ] =
+	    "SELECT name, type, COALESCE(UNIX_TIMESTAMP(start_date), 0), "
+	    "locked, COALESCE(send_campaign_id, 0), COALESCE(send_run_id, 0) "
+	    "FROM program WHERE id = ? FOR UPDATE",
+	/* Parameters: locked, campaign (0: none), run (0: none), program. */
+	[PASSET_STMT_SEND_SET] =
+	    "UPDATE program SET locked = ?, send_campaign_id = NULLIF(?, 0), "
+	    "send_run_id = NULLIF(?, 0), updated_at = UTC_TIMESTAMP() "
+	    "WHERE id = ?",
 };
 
 const struct db_stmt_set repo_program_assets_sql = {
@@ -152,6 +175,9 @@ row(const struct db_text_rows *t, size_t i, struct repo_program_asset *p)
 	p->updated_at = db_text_str(t, i, 7);
 	p->folder_id = (int32_t)db_text_i64(t, i, 8);
 	p->folder_name = db_text_str(t, i, 9);
+	p->start_date = db_text_i64(t, i, 10);
+	p->end_date = db_text_i64(t, i, 11);
+	p->locked = db_text_i64(t, i, 12) != 0;
 }
 
 /* Every row of t into *out (*n) in the arena a. */
@@ -179,9 +205,9 @@ repo_program_assets_list(struct db *db, struct arena *a,
     const struct repo_program_filter *f, int limit, int64_t offset,
     struct repo_program_asset **out, size_t *n)
 {
-	MYSQL_BIND in[18];
-	unsigned long len[6];
-	const char *v[6];
+	MYSQL_BIND in[20];
+	unsigned long len[7];
+	const char *v[7];
 	struct db_text_rows t;
 	int64_t lim = limit;
 	size_t i;
@@ -193,18 +219,19 @@ repo_program_assets_list(struct db *db, struct arena *a,
 	v[1] = f->folders;
 	v[2] = f->workspaces;
 	v[3] = f->type;
-	v[4] = f->earliest;
-	v[5] = f->latest;
-	for (i = 0; i < 6; i++)
+	v[4] = f->locked;
+	v[5] = f->earliest;
+	v[6] = f->latest;
+	for (i = 0; i < 7; i++)
 		len[i] = v[i] != NULL ? strlen(v[i]) : 0;
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		bind_str_twice(&in[2 * i], v[i], &len[i]);
-	bind_str_twice(&in[8], v[4], &len[4]);
 	bind_str_twice(&in[10], v[5], &len[5]);
-	bind_str_twice(&in[12], v[4], &len[4]);
+	bind_str_twice(&in[12], v[6], &len[6]);
 	bind_str_twice(&in[14], v[5], &len[5]);
-	bind_i64(&in[16], &lim);
-	bind_i64(&in[17], &offset);
+	bind_str_twice(&in[16], v[6], &len[6]);
+	bind_i64(&in[18], &lim);
+	bind_i64(&in[19], &offset);
 	if ((r = db_ensure(db)) != 0 ||
 	    (r = db_select_text(db, stmt(db, PASSET_STMT_LIST), in, a,
 	    PASSET_COLS, (size_t)limit, "repo_program_assets_list", &t)) != 0)
@@ -284,7 +311,13 @@ meta_write(struct db *db, int32_t id, const struct repo_program_meta *m)
 		    "repo_program_assets_meta")) != 0)
 			return r;
 	}
-	return 0;
+	if (m->start_date == 0 && m->end_date == 0)
+		return 0;
+	bind_i64(&in[0], &m->start_date);
+	bind_i64(&in[1], &m->end_date);
+	bind_i32(&in[2], &id);
+	return db_exec(db, stmt(db, PASSET_STMT_DATES), in,
+	    "repo_program_assets_meta");
 }
 
 /* Create Program's transaction: the row, then its channel's statuses. */
@@ -567,4 +600,45 @@ repo_program_assets_tag_delete(struct db *db, int32_t id, int32_t tag_type)
 	if ((r = db_ensure(db)) != 0)
 		return r;
 	return db_run_tx(db, tag_delete_tx, &t, false);
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_send_lock(struct db *db, struct arena *a, int32_t id,
+    struct repo_program_send_row *out)
+{
+	MYSQL_BIND in[1];
+	struct db_text_rows t;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	bind_i32(&in[0], &id);
+	if ((r = db_select_text(db, stmt(db, PASSET_STMT_SEND_READ), in, a, 6,
+	    1, "repo_program_assets_send_lock", &t)) != 0)
+		return r;
+	if (t.count == 0)
+		return -REPO_ERR_NOT_FOUND;
+	out->name = db_text_str(&t, 0, 0);
+	out->type = db_text_str(&t, 0, 1);
+	out->start_date = db_text_i64(&t, 0, 2);
+	out->locked = db_text_i64(&t, 0, 3) != 0;
+	out->campaign_id = (int32_t)db_text_i64(&t, 0, 4);
+	out->run_id = db_text_i64(&t, 0, 5);
+	return 0;
+}
+
+/* See repo_program_assets.h. */
+int
+repo_program_assets_send_set(struct db *db, int32_t id, bool locked,
+    int32_t campaign_id, int64_t run_id)
+{
+	MYSQL_BIND in[4];
+	int32_t l = locked ? 1 : 0;
+
+	bind_i32(&in[0], &l);
+	bind_i32(&in[1], &campaign_id);
+	bind_i64(&in[2], &run_id);
+	bind_i32(&in[3], &id);
+	return db_exec(db, stmt(db, PASSET_STMT_SEND_SET), in,
+	    "repo_program_assets_send_set");
 }

@@ -29,6 +29,9 @@ struct repo_program_asset {
 	const char	*updated_at;
 	int32_t		 folder_id;
 	const char	*folder_name;
+	int64_t		 start_date;	/* UTC epoch seconds; 0: none */
+	int64_t		 end_date;	/* likewise */
+	bool		 locked;	/* an Email program approved */
 };
 
 /*
@@ -42,6 +45,7 @@ struct repo_program_filter {
 	const char	*folders;
 	const char	*workspaces;
 	const char	*type;
+	const char	*locked;	/* "1" or "0": approved or not */
 	const char	*earliest;
 	const char	*latest;
 };
@@ -74,6 +78,9 @@ struct repo_program_meta {
 	const struct progmeta_cost	*costs;
 	size_t				 ncosts;
 	bool				 replace_costs;
+	/* An Email program's schedule, UTC epoch seconds; 0 keeps. */
+	int64_t				 start_date;
+	int64_t				 end_date;
 };
 
 /* A program to create; id is set on success. */
@@ -155,5 +162,30 @@ int	repo_program_assets_lock(struct db *db, int32_t id);
  * program id as repo_program_assets_delete does.
  */
 int	repo_program_assets_delete_locked(struct db *db, int32_t id);
+
+/* What Approve and Unapprove Program read of a program (its send). */
+struct repo_program_send_row {
+	const char	*name;
+	const char	*type;		/* as stored: email for Email */
+	int64_t		 start_date;	/* UTC epoch seconds; 0: none */
+	bool		 locked;
+	int32_t		 campaign_id;	/* its send campaign; 0: none */
+	int64_t		 run_id;	/* the send's run; 0: none */
+};
+
+/*
+ * Inside the caller's transaction: locks program id's row and reads its
+ * send into *out (strings in the arena a).  0, -REPO_ERR_NOT_FOUND or
+ * another negative repo_err.
+ */
+int	repo_program_assets_send_lock(struct db *db, struct arena *a,
+	    int32_t id, struct repo_program_send_row *out);
+
+/*
+ * Inside the caller's transaction: program id's approval (locked) and
+ * its send campaign and run (0: none), updatedAt moved on.
+ */
+int	repo_program_assets_send_set(struct db *db, int32_t id, bool locked,
+	    int32_t campaign_id, int64_t run_id);
 
 #endif

@@ -65,9 +65,10 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "k.data_type = 'program' AND "
 	    "(JSON_CONTAINS(c.vals, JSON_QUOTE(p.name)) OR "
 	    "JSON_CONTAINS(c.vals, JSON_QUOTE(CAST(p.id AS CHAR))))))",
+	/* An Email program's send campaign is not one a clone copies. */
 	[SC_STMT_NAMED_IN_PROGRAM] =
 	    "SELECT id, name, description FROM smart_campaign "
-	    "WHERE program_id = ? ORDER BY id",
+	    "WHERE program_id = ? AND is_system = 0 ORDER BY id",
 	/*
 	 * The flow attributes of data type ? of program ?'s campaigns that
 	 * name ? name ? instead.

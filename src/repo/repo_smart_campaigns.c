@@ -24,6 +24,7 @@
 #include "db/pool.h"
 #include "db/query.h"
 #include "model/campaign.h"
+#include "model/flowstep.h"
 #include "model/folder.h"
 #include "repo/repo.h"
 #include "repo/repo_kept.h"
@@ -81,6 +82,7 @@ enum sc_stmt {
 	SC_STMT_RESOLVE_PROGRAM,
 	SC_STMT_RESOLVE_CAMPAIGN,
 	SC_STMT_COUNT_FOLDER,
+	SC_STMT_SET_SYSTEM,
 	SC_STMT__MAX
 };
 
@@ -189,6 +191,8 @@ static const char *const sql[SC_STMT__MAX] = {
 	    "UTC_TIMESTAMP(), UTC_TIMESTAMP())",
 	[SC_STMT_SET_LIST] =
 	    "UPDATE smart_campaign SET smart_list_id = ? WHERE id = ?",
+	[SC_STMT_SET_SYSTEM] =
+	    "UPDATE smart_campaign SET is_system = 1 WHERE id = ?",
 	/* A clone's source, kept while it is copied. */
 	[SC_STMT_SOURCE] =
 	    "SELECT smart_list_id FROM smart_campaign WHERE id = ? "
@@ -552,7 +556,7 @@ sc_insert_tx(struct db *db, void *arg)
 	sl.name = t->name;
 	sl.place = t->place;
 	sl.campaign_id = x->id;
-	sl.clone_of = src_list;
+	sl.clone_of = src != 0 ? src_list : t->list_of;
 	if ((r = repo_sl_insert_in_tx(db, &sl, &list)) != 0)
 		return r;
 	bind_i32(&in[0], &list);
@@ -688,6 +692,51 @@ int
 repo_sc_delete_in_tx(struct db *db, int32_t id)
 {
 	return sc_delete_tx(db, &id);
+}
+
+/* See repo_smart_campaigns.h. */
+int
+repo_sc_send_insert_in_tx(struct db *db, const struct repo_sc_new *t,
+    int32_t email_id, int32_t *id)
+{
+	MYSQL_STMT *st;
+	MYSQL_BIND in[3];
+	char value[16];
+	unsigned long vlen;
+	int32_t pos = 0, step, choice, one = 1, type = FLOW_SEND_EMAIL;
+	int r;
+
+	if ((r = repo_sc_insert_in_tx(db, t, id)) != 0)
+		return r;
+	bind_i32(&in[0], id);
+	if ((r = db_exec(db, stmt(db, SC_STMT_SET_SYSTEM), in,
+	    "repo_sc_send_insert")) != 0)
+		return r;
+	st = stmt(db, SC_STMT_STEP_INSERT);
+	bind_i32(&in[1], &pos);
+	bind_i32(&in[2], &type);
+	if ((r = db_exec(db, st, in, "repo_sc_send_insert")) != 0)
+		return r;
+	step = (int32_t)mysql_stmt_insert_id(st);
+	st = stmt(db, SC_STMT_CHOICE_INSERT);
+	bind_i32(&in[0], &step);
+	bind_i32(&in[1], &pos);
+	bind_i32(&in[2], &one);
+	if ((r = db_exec(db, st, in, "repo_sc_send_insert")) != 0)
+		return r;
+	choice = (int32_t)mysql_stmt_insert_id(st);
+	/* Send Email's one attribute, Email (1), names the email by id. */
+	vlen = (unsigned long)snprintf(value, sizeof(value), "%d",
+	    (int)email_id);
+	bind_i32(&in[0], &choice);
+	bind_i32(&in[1], &one);
+	bind_str(&in[2], value, &vlen);
+	if ((r = db_exec(db, stmt(db, SC_STMT_ATTR_PUT), in,
+	    "repo_sc_send_insert")) != 0)
+		return r;
+	/* The email is in use while the send exists, as an active
+	 * campaign's are: it cannot be unapproved or deleted under it. */
+	return repo_sc_usage_refresh(db, *id, true);
 }
 
 

@@ -108,6 +108,8 @@ struct repo_sc_new {
 	const char		*description;	/* NULL: none */
 	struct folder_ref	 place;		/* checked by the caller */
 	int32_t			 clone_of;	/* 0; else its list and flow */
+	int32_t			 list_of;	/* 0; else that smart list's
+						 * rules copied (no clone_of) */
 };
 
 /* A new campaign with its smart list: 0 and *id, -REPO_ERR_CONFLICT (name
@@ -128,9 +130,20 @@ int	repo_sc_update(struct db *db, int32_t id, const char *name,
  * -REPO_ERR_NOT_FOUND, -REPO_ERR_INVALID (active) or another repo_err. */
 int	repo_sc_delete(struct db *db, int32_t id);
 
-/* repo_sc_delete inside the caller's transaction (Delete Program):
- * the same results. */
+/* repo_sc_delete inside the caller's transaction (Delete Program,
+ * Unapprove Program): the same results. */
 int	repo_sc_delete_in_tx(struct db *db, int32_t id);
+
+/*
+ * Inside the caller's transaction (Approve Program): the send campaign
+ * of an Email program, a system campaign made as repo_sc_insert makes t
+ * (t->list_of: the program's smart list, whose rules its own list gets)
+ * whose flow is one Send Email step of email email_id, the email
+ * recorded in use by it; its id into *id.  0, -REPO_ERR_CONFLICT (the
+ * name is taken) or another negative repo_err.
+ */
+int	repo_sc_send_insert_in_tx(struct db *db, const struct repo_sc_new *t,
+	    int32_t email_id, int32_t *id);
 
 /* How many smart campaigns stand in folder folder_id (folder delete). */
 int	repo_sc_count_in_folder(struct db *db, int32_t folder_id, int64_t *n);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, the program tag operations, Approve and Unapprove Program (refused: no Email programs), and their refusals
+# name: Programs write: Create Program as marketorestpython and the documentation send it, tags and costs, by tag, Update Program Metadata, Clone Program, Delete Program, the program tag operations, Approve and Unapprove Program of other programs (refused: for Email programs, t_programs_email.sh), and their refusals
 # docs/behaviour.md §22.  Fixtures: a folder through the API; a smart
 # list in a program, which Delete takes with it.
 set -euo pipefail
@@ -59,8 +59,13 @@ expect "a channel of another type: 709" \
     "d['errors'] == [{'code': '709', 'message': \"Channel 'Webinar' is not for Default programs\"}]"
 form POST /rest/asset/v1/programs.json --data-urlencode "name=PW-C-$tag" \
     --data-urlencode "folder={\"id\":$f,\"type\":\"Folder\"}" \
-    -d type=Email -d channel='Email Send'
-expect "an Email program: 1001" "d['errors'][0]['code'] == '1001'"
+    -d type=Email -d channel=Webinar
+expect "an Email program of a channel of another type: 709" \
+    "d['errors'] == [{'code': '709', 'message': \"Channel 'Webinar' is not for Email programs\"}]"
+form POST /rest/asset/v1/programs.json --data-urlencode "name=PW-C-$tag" \
+    --data-urlencode "folder={\"id\":$f,\"type\":\"Folder\"}" \
+    -d type=Nurture -d channel=Nurture
+expect "a type that is none of the five: 1001" "d['errors'][0]['code'] == '1001'"
 form POST /rest/asset/v1/programs.json --data-urlencode "name=PW-C-$tag" \
     --data-urlencode "folder={\"id\":$f,\"type\":\"Folder\"}" \
     -d type=Default -d channel=Content \
@@ -198,7 +203,7 @@ form POST "/rest/asset/v1/program/$pt/delete.json"
 expect "the tagged program deleted" "d['result'] == [{'id': $pt}]"
 dbsql "DELETE FROM tag_type WHERE name = 'TW-$tag'"
 
-# Approve and Unapprove Program: Email programs only, and mauto has none.
+# Approve and Unapprove Program: Email programs only (t_programs_email.sh).
 for op in approve unapprove; do
 	form POST "/rest/asset/v1/program/$pa/$op.json"
 	expect "$op of a Default program: 709" \

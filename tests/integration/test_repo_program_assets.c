@@ -3,7 +3,8 @@
  * MariaDB (repo_program_assets.c): by id, by name, the browse with each
  * of its filters and its paging, and create (with its channel's
  * statuses), update and delete, and a program's delete and clone with
- * its assets (repo_program_delete.c, repo_program_clone.c).  Other
+ * its assets (repo_program_delete.c, repo_program_clone.c), and an
+ * Email program's approve and unapprove (repo_program_send.c).  Other
  * integration tests run at the same time on the same database, so every
  * row here is made under names of this run and every browse is narrowed
  * to this run's programs.  Needs MAUTO_TEST_DB_*; without them it exits
@@ -30,9 +31,11 @@
 #include "repo/repo_program_catalogue.h"
 #include "repo/repo_program_clone.h"
 #include "repo/repo_program_delete.h"
+#include "repo/repo_program_send.h"
 #include "repo/repo_programs.h"
 #include "util/arena.h"
 #include "util/config.h"
+#include "util/timeutil.h"
 #include "itest.h"
 
 static struct config cfg;
@@ -438,6 +441,102 @@ test_assets(void **state)
 	itest_sqlf(db, "DELETE FROM lead WHERE id = %d", (int)lead);
 }
 
+/* Approve of program id at real time now_ms: the reason (RPS_*). */
+static int
+approve(int32_t id, int64_t now_ms, struct repo_program_send *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	s->now_ms = now_ms;
+	s->campaign_name = arena_printf(&a, "Email program %d send", (int)id);
+	assert_int_equal(repo_program_send_approve(db, &a, s), 0);
+	return (int)s->why;
+}
+
+/* Unapprove of program id: the reason (RPS_*). */
+static int
+unapprove(int32_t id, struct repo_program_send *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	assert_int_equal(repo_program_send_unapprove(db, &a, s), 0);
+	return (int)s->why;
+}
+
+static void
+test_send(void **state)
+{
+	struct repo_program_send s;
+	struct repo_program_block b;
+	int64_t now = time_now_ms();
+	int32_t em, other;
+
+	(void)state;
+	em = program("pa-em", PROGRAM_TYPE_EMAIL);
+	other = program("pa-other", "program");
+	assert_int_equal(approve(other, now, &s), RPS_NOT_EMAIL);
+	assert_int_equal(unapprove(other, &s), RPS_NOT_EMAIL);
+	assert_int_equal(approve(em, now, &s), RPS_NO_START);
+	itest_sqlf(db, "UPDATE program SET start_date = FROM_UNIXTIME(%lld) "
+	    "WHERE id = %d", (long long)(now / 1000 - 60), (int)em);
+	assert_int_equal(approve(em, now, &s), RPS_START_PAST);
+	itest_sqlf(db, "UPDATE program SET start_date = FROM_UNIXTIME(%lld) "
+	    "WHERE id = %d", (long long)(now / 1000 + 3600), (int)em);
+	assert_int_equal(approve(em, now, &s), RPS_NO_EMAIL);
+	itest_sqlf(db, "INSERT INTO email (name, place_type, place_id, "
+	    "created_at, updated_at) VALUES ('pa-mail', 'Program', %d, "
+	    "UTC_TIMESTAMP(), UTC_TIMESTAMP())", (int)em);
+	itest_sqlf(db, "INSERT INTO email_version (email_id, status, content, "
+	    "updated_at) SELECT id, 'draft', '', UTC_TIMESTAMP() FROM email "
+	    "WHERE place_type = 'Program' AND place_id = %d", (int)em);
+	assert_int_equal(approve(em, now, &s), RPS_NO_EMAIL);
+	itest_sqlf(db, "UPDATE email_version v JOIN email e ON e.id = "
+	    "v.email_id SET v.status = 'approved' WHERE e.place_type = "
+	    "'Program' AND e.place_id = %d", (int)em);
+	assert_int_equal(approve(em, now, &s), RPS_NO_LIST);
+	itest_sqlf(db, "INSERT INTO smart_list (name, program_id, created_at, "
+	    "updated_at) VALUES ('%s', %d, UTC_TIMESTAMP(), UTC_TIMESTAMP())",
+	    named("pa-em-sl"), (int)em);
+	assert_int_equal(unapprove(em, &s), RPS_NOT_APPROVED);
+
+	/* Approved: a system campaign with one Send Email step, a run. */
+	assert_int_equal(approve(em, now, &s), RPS_OK);
+	assert_true(s.campaign_id > 0 && s.run_id > 0);
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM smart_campaign "
+	    "c JOIN sc_flow_step f ON f.campaign_id = c.id WHERE c.id = %d AND "
+	    "c.is_system = 1 AND c.program_id = %d AND f.flow_type_id = 6",
+	    (int)s.campaign_id, (int)em), 1);
+	assert_int_equal(itest_count(db, "SELECT COUNT(*) FROM campaign_run "
+	    "WHERE id = %lld AND campaign_id = %d AND status = 'scheduled' AND "
+	    "run_at = FROM_UNIXTIME(%lld)", (long long)s.run_id,
+	    (int)s.campaign_id, (long long)(now / 1000 + 3600)), 1);
+	assert_int_equal(itest_count(db, "SELECT locked FROM program WHERE "
+	    "id = %d", (int)em), 1);
+	assert_int_equal(approve(em, now, &s), RPS_APPROVED);
+
+	/* Unapproved before the run began: both gone, unlocked. */
+	assert_int_equal(unapprove(em, &s), RPS_OK);
+	assert_int_equal(itest_count(db, "SELECT (SELECT COUNT(*) FROM "
+	    "smart_campaign WHERE id = %d) + (SELECT COUNT(*) FROM "
+	    "campaign_run WHERE id = %lld) + (SELECT locked FROM program "
+	    "WHERE id = %d)", (int)s.campaign_id, (long long)s.run_id,
+	    (int)em), 0);
+
+	/* Once a runner has claimed the run, unapprove changes nothing. */
+	assert_int_equal(approve(em, now, &s), RPS_OK);
+	itest_sqlf(db, "UPDATE campaign_run SET status = 'expanding' WHERE "
+	    "id = %lld", (long long)s.run_id);
+	assert_int_equal(unapprove(em, &s), RPS_STARTED);
+	assert_int_equal(itest_count(db, "SELECT (SELECT COUNT(*) FROM "
+	    "smart_campaign WHERE id = %d) + (SELECT locked FROM program "
+	    "WHERE id = %d)", (int)s.campaign_id, (int)em), 2);
+
+	itest_sqlf(db, "DELETE FROM campaign_run WHERE id = %lld",
+	    (long long)s.run_id);
+	assert_int_equal(repo_program_delete(db, em, &b), 0);
+	assert_int_equal(repo_program_delete(db, other, &b), 0);
+}
+
 int
 main(void)
 {
@@ -447,6 +546,7 @@ main(void)
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_meta),
 		cmocka_unit_test(test_assets),
+		cmocka_unit_test(test_send),
 	};
 
 	if (itest_config(&cfg) != 0) {
