@@ -602,6 +602,100 @@ chunk_rows(struct db *db, const struct chunk *c, const struct chunk_vals *v,
 	return r;
 }
 
+/* Whether q is the rule once (the default). */
+static bool
+qual_once(const struct engine_qual *q)
+{
+	return q->type == NULL || strcmp(q->type, "once") == 0;
+}
+
+/*
+ * Under the rule once, in one statement: records the qualification of
+ * each of the chunk's leads that has none (it runs the flow for the first
+ * time) and answers those, which qualify; the others are CHUNK_SKIPPED.
+ * An existing row is left as it is, and locked.
+ */
+static int
+chunk_once(struct db *db, const struct chunk *c, struct chunk_vals *v,
+    unsigned char *cls)
+{
+	const char *const where = "repo_engine_batch_enter";
+	struct db_text_rows t;
+	struct arena a;
+	struct params p;
+	struct buf b;
+	const int64_t *at;
+	size_t i;
+	int r;
+
+	arena_init(&a);
+	buf_init(&b, BATCH_SQL_BYTES);
+	params_init(&p, 3 * c->n);
+	buf_adds(&b, "INSERT IGNORE INTO campaign_qualification (campaign_id, "
+	    "lead_id, last_at, times) VALUES ");
+	for (i = 0; i < c->n; i++) {
+		if (i > 0)
+			buf_addc(&b, ',');
+		buf_adds(&b, BATCH_QUAL_ROW);
+		params_i64(&p, v->campaign);
+		params_i64(&p, c->leads[i]);
+		params_i64(&p, v->now_ms);
+		cls[i] = CHUNK_SKIPPED;
+	}
+	buf_adds(&b, " RETURNING lead_id");
+	r = params_query(db, params_stmt(db, &b, where), &p, &a, 1, c->n,
+	    where, &t);
+	for (i = 0; r == 0 && i < t.count; i++) {
+		int64_t lead = db_text_i64(&t, i, 0);
+
+		at = bsearch(&lead, c->leads, c->n, sizeof(*c->leads),
+		    chunk_cmp);
+		if (at != NULL)
+			cls[at - c->leads] = CHUNK_READY;
+	}
+	params_clear(&p);
+	buf_clear(&b);
+	arena_clear(&a);
+	return r;
+}
+
+/*
+ * Under the rules any and interval: reads the chunk's qualifications
+ * (locked), classes its leads, and records the qualification of those
+ * that qualify.
+ */
+static int
+chunk_qual(struct db *db, const struct engine_qual *q, struct chunk *c,
+    struct chunk_vals *v, unsigned char *cls)
+{
+	struct params p;
+	struct buf b;
+	MYSQL_STMT *st;
+	size_t i, np = params_padded(c->n);
+	int r;
+
+	buf_init(&b, BATCH_SQL_BYTES);
+	params_init(&p, 1 + np);
+	buf_adds(&b, BATCH_QUAL_READ);
+	params_add_marks(&b, np);
+	buf_adds(&b, BATCH_QUAL_READ_END);
+	params_i64(&p, v->campaign);
+	params_ids(&p, c->leads, c->n, np);
+	st = params_stmt(db, &b, "repo_engine_batch_enter");
+	if ((r = params_exec(db, st, &p, "repo_engine_batch_enter")) == 0 &&
+	    (r = db_fetch_rows(db, st, 2, chunk_qual_row, c,
+	    "repo_engine_batch_enter")) == 0) {
+		for (i = 0; i < c->n; i++)
+			cls[i] = qualifies(q, c->had[i], c->last[i],
+			    v->now_ms) ? CHUNK_READY : CHUNK_SKIPPED;
+		r = chunk_rows(db, c, v, CHUNK__N, BATCH_QUAL_WRITE,
+		    BATCH_QUAL_ROW, "cln", BATCH_QUAL_WRITE_END, NULL);
+	}
+	params_clear(&p);
+	buf_clear(&b);
+	return r;
+}
+
 /*
  * The entry's run over the chunk's leads that qualify: those it ran
  * become CHUNK_RAN, entering where it stopped.
@@ -644,11 +738,7 @@ enter_chunk(struct db *db, int64_t run_id, int32_t campaign,
     int64_t now_ms, struct chunk *c, int64_t *added)
 {
 	struct chunk_vals v;
-	struct params p;
-	struct buf b;
-	MYSQL_STMT *st;
 	uint64_t n = 0, n2 = 0;
-	size_t i, np = params_padded(c->n);
 	unsigned char *cls;
 	int r;
 
@@ -662,26 +752,12 @@ enter_chunk(struct db *db, int64_t run_id, int32_t campaign,
 	    NULL };
 	cls = xcalloc(c->n, sizeof(*cls));
 	v.cls = cls;
-	buf_init(&b, BATCH_SQL_BYTES);
-	params_init(&p, 1 + np);
-	buf_adds(&b, BATCH_QUAL_READ);
-	params_add_marks(&b, np);
-	buf_adds(&b, BATCH_QUAL_READ_END);
-	params_i64(&p, campaign);
-	params_ids(&p, c->leads, c->n, np);
-	st = params_stmt(db, &b, "repo_engine_batch_enter");
-	if ((r = params_exec(db, st, &p, "repo_engine_batch_enter")) != 0 ||
-	    (r = db_fetch_rows(db, st, 2, chunk_qual_row, c,
-	    "repo_engine_batch_enter")) != 0)
+	if ((r = qual_once(q) ? chunk_once(db, c, &v, cls) :
+	    chunk_qual(db, q, c, &v, cls)) != 0)
 		goto out;
-	for (i = 0; i < c->n; i++)
-		cls[i] = qualifies(q, c->had[i], c->last[i], now_ms) ?
-		    CHUNK_READY : CHUNK_SKIPPED;
 	/* The skipped are kept for mautoctl campaign trace. */
 	if ((r = chunk_rows(db, c, &v, CHUNK_SKIPPED, BATCH_LEAD_INSERT,
 	    BATCH_LEAD_ROW, "rlcpsdt", "", NULL)) != 0 ||
-	    (r = chunk_rows(db, c, &v, CHUNK__N, BATCH_QUAL_WRITE,
-	    BATCH_QUAL_ROW, "cln", BATCH_QUAL_WRITE_END, NULL)) != 0 ||
 	    (entry != NULL && (r = chunk_entry(db, entry, c, &v,
 	    cls)) != 0) ||
 	    (r = chunk_rows(db, c, &v, CHUNK_READY, BATCH_LEAD_INSERT,
@@ -694,8 +770,6 @@ enter_chunk(struct db *db, int64_t run_id, int32_t campaign,
 	*added += (int64_t)(n + n2);
 	r = 0;
 out:
-	params_clear(&p);
-	buf_clear(&b);
 	free(cls);
 	return r;
 }
