@@ -265,7 +265,10 @@ vals_clear(struct vals *vs)
 	memset(vs, 0, sizeof(*vs));
 }
 
-/* Reads a condition's values (a JSON array of strings). */
+/*
+ * Reads a condition's values (a JSON array of strings).  On -1 nothing is
+ * left to clear.
+ */
 static int
 vals_read(const struct smartlist_cond *cd, struct vals *vs, char *why)
 {
@@ -279,11 +282,13 @@ vals_read(const struct smartlist_cond *cd, struct vals *vs, char *why)
 	if (vs->root == NULL || !json_object_is_type(vs->root,
 	    json_type_array)) {
 		(void)snprintf(why, WHY_BYTES, "its values are not a list");
+		vals_clear(vs);
 		return -1;
 	}
 	if ((n = json_object_array_length(vs->root)) > SLF_MAX_VALUES) {
 		(void)snprintf(why, WHY_BYTES, "a condition has more than %d "
 		    "values", SLF_MAX_VALUES);
+		vals_clear(vs);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -291,6 +296,7 @@ vals_read(const struct smartlist_cond *cd, struct vals *vs, char *why)
 		if (!json_object_is_type(v, json_type_string)) {
 			(void)snprintf(why, WHY_BYTES, "a value is not a "
 			    "string");
+			vals_clear(vs);
 			return -1;
 		}
 		vs->v[i] = json_object_get_string(v);
