@@ -793,15 +793,14 @@ batch_expand(struct engine *e, int64_t now_ms, size_t *did)
 	(*did)++;
 	arena_reset(&e->a);
 	memset(&f, 0, sizeof(f));
+	memset(&en, 0, sizeof(en));
 	c = xcalloc(1, sizeof(*c));
 	if ((r = ctx_load(e, b.run_id, b.campaign_id, now_ms, c)) != 0) {
-		ctx_clear(c);
-		free(c);
-		if (r != -REPO_ERR_NOT_FOUND)
-			return r;
 		/* The campaign is gone: the run ends with no lead. */
-		return repo_engine_batch_enter(e->db, e->claim, &b, NULL, NULL,
-		    now_ms, NULL, 0, true);
+		if (r == -REPO_ERR_NOT_FOUND)
+			r = repo_engine_batch_enter(e->db, e->claim, &b, NULL,
+			    NULL, now_ms, NULL, 0, true);
+		goto out;
 	}
 	q = repo_engine_qual(&c->sc);
 	if ((r = audience_filters(e->db, &e->a, &e->cats, &c->sc, now_ms, &f,
@@ -810,18 +809,12 @@ batch_expand(struct engine *e, int64_t now_ms, size_t *did)
 		    c->sc.id, (long long)b.run_id, msg);
 		r = repo_engine_batch_enter(e->db, e->claim, &b, &q, NULL,
 		    now_ms, NULL, 0, true);
-		ctx_clear(c);
-		free(c);
-		return r;
+		goto out;
 	}
-	if (r != 0) {
-		ctx_clear(c);
-		free(c);
-		return r;
-	}
+	if (r != 0)
+		goto out;
 	/* What the steps allocate is dropped after each page. */
 	c->x.a = &e->scratch;
-	memset(&en, 0, sizeof(en));
 	en.e = e;
 	en.c = c;
 	en.done = xcalloc(c->nsteps + 1, sizeof(*en.done));
@@ -845,14 +838,15 @@ batch_expand(struct engine *e, int64_t now_ms, size_t *did)
 	} while (!last && !*e->stop);
 	arena_reset(&e->scratch);
 	free(ids);
+	if (r == 0 && !last)
+		r = 1;	/* stopped: the rest is left to the next claim */
+out:
 	free(en.done);
 	free(en.tally);
 	free(en.times);
 	ctx_clear(c);
 	free(c);
 	sl_filter_clear(&f);
-	if (r == 0 && !last)
-		r = 1;	/* stopped: the rest is left to the next claim */
 	return r;
 }
 

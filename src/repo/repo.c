@@ -44,6 +44,7 @@ static const struct db_stmt_set *const modules[REPO__MAX] = {
 	[REPO_PROGRAM_ASSETS] = &repo_program_assets_sql,
 	[REPO_PROGRAM_CATALOGUE] = &repo_program_catalogue_sql,
 	[REPO_ENGINE] = &repo_engine_sql,
+	[REPO_ENGINE_READ] = &repo_engine_read_sql,
 	[REPO_ENGINE_STEPS] = &repo_engine_steps_sql,
 };
 

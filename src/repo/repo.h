@@ -138,6 +138,7 @@ enum repo_id {
 	REPO_PROGRAM_ASSETS,
 	REPO_PROGRAM_CATALOGUE,
 	REPO_ENGINE,
+	REPO_ENGINE_READ,
 	REPO_ENGINE_STEPS,
 	REPO__MAX
 };
@@ -170,6 +171,7 @@ extern const struct db_stmt_set repo_folders_sql;
 extern const struct db_stmt_set repo_usage_sql;
 extern const struct db_stmt_set repo_stats_sql;
 extern const struct db_stmt_set repo_engine_sql;
+extern const struct db_stmt_set repo_engine_read_sql;
 extern const struct db_stmt_set repo_engine_steps_sql;
 extern const struct db_stmt_set repo_lp_templates_sql;
 extern const struct db_stmt_set repo_email_templates_sql;

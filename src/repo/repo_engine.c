@@ -16,14 +16,17 @@
  * lease ran out and was taken over is never run by both.
  *
  * Batch pages.  A batch run's page of leads is entered a chunk of
- * MAX_BATCH_RECORDS at a time in five statements built for the chunk
- * (the BATCH_* texts below, bound values only): the chunk's
- * qualification rows read under lock with one IN list, then multi-row
- * inserts of the skipped leads, the qualifications, the leads entered
- * and the campaign members, where entering one lead at a time took four
- * statements a lead (the engine suite of tests/bench measured them).
- * Triggers and requests, a lead or a few at a time, keep the statements
- * of one lead.
+ * MAX_BATCH_RECORDS at a time in a few statements built for the chunk
+ * (the BATCH_* texts below, bound values only): the qualifications
+ * (under the rule once one INSERT IGNORE ... RETURNING that records and
+ * answers who qualifies; else a locking read and a multi-row upsert),
+ * then multi-row inserts of the skipped leads, the leads entered (where
+ * the entry hook's steps left them) and the campaign members, where
+ * entering one lead at a time took four statements a lead (the engine
+ * suite of tests/bench measured them).  Triggers and requests, a lead or
+ * a few at a time, keep the statements of one lead.
+ *
+ * What ran is read back in repo_engine_read.c.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -73,19 +76,12 @@ enum engine_stmt {
 	ENGINE_STMT_OFFER_CLAIMED,
 	ENGINE_STMT_OFFER_DONE,
 	ENGINE_STMT_LISTENERS,
-	ENGINE_STMT_RUNS,
-	ENGINE_STMT_TRACE,
-	ENGINE_STMT_TRACE_ACTS,
-	ENGINE_STMT_QUALIFIED,
-	ENGINE_STMT_QUEUE,
 	ENGINE_STMT_CANCEL,
 	ENGINE_STMT__MAX
 };
 
 /* An engine time in ms as a DATETIME(3). */
 #define AT	"FROM_UNIXTIME(? / 1000)"
-/* A DATETIME(3) column as text of 23 characters. */
-#define TXT(c)	"DATE_FORMAT(" c ", '%Y-%m-%d %H:%i:%s.%f')"
 
 static const char *const sql[ENGINE_STMT__MAX] = {
 	[ENGINE_STMT_CLOCK] =
@@ -190,42 +186,6 @@ static const char *const sql[ENGINE_STMT__MAX] = {
 	    "r ON r.smart_list_id = c.smart_list_id WHERE c.is_active = 1 "
 	    "AND r.is_trigger = 1 AND r.kind = 'activity' AND "
 	    "r.rule_type_id = ? ORDER BY c.id",
-	[ENGINE_STMT_RUNS] =
-	    "SELECT r.id, r.kind, r.status, " TXT("r.run_at") ", "
-	    TXT("r.created_at") ", COUNT(l.lead_id), "
-	    "COALESCE(SUM(l.state = 'ready'), 0), "
-	    "COALESCE(SUM(l.state = 'done'), 0), "
-	    "COALESCE(SUM(l.state = 'removed'), 0), "
-	    "COALESCE(SUM(l.state = 'failed'), 0) FROM campaign_run r "
-	    "LEFT JOIN campaign_run_lead l ON l.run_id = r.id "
-	    "WHERE r.campaign_id = ? GROUP BY r.id ORDER BY r.id DESC LIMIT ?",
-	[ENGINE_STMT_TRACE] =
-	    "SELECT l.run_id, r.kind, l.step_pos, l.state, " TXT("l.due_at")
-	    ", " TXT("l.updated_at") ", COALESCE(l.note, '') FROM "
-	    "campaign_run_lead l JOIN campaign_run r ON r.id = l.run_id "
-	    "WHERE l.lead_id = ? AND l.campaign_id = ? "
-	    "ORDER BY l.run_id DESC LIMIT ?",
-	[ENGINE_STMT_TRACE_ACTS] =
-	    "SELECT " TXT("a.activity_date") ", "
-	    "JSON_VALUE(a.attributes, '$.\"Campaign Run ID\"'), "
-	    "JSON_VALUE(a.attributes, '$.\"Step ID\"'), t.name, "
-	    "COALESCE(a.primary_value, '') FROM activity a JOIN "
-	    "activity_type t ON t.id = a.activity_type_id WHERE "
-	    "a.lead_id = ? AND (a.campaign_id = ? OR (a.campaign_id IS NULL "
-	    "AND a.activity_type_id = 47 AND a.primary_value_id = ?)) "
-	    "ORDER BY a.id DESC LIMIT ?",
-	[ENGINE_STMT_QUALIFIED] =
-	    "SELECT CAST(UNIX_TIMESTAMP(last_at) * 1000 AS SIGNED), times "
-	    "FROM campaign_qualification WHERE campaign_id = ? AND "
-	    "lead_id = ?",
-	/* Each count reads an index: (state, due_at), the offers' and
-	 * runs' primary keys and (status, run_at). */
-	[ENGINE_STMT_QUEUE] =
-	    "SELECT (SELECT COUNT(*) FROM campaign_run_lead WHERE "
-	    "state = 'ready' AND due_at <= " AT "), (SELECT COUNT(*) FROM "
-	    "campaign_run_lead WHERE state = 'ready' AND due_at > " AT "), "
-	    "(SELECT COUNT(*) FROM activity_offer), (SELECT COUNT(*) FROM "
-	    "campaign_run WHERE status = 'scheduled')",
 	/* A batch run no runner has begun (Unapprove Program). */
 	[ENGINE_STMT_CANCEL] =
 	    "DELETE FROM campaign_run WHERE id = ? AND kind = 'batch' AND "
@@ -1412,185 +1372,4 @@ repo_engine_listeners(struct db *db, int32_t type, int32_t *ids, size_t max,
 	    "repo_engine_listeners")) == 0)
 		*n = x.n;
 	return r;
-}
-
-/* ---- Reading what ran -------------------------------------------------- */
-
-struct runs_acc {
-	struct engine_run_row	*rows;
-	size_t			 max;
-	size_t			 n;
-};
-
-static int
-runs_row(void *arg, char **v, const unsigned long *lens)
-{
-	struct runs_acc *x = arg;
-	struct engine_run_row *o;
-
-	(void)lens;
-	if (x->n == x->max)
-		return 0;
-	o = &x->rows[x->n++];
-	memset(o, 0, sizeof(*o));
-	o->id = db_col_i64(v[0]);
-	db_copy_text(o->kind, sizeof(o->kind), v[1], SIZE_MAX);
-	db_copy_text(o->status, sizeof(o->status), v[2], SIZE_MAX);
-	db_copy_text(o->run_at, sizeof(o->run_at), v[3], SIZE_MAX);
-	db_copy_text(o->created_at, sizeof(o->created_at), v[4], SIZE_MAX);
-	o->leads = db_col_i64(v[5]);
-	o->ready = db_col_i64(v[6]);
-	o->done = db_col_i64(v[7]);
-	o->removed = db_col_i64(v[8]);
-	o->failed = db_col_i64(v[9]);
-	return 0;
-}
-
-/* See repo_engine.h. */
-int
-repo_engine_runs(struct db *db, int32_t campaign_id,
-    struct engine_run_row *out, size_t max, size_t *n)
-{
-	MYSQL_STMT *st = stmt(db, ENGINE_STMT_RUNS);
-	MYSQL_BIND in[2];
-	int64_t lim = (int64_t)max;
-	struct runs_acc x = { out, max, 0 };
-	int r;
-
-	*n = 0;
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	bind_i32(&in[0], &campaign_id);
-	bind_i64(&in[1], &lim);
-	if ((r = db_exec(db, st, in, "repo_engine_runs")) == 0 &&
-	    (r = db_fetch_rows(db, st, 10, runs_row, &x,
-	    "repo_engine_runs")) == 0)
-		*n = x.n;
-	return r;
-}
-
-struct trace_acc {
-	struct engine_trace_row	*rows;
-	size_t			 max;
-	size_t			 n;
-};
-
-static int
-trace_row(void *arg, char **v, const unsigned long *lens)
-{
-	struct trace_acc *x = arg;
-	struct engine_trace_row *o;
-
-	(void)lens;
-	if (x->n == x->max)
-		return 0;
-	o = &x->rows[x->n++];
-	memset(o, 0, sizeof(*o));
-	o->run_id = db_col_i64(v[0]);
-	db_copy_text(o->kind, sizeof(o->kind), v[1], SIZE_MAX);
-	o->step_pos = (int)db_col_i64(v[2]);
-	db_copy_text(o->state, sizeof(o->state), v[3], SIZE_MAX);
-	db_copy_text(o->due_at, sizeof(o->due_at), v[4], SIZE_MAX);
-	db_copy_text(o->updated_at, sizeof(o->updated_at), v[5], SIZE_MAX);
-	db_copy_text(o->note, sizeof(o->note), v[6], SIZE_MAX);
-	return 0;
-}
-
-/* See repo_engine.h. */
-int
-repo_engine_trace(struct db *db, int32_t campaign_id, int64_t lead_id,
-    struct engine_trace_row *out, size_t max, size_t *n)
-{
-	MYSQL_STMT *st = stmt(db, ENGINE_STMT_TRACE);
-	MYSQL_BIND in[3];
-	int64_t lim = (int64_t)max;
-	struct trace_acc x = { out, max, 0 };
-	int r;
-
-	*n = 0;
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	bind_i64(&in[0], &lead_id);
-	bind_i32(&in[1], &campaign_id);
-	bind_i64(&in[2], &lim);
-	if ((r = db_exec(db, st, in, "repo_engine_trace")) == 0 &&
-	    (r = db_fetch_rows(db, st, 7, trace_row, &x,
-	    "repo_engine_trace")) == 0)
-		*n = x.n;
-	return r;
-}
-
-/* See repo_engine.h. */
-int
-repo_engine_qualified(struct db *db, int32_t campaign_id, int64_t lead_id,
-    int64_t *last_ms, int64_t *times)
-{
-	MYSQL_STMT *st = stmt(db, ENGINE_STMT_QUALIFIED);
-	MYSQL_BIND in[2], res[2];
-	my_bool nul[2];
-	int r;
-
-	*last_ms = 0;
-	*times = 0;
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	bind_i32(&in[0], &campaign_id);
-	bind_i64(&in[1], &lead_id);
-	if ((r = db_exec(db, st, in, "repo_engine_qualified")) != 0)
-		return r;
-	bind_out_i64(&res[0], last_ms, &nul[0]);
-	bind_out_i64(&res[1], times, &nul[1]);
-	r = db_fetch_one(db, st, res, "repo_engine_qualified");
-	return r == -REPO_ERR_NOT_FOUND ? 0 : r;
-}
-
-/* See repo_engine.h. */
-int
-repo_engine_trace_acts(struct db *db, struct arena *a, int32_t campaign_id,
-    int64_t lead_id, size_t max, struct db_text_rows *out)
-{
-	MYSQL_BIND in[4];
-	int64_t lim = (int64_t)max;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	bind_i64(&in[0], &lead_id);
-	bind_i32(&in[1], &campaign_id);
-	bind_i32(&in[2], &campaign_id);
-	bind_i64(&in[3], &lim);
-	return db_select_text(db, stmt(db, ENGINE_STMT_TRACE_ACTS), in, a,
-	    ENGINE_TRACE_NCOLS, max, "repo_engine_trace_acts", out);
-}
-
-static int
-queue_row(void *arg, char **v, const unsigned long *lens)
-{
-	struct engine_queue *q = arg;
-
-	(void)lens;
-	q->due = db_col_i64(v[0]);
-	q->waiting = db_col_i64(v[1]);
-	q->offers = db_col_i64(v[2]);
-	q->scheduled = db_col_i64(v[3]);
-	return 0;
-}
-
-/* See repo_engine.h. */
-int
-repo_engine_queue(struct db *db, int64_t now_ms, struct engine_queue *out)
-{
-	MYSQL_STMT *st = stmt(db, ENGINE_STMT_QUEUE);
-	MYSQL_BIND in[2];
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = db_ensure(db)) != 0)
-		return r;
-	bind_i64(&in[0], &now_ms);
-	bind_i64(&in[1], &now_ms);
-	if ((r = db_exec(db, st, in, "repo_engine_queue")) != 0)
-		return r;
-	return db_fetch_rows(db, st, 4, queue_row, out, "repo_engine_queue");
 }

@@ -375,32 +375,6 @@ out:
 	return r;
 }
 
-/* 0 when static list list_id exists, else -REPO_ERR_GONE. */
-static int
-list_exists(struct db *db, int32_t list_id)
-{
-	const char *const where = "repo_engine_list_members";
-	struct db_text_rows t;
-	struct arena a;
-	struct params p;
-	struct buf b;
-	int r;
-
-	arena_init(&a);
-	buf_init(&b, 128);
-	memset(&p, 0, sizeof(p));
-	params_init(&p, 1);
-	buf_adds(&b, "SELECT id FROM static_list WHERE id = ?");
-	params_i64(&p, list_id);
-	r = query_ids(db, &a, &b, &p, 1, 1, where, &t);
-	if (r == 0 && t.count == 0)
-		r = -REPO_ERR_GONE;
-	params_clear(&p);
-	buf_clear(&b);
-	arena_clear(&a);
-	return r;
-}
-
 /* See repo_engine_steps.h. */
 int
 repo_engine_list_members(struct db *db, int32_t list_id,
@@ -411,6 +385,7 @@ repo_engine_list_members(struct db *db, int32_t list_id,
 	struct arena a;
 	struct params p;
 	struct buf b;
+	const char *name;
 	size_t i, k;
 	int r;
 
@@ -438,8 +413,9 @@ repo_engine_list_members(struct db *db, int32_t list_id,
 		buf_adds(&b, " RETURNING lead_id");
 		r = query_ids(db, &a, &b, &p, 1, n, where, &t);
 		/* IGNORE passes over a list deleted meanwhile too. */
-		if (r == 0 && t.count < n)
-			r = list_exists(db, list_id);
+		if (r == 0 && t.count < n && (r = repo_engine_list_name(db,
+		    &a, list_id, &name)) == -REPO_ERR_NOT_FOUND)
+			r = -REPO_ERR_GONE;
 	} else {
 		params_init(&p, 1 + (params_padded(n) > 0 ? params_padded(n) :
 		    1));
